@@ -1,0 +1,834 @@
+"""Build the `OperatorModel` of an operator from its parsed sources.
+
+One pass per fact over tree-sitter queries (fast, in C), then a little Python to connect them: constants are
+evaluated host-first so that the kernel can see tiling values the host sets from constants, and a call graph marks
+API calls that run inside a tile loop even when the loop sits in a caller (`Process` calling `CopyIn`).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from tree_sitter import Node, Query, QueryCursor
+
+from analysis.apis import FREE_APIS, MEMBER_APIS
+from analysis.errors import TilewiseError
+from analysis.evaluate import DTYPE_SIZES, Evaluator, parse_int_literal
+from analysis.knobs import parse_annotation, role_of
+from analysis.model import (
+    ApiCall, AttrDef, Expr, InitBufferCall, Kernel, KernelClass, KernelEntry, KernelParam, Knob, Launch, Loc,
+    LoopInfo, OpDef, OperatorModel, Problem, QueueDecl, SetterCall, TensorParam, Tiling, TilingDataUse, TilingField,
+    TilingFunction, TilingKeyBranch, TilingRead, TilingStruct,
+)
+from analysis.project import OperatorProject
+from analysis.source import CPP, SourceFile
+
+GE_DTYPES = {
+    "DT_FLOAT16": "float16", "DT_FLOAT": "float32", "DT_BF16": "bfloat16", "DT_DOUBLE": "float64",
+    "DT_INT8": "int8", "DT_UINT8": "uint8", "DT_INT16": "int16", "DT_UINT16": "uint16", "DT_INT32": "int32",
+    "DT_UINT32": "uint32", "DT_INT64": "int64", "DT_UINT64": "uint64", "DT_BOOL": "bool",
+    "DT_COMPLEX64": "complex64", "DT_INT4": "int4", "DT_HIFLOAT8": "hifloat8", "DT_FLOAT8_E4M3FN": "float8_e4m3",
+    "DT_FLOAT8_E5M2": "float8_e5m2",
+}
+INT_TYPES = {
+    "int", "unsigned", "long", "short", "int8_t", "uint8_t", "int16_t", "uint16_t", "int32_t", "uint32_t",
+    "int64_t", "uint64_t", "size_t", "auto", "unsigned int", "long long", "unsigned long", "uint", "char",
+}
+LOOP_TYPES = {"for_statement": "for", "for_range_loop": "for", "while_statement": "while", "do_statement": "do"}
+
+_Q = Query(
+    CPP,
+    """
+    (call_expression) @call
+    (function_definition) @function
+    (class_specifier) @class
+    (struct_specifier) @class
+    (preproc_def) @define
+    (declaration) @decl
+    (field_declaration) @decl
+    (field_expression) @field
+    """,
+)
+
+
+def _captures(node: Node) -> dict[str, list[Node]]:
+    caps = QueryCursor(_Q).captures(node)
+    for nodes in caps.values():
+        nodes.sort(key=lambda n: n.start_byte)
+    return caps
+
+
+@dataclass
+class _FileFacts:
+    sf: SourceFile
+    side: str
+    caps: dict[str, list[Node]] = field(default_factory=dict)
+
+
+class ModelBuilder:
+    """Builds one OperatorModel. `sources` maps path to SourceFile (the server passes open documents)."""
+
+    def __init__(self, project: OperatorProject, sources: dict[str, SourceFile]):
+        self.project = project
+        self.sources = sources
+        self.files: list[_FileFacts] = []
+        self.problems: list[Problem] = []
+        self.host_env: dict[str, int] = {}
+        self.kernel_env: dict[str, int] = {}
+        self.type_sizes: dict[str, int] = {}
+
+    # ---- helpers -----------------------------------------------------------------------------------------------
+    def loc(self, sf: SourceFile, start: int, end: int) -> Loc:
+        line, col = sf.line_col(start)
+        end_line, end_col = sf.line_col(end)
+        return Loc.model_construct(file=sf.path, line=line, col=col, end_line=end_line, end_col=end_col,
+                                   start=start, end=end)
+
+    def nloc(self, sf: SourceFile, node: Node) -> Loc:
+        return self.loc(sf, node.start_byte, node.end_byte)
+
+    def expr(self, sf: SourceFile, node: Node | None, ev: Evaluator | None = None) -> Expr:
+        if node is None:
+            return Expr.model_construct(text="", value=None, loc=None)
+        value = ev.value(node) if ev else None
+        return Expr.model_construct(text=_squash(sf.node_text(node)), value=value, loc=self.nloc(sf, node))
+
+    def evaluator(self, sf: SourceFile, side: str) -> Evaluator:
+        env = self.kernel_env if side == "kernel" else self.host_env
+        return Evaluator(sf.node_text, env, self.type_sizes)
+
+    # ---- the build ---------------------------------------------------------------------------------------------
+    def build(self) -> OperatorModel:
+        p = self.project
+        host = {str(f) for f in p.host_files}
+        kernel = {str(f) for f in p.kernel_files}
+        for path in [str(f) for f in p.files]:
+            sf = self.sources.get(path)
+            if sf is None:
+                continue
+            side = "kernel" if path in kernel and (path not in host or p.layout == "invocation") else "host"
+            self.files.append(_FileFacts(sf, side, _captures(sf.tree.root_node)))
+
+        model = OperatorModel(operator=p.name, layout=p.layout, root=str(p.root))
+        model.files = [f.sf.path for f in self.files]
+        model.host_files = [f.sf.path for f in self.files if f.side == "host" or p.layout == "invocation"]
+        model.kernel_files = [f.sf.path for f in self.files if f.side == "kernel"]
+        model.problems = self.problems
+        if p.layout == "project" and not p.host_files:
+            self.problems.append(Problem(file=str(p.root / "op_host"), message=(
+                "missing op_host/: no host tiling or OpDef found; add op_host/<op>.cpp and <op>_tiling.h")))
+        if p.layout == "project" and not p.kernel_files:
+            self.problems.append(Problem(file=str(p.root / "op_kernel"), message=(
+                "missing op_kernel/: no kernel source found; add op_kernel/<op>.cpp with the __global__ entry")))
+
+        for f in self.files:
+            model.syntax_errors.extend(self.nloc(f.sf, n) for n in f.sf.errors())
+
+        self._run(model, self._opdef)
+        self._dtype_sizes(model)
+        self._run(model, self._constants)
+        self._run(model, self._tiling_structs)
+        self._run(model, self._tiling_functions)
+        self._run(model, self._launches)
+        self._run(model, self._kernel_entries)
+        self._run(model, self._classes_and_queues)
+        self._run(model, self._api_calls)
+        self._run(model, self._tiling_data)
+
+        model.operator = (model.opdef.name if model.opdef else None) or _camel(p.name)
+        if model.opdef:
+            model.inputs, model.outputs, model.attrs = model.opdef.inputs, model.opdef.outputs, model.opdef.attrs
+        if model.layout == "invocation" and model.launches and not model.kernel.entry:
+            model.kernel.entry = model.launches[0].kernel
+        return model
+
+    def _run(self, model: OperatorModel, step) -> None:
+        # One broken fact must not cost the others: record it as a problem and carry on.
+        try:
+            step(model)
+        except TilewiseError as exc:
+            self.problems.append(Problem(file=exc.file, line=exc.line, message=exc.message))
+        except Exception as exc:  # noqa: BLE001 - analysis of arbitrary user code must never take a caller down
+            self.problems.append(Problem(file=str(self.project.root), message=(
+                f"internal error in {step.__name__.strip('_')}: {type(exc).__name__}: {exc}; please report it")))
+
+    def _of_side(self, side: str) -> Iterable[_FileFacts]:
+        return (f for f in self.files if f.side == side or self.project.layout == "invocation")
+
+    # ---- host: OpDef ---------------------------------------------------------------------------------------------
+    def _opdef(self, model: OperatorModel) -> None:
+        for f in self._of_side("host"):
+            for cls in f.caps.get("class", []):
+                base = next((c for c in cls.children if c.type == "base_class_clause"), None)
+                name = cls.child_by_field_name("name")
+                if base is None or name is None or "OpDef" not in f.sf.node_text(base):
+                    continue
+                op = OpDef.model_construct(name=f.sf.node_text(name), inputs=[], outputs=[], attrs=[],
+                                           tiling_func=None, infer_shape=None, infer_dtype=None, configs=[],
+                                           loc=self.nloc(f.sf, name))
+                body = cls.child_by_field_name("body")
+                for call in _captures(body).get("call", []) if body else []:
+                    if call.parent is not None and call.parent.type == "expression_statement":
+                        self._opdef_chain(f.sf, op, call, body)
+                model.opdef = op
+                return
+
+    def _opdef_chain(self, sf: SourceFile, op: OpDef, call: Node, scope: Node) -> None:
+        chain = _flatten_chain(sf, call)
+        if not chain:
+            return
+        head, head_args = chain[0]
+        first_arg = _string_arg(sf, head_args)
+        if head in ("Input", "Output") and first_arg:
+            t = TensorParam.model_construct(name=first_arg, param_type="REQUIRED", dtypes=[], formats=[],
+                                            loc=self.nloc(sf, head_args))
+            for method, args in chain[1:]:
+                if method == "ParamType":
+                    t.param_type = sf.node_text(args).strip("()").split("::")[-1]
+                elif method in ("DataType", "DataTypeList"):
+                    t.dtypes = [self._dtype(sf, item, args) for item in _list_items(sf, args, scope)]
+                elif method in ("Format", "FormatList"):
+                    t.formats = [s.split("::")[-1].replace("FORMAT_", "") for s in _list_items(sf, args, scope)]
+            (op.inputs if head == "Input" else op.outputs).append(t)
+        elif head == "Attr" and first_arg:
+            a = AttrDef.model_construct(name=first_arg, type="unknown", required=False, default=None,
+                                        loc=self.nloc(sf, head_args))
+            for method, args in chain[1:]:
+                if method == "AttrType":
+                    a.required = "REQUIRED" in sf.node_text(args)
+                elif method in ("Float", "Int", "Bool", "String", "ListInt", "ListFloat", "ListBool", "Type"):
+                    a.type = method
+                    inner = sf.node_text(args)[1:-1].strip()
+                    a.default = inner or None
+            op.attrs.append(a)
+        else:
+            for method, args in chain:
+                text = sf.node_text(args)[1:-1].strip()
+                if method == "SetTiling":
+                    op.tiling_func = text.split("::")[-1]
+                elif method == "SetInferShape":
+                    op.infer_shape = text.split("::")[-1]
+                elif method == "SetInferDataType":
+                    op.infer_dtype = text.split("::")[-1]
+                elif method == "AddConfig":
+                    op.configs.append(text.split(",")[0].strip().strip('"'))
+
+    def _dtype(self, sf: SourceFile, item: str, node: Node) -> str:
+        key = item.split("::")[-1].strip()
+        if key in GE_DTYPES:
+            return GE_DTYPES[key]
+        line, _ = sf.line_col(node.start_byte)
+        self.problems.append(Problem(file=sf.path, line=line, message=(
+            f"unknown dtype '{item}' in the OpDef; use a ge::DT_* type such as ge::DT_FLOAT16 or ge::DT_FLOAT")))
+        return key.lower()
+
+    def _dtype_sizes(self, model: OperatorModel) -> None:
+        # DTYPE_X / ORIG_DTYPE_X come from the OpDef's first dtype; the emulator binds them per case.
+        if not model.opdef:
+            return
+        for t in model.opdef.inputs + model.opdef.outputs:
+            if t.dtypes and t.dtypes[0] in DTYPE_SIZES:
+                size = DTYPE_SIZES[t.dtypes[0]]
+                self.type_sizes[f"DTYPE_{t.name.upper()}"] = size
+                self.type_sizes[f"ORIG_DTYPE_{t.name.upper()}"] = size
+
+    # ---- constants and knobs -------------------------------------------------------------------------------------
+    def _constants(self, model: OperatorModel) -> None:
+        for side in ("host", "kernel"):
+            for f in self._of_side(side):
+                env = self.host_env if side == "host" else self.kernel_env
+                ev = Evaluator(f.sf.node_text, env, self.type_sizes)
+                items = [(n.start_byte, n) for n in f.caps.get("define", []) + f.caps.get("decl", [])]
+                for _, node in sorted(items, key=lambda x: x[0]):
+                    knob = self._constant(f, node, ev, side, env)
+                    if knob and side == _knob_side(f, node, self.project.layout):
+                        if not any(k.name == knob.name and k.file == knob.file for k in model.knobs):
+                            model.knobs.append(knob)
+
+    def _constant(self, f: _FileFacts, node: Node, ev: Evaluator, side: str, env: dict[str, int]) -> Knob | None:
+        sf = f.sf
+        if node.type == "preproc_def":
+            name_node, value_node = node.child_by_field_name("name"), node.child_by_field_name("value")
+            if name_node is None or value_node is None:
+                return None
+            name = sf.node_text(name_node)
+            raw = sf.node_text(value_node)
+            literal = _literal_in(raw)
+            if literal is not None:
+                value, off, length = literal
+                env[name] = value
+                start = value_node.start_byte + len(raw[:off].encode())
+                return self._knob(sf, name, value, "define", side, start, start + length)
+            value = _eval_text(raw, env, self.type_sizes)
+            if value is not None:
+                env[name] = value
+            return None
+        quals = {sf.node_text(c) for c in node.children if c.type in ("type_qualifier", "storage_class_specifier")}
+        kind = "constexpr" if "constexpr" in quals else "const" if "const" in quals else None
+        type_node = node.child_by_field_name("type")
+        if kind is None or type_node is None or _squash(sf.node_text(type_node)) not in INT_TYPES:
+            return None
+        knob = None
+        for decl in node.children_by_field_name("declarator"):
+            if decl.type != "init_declarator":
+                continue
+            name_node, value_node = decl.child_by_field_name("declarator"), decl.child_by_field_name("value")
+            if name_node is None or value_node is None or name_node.type not in ("identifier", "field_identifier"):
+                continue
+            if value_node.type == "initializer_list" and value_node.named_child_count == 1:
+                value_node = value_node.named_children[0]
+            name = sf.node_text(name_node)
+            value = ev.value(value_node)
+            if value is None:
+                continue
+            env[name] = value
+            lit = _literal_node(value_node)
+            if lit is not None and knob is None:
+                knob = self._knob(sf, name, value, kind, side, lit.start_byte, lit.end_byte)
+        return knob
+
+    def _knob(self, sf: SourceFile, name: str, value: int, kind: str, side: str, start: int, end: int) -> Knob:
+        literal = self.loc(sf, start, end)
+        return Knob.model_construct(
+            name=name, value=value, file=sf.path, line=literal.line, col=literal.col, kind=kind, side=side,
+            role=role_of(name), domain=parse_annotation(sf.line_text(literal.line), name), literal=literal,
+        )
+
+    # ---- host: tiling struct and function ------------------------------------------------------------------------
+    def _tiling_structs(self, model: OperatorModel) -> None:
+        structs: list[TilingStruct] = []
+        registered: dict[str, str] = {}
+        for f in self.files:
+            current: TilingStruct | None = None
+            for m in f.sf.pre.marks:
+                if m.kind == "tiling_begin" and m.args:
+                    current = TilingStruct.model_construct(name=m.args[0].text, op_type=None, fields=[],
+                                                           loc=self.loc(f.sf, m.start, m.end))
+                    structs.append(current)
+                elif m.kind.startswith("tiling_field") and current is not None and len(m.args) >= 2:
+                    array_len = parse_int_literal(m.args[1].text) if m.kind == "tiling_field_arr" else None
+                    current.fields.append(TilingField.model_construct(
+                        name=m.args[-1].text, type=m.args[0].text, array_len=array_len,
+                        struct_type=m.args[0].text if m.kind == "tiling_field_struct" else None,
+                        loc=self.loc(f.sf, m.start, m.end)))
+                elif m.kind == "tiling_end":
+                    current = None
+                elif m.kind == "tiling_register" and len(m.args) >= 2:
+                    registered[m.args[1].text] = m.args[0].text
+        if not structs:
+            structs = self._plain_tiling_structs()
+        for s in structs:
+            s.op_type = registered.get(s.name)
+        main = next((s for s in structs if model.opdef and s.op_type == model.opdef.name), None)
+        main = main or next((s for s in structs if s.op_type), None) or (structs[0] if structs else None)
+        model.tiling = Tiling.model_construct(
+            struct=main.name if main else None, fields=main.fields if main else [], structs=structs,
+            function=None, functions=[])
+
+    def _plain_tiling_structs(self) -> list[TilingStruct]:
+        # Kernel-invocation operators declare their tiling as a plain struct, usually named *Tiling*.
+        out = []
+        for f in self.files:
+            for cls in f.caps.get("class", []):
+                name = cls.child_by_field_name("name")
+                body = cls.child_by_field_name("body")
+                if name is None or body is None or "tiling" not in f.sf.node_text(name).lower():
+                    continue
+                s = TilingStruct.model_construct(name=f.sf.node_text(name), op_type=None, fields=[],
+                                                 loc=self.nloc(f.sf, name))
+                for fd in body.named_children:
+                    t = fd.child_by_field_name("type")
+                    for d in fd.children_by_field_name("declarator") if fd.type == "field_declaration" else []:
+                        ident = d if d.type == "field_identifier" else d.child_by_field_name("declarator")
+                        if t is not None and ident is not None:
+                            s.fields.append(TilingField.model_construct(
+                                name=f.sf.node_text(ident), type=_squash(f.sf.node_text(t)), array_len=None,
+                                struct_type=None, loc=self.nloc(f.sf, fd)))
+                out.append(s)
+        return out
+
+    def _tiling_functions(self, model: OperatorModel) -> None:
+        wanted = model.opdef.tiling_func if model.opdef else None
+        funcs: list[TilingFunction] = []
+        for f in self._of_side("host"):
+            ev = Evaluator(f.sf.node_text, self.host_env, self.type_sizes)
+            for fn in f.caps.get("function", []):
+                name = _function_name(f.sf, fn)
+                params = _squash(f.sf.node_text(fn.child_by_field_name("declarator") or fn))
+                if name != wanted and "TilingContext" not in params:
+                    continue
+                tf = TilingFunction.model_construct(name=name or "", loc=self.nloc(f.sf, fn), block_dim=[],
+                                                    setters=[], tiling_keys=[], workspace=[], uses_platform=False)
+                self._tiling_calls(f.sf, fn, tf, ev)
+                funcs.append(tf)
+        # Helpers in *_tiling.cpp often do the setting; fold every host call site into the main function.
+        if funcs:
+            main = next((t for t in funcs if t.name == wanted), funcs[0])
+            for f in self._of_side("host"):
+                ev = Evaluator(f.sf.node_text, self.host_env, self.type_sizes)
+                covered = [t.loc for t in funcs if t.loc.file == f.sf.path]
+                for fn in f.caps.get("function", []):
+                    if any(c.start <= fn.start_byte < c.end for c in covered):
+                        continue
+                    self._tiling_calls(f.sf, fn, main, ev)
+            model.tiling.function = main.name
+        model.tiling.functions = funcs
+        for tf in funcs:
+            for s in tf.setters:
+                if s.expr.value is not None:
+                    self.kernel_env.setdefault(s.field, s.expr.value)
+
+    def _tiling_calls(self, sf: SourceFile, fn: Node, tf: TilingFunction, ev: Evaluator) -> None:
+        ws_vars: set[str] = set()
+        text = sf.node_text(fn)
+        if "PlatformAscendC" in text or "GetCoreNum" in text:
+            tf.uses_platform = True
+        for call in _captures(fn).get("call", []):
+            name, _, _ = _call_parts(sf, call)
+            args = _arg_nodes(call)
+            if name == "SetBlockDim" and args:
+                tf.block_dim.append(self.expr(sf, args[0], ev))
+            elif name == "SetTilingKey" and args:
+                tf.tiling_keys.append(self.expr(sf, args[0], ev))
+            elif name.startswith("set_") and len(args) == 1:
+                tf.setters.append(SetterCall.model_construct(
+                    field=name[4:], expr=self.expr(sf, args[0], ev), loc=self.nloc(sf, call)))
+            elif name == "GetWorkspaceSizes":
+                assign = call.parent
+                while assign is not None and assign.type not in ("init_declarator", "assignment_expression"):
+                    assign = assign.parent
+                if assign is not None:
+                    target = assign.child_by_field_name("declarator") or assign.child_by_field_name("left")
+                    if target is not None:
+                        ws_vars.add(re.sub(r"[*&\s]", "", sf.node_text(target)))
+        if not ws_vars:
+            return
+        for node in _captures(fn).get("call", []) + _all_assignments(fn):
+            if node.type != "assignment_expression":
+                continue
+            left = node.child_by_field_name("left")
+            if left is not None and left.type == "subscript_expression":
+                base = left.child_by_field_name("argument")
+                if base is not None and sf.node_text(base) in ws_vars:
+                    tf.workspace.append(self.expr(sf, node.child_by_field_name("right"), ev))
+
+    def _launches(self, model: OperatorModel) -> None:
+        for f in self.files:
+            ev = Evaluator(f.sf.node_text, self.host_env, self.type_sizes)
+            for m in f.sf.pre.marks_of("launch"):
+                if not m.args:
+                    continue
+                a = m.args[0]
+                value = _eval_text(a.text, self.host_env, self.type_sizes)
+                if value is None:
+                    node = f.sf.tree.root_node.named_descendant_for_byte_range(a.start, a.end)
+                    value = ev.value(node) if node is not None and f.sf.node_text(node) == a.text else None
+                model.launches.append(Launch.model_construct(
+                    kernel=m.name, block_dim=Expr.model_construct(text=a.text, value=value,
+                                                                  loc=self.loc(f.sf, a.start, a.end)),
+                    loc=self.loc(f.sf, m.start, m.end)))
+                if parse_int_literal(a.text) is not None:
+                    model.knobs.append(self._knob(f.sf, "blockDim", parse_int_literal(a.text), "launch", "host",
+                                                  a.start, a.end))
+        for tf in model.tiling.functions:
+            for bd in tf.block_dim:
+                lit = parse_int_literal(bd.text)
+                if lit is not None and bd.loc is not None:
+                    sf = self.sources[bd.loc.file]
+                    model.knobs.append(self._knob(sf, "blockDim", lit, "set_block_dim", "host", bd.loc.start,
+                                                  bd.loc.end))
+
+    # ---- kernel ----------------------------------------------------------------------------------------------
+    def _kernel_entries(self, model: OperatorModel) -> None:
+        entries = []
+        for f in self._of_side("kernel"):
+            for fn in f.caps.get("function", []):
+                decl = fn.child_by_field_name("declarator")
+                if decl is None:
+                    continue
+                head = (fn.start_byte, decl.start_byte)
+                has_global = f.sf.has_qualifier(*head, "__global__")
+                has_aicore = f.sf.has_qualifier(*head, "__aicore__")
+                extern_c = fn.parent is not None and fn.parent.type == "linkage_specification"
+                name = _function_name(f.sf, fn)
+                if not name or name == "main" or not (has_global or (extern_c and "GM_ADDR" in f.sf.node_text(decl))):
+                    continue
+                params = []
+                plist = decl.child_by_field_name("parameters")
+                for p in plist.named_children if plist is not None else []:
+                    t, d = p.child_by_field_name("type"), p.child_by_field_name("declarator")
+                    if t is not None:
+                        params.append(KernelParam(type=_squash(f.sf.node_text(t) + (
+                            "*" if d is not None and d.type == "pointer_declarator" else "")),
+                            name=re.sub(r"[*&\s]", "", f.sf.node_text(d)) if d is not None else ""))
+                entries.append(KernelEntry.model_construct(
+                    name=name, file=f.sf.path, params=params, has_aicore=has_aicore, has_global=has_global,
+                    loc=self.nloc(f.sf, decl.child_by_field_name("declarator") or decl)))
+        main = next((e for e in entries if Path(e.file).stem == Path(self.project.root).name), None)
+        main = main or (entries[0] if entries else None)
+        model.kernel = Kernel.model_construct(entry=main.name if main else None, file=main.file if main else None,
+                                              entries=entries, classes=[])
+        if not entries and self.project.layout == "project" and self.project.kernel_files:
+            self.problems.append(Problem(file=str(self.project.kernel_files[0]), message=(
+                "no kernel entry found: declare it as extern \"C\" __global__ __aicore__ void <op>(GM_ADDR ...)")))
+
+    def _classes_and_queues(self, model: OperatorModel) -> None:
+        for f in self._of_side("kernel"):
+            ev = self.evaluator(f.sf, "kernel")
+            for cls in f.caps.get("class", []):
+                name = cls.child_by_field_name("name")
+                body = cls.child_by_field_name("body")
+                if name is None or body is None:
+                    continue
+                tparams = []
+                if cls.parent is not None and cls.parent.type == "template_declaration":
+                    plist = cls.parent.child_by_field_name("parameters")
+                    tparams = [_squash(f.sf.node_text(p)) for p in plist.named_children] if plist else []
+                methods = [_function_name(f.sf, m) or "" for m in body.named_children
+                           if m.type in ("function_definition", "declaration", "field_declaration")
+                           and _function_name(f.sf, m)]
+                model.kernel.classes.append(KernelClass.model_construct(
+                    name=f.sf.node_text(name), template_params=tparams, methods=methods, loc=self.nloc(f.sf, name)))
+            for decl in f.caps.get("decl", []):
+                self._queue_decl(model, f.sf, decl, ev)
+
+    def _queue_decl(self, model: OperatorModel, sf: SourceFile, decl: Node, ev: Evaluator) -> None:
+        t = decl.child_by_field_name("type")
+        if t is None:
+            return
+        base = t.child_by_field_name("name") if t.type == "template_type" else t
+        kind = sf.node_text(base).split("::")[-1] if base is not None else ""
+        if kind not in ("TQue", "TQueBind", "TBuf", "TPipe"):
+            return
+        targs = []
+        if t.type == "template_type":
+            al = t.child_by_field_name("arguments")
+            targs = list(al.named_children) if al is not None else []
+        position, depth = None, None
+        pos_text = [sf.node_text(a).split("::")[-1] for a in targs]
+        if kind == "TQue" and targs:
+            position = pos_text[0]
+            depth = self.expr(sf, targs[1], ev) if len(targs) > 1 else None
+        elif kind == "TQueBind" and len(targs) >= 2:
+            position = f"{pos_text[0]}->{pos_text[1]}"
+            depth = self.expr(sf, targs[2], ev) if len(targs) > 2 else None
+        elif kind == "TBuf":
+            position = pos_text[0] if targs else "VECCALC"
+        if depth is not None and depth.value is None:
+            depth.value = ev.env.get(depth.text)
+        owner = _owner_class(sf, decl)
+        for d in decl.children_by_field_name("declarator"):
+            ident = d if d.type in ("identifier", "field_identifier") else d.child_by_field_name("declarator")
+            if ident is not None:
+                model.queues.append(QueueDecl.model_construct(
+                    name=sf.node_text(ident), kind=kind, position=position, depth=depth, owner=owner,
+                    loc=self.nloc(sf, ident)))
+
+    def _api_calls(self, model: OperatorModel) -> None:
+        loop_calls: dict[str, bool] = {}  # user function name -> called from inside a loop somewhere
+        callees: dict[str, set[str]] = {}
+        pending: list[tuple[ApiCall, str | None]] = []
+        user_functions: set[str] = set()
+        for f in self._of_side("kernel"):
+            for fn in f.caps.get("function", []):
+                n = _function_name(f.sf, fn)
+                if n:
+                    user_functions.add(n)
+        for f in self._of_side("kernel"):
+            sf = f.sf
+            ev = self.evaluator(sf, "kernel")
+            for call in f.caps.get("call", []):
+                name, receiver, targs = _call_parts(sf, call)
+                fn_node, loops = _context(call)
+                fn_name = _function_name(sf, fn_node) if fn_node is not None else None
+                if name in user_functions:
+                    callees.setdefault(fn_name or "", set()).add(name)
+                    if loops:
+                        loop_calls[name] = True
+                if receiver is None and name not in FREE_APIS:
+                    continue
+                if receiver is not None and name not in MEMBER_APIS and name not in FREE_APIS:
+                    continue
+                api = ApiCall.model_construct(
+                    name=name, receiver=receiver, template_args=targs,
+                    args=[self.expr(sf, a, ev) for a in _arg_nodes(call)],
+                    function=fn_name, owner=_owner_class(sf, fn_node) if fn_node is not None else None,
+                    loops=[LoopInfo.model_construct(kind=LOOP_TYPES[lp.type], header=_loop_header(sf, lp),
+                                                    loc=self.nloc(sf, lp)) for lp in loops],
+                    in_loop=bool(loops), loc=self.nloc(sf, call))
+                pending.append((api, fn_name))
+                if name == "InitBuffer":
+                    self._init_buffer(model, sf, api, ev)
+        in_loop = set(loop_calls)
+        changed = True
+        while changed:
+            changed = False
+            for caller, called in callees.items():
+                if caller in in_loop:
+                    new = called - in_loop
+                    if new:
+                        in_loop |= new
+                        changed = True
+        for api, fn_name in pending:
+            api.in_loop = api.in_loop or (fn_name in in_loop)
+            model.api_calls.append(api)
+
+    def _init_buffer(self, model: OperatorModel, sf: SourceFile, api: ApiCall, ev: Evaluator) -> None:
+        if len(api.args) == 3:
+            queue, num, size = api.args
+        elif len(api.args) == 2:
+            queue, size = api.args
+            num = Expr.model_construct(text="1", value=1, loc=None)
+        else:
+            return
+        total = num.value * size.value if num.value is not None and size.value is not None else None
+        model.init_buffers.append(InitBufferCall.model_construct(
+            queue=re.split(r"\.|->", queue.text)[-1], num=num, size=size, bytes=total, owner=api.owner,
+            loc=api.loc))
+
+    def _tiling_data(self, model: OperatorModel) -> None:
+        struct_names = {s.name for s in model.tiling.structs}
+        for f in self._of_side("kernel"):
+            sf = f.sf
+            vars_: set[str] = set()
+            for call in f.caps.get("call", []):
+                name, receiver, _ = _call_parts(sf, call)
+                args = _arg_nodes(call)
+                if receiver is None and name in ("GET_TILING_DATA", "GET_TILING_DATA_WITH_STRUCT",
+                                                 "GET_TILING_DATA_PTR_WITH_STRUCT") and args:
+                    var_node = args[0] if name == "GET_TILING_DATA" else (args[1] if len(args) > 1 else args[0])
+                    struct = sf.node_text(args[0]) if name != "GET_TILING_DATA" else model.tiling.struct
+                    var = sf.node_text(var_node)
+                    vars_.add(var)
+                    model.tiling_data_uses.append(TilingDataUse.model_construct(
+                        var=var, struct=struct, loc=self.nloc(sf, call)))
+                elif receiver is None and name == "TILING_KEY_IS" and args:
+                    ev = self.evaluator(sf, "kernel")
+                    model.tiling_key_branches.append(TilingKeyBranch.model_construct(
+                        key=self.expr(sf, args[0], ev), loc=self.nloc(sf, call)))
+            # Parameters and locals typed as the tiling struct also carry tiling data (`const FooTiling* t`).
+            for decl in f.caps.get("decl", []) + _parameters(f):
+                t = decl.child_by_field_name("type")
+                if t is not None and sf.node_text(t).split("::")[-1].strip() in struct_names:
+                    for d in decl.children_by_field_name("declarator"):
+                        vars_.add(re.sub(r"[*&\s]|=.*", "", sf.node_text(d)))
+            for fe in f.caps.get("field", []):
+                arg = fe.child_by_field_name("argument")
+                fld = fe.child_by_field_name("field")
+                if arg is None or fld is None:
+                    continue
+                base = sf.node_text(arg).replace("this->", "")
+                if base in vars_ or base.lstrip("*&") in vars_:
+                    model.tiling_reads.append(TilingRead.model_construct(
+                        var=base, field=sf.node_text(fld), loc=self.nloc(sf, fld)))
+
+
+# ---- free helpers ------------------------------------------------------------------------------------------
+def _squash(text: str) -> str:
+    return " ".join(text.split())
+
+
+def _camel(snake: str) -> str:
+    return "".join(p[:1].upper() + p[1:] for p in re.split(r"[_\-\s]+", snake) if p)
+
+
+def _arg_nodes(call: Node) -> list[Node]:
+    args = call.child_by_field_name("arguments")
+    return [a for a in args.named_children if a.type != "comment"] if args is not None else []
+
+
+def _call_parts(sf: SourceFile, call: Node) -> tuple[str, str | None, str | None]:
+    """(name, receiver text or None, template argument text or None) of a call expression."""
+    fn = call.child_by_field_name("function")
+    receiver = None
+    if fn is None:
+        return "", None, None
+    if fn.type == "field_expression":
+        receiver = sf.node_text(fn.child_by_field_name("argument"))
+        fn = fn.child_by_field_name("field")
+        if fn is not None and fn.type == "dependent_name":
+            fn = fn.named_children[-1] if fn.named_children else fn
+    while fn is not None and fn.type == "qualified_identifier":
+        fn = fn.child_by_field_name("name")
+    if fn is None:
+        return "", receiver, None
+    targs = None
+    if fn.type in ("template_function", "template_method"):
+        al = fn.child_by_field_name("arguments")
+        targs = sf.node_text(al)[1:-1].strip() if al is not None else None
+        fn = fn.child_by_field_name("name")
+        while fn is not None and fn.type == "qualified_identifier":
+            fn = fn.child_by_field_name("name")
+    return (sf.node_text(fn) if fn is not None else ""), receiver, targs
+
+
+def _flatten_chain(sf: SourceFile, call: Node) -> list[tuple[str, Node]]:
+    """`this->Input("x").ParamType(R).DataType({...})` -> [(Input, args), (ParamType, args), (DataType, args)]."""
+    chain: list[tuple[str, Node]] = []
+    node = call
+    while node is not None and node.type == "call_expression":
+        fn = node.child_by_field_name("function")
+        args = node.child_by_field_name("arguments")
+        if fn is None or args is None:
+            break
+        if fn.type == "field_expression":
+            fld = fn.child_by_field_name("field")
+            chain.append((sf.node_text(fld) if fld is not None else "", args))
+            node = fn.child_by_field_name("argument")
+        else:
+            chain.append((sf.node_text(fn).split("::")[-1], args))
+            break
+    chain.reverse()
+    return chain
+
+
+def _string_arg(sf: SourceFile, args: Node) -> str | None:
+    for a in args.named_children:
+        if a.type in ("string_literal", "concatenated_string"):
+            return sf.node_text(a).strip('"')
+    return None
+
+
+def _list_items(sf: SourceFile, args: Node, scope: Node) -> list[str]:
+    """Items of `({a, b})`, or of the initializer of a local vector named in `(name)`."""
+    inner = args.named_children[0] if args.named_children else None
+    if inner is None:
+        return []
+    if inner.type == "identifier":
+        wanted = sf.node_text(inner)
+        for decl in _captures(scope).get("decl", []):
+            for d in decl.children_by_field_name("declarator"):
+                if d.type == "init_declarator" and sf.node_text(d.child_by_field_name("declarator")) == wanted:
+                    inner = d.child_by_field_name("value")
+                    break
+    if inner is None:
+        return []
+    if inner.type in ("initializer_list", "argument_list"):
+        return [_squash(sf.node_text(c)) for c in inner.named_children if c.type != "comment"]
+    return [_squash(sf.node_text(inner))]
+
+
+def _function_name(sf: SourceFile, fn: Node | None) -> str | None:
+    if fn is None:
+        return None
+    decl = fn.child_by_field_name("declarator")
+    while decl is not None and decl.type not in ("function_declarator",):
+        decl = decl.child_by_field_name("declarator")
+    if decl is None:
+        return None
+    name = decl.child_by_field_name("declarator")
+    if name is None:
+        return None
+    return sf.node_text(name).split("::")[-1].strip()
+
+
+def _owner_class(sf: SourceFile, node: Node | None) -> str | None:
+    n = node
+    while n is not None:
+        if n.type in ("class_specifier", "struct_specifier"):
+            name = n.child_by_field_name("name")
+            return sf.node_text(name) if name is not None else None
+        if n.type == "function_definition":
+            decl = n.child_by_field_name("declarator")
+            while decl is not None and decl.type != "function_declarator":
+                decl = decl.child_by_field_name("declarator")
+            inner = decl.child_by_field_name("declarator") if decl is not None else None
+            if inner is not None and inner.type == "qualified_identifier":
+                scope = inner.child_by_field_name("scope")
+                if scope is not None:
+                    return sf.node_text(scope).split("<")[0]
+        n = n.parent
+    return None
+
+
+def _context(node: Node) -> tuple[Node | None, list[Node]]:
+    """The enclosing function definition and the loops between it and node, innermost first."""
+    loops = []
+    n = node.parent
+    while n is not None:
+        if n.type in LOOP_TYPES:
+            loops.append(n)
+        elif n.type in ("function_definition", "lambda_expression"):
+            return (n if n.type == "function_definition" else _enclosing_function(n)), loops
+        n = n.parent
+    return None, loops
+
+
+def _enclosing_function(node: Node) -> Node | None:
+    n = node.parent
+    while n is not None and n.type != "function_definition":
+        n = n.parent
+    return n
+
+
+def _loop_header(sf: SourceFile, loop: Node) -> str:
+    body = loop.child_by_field_name("body")
+    end = body.start_byte if body is not None else loop.end_byte
+    return _squash(sf.slice(loop.start_byte, end))[:120]
+
+
+def _literal_node(node: Node) -> Node | None:
+    """The integer literal that sets a constant's value, through casts, parentheses and a unary minus."""
+    while node is not None:
+        if node.type == "number_literal":
+            return node
+        if node.type in ("parenthesized_expression",):
+            node = node.named_children[0] if node.named_children else None
+        elif node.type == "cast_expression":
+            node = node.child_by_field_name("value")
+        elif node.type == "call_expression" and _arg_nodes(node) and len(_arg_nodes(node)) == 1:
+            node = _arg_nodes(node)[0]  # static_cast<uint32_t>(8), uint32_t(8)
+        else:
+            return None
+    return None
+
+
+_LITERAL_IN_RE = re.compile(r"^\(?\s*(\(\s*[A-Za-z_][\w:]*\s*\))?\s*(?P<num>0[xX][0-9a-fA-F]+|\d+)[uUlL]*\s*\)?$")
+
+
+def _literal_in(raw: str) -> tuple[int, int, int] | None:
+    """(value, offset, length) of the literal in a #define body such as `8`, `(8U)` or `(uint32_t)8`."""
+    m = _LITERAL_IN_RE.match(raw.strip())
+    if not m:
+        return None
+    lead = len(raw) - len(raw.lstrip())
+    return parse_int_literal(m.group("num")), lead + m.start("num"), len(m.group("num"))
+
+
+def _eval_text(text: str, env: dict[str, int], type_sizes: dict[str, int]) -> int | None:
+    sf = SourceFile("<expr>", f"auto __v = {text};")
+    decl = sf.tree.root_node.named_children[0] if sf.tree.root_node.named_children else None
+    if decl is None or decl.type != "declaration":
+        return None
+    init = decl.child_by_field_name("declarator")
+    value = init.child_by_field_name("value") if init is not None else None
+    return Evaluator(sf.node_text, env, type_sizes).value(value)
+
+
+def _knob_side(f: _FileFacts, node: Node, layout: str) -> str:
+    if layout != "invocation":
+        return f.side
+    fn = _enclosing_function(node)
+    if fn is None:
+        return "kernel"
+    head = (fn.start_byte, (fn.child_by_field_name("declarator") or fn).start_byte)
+    return "kernel" if f.sf.has_qualifier(*head, "__aicore__") else "host"
+
+
+def _all_assignments(fn: Node) -> list[Node]:
+    return QueryCursor(_ASSIGN_Q).captures(fn).get("a", [])
+
+
+def _parameters(f: _FileFacts) -> list[Node]:
+    return QueryCursor(_PARAM_Q).captures(f.sf.tree.root_node).get("p", [])
+
+
+_ASSIGN_Q = Query(CPP, "(assignment_expression) @a")
+_PARAM_Q = Query(CPP, "(parameter_declaration) @p")
+
+
+def build_model(project: OperatorProject, sources: dict[str, SourceFile]) -> OperatorModel:
+    return ModelBuilder(project, sources).build()

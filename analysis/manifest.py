@@ -1,0 +1,179 @@
+"""`tilewise.toml`: what the sources do not say (shape cases, the golden, knob domains), validated with pydantic.
+
+Every error names the file, the line and the field. tomllib gives no positions for values, so `_line_of` walks the
+text to find the line where a validation error's key path is written.
+"""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from pathlib import Path
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+
+from analysis.errors import ManifestError
+
+DTYPES = ("float16", "float32", "bfloat16", "float64", "int8", "uint8", "int16", "uint16", "int32", "uint32",
+          "int64", "uint64", "bool")
+_DTYPE_ALIASES = {"half": "float16", "fp16": "float16", "float": "float32", "fp32": "float32", "bf16": "bfloat16"}
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class InputSpec(_Strict):
+    shape: list[int] = Field(min_length=0, max_length=8)
+    dtype: str
+    init: Literal["normal", "uniform", "positive", "zeros", "ones", "randint"] = "normal"
+    low: float | None = None
+    high: float | None = None
+
+    @field_validator("shape")
+    @classmethod
+    def _positive(cls, v: list[int]) -> list[int]:
+        if any(d <= 0 for d in v):
+            raise ValueError("every dimension must be a positive integer")
+        return v
+
+    @field_validator("dtype")
+    @classmethod
+    def _known_dtype(cls, v: str) -> str:
+        v = _DTYPE_ALIASES.get(v, v)
+        if v not in DTYPES:
+            raise ValueError(f"unknown dtype '{v}'; use one of {', '.join(DTYPES)}")
+        return v
+
+
+class Case(_Strict):
+    name: str
+    inputs: dict[str, InputSpec]
+    attrs: dict[str, float | int | bool | str | list[int] | list[float]] = {}
+
+
+class Golden(_Strict):
+    function: str = Field(pattern=r"^[^:]+\.py:[A-Za-z_]\w*$")
+    rtol: float = Field(1e-3, ge=0)
+    atol: float = Field(1e-3, ge=0)
+
+
+class KnobOverride(_Strict):
+    domain: list[int] | None = Field(None, min_length=1)
+    value: int | None = None
+
+
+class OperatorInfo(_Strict):
+    name: str | None = None
+    twin: str | None = None
+    motif: str | None = None
+
+
+class Manifest(_Strict):
+    operator: OperatorInfo = OperatorInfo()
+    golden: Golden | None = None
+    cases: list[Case] = []
+    knobs: dict[str, KnobOverride] = {}
+    path: str = Field("", exclude=True)
+
+    def case(self, name: str) -> Case:
+        for c in self.cases:
+            if c.name == name:
+                return c
+        raise ManifestError(self.path, 0, f"no case named '{name}'; cases are: {', '.join(c.name for c in self.cases)}")
+
+
+def load_manifest(path: str | Path) -> Manifest:
+    p = Path(path)
+    try:
+        text = p.read_text(encoding="utf-8")
+    except UnicodeDecodeError:
+        raise ManifestError(str(p), 0, "is not UTF-8 text; re-save it as UTF-8") from None
+    except OSError as exc:
+        raise ManifestError(str(p), 0, f"cannot be read ({exc.strerror})") from None
+    return parse_manifest(text, str(p))
+
+
+def parse_manifest(text: str, path: str) -> Manifest:
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        m = re.search(r"\(at line (\d+), column (\d+)\)", str(exc))
+        line = int(m.group(1)) if m else 0
+        msg = re.sub(r"\s*\(at line \d+, column \d+\)", "", str(exc))
+        raise ManifestError(path, line, f"TOML syntax error: {msg}; fix the syntax at that line") from None
+    try:
+        manifest = Manifest.model_validate(data)
+    except ValidationError as exc:
+        err = exc.errors()[0]
+        loc = [p for p in err["loc"] if not (isinstance(p, str) and p.startswith("function-"))]
+        where = _dotted(loc)
+        msg = err["msg"].removeprefix("Value error, ")
+        if err["type"] == "extra_forbidden":
+            msg = f"unknown field; remove it or check its spelling (see examples/README.md for the schema)"
+        elif err["type"] == "missing":
+            msg = "required field is missing; add it"
+        raise ManifestError(path, _line_of(text, loc), f"'{where}': {msg}") from None
+    manifest.path = path
+    return manifest
+
+
+def _dotted(loc: list) -> str:
+    out = ""
+    for part in loc:
+        out += f"[{part}]" if isinstance(part, int) else (f".{part}" if out else str(part))
+    return out
+
+
+_HEADER_RE = re.compile(r"^\s*(\[\[?)\s*([^\]]+?)\s*\]\]?\s*(#.*)?$")
+_KEY_RE = re.compile(r'^\s*("?)([A-Za-z0-9_\-.]+)\1\s*=')
+
+
+def _line_of(text: str, loc: list) -> int:
+    """The 1-based line where the TOML key path `loc` (as pydantic reports it) is written, 0 if unknown."""
+    keys = [str(p) for p in loc if not isinstance(p, int)]
+    indexes = [p for p in loc if isinstance(p, int)]
+    table: list[str] = []
+    counts: dict[str, int] = {}
+    best_line, best_depth = 0, -1
+    for lineno, line in enumerate(text.splitlines(), 1):
+        h = _HEADER_RE.match(line)
+        if h:
+            table = [k.strip().strip('"') for k in h.group(2).split(".")]
+            if h.group(1) == "[[":
+                counts[".".join(table)] = counts.get(".".join(table), -1) + 1
+            if not _index_matches(table, counts, indexes):
+                table = ["\0"]
+            depth = _prefix_depth(table, keys)
+            if depth == len(table) and depth > best_depth:
+                best_line, best_depth = lineno, depth
+            continue
+        k = _KEY_RE.match(line)
+        if k and table != ["\0"]:
+            path = table + k.group(2).split(".")
+            inline = re.findall(r"([A-Za-z_]\w*)\s*=", line[k.end():])
+            depth = _prefix_depth(path, keys)
+            if depth == len(path):
+                for key in inline:
+                    if depth < len(keys) and keys[depth] == key:
+                        depth += 1
+                if depth > best_depth:
+                    best_line, best_depth = lineno, depth
+    return best_line
+
+
+def _index_matches(table: list[str], counts: dict[str, int], indexes: list[int]) -> bool:
+    name = ".".join(table)
+    if name in counts and indexes:
+        return counts[name] == indexes[0]
+    return True
+
+
+def _prefix_depth(path: list[str], keys: list[str]) -> int:
+    depth = 0
+    for a, b in zip(path, keys, strict=False):
+        if a != b:
+            break
+        depth += 1
+    return depth

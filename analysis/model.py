@@ -1,0 +1,238 @@
+"""The typed operator model: everything the sources say about one AscendC operator.
+
+Built by `analysis.extract`; read by the lint rules, the CLI (`tilewise inspect`), and later the emulator and tuner.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, Field
+
+
+class Loc(BaseModel):
+    """A range in a file: 1-based lines, 1-based columns in characters, plus byte offsets for edits."""
+
+    file: str
+    line: int
+    col: int
+    end_line: int
+    end_col: int
+    start: int = Field(0, exclude=True)
+    end: int = Field(0, exclude=True)
+
+
+class Expr(BaseModel):
+    """A source expression, with its value when it evaluates to a constant integer."""
+
+    text: str
+    value: int | None = None
+    loc: Loc | None = None
+
+
+class TensorParam(BaseModel):
+    name: str
+    param_type: str = "REQUIRED"
+    dtypes: list[str] = []
+    formats: list[str] = []
+    loc: Loc | None = None
+
+
+class AttrDef(BaseModel):
+    name: str
+    type: str = "unknown"  # Float | Int | Bool | String | ListInt | ListFloat | ...
+    required: bool = False
+    default: str | None = None
+    loc: Loc | None = None
+
+
+class OpDef(BaseModel):
+    name: str
+    inputs: list[TensorParam] = []
+    outputs: list[TensorParam] = []
+    attrs: list[AttrDef] = []
+    tiling_func: str | None = None
+    infer_shape: str | None = None
+    infer_dtype: str | None = None
+    configs: list[str] = []
+    loc: Loc | None = None
+
+
+class TilingField(BaseModel):
+    name: str
+    type: str
+    array_len: int | None = None
+    struct_type: str | None = None
+    loc: Loc
+
+
+class TilingStruct(BaseModel):
+    name: str
+    op_type: str | None = None
+    fields: list[TilingField] = []
+    loc: Loc
+
+
+class SetterCall(BaseModel):
+    field: str
+    expr: Expr
+    loc: Loc
+
+
+class TilingFunction(BaseModel):
+    name: str
+    loc: Loc
+    block_dim: list[Expr] = []
+    setters: list[SetterCall] = []
+    tiling_keys: list[Expr] = []
+    workspace: list[Expr] = []
+    uses_platform: bool = False
+
+
+class KernelParam(BaseModel):
+    type: str
+    name: str
+
+
+class KernelEntry(BaseModel):
+    name: str
+    file: str
+    params: list[KernelParam] = []
+    has_aicore: bool = True
+    has_global: bool = True
+    loc: Loc
+
+
+class KernelClass(BaseModel):
+    name: str
+    template_params: list[str] = []
+    methods: list[str] = []
+    loc: Loc
+
+
+class QueueDecl(BaseModel):
+    name: str
+    kind: Literal["TQue", "TQueBind", "TBuf", "TPipe"]
+    position: str | None = None  # VECIN, VECOUT, VECCALC, ... (src->dst for TQueBind)
+    depth: Expr | None = None
+    owner: str | None = None  # enclosing class
+    loc: Loc
+
+
+class InitBufferCall(BaseModel):
+    queue: str
+    num: Expr
+    size: Expr
+    bytes: int | None = None  # num * size when both evaluate
+    owner: str | None = None
+    loc: Loc
+
+
+class LoopInfo(BaseModel):
+    kind: Literal["for", "while", "do"]
+    header: str
+    loc: Loc
+
+
+class ApiCall(BaseModel):
+    name: str
+    receiver: str | None = None
+    template_args: str | None = None
+    args: list[Expr] = []
+    function: str | None = None  # enclosing function or method
+    owner: str | None = None  # enclosing class
+    loops: list[LoopInfo] = []  # lexically enclosing loops, innermost first
+    in_loop: bool = False  # lexically, or because a caller calls its function from a loop
+    loc: Loc
+
+
+class TilingDataUse(BaseModel):
+    var: str
+    struct: str | None = None
+    loc: Loc
+
+
+class TilingRead(BaseModel):
+    var: str
+    field: str
+    loc: Loc
+
+
+class TilingKeyBranch(BaseModel):
+    key: Expr
+    loc: Loc
+
+
+class Knob(BaseModel):
+    """An integer constant that decides the tiling, and where its literal stands so a tuner can rewrite it."""
+
+    name: str
+    value: int
+    file: str
+    line: int
+    col: int
+    kind: Literal["define", "constexpr", "const", "set_block_dim", "launch"]
+    side: Literal["host", "kernel"]
+    role: Literal["block_dim", "buffer_num", "tile", "other"] = "other"
+    domain: list[int] | None = None  # from a `// tilewise: tune NAME in [...]` annotation
+    literal: Loc
+
+
+class Launch(BaseModel):
+    kernel: str
+    block_dim: Expr
+    loc: Loc
+
+
+class Kernel(BaseModel):
+    entry: str | None = None
+    file: str | None = None
+    entries: list[KernelEntry] = []
+    classes: list[KernelClass] = []
+
+
+class Tiling(BaseModel):
+    struct: str | None = None
+    fields: list[TilingField] = []
+    structs: list[TilingStruct] = []
+    function: str | None = None
+    functions: list[TilingFunction] = []
+
+
+class Problem(BaseModel):
+    """Something that stopped part of the model from being built, as a one-line message."""
+
+    file: str
+    line: int = 0
+    message: str
+
+
+class OperatorModel(BaseModel):
+    operator: str
+    layout: Literal["project", "invocation"]
+    root: str
+    files: list[str] = []
+    host_files: list[str] = []
+    kernel_files: list[str] = []
+    opdef: OpDef | None = None
+    inputs: list[TensorParam] = []
+    outputs: list[TensorParam] = []
+    attrs: list[AttrDef] = []
+    kernel: Kernel = Kernel()
+    tiling: Tiling = Tiling()
+    queues: list[QueueDecl] = []
+    init_buffers: list[InitBufferCall] = []
+    api_calls: list[ApiCall] = []
+    tiling_data_uses: list[TilingDataUse] = []
+    tiling_reads: list[TilingRead] = []
+    tiling_key_branches: list[TilingKeyBranch] = []
+    launches: list[Launch] = []
+    knobs: list[Knob] = []
+    syntax_errors: list[Loc] = []
+    problems: list[Problem] = []
+
+    def calls(self, *names: str) -> list[ApiCall]:
+        return [c for c in self.api_calls if c.name in names]
+
+    def knob(self, name: str) -> Knob | None:
+        return next((k for k in self.knobs if k.name == name), None)

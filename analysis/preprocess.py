@@ -1,0 +1,257 @@
+"""Make AscendC digestible for tree-sitter-cpp without moving a single byte.
+
+tree-sitter-cpp reads standard C++. AscendC adds function/pointer qualifiers (`__aicore__`, `__gm__`), the
+tiling-struct macros, `<<<...>>>` kernel launches, and (in public code) statement-like macros with control flow in
+their arguments. Each of these is *neutralised*: overwritten in place with text of exactly the same byte length
+(spaces, or a token that keeps the C++ well formed). Byte offsets, lines and columns therefore map 1:1 between the
+user's text and the parsed text, and what the user wrote is kept as `Mark`s for the operator model.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+QUALIFIERS = (
+    b"__aicore__", b"__global__", b"__gm__", b"__ubuf__", b"__inline__", b"__cbuf__", b"__ca__", b"__cb__",
+    b"__cc__", b"__fbuf__", b"__sync_alias__", b"__sync_in__", b"__sync_out__", b"__in_pipe__", b"__out_pipe__",
+)
+_QUALIFIER_RE = re.compile(rb"\b(" + b"|".join(QUALIFIERS) + rb")\b")
+_TILING_MACRO_RE = re.compile(
+    rb"\b(BEGIN_TILING_DATA_DEF|TILING_DATA_FIELD_DEF_ARR|TILING_DATA_FIELD_DEF_STRUCT|TILING_DATA_FIELD_DEF"
+    rb"|END_TILING_DATA_DEF|REGISTER_TILING_DATA_CLASS)\b"
+)
+_LAUNCH_RE = re.compile(rb"<<<")
+_TEMPLATE_NO_ARGS_RE = re.compile(rb"(\.|->)(\s*)template(\s+)([A-Za-z_]\w*)(\s*)\(")
+_CAPS_CALL_RE = re.compile(rb"\b([A-Z][A-Z0-9_]{2,})\s*\(")
+_CONTROL_IN_ARGS_RE = re.compile(rb"\b(return|break|continue|goto|throw)\b|;")
+_TYPE_KEYWORDS = {b"float", b"double", b"int", b"char", b"bool", b"short", b"long", b"unsigned", b"signed", b"void"}
+
+
+@dataclass(frozen=True)
+class Arg:
+    text: str
+    start: int
+    end: int
+
+
+@dataclass(frozen=True)
+class Mark:
+    """Something AscendC-specific that was neutralised, with what it said."""
+
+    kind: str  # qualifier | tiling_begin | tiling_field | tiling_end | tiling_register | launch | macro_stmt | ...
+    name: str
+    start: int
+    end: int
+    args: tuple[Arg, ...] = ()
+
+
+@dataclass
+class Preprocessed:
+    text: bytes
+    marks: list[Mark] = field(default_factory=list)
+
+    def marks_of(self, kind: str) -> list[Mark]:
+        return [m for m in self.marks if m.kind == kind]
+
+
+def opaque_ranges(src: bytes) -> list[tuple[int, int]]:
+    """Byte ranges of comments, string and character literals, where no rewrite may happen."""
+    ranges: list[tuple[int, int]] = []
+    i, n = 0, len(src)
+    while i < n:
+        c = src[i]
+        if c == 0x2F and i + 1 < n and src[i + 1] == 0x2F:  # //
+            j = src.find(b"\n", i)
+            j = n if j < 0 else j
+            ranges.append((i, j))
+            i = j
+        elif c == 0x2F and i + 1 < n and src[i + 1] == 0x2A:  # /*
+            j = src.find(b"*/", i + 2)
+            j = n if j < 0 else j + 2
+            ranges.append((i, j))
+            i = j
+        elif c in (0x22, 0x27):  # " or '
+            j = i + 1
+            while j < n and src[j] != c and src[j] != 0x0A:
+                j += 2 if src[j] == 0x5C else 1
+            j = min(j + 1, n)
+            ranges.append((i, j))
+            i = j
+        else:
+            i += 1
+    return ranges
+
+
+class _Opaque:
+    def __init__(self, src: bytes):
+        self._ranges = opaque_ranges(src)
+        self._starts = [r[0] for r in self._ranges]
+
+    def contains(self, pos: int) -> bool:
+        import bisect
+
+        k = bisect.bisect_right(self._starts, pos) - 1
+        return k >= 0 and self._ranges[k][0] <= pos < self._ranges[k][1]
+
+
+def _match_paren(src: bytes, open_pos: int, opaque: _Opaque) -> int:
+    """Index of the ')' closing the '(' at open_pos, or -1 when the text ends first (a half-typed file)."""
+    depth = 0
+    for i in range(open_pos, len(src)):
+        if opaque.contains(i):
+            continue
+        c = src[i]
+        if c == 0x28:
+            depth += 1
+        elif c == 0x29:
+            depth -= 1
+            if depth == 0:
+                return i
+    return -1
+
+
+def _split_args(src: bytes, start: int, end: int, opaque: _Opaque) -> tuple[Arg, ...]:
+    """Split src[start:end] on top-level commas into stripped arguments with their byte ranges."""
+    args: list[Arg] = []
+    depth, piece_start = 0, start
+    for i in range(start, end + 1):
+        c = src[i] if i < end else 0x2C
+        if i < end and opaque.contains(i):
+            continue
+        if c in (0x28, 0x5B, 0x7B):
+            depth += 1
+        elif c in (0x29, 0x5D, 0x7D):
+            depth -= 1
+        elif c == 0x2C and depth == 0:
+            raw = src[piece_start:i]
+            stripped = raw.strip()
+            if stripped:
+                lead = len(raw) - len(raw.lstrip())
+                s = piece_start + lead
+                args.append(Arg(stripped.decode("utf-8", "replace"), s, s + len(stripped)))
+            piece_start = i + 1
+    return tuple(args)
+
+
+def _blank(buf: bytearray, start: int, end: int) -> None:
+    for i in range(start, end):
+        if buf[i] not in (0x0A, 0x0D):
+            buf[i] = 0x20
+
+
+def _put(buf: bytearray, pos: int, token: bytes) -> None:
+    buf[pos : pos + len(token)] = token
+
+
+def preprocess(src: bytes) -> Preprocessed:
+    """Neutralise AscendC-only syntax in `src`; the result has exactly the same length and line structure."""
+    buf = bytearray(src)
+    out = Preprocessed(bytes(), [])
+    opaque = _Opaque(src)
+
+    for m in _QUALIFIER_RE.finditer(src):
+        if not opaque.contains(m.start()):
+            _blank(buf, m.start(), m.end())
+            out.marks.append(Mark("qualifier", m.group(1).decode(), m.start(), m.end()))
+
+    for m in _TILING_MACRO_RE.finditer(src):
+        if opaque.contains(m.start()):
+            continue
+        _neutralise_tiling_macro(src, buf, m, opaque, out)
+
+    for m in _LAUNCH_RE.finditer(src):
+        if opaque.contains(m.start()):
+            continue
+        close = src.find(b">>>", m.end())
+        if close < 0 or b";" in src[m.end() : close]:
+            continue
+        callee = re.search(rb"([A-Za-z_]\w*)\s*(<[^<>;]*>)?\s*$", src[max(0, m.start() - 200) : m.start()])
+        args = _split_args(src, m.end(), close, opaque)
+        _blank(buf, m.start(), close + 3)
+        out.marks.append(Mark("launch", callee.group(1).decode() if callee else "", m.start(), close + 3, args))
+
+    for m in _TEMPLATE_NO_ARGS_RE.finditer(src):
+        if not opaque.contains(m.start()):
+            kw = m.start(0) + len(m.group(1)) + len(m.group(2))
+            _blank(buf, kw, kw + len(b"template"))
+
+    _neutralise_statement_macros(src, buf, opaque, out)
+    out.text = bytes(buf)
+    out.marks.sort(key=lambda mk: mk.start)
+    return out
+
+
+def _neutralise_tiling_macro(src: bytes, buf: bytearray, m: re.Match, opaque: _Opaque, out: Preprocessed) -> None:
+    name = m.group(1).decode()
+    if name == "END_TILING_DATA_DEF":
+        _blank(buf, m.start(), m.end())
+        buf[m.start()] = ord("}")
+        out.marks.append(Mark("tiling_end", name, m.start(), m.end()))
+        return
+    open_pos = m.end()
+    while open_pos < len(src) and src[open_pos] in b" \t":
+        open_pos += 1
+    if open_pos >= len(src) or src[open_pos] != 0x28:
+        return
+    close = _match_paren(src, open_pos, opaque)
+    if close < 0:
+        return
+    args = _split_args(src, open_pos + 1, close, opaque)
+    kind = {
+        "BEGIN_TILING_DATA_DEF": "tiling_begin",
+        "TILING_DATA_FIELD_DEF": "tiling_field",
+        "TILING_DATA_FIELD_DEF_ARR": "tiling_field_arr",
+        "TILING_DATA_FIELD_DEF_STRUCT": "tiling_field_struct",
+        "REGISTER_TILING_DATA_CLASS": "tiling_register",
+    }[name]
+    out.marks.append(Mark(kind, name, m.start(), close + 1, args))
+    _blank(buf, m.start(), close + 1)
+    if kind == "tiling_begin" and args:
+        # `BEGIN_TILING_DATA_DEF(Name)` -> `struct ... Name {`
+        _put(buf, m.start(), b"struct")
+        _put(buf, args[0].start, src[args[0].start : args[0].end])
+        buf[close] = ord("{")
+    elif kind in ("tiling_field", "tiling_field_arr", "tiling_field_struct") and len(args) >= 2:
+        # keep `type` and `name` where they stand: `TYPE   NAME ;` is a plain member declaration
+        type_arg, name_arg = args[0], args[-1]
+        _put(buf, type_arg.start, src[type_arg.start : type_arg.end])
+        _put(buf, name_arg.start, src[name_arg.start : name_arg.end])
+
+
+def _neutralise_statement_macros(src: bytes, buf: bytearray, opaque: _Opaque, out: Preprocessed) -> None:
+    """Macros such as `OP_CHECK(cond, LOG(..), return ge::GRAPH_FAILED);` carry statements in their arguments;
+    macros such as `ALIGN_UP(n, float)` take types. Plain C++ can't read either, the real compiler can."""
+    pos = 0
+    while True:
+        m = _CAPS_CALL_RE.search(src, pos)
+        if not m:
+            return
+        pos = m.end()
+        name = m.group(1)
+        if opaque.contains(m.start()) or name in (b"TILING_KEY_IS", b"GET_TILING_DATA"):
+            continue
+        if _TILING_MACRO_RE.fullmatch(name):
+            continue
+        open_pos = m.end() - 1
+        close = _match_paren(src, open_pos, opaque)
+        if close < 0:
+            continue
+        inner = src[open_pos + 1 : close]
+        if _has_code_outside_opaque(_CONTROL_IN_ARGS_RE, inner, open_pos + 1, opaque):
+            args = _split_args(src, open_pos + 1, close, opaque)
+            _blank(buf, open_pos + 1, close)
+            out.marks.append(Mark("macro_stmt", name.decode(), m.start(), close + 1, args))
+            pos = close + 1
+            continue
+        for arg in _split_args(src, open_pos + 1, close, opaque):
+            words = arg.text.split()
+            if words and all(w.encode() in _TYPE_KEYWORDS or w == "*" for w in words):
+                for i in range(arg.start, arg.end):
+                    if buf[i] not in b" \t\n*":
+                        buf[i] = ord("_")
+                out.marks.append(Mark("macro_type_arg", name.decode(), arg.start, arg.end, (arg,)))
+
+
+def _has_code_outside_opaque(regex: re.Pattern, inner: bytes, base: int, opaque: _Opaque) -> bool:
+    return any(not opaque.contains(base + hit.start()) for hit in regex.finditer(inner))

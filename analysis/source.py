@@ -1,0 +1,170 @@
+"""One source file: its text, its neutralised twin, the tree-sitter tree, and position conversions.
+
+Positions: tree-sitter speaks bytes; people and tools speak 1-based lines and columns in characters; LSP speaks
+0-based UTF-16 columns. `SourceFile` converts between them so that nothing else has to.
+"""
+
+from __future__ import annotations
+
+import bisect
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+
+import tree_sitter_cpp
+from tree_sitter import Language, Node, Parser, Point, Tree
+
+from analysis.errors import SourceError
+from analysis.preprocess import Preprocessed, preprocess
+
+CPP = Language(tree_sitter_cpp.language())
+_local = threading.local()
+
+
+def _parser() -> Parser:
+    # A Parser is not safe to share between threads; the server parses on worker threads.
+    if not hasattr(_local, "parser"):
+        _local.parser = Parser(CPP)
+    return _local.parser
+
+
+def decode_source(data: bytes, path: str) -> str:
+    if b"\x00" in data[:8192]:
+        raise SourceError(path, 1, "is a binary file, not C++ source; remove it from the operator or rename it")
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = data[: exc.start].count(b"\n") + 1
+        raise SourceError(
+            path, line, f"is not UTF-8 (byte 0x{data[exc.start]:02x}); re-save the file as UTF-8"
+        ) from None
+
+
+class SourceFile:
+    """A parsed source. Re-parse after an edit with `update`, which reuses the old tree (incremental)."""
+
+    def __init__(self, path: str | Path, text: str):
+        self.path = str(path)
+        self._set_text(text)
+        self.tree: Tree = _parser().parse(self.pre.text)
+
+    @classmethod
+    def load(cls, path: str | Path) -> SourceFile:
+        p = Path(path)
+        try:
+            data = p.read_bytes()
+        except OSError as exc:
+            raise SourceError(str(p), 0, f"cannot be read ({exc.strerror}); check the path and permissions") from None
+        return cls(p, decode_source(data, str(p)))
+
+    def _set_text(self, text: str) -> None:
+        self.text = text
+        self.data = text.encode("utf-8")
+        self.pre: Preprocessed = preprocess(self.data)
+        self._line_starts = [0]
+        for i, b in enumerate(self.data):
+            if b == 0x0A:
+                self._line_starts.append(i + 1)
+
+    def update(self, text: str) -> None:
+        """Replace the text and re-parse incrementally from the changed byte range of the neutralised text."""
+        old = self.pre.text
+        old_points = self._line_starts
+        self._set_text(text)
+        new = self.pre.text
+        start = 0
+        limit = min(len(old), len(new))
+        while start < limit and old[start] == new[start]:
+            start += 1
+        old_end, new_end = len(old), len(new)
+        while old_end > start and new_end > start and old[old_end - 1] == new[new_end - 1]:
+            old_end -= 1
+            new_end -= 1
+        if start == len(old) == len(new):
+            return
+        self.tree.edit(
+            start_byte=start,
+            old_end_byte=old_end,
+            new_end_byte=new_end,
+            start_point=_point(old_points, start),
+            old_end_point=_point(old_points, old_end),
+            new_end_point=_point(self._line_starts, new_end),
+        )
+        self.tree = _parser().parse(new, self.tree)
+
+    # ---- positions -------------------------------------------------------------------------------------------
+    def line_col(self, offset: int) -> tuple[int, int]:
+        """1-based line and 1-based column in characters for a byte offset."""
+        row = bisect.bisect_right(self._line_starts, offset) - 1
+        start = self._line_starts[row]
+        return row + 1, len(self.data[start:offset].decode("utf-8", "replace")) + 1
+
+    def lsp_position(self, offset: int) -> tuple[int, int]:
+        """0-based line and UTF-16 column for a byte offset."""
+        row = bisect.bisect_right(self._line_starts, offset) - 1
+        start = self._line_starts[row]
+        prefix = self.data[start:offset].decode("utf-8", "replace")
+        return row, len(prefix.encode("utf-16-le")) // 2
+
+    def offset_of_lsp(self, line: int, character: int) -> int:
+        if line >= len(self._line_starts):
+            return len(self.data)
+        start = self._line_starts[line]
+        end = self._line_starts[line + 1] if line + 1 < len(self._line_starts) else len(self.data)
+        text = self.data[start:end].decode("utf-8", "replace")
+        units = 0
+        for i, ch in enumerate(text):
+            if units >= character:
+                return start + len(text[:i].encode("utf-8"))
+            units += 2 if ord(ch) > 0xFFFF else 1
+        return end
+
+    def offset_of_line_col(self, line: int, col: int) -> int:
+        start = self._line_starts[min(line - 1, len(self._line_starts) - 1)]
+        rest = self.data[start:].decode("utf-8", "replace")
+        return start + len(rest[: col - 1].encode("utf-8"))
+
+    def line_count(self) -> int:
+        return len(self._line_starts)
+
+    def line_text(self, line: int) -> str:
+        start = self._line_starts[line - 1]
+        end = self._line_starts[line] if line < len(self._line_starts) else len(self.data)
+        return self.data[start:end].decode("utf-8", "replace").rstrip("\r\n")
+
+    # ---- tree helpers ----------------------------------------------------------------------------------------
+    def node_text(self, node: Node) -> str:
+        """The user's own text for a node (not the neutralised one)."""
+        return self.data[node.start_byte : node.end_byte].decode("utf-8", "replace")
+
+    def slice(self, start: int, end: int) -> str:
+        return self.data[start:end].decode("utf-8", "replace")
+
+    def errors(self) -> Iterator[Node]:
+        """ERROR and MISSING nodes: what the real compiler would reject too."""
+        stack = [self.tree.root_node]
+        while stack:
+            node = stack.pop()
+            if not node.has_error:
+                continue
+            if node.type == "ERROR" or node.is_missing:
+                yield node
+                continue
+            stack.extend(reversed(node.children))
+
+    def has_qualifier(self, start: int, end: int, name: str) -> bool:
+        return any(m.kind == "qualifier" and m.name == name and start <= m.start < end for m in self.pre.marks)
+
+
+def _point(line_starts: list[int], offset: int) -> Point:
+    row = bisect.bisect_right(line_starts, offset) - 1
+    return Point(row, offset - line_starts[row])
+
+
+def walk(node: Node) -> Iterator[Node]:
+    """Every named descendant of node, in source order."""
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        yield n
+        stack.extend(reversed(n.named_children))
