@@ -23,6 +23,12 @@ DTYPE_SIZES = {
 }
 _INT_RE = re.compile(r"^(0[xX][0-9a-fA-F']+|0[bB][01']+|[0-9][0-9']*)([uUlL]*)$")
 _MEMBER_PREFIXES = ("this->",)
+_CASTS = ("static_cast", "reinterpret_cast", "int32_t", "uint32_t", "int64_t", "uint64_t", "size_t", "int")
+
+
+def _callee(text: str) -> str:
+    """`std::min<uint32_t>` -> `min`, `static_cast<uint32_t>` -> `static_cast`."""
+    return re.sub(r"<.*>", "", text).split("::")[-1].strip()
 
 
 def parse_int_literal(text: str) -> int | None:
@@ -105,7 +111,7 @@ class Evaluator:
             return None
 
     def _call(self, node: Node) -> int | None:
-        fn = self.text_of(node.child_by_field_name("function")).split("::")[-1]
+        fn = _callee(self.text_of(node.child_by_field_name("function")))
         args = [c for c in node.child_by_field_name("arguments").named_children if c.type != "comment"]
         vals = [self.value(a) for a in args]
         if None in vals:
@@ -114,7 +120,7 @@ class Evaluator:
             return min(vals)
         if fn == "max" and vals:
             return max(vals)
-        if fn in ("static_cast", "int32_t", "uint32_t", "int64_t", "uint64_t") and len(vals) == 1:
+        if fn in _CASTS and len(vals) == 1:
             return vals[0]
         return None
 
@@ -126,7 +132,7 @@ class Evaluator:
         if v is not None:
             return v
         if node.type == "call_expression":
-            fn = self.text_of(node.child_by_field_name("function")).split("::")[-1]
+            fn = _callee(self.text_of(node.child_by_field_name("function")))
             if fn == "min":
                 bounds = [self.upper_bound(a) for a in node.child_by_field_name("arguments").named_children]
                 known = [b for b in bounds if b is not None]
@@ -163,6 +169,9 @@ class Evaluator:
             return self.divisor(node.named_children[0])
         if t == "cast_expression":
             return self.divisor(node.child_by_field_name("value"))
+        if t == "call_expression" and _callee(self.text_of(node.child_by_field_name("function"))) in _CASTS:
+            args = [c for c in node.child_by_field_name("arguments").named_children if c.type != "comment"]
+            return self.divisor(args[0]) if len(args) == 1 else 1
         if t == "binary_expression":
             op = node.child_by_field_name("operator").type
             a = self.divisor(node.child_by_field_name("left"))

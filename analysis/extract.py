@@ -19,9 +19,31 @@ from analysis.errors import TilewiseError
 from analysis.evaluate import DTYPE_SIZES, Evaluator, parse_int_literal
 from analysis.knobs import parse_annotation, role_of
 from analysis.model import (
-    ApiCall, AttrDef, Expr, InitBufferCall, Kernel, KernelClass, KernelEntry, KernelParam, Knob, Launch, Loc,
-    LoopInfo, OpDef, OperatorModel, Problem, QueueDecl, SetterCall, TensorParam, Tiling, TilingDataUse, TilingField,
-    TilingFunction, TilingKeyBranch, TilingRead, TilingStruct,
+    ApiCall,
+    AttrDef,
+    Expr,
+    InitBufferCall,
+    Kernel,
+    KernelClass,
+    KernelEntry,
+    KernelParam,
+    Knob,
+    Launch,
+    Loc,
+    LoopInfo,
+    OpDef,
+    OperatorModel,
+    Problem,
+    QueueDecl,
+    SetterCall,
+    TensorParam,
+    Tiling,
+    TilingDataUse,
+    TilingField,
+    TilingFunction,
+    TilingKeyBranch,
+    TilingRead,
+    TilingStruct,
 )
 from analysis.project import OperatorProject
 from analysis.source import CPP, SourceFile
@@ -244,9 +266,9 @@ class ModelBuilder:
                 items = [(n.start_byte, n) for n in f.caps.get("define", []) + f.caps.get("decl", [])]
                 for _, node in sorted(items, key=lambda x: x[0]):
                     knob = self._constant(f, node, ev, side, env)
-                    if knob and side == _knob_side(f, node, self.project.layout):
-                        if not any(k.name == knob.name and k.file == knob.file for k in model.knobs):
-                            model.knobs.append(knob)
+                    if (knob and side == _knob_side(f, node, self.project.layout)
+                            and not any(k.name == knob.name and k.file == knob.file for k in model.knobs)):
+                        model.knobs.append(knob)
 
     def _constant(self, f: _FileFacts, node: Node, ev: Evaluator, side: str, env: dict[str, int]) -> Knob | None:
         sf = f.sf
@@ -519,12 +541,18 @@ class ModelBuilder:
             position = pos_text[0] if targs else "VECCALC"
         if depth is not None and depth.value is None:
             depth.value = ev.env.get(depth.text)
+        if depth is None and kind in ("TQue", "TQueBind"):
+            depth = Expr.model_construct(text="", value=1, loc=None)  # AscendC's default depth
         owner = _owner_class(sf, decl)
+        if kind == "TPipe":
+            model.pipes.extend(sf.node_text(d).strip("*& ") for d in decl.children_by_field_name("declarator"))
+            return
         for d in decl.children_by_field_name("declarator"):
             ident = d if d.type in ("identifier", "field_identifier") else d.child_by_field_name("declarator")
             if ident is not None:
                 model.queues.append(QueueDecl.model_construct(
-                    name=sf.node_text(ident), kind=kind, position=position, depth=depth, owner=owner,
+                    name=sf.node_text(ident), kind=kind, position=position, depth=depth.value if depth else None,
+                    depth_expr=depth.text if depth else None, owner=owner,
                     loc=self.nloc(sf, ident)))
 
     def _api_calls(self, model: OperatorModel) -> None:

@@ -111,7 +111,7 @@ def parse_manifest(text: str, path: str) -> Manifest:
         where = _dotted(loc)
         msg = err["msg"].removeprefix("Value error, ")
         if err["type"] == "extra_forbidden":
-            msg = f"unknown field; remove it or check its spelling (see examples/README.md for the schema)"
+            msg = "unknown field; remove it or check its spelling (see examples/README.md for the schema)"
         elif err["type"] == "missing":
             msg = "required field is missing; add it"
         raise ManifestError(path, _line_of(text, loc), f"'{where}': {msg}") from None

@@ -112,9 +112,10 @@ class KernelClass(BaseModel):
 
 class QueueDecl(BaseModel):
     name: str
-    kind: Literal["TQue", "TQueBind", "TBuf", "TPipe"]
+    kind: Literal["TQue", "TQueBind", "TBuf"]
     position: str | None = None  # VECIN, VECOUT, VECCALC, ... (src->dst for TQueBind)
-    depth: Expr | None = None
+    depth: int | None = None  # the depth template argument, when it evaluates
+    depth_expr: str | None = None
     owner: str | None = None  # enclosing class
     loc: Loc
 
@@ -220,6 +221,7 @@ class OperatorModel(BaseModel):
     attrs: list[AttrDef] = []
     kernel: Kernel = Kernel()
     tiling: Tiling = Tiling()
+    pipes: list[str] = []  # TPipe objects
     queues: list[QueueDecl] = []
     init_buffers: list[InitBufferCall] = []
     api_calls: list[ApiCall] = []

@@ -147,7 +147,7 @@ def _put(buf: bytearray, pos: int, token: bytes) -> None:
 def preprocess(src: bytes) -> Preprocessed:
     """Neutralise AscendC-only syntax in `src`; the result has exactly the same length and line structure."""
     buf = bytearray(src)
-    out = Preprocessed(bytes(), [])
+    out = Preprocessed(b"", [])
     opaque = _Opaque(src)
 
     for m in _QUALIFIER_RE.finditer(src):

@@ -92,3 +92,34 @@ def _project_layout(root: Path) -> OperatorProject:
         kernel_files=_sources_under(root / "op_kernel"),
         manifest=manifest if manifest.exists() else None,
     )
+
+
+def discover(path: str | Path) -> list[OperatorProject]:
+    """The operators at or under `path`: the one it is inside, or every operator in the folders below it."""
+    try:
+        return [locate(path)]
+    except ProjectError:
+        p = Path(path)
+        if not p.is_dir():
+            raise
+    found: list[OperatorProject] = []
+    roots: set[Path] = set()
+    for marker in sorted(p.rglob("*")):
+        if not marker.is_dir() or marker.name not in ("op_host", "op_kernel") or any(
+                r in marker.parents for r in roots):
+            continue
+        roots.add(marker.parent)
+        found.append(_project_layout(marker.parent.resolve()))
+    for manifest in sorted(p.rglob(MANIFEST)):
+        if any(r == manifest.parent or r in manifest.parents for r in roots):
+            continue
+        try:
+            op = locate(manifest.parent)
+        except ProjectError:
+            continue
+        roots.add(manifest.parent)
+        found.append(op)
+    if not found:
+        raise ProjectError(str(path), 0, "contains no AscendC operator (no op_host/ or op_kernel/ folder, no "
+                                         "<<<>>> launch); point at an operator's folder")
+    return sorted(found, key=lambda o: str(o.root))

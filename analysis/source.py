@@ -153,6 +153,10 @@ class SourceFile:
             stack.extend(reversed(node.children))
 
     def has_qualifier(self, start: int, end: int, name: str) -> bool:
+        """Whether a neutralised qualifier stands in [start, end), or in the blank run just before start
+        (tree-sitter starts a declaration after `extern "C" __global__ __aicore__`, which became spaces)."""
+        while start > 0 and self.pre.text[start - 1 : start] in (b" ", b"\t", b"\n", b"\r"):
+            start -= 1
         return any(m.kind == "qualifier" and m.name == name and start <= m.start < end for m in self.pre.marks)
 
 

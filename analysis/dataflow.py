@@ -1,0 +1,143 @@
+"""Name-level backward slices: which constants can an expression's value come from?
+
+Real tiling code rarely passes a constant straight through: the host clamps `TILE_LENGTH` against the UB size,
+stores it with `set_tileLength`, the kernel reads `tilingData.tileLength` into a member, and a copy uses a local
+derived from that member. The rules want to know that this copy's length is decided by `TILE_LENGTH`.
+
+The slice is deliberately coarse (names, not SSA values): every name maps to every expression ever assigned to it
+(declarations, assignments, `this->x = ...`, and the arguments passed for a parameter at each call site), on the
+host and on the kernel side separately. Kernel names that are tiling fields continue into the host's setter
+arguments. Coarse is fine for "which knobs may decide this", and it is linear in the size of the code.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterable
+
+from tree_sitter import Node, Query, QueryCursor
+
+from analysis.model import OperatorModel
+from analysis.source import CPP, SourceFile
+
+_Q = Query(
+    CPP,
+    """
+    (init_declarator declarator: (_) @name value: (_) @value)
+    (assignment_expression left: (_) @name right: (_) @value)
+    (function_definition) @function
+    (call_expression) @call
+    """,
+)
+_NAMES_Q = Query(CPP, "(identifier) @n (field_identifier) @n")
+
+
+def _last_name(sf: SourceFile, node: Node) -> str | None:
+    if node.type in ("identifier", "field_identifier"):
+        return sf.node_text(node)
+    if node.type == "field_expression":
+        f = node.child_by_field_name("field")
+        return sf.node_text(f) if f is not None else None
+    if node.type in ("pointer_declarator", "reference_declarator", "array_declarator"):
+        inner = node.child_by_field_name("declarator") or (node.named_children or [None])[-1]
+        return _last_name(sf, inner) if inner is not None else None
+    return None
+
+
+class DefUse:
+    """name -> expressions (as (SourceFile, Node)) that may flow into it, for one side of the operator."""
+
+    def __init__(self, sources: Iterable[SourceFile]):
+        self.defs: dict[str, list[tuple[SourceFile, Node]]] = defaultdict(list)
+        params: dict[str, list[str]] = {}
+        calls: list[tuple[SourceFile, str, list[Node]]] = []
+        for sf in sources:
+            caps = QueryCursor(_Q).captures(sf.tree.root_node)
+            names, values = caps.get("name", []), caps.get("value", [])
+            # captures come back per capture name; pair names and values by their shared parent
+            by_parent = {v.parent.id: v for v in values if v.parent is not None}
+            for n in names:
+                v = by_parent.get(n.parent.id) if n.parent is not None else None
+                key = _last_name(sf, n)
+                if v is not None and key:
+                    self.defs[key].append((sf, v))
+            for fn in caps.get("function", []):
+                decl = fn.child_by_field_name("declarator")
+                while decl is not None and decl.type != "function_declarator":
+                    decl = decl.child_by_field_name("declarator")
+                if decl is None:
+                    continue
+                fname = sf.node_text(decl.child_by_field_name("declarator")).split("::")[-1]
+                plist = decl.child_by_field_name("parameters")
+                pnames = []
+                for p in plist.named_children if plist is not None else []:
+                    d = p.child_by_field_name("declarator")
+                    pnames.append(_last_name(sf, d) if d is not None else "")
+                params[fname] = pnames
+            for call in caps.get("call", []):
+                fn = call.child_by_field_name("function")
+                if fn is None:
+                    continue
+                name = _last_name(sf, fn) if fn.type != "qualified_identifier" else sf.node_text(fn).split("::")[-1]
+                args = call.child_by_field_name("arguments")
+                if name and args is not None:
+                    calls.append((sf, name, [a for a in args.named_children if a.type != "comment"]))
+        for sf, name, args in calls:
+            for pname, arg in zip(params.get(name, []), args, strict=False):
+                if pname:
+                    self.defs[pname].append((sf, arg))
+
+    def names_reaching(self, sf: SourceFile, node: Node, limit: int = 400) -> set[str]:
+        """Every name whose value may flow into node (including the names written in node itself)."""
+        seen: set[str] = set()
+        work = [(sf, node)]
+        visited_nodes: set[tuple[str, int]] = set()
+        while work and len(visited_nodes) < limit:
+            f, n = work.pop()
+            key = (f.path, n.id)
+            if key in visited_nodes:
+                continue
+            visited_nodes.add(key)
+            for ident in QueryCursor(_NAMES_Q).captures(n).get("n", []):
+                name = f.node_text(ident)
+                if name in seen:
+                    continue
+                seen.add(name)
+                work.extend(self.defs.get(name, []))
+        return seen
+
+
+class OperatorFlow:
+    """Slices across the host/kernel boundary: a kernel name that is a tiling field continues on the host."""
+
+    def __init__(self, model: OperatorModel, sources: dict[str, SourceFile]):
+        self.model = model
+        self.host = DefUse(sources[p] for p in model.host_files if p in sources)
+        self.kernel = DefUse(sources[p] for p in model.kernel_files if p in sources)
+        self.sources = sources
+        self.fields = {f.name for f in model.tiling.fields}
+        self._setters: dict[str, list[tuple[SourceFile, Node]]] = defaultdict(list)
+        for tf in model.tiling.functions:
+            for s in tf.setters:
+                if s.expr.loc is None or s.expr.loc.file not in sources:
+                    continue
+                sf = sources[s.expr.loc.file]
+                node = sf.tree.root_node.named_descendant_for_byte_range(s.expr.loc.start, s.expr.loc.end)
+                if node is not None:
+                    self._setters[s.field].append((sf, node))
+
+    def host_names(self, sf: SourceFile, node: Node) -> set[str]:
+        return self.host.names_reaching(sf, node)
+
+    def kernel_names(self, sf: SourceFile, node: Node) -> set[str]:
+        """Names reaching a kernel expression, continued through tiling fields into the host tiling code."""
+        names = self.kernel.names_reaching(sf, node)
+        for field in names & self.fields:
+            for hsf, hnode in self._setters.get(field, []):
+                names |= self.host.names_reaching(hsf, hnode)
+        if self.model.layout == "invocation":
+            return names
+        return names
+
+    def knobs_reaching(self, names: set[str], role: str | None = None) -> list:
+        return [k for k in self.model.knobs if k.name in names and (role is None or k.role == role)]

@@ -1,0 +1,31 @@
+"""Run the lint rules over an operator. A rule that fails is logged and skipped; the others still report."""
+
+from __future__ import annotations
+
+import logging
+
+from analysis.chip import Chip, load_chip
+from analysis.findings import Finding
+from analysis.operator import Operator
+from analysis.rules import ALL_RULES, RuleContext
+
+log = logging.getLogger(__name__)
+
+
+def lint(op: Operator, chip: Chip | None = None, rules=None) -> list[Finding]:
+    ctx = RuleContext(op.model, op.sources, chip or load_chip())
+    findings: list[Finding] = []
+    for loc in op.model.syntax_errors:
+        sf = op.sources.get(loc.file)
+        snippet = sf.slice(loc.start, loc.end).strip().splitlines()[0][:40] if sf and loc.end > loc.start else ""
+        findings.append(Finding(
+            rule="syntax-error", severity="error", file=loc.file, line=loc.line, col=loc.col,
+            end_line=loc.end_line, end_col=loc.end_col, start=loc.start, end=loc.end,
+            message=f"syntax error near '{snippet}'" if snippet else "syntax error: something is missing here"))
+    for rule in rules if rules is not None else ALL_RULES:
+        try:
+            findings.extend(rule.check(ctx))
+        except Exception:  # noqa: BLE001 - one broken rule must not silence the others
+            log.exception("lint rule %s failed on %s", rule.id, op.model.root)
+    findings.sort(key=lambda f: (f.file, f.line, f.col, f.rule))
+    return findings

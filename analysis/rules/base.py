@@ -1,0 +1,152 @@
+"""What every lint rule shares: the context it reads, and helpers to turn model locations into findings and edits."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from functools import cached_property
+
+from tree_sitter import Node
+
+from analysis.chip import Chip
+from analysis.dataflow import OperatorFlow
+from analysis.evaluate import DTYPE_SIZES, TYPE_SIZES, Evaluator
+from analysis.findings import Finding, Fix, Severity, TextEdit
+from analysis.model import ApiCall, Loc, OperatorModel
+from analysis.source import SourceFile
+
+ALIGN_BYTES = 32
+GOOD_COPY_BYTES = 16 * 1024
+
+
+class RuleContext:
+    def __init__(self, model: OperatorModel, sources: dict[str, SourceFile], chip: Chip):
+        self.model = model
+        self.sources = sources
+        self.chip = chip
+
+    @cached_property
+    def flow(self) -> OperatorFlow:
+        return OperatorFlow(self.model, self.sources)
+
+    @cached_property
+    def kernel_env(self) -> dict[str, int]:
+        env: dict[str, int] = {}
+        for k in self.model.knobs:
+            env.setdefault(k.name, k.value)
+        return env
+
+    def evaluator(self, sf: SourceFile) -> Evaluator:
+        sizes = {}
+        for t in self.model.inputs + self.model.outputs:
+            if t.dtypes:
+                sizes[f"DTYPE_{t.name.upper()}"] = DTYPE_SIZES.get(t.dtypes[0], 2)
+        return Evaluator(sf.node_text, self.kernel_env, sizes)
+
+    def node(self, loc: Loc | None) -> tuple[SourceFile, Node] | None:
+        if loc is None or loc.file not in self.sources:
+            return None
+        sf = self.sources[loc.file]
+        n = sf.tree.root_node.descendant_for_byte_range(loc.start, loc.end)
+        while n is not None and (n.start_byte != loc.start or n.end_byte != loc.end) and n.parent is not None:
+            if n.start_byte <= loc.start and n.end_byte >= loc.end and n.end_byte - n.start_byte > loc.end - loc.start:
+                break
+            n = n.parent
+        return (sf, n) if n is not None else None
+
+    def uses_block_idx(self) -> bool:
+        return bool(self.model.calls("GetBlockIdx"))
+
+    def elem_size(self, call: ApiCall, tensor_text: str) -> int | None:
+        """Size of the element type of a tensor named in a call (`xLocal`, `xGm[offset]`)."""
+        name = tensor_text.split("[")[0].strip().replace("this->", "")
+        sf = self.sources.get(call.loc.file)
+        if sf is None:
+            return None
+        m = re.search(r"(?:LocalTensor|GlobalTensor)\s*<\s*([\w:]+)\s*>\s*" + re.escape(name) + r"\b", sf.text)
+        if not m:
+            for other in self.model.kernel_files:
+                osf = self.sources.get(other)
+                if osf is not None:
+                    m = re.search(r"(?:LocalTensor|GlobalTensor)\s*<\s*([\w:]+)\s*>\s*" + re.escape(name) + r"\b",
+                                  osf.text)
+                    if m:
+                        break
+        if not m:
+            return None
+        tname = m.group(1).split("::")[-1]
+        if tname in TYPE_SIZES:
+            return TYPE_SIZES[tname]
+        for t in self.model.inputs + self.model.outputs:
+            if tname in (f"DTYPE_{t.name.upper()}",) and t.dtypes:
+                return DTYPE_SIZES.get(t.dtypes[0])
+        # A template parameter: assume the operator's first input dtype, which is what a case binds it to.
+        first = self.model.inputs[0].dtypes[0] if self.model.inputs and self.model.inputs[0].dtypes else None
+        return DTYPE_SIZES.get(first) if first else None
+
+    def is_global(self, tensor_text: str) -> bool | None:
+        name = tensor_text.split("[")[0].strip().replace("this->", "")
+        for p in self.model.kernel_files:
+            sf = self.sources.get(p)
+            if sf is None:
+                continue
+            if re.search(r"GlobalTensor\s*<[^>]*>\s*" + re.escape(name) + r"\b", sf.text):
+                return True
+            if re.search(r"LocalTensor\s*<[^>]*>\s*" + re.escape(name) + r"\b", sf.text):
+                return False
+        return None
+
+
+class Rule:
+    """A lint rule: one module, one id, one problem. `check` yields findings; fixes are optional."""
+
+    id: str = ""
+    severity: Severity = "warning"
+    summary: str = ""
+
+    def check(self, ctx: RuleContext) -> Iterable[Finding]:
+        raise NotImplementedError
+
+    def finding(self, loc: Loc, message: str, fixes: list[Fix] | None = None,
+                severity: Severity | None = None) -> Finding:
+        return Finding(rule=self.id, severity=severity or self.severity, file=loc.file, line=loc.line, col=loc.col,
+                       end_line=loc.end_line, end_col=loc.end_col, message=message, fixes=fixes or [],
+                       start=loc.start, end=loc.end)
+
+
+def edit(loc: Loc, new_text: str) -> TextEdit:
+    return TextEdit(file=loc.file, line=loc.line, col=loc.col, end_line=loc.end_line, end_col=loc.end_col,
+                    new_text=new_text, start=loc.start, end=loc.end)
+
+
+def edit_range(sf: SourceFile, start: int, end: int, new_text: str) -> TextEdit:
+    line, col = sf.line_col(start)
+    end_line, end_col = sf.line_col(end)
+    return TextEdit(file=sf.path, line=line, col=col, end_line=end_line, end_col=end_col, new_text=new_text,
+                    start=start, end=end)
+
+
+def statement_of(node: Node) -> Node:
+    n = node
+    while n.parent is not None and n.type != "expression_statement":
+        n = n.parent
+    return n if n.type == "expression_statement" else node
+
+
+def delete_statement(sf: SourceFile, stmt: Node) -> TextEdit:
+    """Delete a statement; when it is alone on its line(s), delete the whole lines."""
+    start, end = stmt.start_byte, stmt.end_byte
+    line_start = sf.data.rfind(b"\n", 0, start) + 1
+    line_end = sf.data.find(b"\n", end)
+    line_end = len(sf.data) if line_end < 0 else line_end + 1
+    before = sf.data[line_start:start].strip()
+    after = sf.data[end:line_end].strip()
+    if not before and not after:
+        return edit_range(sf, line_start, line_end, "")
+    return edit_range(sf, start, end, "")
+
+
+def indent_of(sf: SourceFile, offset: int) -> str:
+    line_start = sf.data.rfind(b"\n", 0, offset) + 1
+    raw = sf.data[line_start:offset].decode("utf-8", "replace")
+    return raw[: len(raw) - len(raw.lstrip())]

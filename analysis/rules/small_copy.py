@@ -1,0 +1,80 @@
+"""Copies far below 16 KB because a tile-length constant is small: DMA runs at a fraction of its bandwidth."""
+
+from __future__ import annotations
+
+import re
+
+from analysis.findings import Fix
+from analysis.rules._params import param_items
+from analysis.rules.base import GOOD_COPY_BYTES, Rule, RuleContext, edit
+
+SMALL_BYTES = 4 * 1024  # "well under" 16 KB: a quarter of it
+DMA_HALF_BYTES = 30643  # K in bw(B) = peak * B / (K + B), PTO-ISA's GM->UB fit for 910B3
+_LENGTH_NAME = re.compile(r"LEN|SIZE|ELEM|CHUNK|COL_TILE|TILE_COLS", re.I)
+_COUNT_NAME = re.compile(r"NUM|COUNT|CNT", re.I)
+
+
+def dma_efficiency(nbytes: int) -> float:
+    return nbytes / (DMA_HALF_BYTES + nbytes)
+
+
+class SmallCopy(Rule):
+    id = "small-copy"
+    severity = "warning"
+    summary = "copies well under 16 KB because the tile constant is small"
+
+    def check(self, ctx: RuleContext):
+        reported: set[str] = set()
+        for call in ctx.model.calls("DataCopy", "DataCopyPad"):
+            if not call.in_loop or len(call.args) < 3:
+                continue
+            found = ctx.node(call.loc)
+            if found is None:
+                continue
+            sf, node = found
+            args = [a for a in node.child_by_field_name("arguments").named_children if a.type != "comment"]
+            length = args[2]
+            if call.name == "DataCopyPad":
+                params = param_items(sf, node, args[2])
+                if params is None or len(params[1]) < 2:
+                    continue
+                length = params[1][1]
+            names = ctx.flow.kernel_names(sf, length)
+            elem = ctx.elem_size(call, call.args[0].text) or ctx.elem_size(call, call.args[1].text) or 2
+            for knob in ctx.flow.knobs_reaching(names, role="tile"):
+                if knob.name in reported or not _LENGTH_NAME.search(knob.name) or _COUNT_NAME.search(knob.name):
+                    continue
+                nbytes = knob.value * elem
+                if nbytes >= SMALL_BYTES:
+                    continue
+                reported.add(knob.name)
+                yield self._report(ctx, knob, elem, nbytes, call)
+
+    def _report(self, ctx: RuleContext, knob, elem: int, nbytes: int, call):
+        target = _target_value(knob, elem, ctx)
+        fixes = []
+        if target > knob.value:
+            gain = dma_efficiency(target * elem) / dma_efficiency(nbytes)
+            fixes.append(Fix(
+                title=f"Enlarge the tile: {knob.name} = {target} ({target * elem // 1024} KB copies, "
+                      f"about {gain:.1f}x the DMA bandwidth per copy)",
+                edits=[edit(knob.literal, str(target))]))
+        return self.finding(knob.literal, (
+            f"{knob.name} = {knob.value} makes each tile copy about {nbytes} bytes ({call.name} at "
+            f"{call.loc.file.rsplit('/', 1)[-1]}:{call.loc.line}); DMA reaches only ~{dma_efficiency(nbytes):.0%} of "
+            f"peak bandwidth at that size, copies of 16 KB or more approach it."), fixes)
+
+
+def _target_value(knob, elem: int, ctx: RuleContext) -> int:
+    """The smallest value giving 16 KB copies, within the knob's annotated domain and a UB budget."""
+    want = -(-GOOD_COPY_BYTES // elem)
+    buffers = sum(b.num.value or 1 for b in ctx.model.init_buffers if b.queue) or 6
+    cap = ctx.chip.ub_bytes // max(buffers, 1) // elem
+    if knob.domain:
+        fitting = [v for v in sorted(knob.domain) if v * elem * buffers <= ctx.chip.ub_bytes]
+        bigger = [v for v in fitting if v >= want]
+        return bigger[0] if bigger else (fitting[-1] if fitting else knob.value)
+    value = knob.value
+    while value < want and value * 2 <= cap:
+        value *= 2
+    return value
