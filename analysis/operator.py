@@ -11,7 +11,7 @@ from pathlib import Path
 from analysis.errors import TilewiseError
 from analysis.extract import build_model
 from analysis.manifest import Manifest, load_manifest
-from analysis.model import OperatorModel, Problem
+from analysis.model import OperatorModel, Problem, TensorParam
 from analysis.project import OperatorProject, locate
 from analysis.source import SourceFile
 
@@ -61,5 +61,25 @@ def load_operator(path: str | Path, overlay: dict[str, str] | None = None,
             problems.append(Problem(file=exc.file, line=exc.line, message=exc.message))
     if manifest and manifest.operator.name:
         model.operator = manifest.operator.name
+    if manifest and not model.opdef:
+        _tensors_from_manifest(model, manifest)
     model.problems = problems + model.problems
     return Operator(project, sources, model, manifest, model.problems)
+
+
+def _tensors_from_manifest(model: OperatorModel, manifest: Manifest) -> None:
+    """Without an OpDef (kernel invocation), inputs come from the manifest's cases, and outputs are the kernel
+    entry's remaining GM parameters."""
+    names: dict[str, list[str]] = {}
+    for case in manifest.cases:
+        for name, spec in case.inputs.items():
+            dtypes = names.setdefault(name, [])
+            if spec.dtype not in dtypes:
+                dtypes.append(spec.dtype)
+    model.inputs = [TensorParam(name=n, dtypes=d) for n, d in names.items()]
+    entry = next((e for e in model.kernel.entries if e.name == model.kernel.entry), None)
+    if entry is not None:
+        skip = set(names) | {"workspace", "tiling", "usrWorkspace", "tilingGm"}
+        first = model.inputs[0].dtypes if model.inputs else []
+        model.outputs = [TensorParam(name=p.name, dtypes=list(first)) for p in entry.params
+                         if p.name not in skip and "tiling" not in p.name.lower() and "GM_ADDR" in p.type]

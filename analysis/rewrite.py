@@ -1,0 +1,39 @@
+"""Apply text edits (from lint fixes or a tuned configuration) to file contents, minimally and safely."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from pathlib import Path
+
+from analysis.errors import TilewiseError
+from analysis.findings import Fix, TextEdit
+
+
+def apply_edits(text: str, edits: list[TextEdit]) -> str:
+    """Apply edits to one file's text. Edits use byte offsets into the text they were computed against."""
+    data = text.encode("utf-8")
+    ordered = sorted(edits, key=lambda e: (e.start, e.end), reverse=True)
+    last_start = len(data) + 1
+    for e in ordered:
+        if not (0 <= e.start <= e.end <= len(data)) or e.end > last_start:
+            raise TilewiseError(e.file, e.line, "edits overlap or fall outside the file; re-run the analysis")
+        data = data[: e.start] + e.new_text.encode("utf-8") + data[e.end :]
+        last_start = e.start
+    return data.decode("utf-8")
+
+
+def apply_fix(fix: Fix, texts: dict[str, str] | None = None, write: bool = False) -> dict[str, str]:
+    """New contents of every file a fix touches. `texts` supplies current contents (else read from disk)."""
+    by_file: dict[str, list[TextEdit]] = defaultdict(list)
+    for e in fix.edits:
+        by_file[e.file].append(e)
+    result: dict[str, str] = {}
+    for path, edits in by_file.items():
+        current = texts[path] if texts and path in texts else Path(path).read_text(encoding="utf-8")
+        result[path] = apply_edits(current, edits)
+    if write:
+        for path, content in result.items():
+            tmp = Path(path).with_suffix(Path(path).suffix + ".tilewise-tmp")
+            tmp.write_text(content, encoding="utf-8")
+            tmp.replace(path)  # atomic: a crash leaves the old file or the new one, never half of each
+    return result

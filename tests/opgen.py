@@ -1,0 +1,144 @@
+"""A small, good AscendC operator written for the tests, and a helper to write variants of it to disk.
+
+Tests make a bad variant with `str.replace` on one file and check that exactly the expected rule reacts.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+TILING_H = """\
+#include "register/tilingdata_base.h"
+namespace optiling {
+BEGIN_TILING_DATA_DEF(ScaleTilingData)
+    TILING_DATA_FIELD_DEF(uint32_t, blockLength);
+    TILING_DATA_FIELD_DEF(uint32_t, tileLength);
+END_TILING_DATA_DEF;
+REGISTER_TILING_DATA_CLASS(Scale, ScaleTilingData)
+}
+"""
+
+HOST = """\
+#include "scale_tiling.h"
+#include "register/op_def_registry.h"
+
+constexpr uint32_t BLOCK_DIM = 48;
+constexpr uint32_t TILE_LENGTH = 8192;
+
+namespace optiling {
+static ge::graphStatus TilingFunc(gert::TilingContext* context)
+{
+    ScaleTilingData tiling;
+    uint32_t total = context->GetInputShape(0)->GetOriginShape().GetShapeSize();
+    uint32_t blockDim = BLOCK_DIM;
+    tiling.set_blockLength(total / blockDim);
+    tiling.set_tileLength(TILE_LENGTH);
+    context->SetBlockDim(blockDim);
+    tiling.SaveToBuffer(context->GetRawTilingData()->GetData(), context->GetRawTilingData()->GetCapacity());
+    context->GetRawTilingData()->SetDataSize(tiling.GetDataSize());
+    size_t* ws = context->GetWorkspaceSizes(1);
+    ws[0] = 0;
+    return ge::GRAPH_SUCCESS;
+}
+}
+
+namespace ops {
+class Scale : public OpDef {
+public:
+    explicit Scale(const char* name) : OpDef(name)
+    {
+        this->Input("x").ParamType(REQUIRED).DataType({ge::DT_FLOAT16}).Format({ge::FORMAT_ND});
+        this->Output("y").ParamType(REQUIRED).DataType({ge::DT_FLOAT16}).Format({ge::FORMAT_ND});
+        this->Attr("scale").AttrType(OPTIONAL).Float(2.0);
+        this->AICore().SetTiling(optiling::TilingFunc);
+        this->AICore().AddConfig("ascend910b");
+    }
+};
+OP_ADD(Scale);
+}
+"""
+
+KERNEL = """\
+#include "kernel_operator.h"
+using namespace AscendC;
+
+constexpr int32_t BUFFER_NUM = 2;
+
+class KernelScale {
+public:
+    __aicore__ inline KernelScale() {}
+    __aicore__ inline void Init(GM_ADDR x, GM_ADDR y, uint32_t blockLength, uint32_t tileLength)
+    {
+        this->blockLength = blockLength;
+        this->tileLength = tileLength;
+        xGm.SetGlobalBuffer((__gm__ half*)x + blockLength * GetBlockIdx(), blockLength);
+        yGm.SetGlobalBuffer((__gm__ half*)y + blockLength * GetBlockIdx(), blockLength);
+        pipe.InitBuffer(inQueueX, BUFFER_NUM, this->tileLength * sizeof(half));
+        pipe.InitBuffer(outQueueY, BUFFER_NUM, this->tileLength * sizeof(half));
+    }
+    __aicore__ inline void Process()
+    {
+        uint32_t loops = blockLength / tileLength;
+        for (uint32_t i = 0; i < loops; i++) {
+            CopyIn(i);
+            Compute();
+            CopyOut(i);
+        }
+    }
+
+private:
+    __aicore__ inline void CopyIn(uint32_t progress)
+    {
+        LocalTensor<half> xLocal = inQueueX.AllocTensor<half>();
+        DataCopy(xLocal, xGm[progress * tileLength], tileLength);
+        inQueueX.EnQue(xLocal);
+    }
+    __aicore__ inline void Compute()
+    {
+        LocalTensor<half> xLocal = inQueueX.DeQue<half>();
+        LocalTensor<half> yLocal = outQueueY.AllocTensor<half>();
+        Muls(yLocal, xLocal, (half)2.0, tileLength);
+        outQueueY.EnQue<half>(yLocal);
+        inQueueX.FreeTensor(xLocal);
+    }
+    __aicore__ inline void CopyOut(uint32_t progress)
+    {
+        LocalTensor<half> yLocal = outQueueY.DeQue<half>();
+        DataCopy(yGm[progress * tileLength], yLocal, tileLength);
+        outQueueY.FreeTensor(yLocal);
+    }
+
+    TPipe pipe;
+    TQue<QuePosition::VECIN, BUFFER_NUM> inQueueX;
+    TQue<QuePosition::VECOUT, BUFFER_NUM> outQueueY;
+    GlobalTensor<half> xGm;
+    GlobalTensor<half> yGm;
+    uint32_t blockLength;
+    uint32_t tileLength;
+};
+
+extern "C" __global__ __aicore__ void scale(GM_ADDR x, GM_ADDR y, GM_ADDR workspace, GM_ADDR tiling)
+{
+    GET_TILING_DATA(tilingData, tiling);
+    KernelScale op;
+    op.Init(x, y, tilingData.blockLength, tilingData.tileLength);
+    op.Process();
+}
+"""
+
+
+def write_operator(root: Path, kernel: str = KERNEL, host: str = HOST, tiling_h: str = TILING_H,
+                   manifest: str | None = None) -> Path:
+    (root / "op_host").mkdir(parents=True, exist_ok=True)
+    (root / "op_kernel").mkdir(parents=True, exist_ok=True)
+    (root / "op_host" / "scale_tiling.h").write_text(tiling_h)
+    (root / "op_host" / "scale.cpp").write_text(host)
+    (root / "op_kernel" / "scale.cpp").write_text(kernel)
+    if manifest is not None:
+        (root / "tilewise.toml").write_text(manifest)
+    return root
+
+
+def replace_once(text: str, old: str, new: str) -> str:
+    assert text.count(old) == 1, f"test fixture: {old!r} must occur exactly once"
+    return text.replace(old, new)

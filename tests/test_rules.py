@@ -1,0 +1,293 @@
+"""Every lint rule fires on a purpose-built bad variant, stays quiet on the good operator, and its fix works."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from opgen import HOST, KERNEL, TILING_H, replace_once, write_operator
+
+from analysis.chip import load_chip
+from analysis.lint import lint
+from analysis.operator import load_operator
+from analysis.rewrite import apply_fix
+from analysis.rules import ALL_RULES, RULES_BY_ID
+
+
+def findings(root: Path, rule: str, chip: str | None = None):
+    op = load_operator(root)
+    assert not op.model.syntax_errors, op.model.syntax_errors
+    return [f for f in lint(op, load_chip(chip)) if f.rule == rule]
+
+
+def fix_and_recheck(root: Path, rule: str) -> list:
+    """Apply the first finding's first fix to disk and return the rule's findings afterwards."""
+    found = findings(root, rule)
+    assert found and found[0].fixes, f"{rule} offered no fix"
+    apply_fix(found[0].fixes[0], write=True)
+    return findings(root, rule)
+
+
+def test_good_operator_is_clean(op_dir: Path):
+    op = load_operator(op_dir)
+    assert lint(op) == []
+
+
+def test_at_least_ten_rules_each_in_its_own_module():
+    assert len(ALL_RULES) >= 10
+    modules = {type(r).__module__ for r in ALL_RULES}
+    assert len(modules) == len(ALL_RULES)
+    assert all(r.id and r.summary for r in ALL_RULES)
+
+
+# ---- pipe-all-in-loop --------------------------------------------------------------------------------------------
+def test_pipe_all_in_loop_fires_and_fix_removes_the_line(tmp_path: Path):
+    kernel = replace_once(KERNEL, "            CopyOut(i);\n",
+                          "            CopyOut(i);\n            PipeBarrier<PIPE_ALL>();\n")
+    root = write_operator(tmp_path / "op", kernel=kernel)
+    (f,) = findings(root, "pipe-all-in-loop")
+    assert f.line == KERNEL.splitlines().index("            CopyOut(i);") + 2
+    assert fix_and_recheck(root, "pipe-all-in-loop") == []
+    assert (root / "op_kernel" / "scale.cpp").read_text() == KERNEL
+
+
+def test_pipe_all_in_a_method_called_from_the_loop_fires(tmp_path: Path):
+    kernel = replace_once(KERNEL, "        inQueueX.EnQue(xLocal);\n",
+                          "        PipeBarrier<PIPE_ALL>();\n        inQueueX.EnQue(xLocal);\n")
+    assert len(findings(write_operator(tmp_path / "op", kernel=kernel), "pipe-all-in-loop")) == 1
+
+
+def test_pipe_all_outside_loops_and_pipe_v_in_loop_are_quiet(tmp_path: Path):
+    kernel = replace_once(KERNEL, "    op.Process();\n", "    op.Process();\n    PipeBarrier<PIPE_ALL>();\n")
+    kernel = replace_once(kernel, "            Compute();\n", "            Compute();\n            PipeBarrier<PIPE_V>();\n")
+    assert findings(write_operator(tmp_path / "op", kernel=kernel), "pipe-all-in-loop") == []
+
+
+# ---- single-buffer -----------------------------------------------------------------------------------------------
+def test_single_buffer_fires_on_the_constant_and_fix_sets_two(tmp_path: Path):
+    kernel = replace_once(KERNEL, "constexpr int32_t BUFFER_NUM = 2;", "constexpr int32_t BUFFER_NUM = 1;")
+    root = write_operator(tmp_path / "op", kernel=kernel)
+    (f,) = findings(root, "single-buffer")
+    assert (f.line, f.col) == (4, 32)
+    assert fix_and_recheck(root, "single-buffer") == []
+    assert "constexpr int32_t BUFFER_NUM = 2;" in (root / "op_kernel" / "scale.cpp").read_text()
+
+
+def test_single_buffer_literal_in_init_buffer(tmp_path: Path):
+    kernel = replace_once(KERNEL, "pipe.InitBuffer(inQueueX, BUFFER_NUM,", "pipe.InitBuffer(inQueueX, 1,")
+    root = write_operator(tmp_path / "op", kernel=kernel)
+    assert len(findings(root, "single-buffer")) == 1
+    assert fix_and_recheck(root, "single-buffer") == []
+
+
+def test_single_buffer_outside_a_loop_is_quiet(tmp_path: Path):
+    kernel = replace_once(KERNEL, "        for (uint32_t i = 0; i < loops; i++) {\n            CopyIn(i);\n"
+                          "            Compute();\n            CopyOut(i);\n        }\n",
+                          "        CopyIn(0);\n        Compute();\n        CopyOut(0);\n")
+    kernel = replace_once(kernel, "constexpr int32_t BUFFER_NUM = 2;", "constexpr int32_t BUFFER_NUM = 1;")
+    assert findings(write_operator(tmp_path / "op", kernel=kernel), "single-buffer") == []
+
+
+# ---- aligned-datacopypad -----------------------------------------------------------------------------------------
+PAD_IN = ("        DataCopyExtParams params{1, static_cast<uint32_t>(TILE * sizeof(half)), 0, 0, 0};\n"
+          "        DataCopyPadExtParams<half> pad{false, 0, 0, 0};\n"
+          "        DataCopyPad(xLocal, xGm[progress * tileLength], params, pad);\n")
+
+
+def test_aligned_datacopypad_fires_and_fix_uses_datacopy(tmp_path: Path):
+    kernel = replace_once(KERNEL, "constexpr int32_t BUFFER_NUM = 2;\n",
+                          "constexpr int32_t BUFFER_NUM = 2;\nconstexpr uint32_t TILE = 8192;\n")
+    kernel = replace_once(kernel, "        DataCopy(xLocal, xGm[progress * tileLength], tileLength);\n", PAD_IN)
+    root = write_operator(tmp_path / "op", kernel=kernel)
+    assert len(findings(root, "aligned-datacopypad")) == 1
+    assert fix_and_recheck(root, "aligned-datacopypad") == []
+    assert "DataCopy(xLocal, xGm[progress * tileLength], TILE);" in (root / "op_kernel" / "scale.cpp").read_text()
+
+
+def test_datacopypad_on_unknown_or_unaligned_length_is_quiet(tmp_path: Path):
+    for tile in ("8191", "tileLength"):
+        kernel = replace_once(KERNEL, "constexpr int32_t BUFFER_NUM = 2;\n",
+                              f"constexpr int32_t BUFFER_NUM = 2;\nconstexpr uint32_t TILE = {tile};\n")
+        kernel = replace_once(kernel, "        DataCopy(xLocal, xGm[progress * tileLength], tileLength);\n",
+                              PAD_IN)
+        assert findings(write_operator(tmp_path / tile, kernel=kernel), "aligned-datacopypad") == []
+
+
+# ---- scalar-loop -------------------------------------------------------------------------------------------------
+def test_scalar_loop_fires_and_simple_pattern_is_vectorised(tmp_path: Path):
+    kernel = replace_once(KERNEL, "        Muls(yLocal, xLocal, (half)2.0, tileLength);\n",
+                          "        for (uint32_t j = 0; j < tileLength; j++) {\n"
+                          "            yLocal.SetValue(j, xLocal.GetValue(j) * (half)2.0);\n"
+                          "        }\n")
+    root = write_operator(tmp_path / "op", kernel=kernel)
+    (f,) = findings(root, "scalar-loop")
+    assert "one element at a time" in f.message
+    assert fix_and_recheck(root, "scalar-loop") == []
+    assert "Muls(yLocal, xLocal, (half)2.0, tileLength);" in (root / "op_kernel" / "scale.cpp").read_text()
+
+
+def test_scalar_loop_without_rewrite_still_reported(tmp_path: Path):
+    kernel = replace_once(KERNEL, "        Muls(yLocal, xLocal, (half)2.0, tileLength);\n",
+                          "        for (uint32_t j = 0; j < tileLength; j++) {\n"
+                          "            float v = xLocal.GetValue(j);\n"
+                          "            yLocal.SetValue(j, v > 0 ? v : 0);\n"
+                          "        }\n")
+    (f,) = findings(write_operator(tmp_path / "op", kernel=kernel), "scalar-loop")
+    assert f.fixes == []
+
+
+def test_single_getvalue_outside_element_loop_is_quiet(tmp_path: Path):
+    kernel = replace_once(KERNEL, "        Muls(yLocal, xLocal, (half)2.0, tileLength);\n",
+                          "        half first = xLocal.GetValue(0);\n"
+                          "        Muls(yLocal, xLocal, first, tileLength);\n")
+    assert findings(write_operator(tmp_path / "op", kernel=kernel), "scalar-loop") == []
+
+
+# ---- small-copy --------------------------------------------------------------------------------------------------
+def test_small_copy_fires_on_tile_constant_through_tiling_and_fix_enlarges(tmp_path: Path):
+    host = replace_once(HOST, "constexpr uint32_t TILE_LENGTH = 8192;", "constexpr uint32_t TILE_LENGTH = 64;")
+    root = write_operator(tmp_path / "op", host=host)
+    (f,) = findings(root, "small-copy")
+    assert f.file.endswith("op_host/scale.cpp") and f.line == 5
+    assert "128 bytes" in f.message
+    assert fix_and_recheck(root, "small-copy") == []
+    assert "TILE_LENGTH = 8192;" in (root / "op_host" / "scale.cpp").read_text()
+
+
+def test_small_copy_quiet_for_count_knobs_and_big_tiles(tmp_path: Path):
+    host = replace_once(HOST, "constexpr uint32_t TILE_LENGTH = 8192;", "constexpr uint32_t TILE_NUM = 8;")
+    host = replace_once(host, "tiling.set_tileLength(TILE_LENGTH);", "tiling.set_tileLength(total / TILE_NUM);")
+    assert findings(write_operator(tmp_path / "op", host=host), "small-copy") == []
+
+
+# ---- low-block-dim -----------------------------------------------------------------------------------------------
+def test_low_block_dim_fires_through_local_variable_and_fix_uses_all_cores(tmp_path: Path):
+    host = replace_once(HOST, "constexpr uint32_t BLOCK_DIM = 48;", "constexpr uint32_t BLOCK_DIM = 1;")
+    root = write_operator(tmp_path / "op", host=host)
+    (f,) = findings(root, "low-block-dim")
+    assert f.line == 4 and "1 of the 48" in f.message
+    assert fix_and_recheck(root, "low-block-dim") == []
+
+
+def test_low_block_dim_is_chip_aware(tmp_path: Path):
+    host = replace_once(HOST, "constexpr uint32_t BLOCK_DIM = 48;", "constexpr uint32_t BLOCK_DIM = 40;")
+    root = write_operator(tmp_path / "op", host=host)
+    assert findings(root, "low-block-dim", chip="910B3") == []
+    assert len(findings(root, "low-block-dim", chip="910B2")) == 1
+
+
+def test_low_block_dim_literal_set_block_dim(tmp_path: Path):
+    host = replace_once(HOST, "context->SetBlockDim(blockDim);", "context->SetBlockDim(4);")
+    (f,) = findings(write_operator(tmp_path / "op", host=host), "low-block-dim")
+    assert f.fixes and f.fixes[0].edits[0].new_text == "48"
+
+
+# ---- ub-overflow -------------------------------------------------------------------------------------------------
+def test_ub_overflow_fires_when_sizes_evaluate(tmp_path: Path):
+    kernel = replace_once(KERNEL, "this->tileLength * sizeof(half));\n        pipe.InitBuffer(outQueueY",
+                          "65536 * sizeof(half));\n        pipe.InitBuffer(outQueueY")
+    (f,) = findings(write_operator(tmp_path / "op", kernel=kernel), "ub-overflow")
+    assert "294912 bytes" in f.message and "inQueueX 262144" in f.message and f.severity == "error"
+
+
+def test_ub_within_capacity_is_quiet(tmp_path: Path):
+    kernel = replace_once(KERNEL, "this->tileLength * sizeof(half));\n        pipe.InitBuffer(outQueueY",
+                          "16384 * sizeof(half));\n        pipe.InitBuffer(outQueueY")
+    assert findings(write_operator(tmp_path / "op", kernel=kernel), "ub-overflow") == []
+
+
+# ---- tiling-field-mismatch ---------------------------------------------------------------------------------------
+def test_kernel_reads_missing_field_and_fix_declares_it(tmp_path: Path):
+    kernel = replace_once(KERNEL, "tilingData.tileLength);", "tilingData.tileLength + tilingData.extra);")
+    root = write_operator(tmp_path / "op", kernel=kernel)
+    (f,) = [x for x in findings(root, "tiling-field-mismatch") if x.severity == "error"]
+    assert "'extra'" in f.message and f.file.endswith("op_kernel/scale.cpp")
+    apply_fix(f.fixes[0], write=True)
+    assert "TILING_DATA_FIELD_DEF(uint32_t, extra);" in (root / "op_host" / "scale_tiling.h").read_text()
+    assert [x for x in findings(root, "tiling-field-mismatch") if x.severity == "error"] == []
+
+
+def test_unread_field_is_a_note(tmp_path: Path):
+    tiling_h = replace_once(TILING_H, "    TILING_DATA_FIELD_DEF(uint32_t, tileLength);\n",
+                            "    TILING_DATA_FIELD_DEF(uint32_t, tileLength);\n"
+                            "    TILING_DATA_FIELD_DEF(uint32_t, unused);\n")
+    (f,) = findings(write_operator(tmp_path / "op", tiling_h=tiling_h), "tiling-field-mismatch")
+    assert f.severity == "info" and f.line == 6
+
+
+# ---- missing-aicore ----------------------------------------------------------------------------------------------
+def test_missing_aicore_fires_and_fix_inserts_it(tmp_path: Path):
+    kernel = replace_once(KERNEL, 'extern "C" __global__ __aicore__ void', 'extern "C" __global__ void')
+    root = write_operator(tmp_path / "op", kernel=kernel)
+    assert len(findings(root, "missing-aicore")) == 1
+    assert fix_and_recheck(root, "missing-aicore") == []
+    assert '__global__ __aicore__ void scale(' in (root / "op_kernel" / "scale.cpp").read_text()
+
+
+# ---- unaligned-datacopy ------------------------------------------------------------------------------------------
+def test_unaligned_datacopy_fires_and_fix_uses_datacopypad(tmp_path: Path):
+    kernel = replace_once(KERNEL, "        DataCopy(xLocal, xGm[progress * tileLength], tileLength);\n",
+                          "        DataCopy(xLocal, xGm[progress * tileLength], 100);\n")
+    root = write_operator(tmp_path / "op", kernel=kernel)
+    (f,) = findings(root, "unaligned-datacopy")
+    assert "200 bytes" in f.message
+    assert fix_and_recheck(root, "unaligned-datacopy") == []
+    text = (root / "op_kernel" / "scale.cpp").read_text()
+    assert "DataCopyPad(xLocal, xGm[progress * tileLength], DataCopyExtParams{1, static_cast<uint32_t>((100) * 2)" in text
+
+
+def test_aligned_and_unknown_datacopy_are_quiet(tmp_path: Path):
+    kernel = replace_once(KERNEL, "        DataCopy(xLocal, xGm[progress * tileLength], tileLength);\n",
+                          "        DataCopy(xLocal, xGm[progress * tileLength], 128);\n")
+    assert findings(write_operator(tmp_path / "op", kernel=kernel), "unaligned-datacopy") == []
+
+
+# ---- unpaired-flag -----------------------------------------------------------------------------------------------
+def test_setflag_without_waitflag_and_fix_adds_wait(tmp_path: Path):
+    kernel = replace_once(KERNEL, "        Muls(yLocal, xLocal, (half)2.0, tileLength);\n",
+                          "        Muls(yLocal, xLocal, (half)2.0, tileLength);\n"
+                          "        event_t ev = static_cast<event_t>(GetTPipePtr()->FetchEventID(HardEvent::V_S));\n"
+                          "        SetFlag<HardEvent::V_S>(ev);\n")
+    root = write_operator(tmp_path / "op", kernel=kernel)
+    (f,) = findings(root, "unpaired-flag")
+    assert f.severity == "warning"
+    assert fix_and_recheck(root, "unpaired-flag") == []
+    assert "SetFlag<HardEvent::V_S>(ev);\n        WaitFlag<HardEvent::V_S>(ev);" in (
+        root / "op_kernel" / "scale.cpp").read_text()
+
+
+def test_waitflag_without_setflag_is_an_error(tmp_path: Path):
+    kernel = replace_once(KERNEL, "        Muls(yLocal, xLocal, (half)2.0, tileLength);\n",
+                          "        WaitFlag<HardEvent::MTE2_V>(0);\n"
+                          "        Muls(yLocal, xLocal, (half)2.0, tileLength);\n")
+    (f,) = findings(write_operator(tmp_path / "op", kernel=kernel), "unpaired-flag")
+    assert f.severity == "error"
+
+
+# ---- syncall-without-workspace -----------------------------------------------------------------------------------
+def test_syncall_without_workspace(tmp_path: Path):
+    kernel = replace_once(KERNEL, "    op.Process();\n", "    op.Process();\n    SyncAll();\n")
+    root = write_operator(tmp_path / "op", kernel=kernel)
+    assert len(findings(root, "syncall-without-workspace")) == 1
+    host = replace_once(HOST, "ws[0] = 0;", "ws[0] = 16 * 1024 * 1024;")
+    assert findings(write_operator(tmp_path / "ok", kernel=kernel, host=host), "syncall-without-workspace") == []
+
+
+@pytest.mark.parametrize("rule", sorted(RULES_BY_ID))
+def test_every_rule_has_a_test_here(rule: str):
+    source = Path(__file__).read_text()
+    assert f'"{rule}"' in source
+
+
+def test_a_crashing_rule_does_not_silence_the_others(op_dir: Path, caplog):
+    class Broken:
+        id = "broken"
+
+        def check(self, ctx):
+            raise RuntimeError("boom")
+
+    kernel = replace_once(KERNEL, 'extern "C" __global__ __aicore__ void', 'extern "C" __global__ void')
+    root = write_operator(op_dir, kernel=kernel)
+    result = lint(load_operator(root), rules=[Broken(), RULES_BY_ID["missing-aicore"]])
+    assert [f.rule for f in result] == ["missing-aicore"]
+    assert "broken" in caplog.text
