@@ -59,7 +59,8 @@ def test_pipe_all_in_a_method_called_from_the_loop_fires(tmp_path: Path):
 
 def test_pipe_all_outside_loops_and_pipe_v_in_loop_are_quiet(tmp_path: Path):
     kernel = replace_once(KERNEL, "    op.Process();\n", "    op.Process();\n    PipeBarrier<PIPE_ALL>();\n")
-    kernel = replace_once(kernel, "            Compute();\n", "            Compute();\n            PipeBarrier<PIPE_V>();\n")
+    kernel = replace_once(kernel, "            Compute();\n",
+                          "            Compute();\n            PipeBarrier<PIPE_V>();\n")
     assert findings(write_operator(tmp_path / "op", kernel=kernel), "pipe-all-in-loop") == []
 
 
@@ -233,7 +234,8 @@ def test_unaligned_datacopy_fires_and_fix_uses_datacopypad(tmp_path: Path):
     assert "200 bytes" in f.message
     assert fix_and_recheck(root, "unaligned-datacopy") == []
     text = (root / "op_kernel" / "scale.cpp").read_text()
-    assert "DataCopyPad(xLocal, xGm[progress * tileLength], DataCopyExtParams{1, static_cast<uint32_t>((100) * 2)" in text
+    assert ("DataCopyPad(xLocal, xGm[progress * tileLength], "
+            "DataCopyExtParams{1, static_cast<uint32_t>((100) * 2)") in text
 
 
 def test_aligned_and_unknown_datacopy_are_quiet(tmp_path: Path):
