@@ -106,7 +106,8 @@ def parse_manifest(text: str, path: str) -> Manifest:
     try:
         manifest = Manifest.model_validate(data)
     except ValidationError as exc:
-        err = exc.errors()[0]
+        # a misspelt key also makes its correct spelling "missing": name the misspelling, the user's actual text
+        err = sorted(exc.errors(), key=lambda e: e["type"] != "extra_forbidden")[0]
         loc = [p for p in err["loc"] if not (isinstance(p, str) and p.startswith("function-"))]
         where = _dotted(loc)
         msg = err["msg"].removeprefix("Value error, ")
@@ -131,43 +132,46 @@ _KEY_RE = re.compile(r'^\s*("?)([A-Za-z0-9_\-.]+)\1\s*=')
 
 
 def _line_of(text: str, loc: list) -> int:
-    """The 1-based line where the TOML key path `loc` (as pydantic reports it) is written, 0 if unknown."""
-    keys = [str(p) for p in loc if not isinstance(p, int)]
-    indexes = [p for p in loc if isinstance(p, int)]
-    table: list[str] = []
+    """The 1-based line where the TOML key path `loc` (as pydantic reports it, with list indexes) is written.
+
+    Each header and key line gets its full path, array-of-tables indexes included (`[cases.inputs.x]` under the
+    second `[[cases]]` is cases/1/inputs/x); the line sharing the longest prefix with `loc` wins.
+    """
+    target = [str(p) for p in loc]
     counts: dict[str, int] = {}
-    best_line, best_depth = 0, -1
+    table: list[str] = []
+    best_line, best_depth = 0, 0
     for lineno, line in enumerate(text.splitlines(), 1):
         h = _HEADER_RE.match(line)
         if h:
-            table = [k.strip().strip('"') for k in h.group(2).split(".")]
+            names = [k.strip().strip('"') for k in h.group(2).split(".")]
             if h.group(1) == "[[":
-                counts[".".join(table)] = counts.get(".".join(table), -1) + 1
-            if not _index_matches(table, counts, indexes):
-                table = ["\0"]
-            depth = _prefix_depth(table, keys)
-            if depth == len(table) and depth > best_depth:
+                key = ".".join(names)
+                counts[key] = counts.get(key, -1) + 1
+            table = []
+            for i, name in enumerate(names):
+                table.append(name)
+                key = ".".join(names[: i + 1])
+                if key in counts:
+                    table.append(str(counts[key]))
+            path = table
+        else:
+            k = _KEY_RE.match(line)
+            if not k:
+                continue
+            path = table + k.group(2).split(".")
+            depth = _prefix_depth(path, target)
+            if depth == len(path):  # inline tables: `attrs = { scale = 0.5 }`
+                for inline_key in re.findall(r"([A-Za-z_]\w*)\s*=", line[k.end():]):
+                    if depth < len(target) and target[depth] == inline_key:
+                        depth += 1
+            if depth > best_depth:
                 best_line, best_depth = lineno, depth
             continue
-        k = _KEY_RE.match(line)
-        if k and table != ["\0"]:
-            path = table + k.group(2).split(".")
-            inline = re.findall(r"([A-Za-z_]\w*)\s*=", line[k.end():])
-            depth = _prefix_depth(path, keys)
-            if depth == len(path):
-                for key in inline:
-                    if depth < len(keys) and keys[depth] == key:
-                        depth += 1
-                if depth > best_depth:
-                    best_line, best_depth = lineno, depth
+        depth = _prefix_depth(path, target)
+        if depth == len(path) and depth > best_depth:
+            best_line, best_depth = lineno, depth
     return best_line
-
-
-def _index_matches(table: list[str], counts: dict[str, int], indexes: list[int]) -> bool:
-    name = ".".join(table)
-    if name in counts and indexes:
-        return counts[name] == indexes[0]
-    return True
 
 
 def _prefix_depth(path: list[str], keys: list[str]) -> int:

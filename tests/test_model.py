@@ -37,7 +37,8 @@ FACTS = {
                        ["BLOCK_DIM", "BUFFER_NUM", "TILE_LENGTH"], []),
     "rms_norm": ("RmsNorm", "rms_norm", ["x", "gamma"], ["y"], ["epsilon"], "RmsNormTilingData",
                  ["BLOCK_DIM", "BUFFER_NUM", "COL_TILE"], []),
-    "silu": ("Silu", "silu", ["x"], ["y"], [], "SiluTilingData", ["BLOCK_DIM", "BUFFER_NUM", "TILE_LENGTH"], ["1", "2"]),
+    "silu": ("Silu", "silu", ["x"], ["y"], [], "SiluTilingData",
+             ["BLOCK_DIM", "BUFFER_NUM", "TILE_LENGTH"], ["1", "2"]),
     "softmax_row": ("SoftmaxRow", "softmax_row", ["x"], ["y"], [], "SoftmaxRowTilingData",
                     ["BLOCK_DIM", "BUFFER_NUM", "ROWS_PER_TILE"], []),
 }

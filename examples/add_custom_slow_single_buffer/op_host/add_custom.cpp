@@ -6,7 +6,7 @@
 #include "register/op_def_registry.h"
 #include "tiling/platform/platform_ascendc.h"
 
-constexpr uint32_t BLOCK_DIM = 8;       // tilewise: tune BLOCK_DIM in [1, 2, 4, 8, 16, 24, 32, 40, 48]
+constexpr uint32_t BLOCK_DIM = 48;      // tilewise: tune BLOCK_DIM in [1, 2, 4, 8, 16, 24, 32, 40, 48]
 constexpr uint32_t TILE_LENGTH = 4096;  // tilewise: tune TILE_LENGTH in [64, 128, 256, 512, 1024, 2048, 4096, 8192]
 
 constexpr uint32_t BLOCK_BYTES = 32;

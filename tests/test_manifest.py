@@ -1,0 +1,84 @@
+"""tilewise.toml: valid manifests load; every error names the file, the line and the field."""
+
+from __future__ import annotations
+
+import pytest
+
+from analysis.errors import ManifestError
+from analysis.manifest import load_manifest, parse_manifest
+
+GOOD = """\
+[operator]
+name = "Scale"
+
+[golden]
+function = "golden.py:scale"
+rtol = 1e-3
+atol = 1e-3
+
+[[cases]]
+name = "small"
+[cases.inputs.x]
+shape = [8, 1024]
+dtype = "float16"
+
+[[cases]]
+name = "big"
+attrs = { scale = 0.5 }
+[cases.inputs.x]
+shape = [48, 4096]
+dtype = "fp32"
+init = "positive"
+
+[knobs.TILE_LENGTH]
+domain = [1024, 2048, 4096]
+value = 2048
+"""
+
+
+def test_good_manifest_loads():
+    m = parse_manifest(GOOD, "tilewise.toml")
+    assert [c.name for c in m.cases] == ["small", "big"]
+    assert m.cases[1].inputs["x"].dtype == "float32" and m.cases[1].attrs == {"scale": 0.5}
+    assert m.golden.function == "golden.py:scale" and m.knobs["TILE_LENGTH"].value == 2048
+    assert m.case("big").inputs["x"].init == "positive"
+    with pytest.raises(ManifestError, match="no case named 'nope'"):
+        m.case("nope")
+
+
+@pytest.mark.parametrize(("old", "new", "line", "field", "hint"), [
+    ('dtype = "fp32"', 'dtype = "float33"', 20, "cases[1].inputs.x.dtype", "unknown dtype 'float33'"),
+    ("shape = [8, 1024]", "shape = [8, -1]", 12, "cases[0].inputs.x.shape", "positive"),
+    ('init = "positive"', 'init = "lognormal"', 21, "cases[1].inputs.x.init", "Input should be"),
+    ('function = "golden.py:scale"', 'function = "golden:scale"', 5, "golden.function", "pattern"),
+    ("rtol = 1e-3", "rtol = -1", 6, "golden.rtol", "greater than or equal"),
+    ("domain = [1024, 2048, 4096]", "domain = []", 24, "knobs.TILE_LENGTH.domain", "at least 1"),
+    ('name = "big"', 'nmae = "big"', 16, "cases[1].nmae", "unknown field"),
+    ('[cases.inputs.x]\nshape = [48, 4096]\ndtype = "fp32"\n', '[cases.inputs.x]\nshape = [48, 4096]\n', 18,
+     "cases[1].inputs.x.dtype", "missing"),
+])
+def test_validation_errors_name_file_line_and_field(old, new, line, field, hint):
+    text = GOOD.replace(old, new, 1)
+    assert text != GOOD
+    with pytest.raises(ManifestError) as exc:
+        parse_manifest(text, "op/tilewise.toml")
+    e = exc.value
+    assert e.file == "op/tilewise.toml"
+    assert e.line == line, str(e)
+    assert f"'{field}'" in e.message and hint in e.message
+    assert "\n" not in str(e)
+
+
+def test_toml_syntax_error_has_its_line():
+    with pytest.raises(ManifestError) as exc:
+        parse_manifest(GOOD.replace("rtol = 1e-3", "rtol = = 1e-3"), "m.toml")
+    assert exc.value.line == 6 and "TOML syntax error" in exc.value.message
+
+
+def test_unreadable_and_non_utf8_manifests(tmp_path):
+    p = tmp_path / "tilewise.toml"
+    p.write_bytes(b'name = "caf\xe9"')
+    with pytest.raises(ManifestError, match="not UTF-8"):
+        load_manifest(p)
+    with pytest.raises(ManifestError, match="cannot be read"):
+        load_manifest(tmp_path / "missing.toml")
