@@ -12,6 +12,7 @@ arguments. Coarse is fine for "which knobs may decide this", and it is linear in
 
 from __future__ import annotations
 
+import bisect
 from collections import defaultdict
 from collections.abc import Iterable
 
@@ -48,6 +49,7 @@ class DefUse:
     """name -> expressions (as (SourceFile, Node)) that may flow into it, for one side of the operator."""
 
     def __init__(self, sources: Iterable[SourceFile]):
+        self._idents: dict[str, tuple] = {}
         self.defs: dict[str, list[tuple[SourceFile, Node]]] = defaultdict(list)
         params: dict[str, list[str]] = {}
         calls: list[tuple[SourceFile, str, list[Node]]] = []
@@ -87,6 +89,15 @@ class DefUse:
                 if pname:
                     self.defs[pname].append((sf, arg))
 
+    def _identifiers(self, sf: SourceFile) -> tuple[list[int], list[str]]:
+        """All identifiers of a file as (sorted start offsets, names): one query per file, not per lookup."""
+        cached = self._idents.get(sf.path)
+        if cached is None or cached[0] is not sf.tree:
+            nodes = sorted(QueryCursor(_NAMES_Q).captures(sf.tree.root_node).get("n", []), key=lambda n: n.start_byte)
+            cached = (sf.tree, [n.start_byte for n in nodes], [sf.node_text(n) for n in nodes])
+            self._idents[sf.path] = cached
+        return cached[1], cached[2]
+
     def names_reaching(self, sf: SourceFile, node: Node, limit: int = 400) -> set[str]:
         """Every name whose value may flow into node (including the names written in node itself)."""
         seen: set[str] = set()
@@ -94,12 +105,15 @@ class DefUse:
         visited_nodes: set[tuple[str, int]] = set()
         while work and len(visited_nodes) < limit:
             f, n = work.pop()
-            key = (f.path, n.id)
+            key = (f.path, n.start_byte, n.end_byte)
             if key in visited_nodes:
                 continue
             visited_nodes.add(key)
-            for ident in QueryCursor(_NAMES_Q).captures(n).get("n", []):
-                name = f.node_text(ident)
+            starts, names = self._identifiers(f)
+            i = bisect.bisect_left(starts, n.start_byte)
+            while i < len(starts) and starts[i] < n.end_byte:
+                name = names[i]
+                i += 1
                 if name in seen:
                     continue
                 seen.add(name)

@@ -44,6 +44,7 @@ from analysis.model import (
     TilingKeyBranch,
     TilingRead,
     TilingStruct,
+    make,
 )
 from analysis.project import OperatorProject
 from analysis.source import CPP, SourceFile
@@ -106,7 +107,7 @@ class ModelBuilder:
     def loc(self, sf: SourceFile, start: int, end: int) -> Loc:
         line, col = sf.line_col(start)
         end_line, end_col = sf.line_col(end)
-        return Loc.model_construct(file=sf.path, line=line, col=col, end_line=end_line, end_col=end_col,
+        return make(Loc, file=sf.path, line=line, col=col, end_line=end_line, end_col=end_col,
                                    start=start, end=end)
 
     def nloc(self, sf: SourceFile, node: Node) -> Loc:
@@ -114,9 +115,9 @@ class ModelBuilder:
 
     def expr(self, sf: SourceFile, node: Node | None, ev: Evaluator | None = None) -> Expr:
         if node is None:
-            return Expr.model_construct(text="", value=None, loc=None)
+            return make(Expr, text="", value=None, loc=None)
         value = ev.value(node) if ev else None
-        return Expr.model_construct(text=_squash(sf.node_text(node)), value=value, loc=self.nloc(sf, node))
+        return make(Expr, text=_squash(sf.node_text(node)), value=value, loc=self.nloc(sf, node))
 
     def evaluator(self, sf: SourceFile, side: str) -> Evaluator:
         env = self.kernel_env if side == "kernel" else self.host_env
@@ -160,7 +161,9 @@ class ModelBuilder:
         self._run(model, self._api_calls)
         self._run(model, self._tiling_data)
 
-        model.operator = (model.opdef.name if model.opdef else None) or _camel(p.name)
+        registered = next((s.op_type for s in model.tiling.structs if s.op_type), None)
+        model.operator = ((model.opdef.name if model.opdef else None) or registered
+                          or (_camel(model.kernel.entry) if model.kernel.entry else None) or _camel(p.name))
         if model.opdef:
             model.inputs, model.outputs, model.attrs = model.opdef.inputs, model.opdef.outputs, model.opdef.attrs
         if model.layout == "invocation" and model.launches and not model.kernel.entry:
@@ -188,7 +191,7 @@ class ModelBuilder:
                 name = cls.child_by_field_name("name")
                 if base is None or name is None or "OpDef" not in f.sf.node_text(base):
                     continue
-                op = OpDef.model_construct(name=f.sf.node_text(name), inputs=[], outputs=[], attrs=[],
+                op = make(OpDef, name=f.sf.node_text(name), inputs=[], outputs=[], attrs=[],
                                            tiling_func=None, infer_shape=None, infer_dtype=None, configs=[],
                                            loc=self.nloc(f.sf, name))
                 body = cls.child_by_field_name("body")
@@ -205,7 +208,7 @@ class ModelBuilder:
         head, head_args = chain[0]
         first_arg = _string_arg(sf, head_args)
         if head in ("Input", "Output") and first_arg:
-            t = TensorParam.model_construct(name=first_arg, param_type="REQUIRED", dtypes=[], formats=[],
+            t = make(TensorParam, name=first_arg, param_type="REQUIRED", dtypes=[], formats=[],
                                             loc=self.nloc(sf, head_args))
             for method, args in chain[1:]:
                 if method == "ParamType":
@@ -214,9 +217,14 @@ class ModelBuilder:
                     t.dtypes = [self._dtype(sf, item, args) for item in _list_items(sf, args, scope)]
                 elif method in ("Format", "FormatList"):
                     t.formats = [s.split("::")[-1].replace("FORMAT_", "") for s in _list_items(sf, args, scope)]
-            (op.inputs if head == "Input" else op.outputs).append(t)
+            tensors = op.inputs if head == "Input" else op.outputs
+            known = next((x for x in tensors if x.name == t.name), None)
+            if known is None:
+                tensors.append(t)
+            else:  # the same tensor declared again for another SoC config: merge what it allows
+                known.dtypes += [d for d in t.dtypes if d not in known.dtypes]
         elif head == "Attr" and first_arg:
-            a = AttrDef.model_construct(name=first_arg, type="unknown", required=False, default=None,
+            a = make(AttrDef, name=first_arg, type="unknown", required=False, default=None,
                                         loc=self.nloc(sf, head_args))
             for method, args in chain[1:]:
                 if method == "AttrType":
@@ -314,7 +322,7 @@ class ModelBuilder:
 
     def _knob(self, sf: SourceFile, name: str, value: int, kind: str, side: str, start: int, end: int) -> Knob:
         literal = self.loc(sf, start, end)
-        return Knob.model_construct(
+        return make(Knob, 
             name=name, value=value, file=sf.path, line=literal.line, col=literal.col, kind=kind, side=side,
             role=role_of(name), domain=parse_annotation(sf.line_text(literal.line), name), literal=literal,
         )
@@ -327,12 +335,12 @@ class ModelBuilder:
             current: TilingStruct | None = None
             for m in f.sf.pre.marks:
                 if m.kind == "tiling_begin" and m.args:
-                    current = TilingStruct.model_construct(name=m.args[0].text, op_type=None, fields=[],
+                    current = make(TilingStruct, name=m.args[0].text, op_type=None, fields=[],
                                                            loc=self.loc(f.sf, m.start, m.end))
                     structs.append(current)
                 elif m.kind.startswith("tiling_field") and current is not None and len(m.args) >= 2:
                     array_len = parse_int_literal(m.args[1].text) if m.kind == "tiling_field_arr" else None
-                    current.fields.append(TilingField.model_construct(
+                    current.fields.append(make(TilingField, 
                         name=m.args[-1].text, type=m.args[0].text, array_len=array_len,
                         struct_type=m.args[0].text if m.kind == "tiling_field_struct" else None,
                         loc=self.loc(f.sf, m.start, m.end)))
@@ -346,7 +354,7 @@ class ModelBuilder:
             s.op_type = registered.get(s.name)
         main = next((s for s in structs if model.opdef and s.op_type == model.opdef.name), None)
         main = main or next((s for s in structs if s.op_type), None) or (structs[0] if structs else None)
-        model.tiling = Tiling.model_construct(
+        model.tiling = make(Tiling, 
             struct=main.name if main else None, fields=main.fields if main else [], structs=structs,
             function=None, functions=[])
 
@@ -359,14 +367,14 @@ class ModelBuilder:
                 body = cls.child_by_field_name("body")
                 if name is None or body is None or "tiling" not in f.sf.node_text(name).lower():
                     continue
-                s = TilingStruct.model_construct(name=f.sf.node_text(name), op_type=None, fields=[],
+                s = make(TilingStruct, name=f.sf.node_text(name), op_type=None, fields=[],
                                                  loc=self.nloc(f.sf, name))
                 for fd in body.named_children:
                     t = fd.child_by_field_name("type")
                     for d in fd.children_by_field_name("declarator") if fd.type == "field_declaration" else []:
                         ident = d if d.type == "field_identifier" else d.child_by_field_name("declarator")
                         if t is not None and ident is not None:
-                            s.fields.append(TilingField.model_construct(
+                            s.fields.append(make(TilingField, 
                                 name=f.sf.node_text(ident), type=_squash(f.sf.node_text(t)), array_len=None,
                                 struct_type=None, loc=self.nloc(f.sf, fd)))
                 out.append(s)
@@ -382,7 +390,7 @@ class ModelBuilder:
                 params = _squash(f.sf.node_text(fn.child_by_field_name("declarator") or fn))
                 if name != wanted and "TilingContext" not in params:
                     continue
-                tf = TilingFunction.model_construct(name=name or "", loc=self.nloc(f.sf, fn), block_dim=[],
+                tf = make(TilingFunction, name=name or "", loc=self.nloc(f.sf, fn), block_dim=[],
                                                     setters=[], tiling_keys=[], workspace=[], uses_platform=False)
                 self._tiling_calls(f.sf, fn, tf, ev)
                 funcs.append(tf)
@@ -416,7 +424,7 @@ class ModelBuilder:
             elif name == "SetTilingKey" and args:
                 tf.tiling_keys.append(self.expr(sf, args[0], ev))
             elif name.startswith("set_") and len(args) == 1:
-                tf.setters.append(SetterCall.model_construct(
+                tf.setters.append(make(SetterCall, 
                     field=name[4:], expr=self.expr(sf, args[0], ev), loc=self.nloc(sf, call)))
             elif name == "GetWorkspaceSizes":
                 assign = call.parent
@@ -448,8 +456,8 @@ class ModelBuilder:
                 if value is None:
                     node = f.sf.tree.root_node.named_descendant_for_byte_range(a.start, a.end)
                     value = ev.value(node) if node is not None and f.sf.node_text(node) == a.text else None
-                model.launches.append(Launch.model_construct(
-                    kernel=m.name, block_dim=Expr.model_construct(text=a.text, value=value,
+                model.launches.append(make(Launch, 
+                    kernel=m.name, block_dim=make(Expr, text=a.text, value=value,
                                                                   loc=self.loc(f.sf, a.start, a.end)),
                     loc=self.loc(f.sf, m.start, m.end)))
                 if parse_int_literal(a.text) is not None:
@@ -486,12 +494,12 @@ class ModelBuilder:
                         params.append(KernelParam(type=_squash(f.sf.node_text(t) + (
                             "*" if d is not None and d.type == "pointer_declarator" else "")),
                             name=re.sub(r"[*&\s]", "", f.sf.node_text(d)) if d is not None else ""))
-                entries.append(KernelEntry.model_construct(
+                entries.append(make(KernelEntry, 
                     name=name, file=f.sf.path, params=params, has_aicore=has_aicore, has_global=has_global,
                     loc=self.nloc(f.sf, decl.child_by_field_name("declarator") or decl)))
         main = next((e for e in entries if Path(e.file).stem == Path(self.project.root).name), None)
         main = main or (entries[0] if entries else None)
-        model.kernel = Kernel.model_construct(entry=main.name if main else None, file=main.file if main else None,
+        model.kernel = make(Kernel, entry=main.name if main else None, file=main.file if main else None,
                                               entries=entries, classes=[])
         if not entries and self.project.layout == "project" and self.project.kernel_files:
             self.problems.append(Problem(file=str(self.project.kernel_files[0]), message=(
@@ -512,7 +520,7 @@ class ModelBuilder:
                 methods = [_function_name(f.sf, m) or "" for m in body.named_children
                            if m.type in ("function_definition", "declaration", "field_declaration")
                            and _function_name(f.sf, m)]
-                model.kernel.classes.append(KernelClass.model_construct(
+                model.kernel.classes.append(make(KernelClass, 
                     name=f.sf.node_text(name), template_params=tparams, methods=methods, loc=self.nloc(f.sf, name)))
             for decl in f.caps.get("decl", []):
                 self._queue_decl(model, f.sf, decl, ev)
@@ -542,7 +550,7 @@ class ModelBuilder:
         if depth is not None and depth.value is None:
             depth.value = ev.env.get(depth.text)
         if depth is None and kind in ("TQue", "TQueBind"):
-            depth = Expr.model_construct(text="", value=1, loc=None)  # AscendC's default depth
+            depth = make(Expr, text="", value=1, loc=None)  # AscendC's default depth
         owner = _owner_class(sf, decl)
         if kind == "TPipe":
             model.pipes.extend(sf.node_text(d).strip("*& ") for d in decl.children_by_field_name("declarator"))
@@ -550,7 +558,7 @@ class ModelBuilder:
         for d in decl.children_by_field_name("declarator"):
             ident = d if d.type in ("identifier", "field_identifier") else d.child_by_field_name("declarator")
             if ident is not None:
-                model.queues.append(QueueDecl.model_construct(
+                model.queues.append(make(QueueDecl, 
                     name=sf.node_text(ident), kind=kind, position=position, depth=depth.value if depth else None,
                     depth_expr=depth.text if depth else None, owner=owner,
                     loc=self.nloc(sf, ident)))
@@ -565,13 +573,14 @@ class ModelBuilder:
                 n = _function_name(f.sf, fn)
                 if n:
                     user_functions.add(n)
+        fn_cache: dict[int, tuple[str | None, str | None]] = {}
         for f in self._of_side("kernel"):
             sf = f.sf
             ev = self.evaluator(sf, "kernel")
             for call in f.caps.get("call", []):
                 name, receiver, targs = _call_parts(sf, call)
                 fn_node, loops = _context(call)
-                fn_name = _function_name(sf, fn_node) if fn_node is not None else None
+                fn_name, owner = _fn_info(sf, fn_node, fn_cache)
                 if name in user_functions:
                     callees.setdefault(fn_name or "", set()).add(name)
                     if loops:
@@ -580,11 +589,11 @@ class ModelBuilder:
                     continue
                 if receiver is not None and name not in MEMBER_APIS and name not in FREE_APIS:
                     continue
-                api = ApiCall.model_construct(
+                api = make(ApiCall, 
                     name=name, receiver=receiver, template_args=targs,
                     args=[self.expr(sf, a, ev) for a in _arg_nodes(call)],
-                    function=fn_name, owner=_owner_class(sf, fn_node) if fn_node is not None else None,
-                    loops=[LoopInfo.model_construct(kind=LOOP_TYPES[lp.type], header=_loop_header(sf, lp),
+                    function=fn_name, owner=owner,
+                    loops=[make(LoopInfo, kind=LOOP_TYPES[lp.type], header=_loop_header(sf, lp),
                                                     loc=self.nloc(sf, lp)) for lp in loops],
                     in_loop=bool(loops), loc=self.nloc(sf, call))
                 pending.append((api, fn_name))
@@ -609,11 +618,11 @@ class ModelBuilder:
             queue, num, size = api.args
         elif len(api.args) == 2:
             queue, size = api.args
-            num = Expr.model_construct(text="1", value=1, loc=None)
+            num = make(Expr, text="1", value=1, loc=None)
         else:
             return
         total = num.value * size.value if num.value is not None and size.value is not None else None
-        model.init_buffers.append(InitBufferCall.model_construct(
+        model.init_buffers.append(make(InitBufferCall, 
             queue=re.split(r"\.|->", queue.text)[-1], num=num, size=size, bytes=total, owner=api.owner,
             loc=api.loc))
 
@@ -631,11 +640,11 @@ class ModelBuilder:
                     struct = sf.node_text(args[0]) if name != "GET_TILING_DATA" else model.tiling.struct
                     var = sf.node_text(var_node)
                     vars_.add(var)
-                    model.tiling_data_uses.append(TilingDataUse.model_construct(
+                    model.tiling_data_uses.append(make(TilingDataUse, 
                         var=var, struct=struct, loc=self.nloc(sf, call)))
                 elif receiver is None and name == "TILING_KEY_IS" and args:
                     ev = self.evaluator(sf, "kernel")
-                    model.tiling_key_branches.append(TilingKeyBranch.model_construct(
+                    model.tiling_key_branches.append(make(TilingKeyBranch, 
                         key=self.expr(sf, args[0], ev), loc=self.nloc(sf, call)))
             # Parameters and locals typed as the tiling struct also carry tiling data (`const FooTiling* t`).
             for decl in f.caps.get("decl", []) + _parameters(f):
@@ -650,7 +659,7 @@ class ModelBuilder:
                     continue
                 base = sf.node_text(arg).replace("this->", "")
                 if base in vars_ or base.lstrip("*&") in vars_:
-                    model.tiling_reads.append(TilingRead.model_construct(
+                    model.tiling_reads.append(make(TilingRead, 
                         var=base, field=sf.node_text(fld), loc=self.nloc(sf, fld)))
 
 
@@ -770,6 +779,15 @@ def _owner_class(sf: SourceFile, node: Node | None) -> str | None:
                     return sf.node_text(scope).split("<")[0]
         n = n.parent
     return None
+
+
+def _fn_info(sf: SourceFile, fn: Node | None, cache: dict) -> tuple[str | None, str | None]:
+    if fn is None:
+        return None, None
+    key = (sf.path, fn.id)
+    if key not in cache:
+        cache[key] = (_function_name(sf, fn), _owner_class(sf, fn))
+    return cache[key]
 
 
 def _context(node: Node) -> tuple[Node | None, list[Node]]:

@@ -9,6 +9,7 @@ user's text and the parsed text, and what the user wrote is kept as `Mark`s for 
 
 from __future__ import annotations
 
+import bisect
 import re
 from dataclasses import dataclass, field
 
@@ -25,6 +26,8 @@ _LAUNCH_RE = re.compile(rb"<<<")
 _TEMPLATE_NO_ARGS_RE = re.compile(rb"(\.|->)(\s*)template(\s+)([A-Za-z_]\w*)(\s*)\(")
 _CAPS_CALL_RE = re.compile(rb"\b([A-Z][A-Z0-9_]{2,})\s*\(")
 _CONTROL_IN_ARGS_RE = re.compile(rb"\b(return|break|continue|goto|throw)\b|;")
+_EMPTY_ARG_RE = re.compile(rb",\s*(,|$)")
+_CONDITIONAL_RE = re.compile(rb"^[ \t]*#[ \t]*(if|ifdef|ifndef|elif|else|endif)\b[^\n]*(?:(?<=\\)\n[^\n]*)*", re.M)
 _TYPE_KEYWORDS = {b"float", b"double", b"int", b"char", b"bool", b"short", b"long", b"unsigned", b"signed", b"void"}
 
 
@@ -55,32 +58,15 @@ class Preprocessed:
         return [m for m in self.marks if m.kind == kind]
 
 
+_OPAQUE_RE = re.compile(
+    rb'//[^\n]*|/\*.*?(?:\*/|\Z)|"(?:\\.|[^"\\\n])*(?:"|$)|\'(?:\\.|[^\'\\\n])*(?:\'|$)',
+    re.S | re.M,
+)
+
+
 def opaque_ranges(src: bytes) -> list[tuple[int, int]]:
     """Byte ranges of comments, string and character literals, where no rewrite may happen."""
-    ranges: list[tuple[int, int]] = []
-    i, n = 0, len(src)
-    while i < n:
-        c = src[i]
-        if c == 0x2F and i + 1 < n and src[i + 1] == 0x2F:  # //
-            j = src.find(b"\n", i)
-            j = n if j < 0 else j
-            ranges.append((i, j))
-            i = j
-        elif c == 0x2F and i + 1 < n and src[i + 1] == 0x2A:  # /*
-            j = src.find(b"*/", i + 2)
-            j = n if j < 0 else j + 2
-            ranges.append((i, j))
-            i = j
-        elif c in (0x22, 0x27):  # " or '
-            j = i + 1
-            while j < n and src[j] != c and src[j] != 0x0A:
-                j += 2 if src[j] == 0x5C else 1
-            j = min(j + 1, n)
-            ranges.append((i, j))
-            i = j
-        else:
-            i += 1
-    return ranges
+    return [m.span() for m in _OPAQUE_RE.finditer(src)]
 
 
 class _Opaque:
@@ -89,55 +75,75 @@ class _Opaque:
         self._starts = [r[0] for r in self._ranges]
 
     def contains(self, pos: int) -> bool:
-        import bisect
-
         k = bisect.bisect_right(self._starts, pos) - 1
         return k >= 0 and self._ranges[k][0] <= pos < self._ranges[k][1]
+
+    def end_of(self, pos: int) -> int:
+        """End of the opaque range containing pos (pos itself when none does)."""
+        k = bisect.bisect_right(self._starts, pos) - 1
+        if k >= 0 and self._ranges[k][0] <= pos < self._ranges[k][1]:
+            return self._ranges[k][1]
+        return pos
+
+
+_PAREN_RE = re.compile(rb"[()]")
+_ARG_RE = re.compile(rb"[()\[\]{},]")
 
 
 def _match_paren(src: bytes, open_pos: int, opaque: _Opaque) -> int:
     """Index of the ')' closing the '(' at open_pos, or -1 when the text ends first (a half-typed file)."""
     depth = 0
-    for i in range(open_pos, len(src)):
-        if opaque.contains(i):
+    pos = open_pos
+    while True:
+        m = _PAREN_RE.search(src, pos)
+        if m is None:
+            return -1
+        i = m.start()
+        skip = opaque.end_of(i)
+        if skip != i:
+            pos = skip
             continue
-        c = src[i]
-        if c == 0x28:
-            depth += 1
-        elif c == 0x29:
-            depth -= 1
-            if depth == 0:
-                return i
-    return -1
+        depth += 1 if src[i] == 0x28 else -1
+        if depth == 0:
+            return i
+        pos = i + 1
 
 
 def _split_args(src: bytes, start: int, end: int, opaque: _Opaque) -> tuple[Arg, ...]:
     """Split src[start:end] on top-level commas into stripped arguments with their byte ranges."""
-    args: list[Arg] = []
-    depth, piece_start = 0, start
-    for i in range(start, end + 1):
-        c = src[i] if i < end else 0x2C
-        if i < end and opaque.contains(i):
+    cuts = [start - 1]
+    depth, pos = 0, start
+    while True:
+        m = _ARG_RE.search(src, pos, end)
+        if m is None:
+            break
+        i = m.start()
+        skip = opaque.end_of(i)
+        if skip != i:
+            pos = skip
             continue
+        c = src[i]
         if c in (0x28, 0x5B, 0x7B):
             depth += 1
         elif c in (0x29, 0x5D, 0x7D):
             depth -= 1
-        elif c == 0x2C and depth == 0:
-            raw = src[piece_start:i]
-            stripped = raw.strip()
-            if stripped:
-                lead = len(raw) - len(raw.lstrip())
-                s = piece_start + lead
-                args.append(Arg(stripped.decode("utf-8", "replace"), s, s + len(stripped)))
-            piece_start = i + 1
+        elif depth == 0:
+            cuts.append(i)
+        pos = i + 1
+    cuts.append(end)
+    args: list[Arg] = []
+    for a, b in zip(cuts, cuts[1:], strict=False):
+        raw = src[a + 1 : b]
+        stripped = raw.strip()
+        if stripped:
+            s = a + 1 + len(raw) - len(raw.lstrip())
+            args.append(Arg(stripped.decode("utf-8", "replace"), s, s + len(stripped)))
     return tuple(args)
 
 
 def _blank(buf: bytearray, start: int, end: int) -> None:
-    for i in range(start, end):
-        if buf[i] not in (0x0A, 0x0D):
-            buf[i] = 0x20
+    chunk = buf[start:end]
+    buf[start:end] = re.sub(rb"[^\r\n]", b" ", bytes(chunk))
 
 
 def _put(buf: bytearray, pos: int, token: bytes) -> None:
@@ -177,6 +183,7 @@ def preprocess(src: bytes) -> Preprocessed:
             _blank(buf, kw, kw + len(b"template"))
 
     _neutralise_statement_macros(src, buf, opaque, out)
+    _neutralise_conditionals(src, buf, opaque, out)
     out.text = bytes(buf)
     out.marks.sort(key=lambda mk: mk.start)
     return out
@@ -238,7 +245,15 @@ def _neutralise_statement_macros(src: bytes, buf: bytearray, opaque: _Opaque, ou
         if close < 0:
             continue
         inner = src[open_pos + 1 : close]
-        if _has_code_outside_opaque(_CONTROL_IN_ARGS_RE, inner, open_pos + 1, opaque):
+        if _alone_on_its_lines(src, m.start(), close):
+            # `DECLARE_KERNELS(half)` on a line of its own, no `;`: expands to declarations; plain C++ can't read it
+            _blank(buf, m.start(), close + 1)
+            out.marks.append(Mark("macro_stmt", name.decode(), m.start(), close + 1,
+                                  _split_args(src, open_pos + 1, close, opaque)))
+            pos = close + 1
+            continue
+        if _has_code_outside_opaque(_CONTROL_IN_ARGS_RE, inner, open_pos + 1, opaque) or _EMPTY_ARG_RE.search(
+                inner):
             args = _split_args(src, open_pos + 1, close, opaque)
             _blank(buf, open_pos + 1, close)
             out.marks.append(Mark("macro_stmt", name.decode(), m.start(), close + 1, args))
@@ -253,5 +268,40 @@ def _neutralise_statement_macros(src: bytes, buf: bytearray, opaque: _Opaque, ou
                 out.marks.append(Mark("macro_type_arg", name.decode(), arg.start, arg.end, (arg,)))
 
 
+def _alone_on_its_lines(src: bytes, start: int, close: int) -> bool:
+    line_start = src.rfind(b"\n", 0, start) + 1
+    if src[line_start:start].strip():
+        return False
+    line_end = src.find(b"\n", close)
+    line_end = len(src) if line_end < 0 else line_end
+    if src[close + 1 : line_end].strip():
+        return False
+    rest = src[line_end:].lstrip()
+    return not rest[:1] or rest[:1] not in b";{.,)=+-*/<>&|?:"
+
+
 def _has_code_outside_opaque(regex: re.Pattern, inner: bytes, base: int, opaque: _Opaque) -> bool:
     return any(not opaque.contains(base + hit.start()) for hit in regex.finditer(inner))
+
+
+def _neutralise_conditionals(src: bytes, buf: bytearray, opaque: _Opaque, out: Preprocessed) -> None:
+    """`#if` / `#else` can split a statement (`} else if (...) {` in one branch), which no C++ grammar reads.
+    Keep the first branch of every conditional, blank the other branches and the directive lines themselves."""
+    stack: list[bool] = []  # per open conditional: are we past its first branch (blanking)?
+    blank_from: int | None = None
+    for m in _CONDITIONAL_RE.finditer(src):
+        if opaque.contains(m.start()):
+            continue
+        kind = m.group(1)
+        if kind in (b"if", b"ifdef", b"ifndef"):
+            stack.append(False)
+        elif kind in (b"elif", b"else") and stack:
+            if not stack[-1] and blank_from is None:
+                blank_from = m.end()
+                stack[-1] = True
+        elif kind == b"endif" and stack:
+            if stack.pop() and blank_from is not None and all(not s for s in stack):
+                _blank(buf, blank_from, m.start())
+                blank_from = None
+        _blank(buf, m.start(), m.end())
+        out.marks.append(Mark("conditional", kind.decode(), m.start(), m.end()))

@@ -15,6 +15,7 @@ from analysis.errors import ProjectError
 SOURCE_SUFFIXES = {".cpp", ".cc", ".cxx", ".c", ".h", ".hpp", ".hh", ".hxx", ".asc", ".inc"}
 MANIFEST = "tilewise.toml"
 _LAUNCH_RE = re.compile(rb"<<<[^;]*>>>")
+_KERNEL_RE = re.compile(rb"__global__[^;{]*__aicore__|__aicore__[^;{]*__global__")
 _MAX_SOURCE_BYTES = 4 * 1024 * 1024
 
 
@@ -47,9 +48,20 @@ def _sources_under(folder: Path) -> list[Path]:
     )
 
 
-def _launches(path: Path) -> bool:
+def _loose_sources(root: Path) -> list[Path]:
+    """Sources of a kernel-invocation operator: the folder's own files and those of its plain subfolders
+    (`src/`, `kernels/`), but not of subfolders that are operators themselves."""
+    out = [q for q in sorted(root.iterdir()) if q.is_file() and q.suffix.lower() in SOURCE_SUFFIXES]
+    for sub in sorted(d for d in root.iterdir() if d.is_dir() and not d.name.startswith(".")):
+        if any((sub / marker).exists() for marker in ("op_host", "op_kernel", MANIFEST)):
+            continue
+        out.extend(q for q in _sources_under(sub) if len(q.relative_to(root).parts) <= 3)
+    return out[:200]
+
+
+def _has(path: Path, regex: re.Pattern) -> bool:
     try:
-        return bool(_LAUNCH_RE.search(path.read_bytes()))
+        return bool(regex.search(path.read_bytes()))
     except OSError:
         return False
 
@@ -65,16 +77,17 @@ def locate(path: str | Path) -> OperatorProject:
             continue
         if (folder / "op_host").is_dir() or (folder / "op_kernel").is_dir():
             return _project_layout(folder)
-    # kernel invocation: the file itself, or the one launching file in the folder
-    candidates = [p] if p.is_file() else sorted(
-        q for q in start.iterdir() if q.is_file() and q.suffix.lower() in (".cpp", ".cc", ".asc")
-    )
-    launching = [q for q in candidates if _launches(q)]
-    if launching:
-        root = launching[0].parent
-        files = [launching[0], *[q for q in _sources_under(root) if q.suffix.lower() in (".h", ".hpp")]]
+    # kernel invocation: sources with a __global__ kernel, launched with <<<>>> or from a separate host file
+    root = start
+    sources = _loose_sources(root)
+    if p.is_file() and p not in sources:
+        sources.append(p)
+    kernels = [q for q in sources if _has(q, _KERNEL_RE)]
+    if kernels:
+        hosts = [q for q in sources if q not in kernels or _has(q, _LAUNCH_RE)]
+        headers = [q for q in sources if q.suffix.lower() in (".h", ".hpp", ".hh") and q not in kernels]
         manifest = root / MANIFEST
-        return OperatorProject(root, "invocation", host_files=[launching[0]], kernel_files=files,
+        return OperatorProject(root, "invocation", host_files=hosts, kernel_files=[*kernels, *headers],
                                manifest=manifest if manifest.exists() else None)
     raise ProjectError(
         str(path), 0,

@@ -7,6 +7,7 @@ Positions: tree-sitter speaks bytes; people and tools speak 1-based lines and co
 from __future__ import annotations
 
 import bisect
+import re
 import threading
 from collections.abc import Iterator
 from pathlib import Path
@@ -18,6 +19,7 @@ from analysis.errors import SourceError
 from analysis.preprocess import Preprocessed, preprocess
 
 CPP = Language(tree_sitter_cpp.language())
+_NEWLINE_RE = re.compile(b"\n")
 _local = threading.local()
 
 
@@ -61,10 +63,8 @@ class SourceFile:
         self.text = text
         self.data = text.encode("utf-8")
         self.pre: Preprocessed = preprocess(self.data)
-        self._line_starts = [0]
-        for i, b in enumerate(self.data):
-            if b == 0x0A:
-                self._line_starts.append(i + 1)
+        self._qualifiers: tuple[Preprocessed, list[int], list[str]] | None = None
+        self._line_starts = [0, *(m.end() for m in _NEWLINE_RE.finditer(self.data))]
 
     def update(self, text: str) -> None:
         """Replace the text and re-parse incrementally from the changed byte range of the neutralised text."""
@@ -97,7 +97,8 @@ class SourceFile:
         """1-based line and 1-based column in characters for a byte offset."""
         row = bisect.bisect_right(self._line_starts, offset) - 1
         start = self._line_starts[row]
-        return row + 1, len(self.data[start:offset].decode("utf-8", "replace")) + 1
+        prefix = self.data[start:offset]
+        return row + 1, (len(prefix) if prefix.isascii() else len(prefix.decode("utf-8", "replace"))) + 1
 
     def lsp_position(self, offset: int) -> tuple[int, int]:
         """0-based line and UTF-16 column for a byte offset."""
@@ -141,11 +142,14 @@ class SourceFile:
         return self.data[start:end].decode("utf-8", "replace")
 
     def errors(self) -> Iterator[Node]:
-        """ERROR and MISSING nodes: what the real compiler would reject too."""
+        """ERROR and MISSING nodes: what the real compiler would reject too.
+
+        Template parameter lists are skipped: tree-sitter-cpp misreads valid SFINAE such as
+        `typename std::enable_if<C, void>::type* = nullptr`, and a false alarm there is worse than a miss."""
         stack = [self.tree.root_node]
         while stack:
             node = stack.pop()
-            if not node.has_error:
+            if not node.has_error or node.type == "template_parameter_list":
                 continue
             if node.type == "ERROR" or node.is_missing:
                 yield node
@@ -157,7 +161,19 @@ class SourceFile:
         (tree-sitter starts a declaration after `extern "C" __global__ __aicore__`, which became spaces)."""
         while start > 0 and self.pre.text[start - 1 : start] in (b" ", b"\t", b"\n", b"\r"):
             start -= 1
-        return any(m.kind == "qualifier" and m.name == name and start <= m.start < end for m in self.pre.marks)
+        starts, names = self._qualifier_index()
+        i = bisect.bisect_left(starts, start)
+        while i < len(starts) and starts[i] < end:
+            if names[i] == name:
+                return True
+            i += 1
+        return False
+
+    def _qualifier_index(self) -> tuple[list[int], list[str]]:
+        if self._qualifiers is None or self._qualifiers[0] is not self.pre:
+            marks = self.pre.marks_of("qualifier")
+            self._qualifiers = (self.pre, [m.start for m in marks], [m.name for m in marks])
+        return self._qualifiers[1], self._qualifiers[2]
 
 
 def _point(line_starts: list[int], offset: int) -> Point:
