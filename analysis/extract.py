@@ -322,7 +322,7 @@ class ModelBuilder:
 
     def _knob(self, sf: SourceFile, name: str, value: int, kind: str, side: str, start: int, end: int) -> Knob:
         literal = self.loc(sf, start, end)
-        return make(Knob, 
+        return make(Knob,
             name=name, value=value, file=sf.path, line=literal.line, col=literal.col, kind=kind, side=side,
             role=role_of(name), domain=parse_annotation(sf.line_text(literal.line), name), literal=literal,
         )
@@ -340,7 +340,7 @@ class ModelBuilder:
                     structs.append(current)
                 elif m.kind.startswith("tiling_field") and current is not None and len(m.args) >= 2:
                     array_len = parse_int_literal(m.args[1].text) if m.kind == "tiling_field_arr" else None
-                    current.fields.append(make(TilingField, 
+                    current.fields.append(make(TilingField,
                         name=m.args[-1].text, type=m.args[0].text, array_len=array_len,
                         struct_type=m.args[0].text if m.kind == "tiling_field_struct" else None,
                         loc=self.loc(f.sf, m.start, m.end)))
@@ -354,7 +354,7 @@ class ModelBuilder:
             s.op_type = registered.get(s.name)
         main = next((s for s in structs if model.opdef and s.op_type == model.opdef.name), None)
         main = main or next((s for s in structs if s.op_type), None) or (structs[0] if structs else None)
-        model.tiling = make(Tiling, 
+        model.tiling = make(Tiling,
             struct=main.name if main else None, fields=main.fields if main else [], structs=structs,
             function=None, functions=[])
 
@@ -374,7 +374,7 @@ class ModelBuilder:
                     for d in fd.children_by_field_name("declarator") if fd.type == "field_declaration" else []:
                         ident = d if d.type == "field_identifier" else d.child_by_field_name("declarator")
                         if t is not None and ident is not None:
-                            s.fields.append(make(TilingField, 
+                            s.fields.append(make(TilingField,
                                 name=f.sf.node_text(ident), type=_squash(f.sf.node_text(t)), array_len=None,
                                 struct_type=None, loc=self.nloc(f.sf, fd)))
                 out.append(s)
@@ -424,7 +424,7 @@ class ModelBuilder:
             elif name == "SetTilingKey" and args:
                 tf.tiling_keys.append(self.expr(sf, args[0], ev))
             elif name.startswith("set_") and len(args) == 1:
-                tf.setters.append(make(SetterCall, 
+                tf.setters.append(make(SetterCall,
                     field=name[4:], expr=self.expr(sf, args[0], ev), loc=self.nloc(sf, call)))
             elif name == "GetWorkspaceSizes":
                 assign = call.parent
@@ -456,7 +456,7 @@ class ModelBuilder:
                 if value is None:
                     node = f.sf.tree.root_node.named_descendant_for_byte_range(a.start, a.end)
                     value = ev.value(node) if node is not None and f.sf.node_text(node) == a.text else None
-                model.launches.append(make(Launch, 
+                model.launches.append(make(Launch,
                     kernel=m.name, block_dim=make(Expr, text=a.text, value=value,
                                                                   loc=self.loc(f.sf, a.start, a.end)),
                     loc=self.loc(f.sf, m.start, m.end)))
@@ -494,7 +494,7 @@ class ModelBuilder:
                         params.append(KernelParam(type=_squash(f.sf.node_text(t) + (
                             "*" if d is not None and d.type == "pointer_declarator" else "")),
                             name=re.sub(r"[*&\s]", "", f.sf.node_text(d)) if d is not None else ""))
-                entries.append(make(KernelEntry, 
+                entries.append(make(KernelEntry,
                     name=name, file=f.sf.path, params=params, has_aicore=has_aicore, has_global=has_global,
                     loc=self.nloc(f.sf, decl.child_by_field_name("declarator") or decl)))
         main = next((e for e in entries if Path(e.file).stem == Path(self.project.root).name), None)
@@ -520,7 +520,7 @@ class ModelBuilder:
                 methods = [_function_name(f.sf, m) or "" for m in body.named_children
                            if m.type in ("function_definition", "declaration", "field_declaration")
                            and _function_name(f.sf, m)]
-                model.kernel.classes.append(make(KernelClass, 
+                model.kernel.classes.append(make(KernelClass,
                     name=f.sf.node_text(name), template_params=tparams, methods=methods, loc=self.nloc(f.sf, name)))
             for decl in f.caps.get("decl", []):
                 self._queue_decl(model, f.sf, decl, ev)
@@ -558,7 +558,7 @@ class ModelBuilder:
         for d in decl.children_by_field_name("declarator"):
             ident = d if d.type in ("identifier", "field_identifier") else d.child_by_field_name("declarator")
             if ident is not None:
-                model.queues.append(make(QueueDecl, 
+                model.queues.append(make(QueueDecl,
                     name=sf.node_text(ident), kind=kind, position=position, depth=depth.value if depth else None,
                     depth_expr=depth.text if depth else None, owner=owner,
                     loc=self.nloc(sf, ident)))
@@ -589,7 +589,7 @@ class ModelBuilder:
                     continue
                 if receiver is not None and name not in MEMBER_APIS and name not in FREE_APIS:
                     continue
-                api = make(ApiCall, 
+                api = make(ApiCall,
                     name=name, receiver=receiver, template_args=targs,
                     args=[self.expr(sf, a, ev) for a in _arg_nodes(call)],
                     function=fn_name, owner=owner,
@@ -622,7 +622,7 @@ class ModelBuilder:
         else:
             return
         total = num.value * size.value if num.value is not None and size.value is not None else None
-        model.init_buffers.append(make(InitBufferCall, 
+        model.init_buffers.append(make(InitBufferCall,
             queue=re.split(r"\.|->", queue.text)[-1], num=num, size=size, bytes=total, owner=api.owner,
             loc=api.loc))
 
@@ -640,11 +640,11 @@ class ModelBuilder:
                     struct = sf.node_text(args[0]) if name != "GET_TILING_DATA" else model.tiling.struct
                     var = sf.node_text(var_node)
                     vars_.add(var)
-                    model.tiling_data_uses.append(make(TilingDataUse, 
+                    model.tiling_data_uses.append(make(TilingDataUse,
                         var=var, struct=struct, loc=self.nloc(sf, call)))
                 elif receiver is None and name == "TILING_KEY_IS" and args:
                     ev = self.evaluator(sf, "kernel")
-                    model.tiling_key_branches.append(make(TilingKeyBranch, 
+                    model.tiling_key_branches.append(make(TilingKeyBranch,
                         key=self.expr(sf, args[0], ev), loc=self.nloc(sf, call)))
             # Parameters and locals typed as the tiling struct also carry tiling data (`const FooTiling* t`).
             for decl in f.caps.get("decl", []) + _parameters(f):
@@ -659,7 +659,7 @@ class ModelBuilder:
                     continue
                 base = sf.node_text(arg).replace("this->", "")
                 if base in vars_ or base.lstrip("*&") in vars_:
-                    model.tiling_reads.append(make(TilingRead, 
+                    model.tiling_reads.append(make(TilingRead,
                         var=base, field=sf.node_text(fld), loc=self.nloc(sf, fld)))
 
 

@@ -300,7 +300,8 @@ def _neutralise_conditionals(src: bytes, buf: bytearray, opaque: _Opaque, out: P
                 blank_from = m.end()
                 stack[-1] = True
         elif kind == b"endif" and stack:
-            if stack.pop() and blank_from is not None and all(not s for s in stack):
+            was_blanking = stack.pop()
+            if was_blanking and blank_from is not None and all(not s for s in stack):
                 _blank(buf, blank_from, m.start())
                 blank_from = None
         _blank(buf, m.start(), m.end())
