@@ -16,21 +16,10 @@ import bisect
 from collections import defaultdict
 from collections.abc import Iterable
 
-from tree_sitter import Node, Query, QueryCursor
+from tree_sitter import Node
 
 from analysis.model import OperatorModel
-from analysis.source import CPP, SourceFile
-
-_Q = Query(
-    CPP,
-    """
-    (init_declarator declarator: (_) @name value: (_) @value)
-    (assignment_expression left: (_) @name right: (_) @value)
-    (function_definition) @function
-    (call_expression) @call
-    """,
-)
-_NAMES_Q = Query(CPP, "(identifier) @n (field_identifier) @n")
+from analysis.source import SourceFile
 
 
 def _last_name(sf: SourceFile, node: Node) -> str | None:
@@ -50,20 +39,18 @@ class DefUse:
 
     def __init__(self, sources: Iterable[SourceFile]):
         self._idents: dict[str, tuple] = {}
+        self._closures: dict[str, frozenset[str]] = {}
         self.defs: dict[str, list[tuple[SourceFile, Node]]] = defaultdict(list)
         params: dict[str, list[str]] = {}
         calls: list[tuple[SourceFile, str, list[Node]]] = []
         for sf in sources:
-            caps = QueryCursor(_Q).captures(sf.tree.root_node)
-            names, values = caps.get("name", []), caps.get("value", [])
-            # captures come back per capture name; pair names and values by their shared parent
-            by_parent = {v.parent.id: v for v in values if v.parent is not None}
-            for n in names:
-                v = by_parent.get(n.parent.id) if n.parent is not None else None
-                key = _last_name(sf, n)
-                if v is not None and key:
-                    self.defs[key].append((sf, v))
-            for fn in caps.get("function", []):
+            for node in sf.facts("init") + sf.facts("assign"):
+                target = node.child_by_field_name("declarator") or node.child_by_field_name("left")
+                value = node.child_by_field_name("value") or node.child_by_field_name("right")
+                key = _last_name(sf, target) if target is not None else None
+                if value is not None and key:
+                    self.defs[key].append((sf, value))
+            for fn in sf.facts("function"):
                 decl = fn.child_by_field_name("declarator")
                 while decl is not None and decl.type != "function_declarator":
                     decl = decl.child_by_field_name("declarator")
@@ -76,7 +63,7 @@ class DefUse:
                     d = p.child_by_field_name("declarator")
                     pnames.append(_last_name(sf, d) if d is not None else "")
                 params[fname] = pnames
-            for call in caps.get("call", []):
+            for call in sf.facts("call"):
                 fn = call.child_by_field_name("function")
                 if fn is None:
                     continue
@@ -93,32 +80,45 @@ class DefUse:
         """All identifiers of a file as (sorted start offsets, names): one query per file, not per lookup."""
         cached = self._idents.get(sf.path)
         if cached is None or cached[0] is not sf.tree:
-            nodes = sorted(QueryCursor(_NAMES_Q).captures(sf.tree.root_node).get("n", []), key=lambda n: n.start_byte)
+            nodes = sf.facts("ident")
             cached = (sf.tree, [n.start_byte for n in nodes], [sf.node_text(n) for n in nodes])
             self._idents[sf.path] = cached
         return cached[1], cached[2]
 
-    def names_reaching(self, sf: SourceFile, node: Node, limit: int = 400) -> set[str]:
-        """Every name whose value may flow into node (including the names written in node itself)."""
-        seen: set[str] = set()
-        work = [(sf, node)]
-        visited_nodes: set[tuple[str, int]] = set()
-        while work and len(visited_nodes) < limit:
+    def names_in(self, sf: SourceFile, node: Node) -> list[str]:
+        starts, names = self._identifiers(sf)
+        i = bisect.bisect_left(starts, node.start_byte)
+        j = bisect.bisect_left(starts, node.end_byte, lo=i)
+        return names[i:j]
+
+    def closure(self, name: str, limit: int = 400) -> frozenset[str]:
+        """Every name whose value may flow into `name` (memoised: rules ask about the same names again and again)."""
+        cached = self._closures.get(name)
+        if cached is not None:
+            return cached
+        seen = {name}
+        work = list(self.defs.get(name, []))
+        visited: set[tuple[str, int, int]] = set()
+        while work and len(visited) < limit:
             f, n = work.pop()
             key = (f.path, n.start_byte, n.end_byte)
-            if key in visited_nodes:
+            if key in visited:
                 continue
-            visited_nodes.add(key)
-            starts, names = self._identifiers(f)
-            i = bisect.bisect_left(starts, n.start_byte)
-            while i < len(starts) and starts[i] < n.end_byte:
-                name = names[i]
-                i += 1
-                if name in seen:
-                    continue
-                seen.add(name)
-                work.extend(self.defs.get(name, []))
-        return seen
+            visited.add(key)
+            for other in self.names_in(f, n):
+                if other not in seen:
+                    seen.add(other)
+                    work.extend(self.defs.get(other, []))
+        result = frozenset(seen)
+        self._closures[name] = result
+        return result
+
+    def names_reaching(self, sf: SourceFile, node: Node) -> set[str]:
+        """Every name whose value may flow into node (including the names written in node itself)."""
+        out: set[str] = set()
+        for name in set(self.names_in(sf, node)):
+            out |= self.closure(name)
+        return out
 
 
 class OperatorFlow:
@@ -130,6 +130,8 @@ class OperatorFlow:
         self.kernel = DefUse(sources[p] for p in model.kernel_files if p in sources)
         self.sources = sources
         self.fields = {f.name for f in model.tiling.fields}
+        self._slices: dict[tuple[str, int, int], set[str]] = {}
+        self._field_slices: dict[str, set[str]] = {}
         self._setters: dict[str, list[tuple[SourceFile, Node]]] = defaultdict(list)
         for tf in model.tiling.functions:
             for s in tf.setters:
@@ -145,12 +147,18 @@ class OperatorFlow:
 
     def kernel_names(self, sf: SourceFile, node: Node) -> set[str]:
         """Names reaching a kernel expression, continued through tiling fields into the host tiling code."""
+        key = (sf.path, node.start_byte, node.end_byte)
+        if key in self._slices:
+            return self._slices[key]
         names = self.kernel.names_reaching(sf, node)
         for field in names & self.fields:
-            for hsf, hnode in self._setters.get(field, []):
-                names |= self.host.names_reaching(hsf, hnode)
-        if self.model.layout == "invocation":
-            return names
+            if field not in self._field_slices:
+                host: set[str] = set()
+                for hsf, hnode in self._setters.get(field, []):
+                    host |= self.host.names_reaching(hsf, hnode)
+                self._field_slices[field] = host
+            names |= self._field_slices[field]
+        self._slices[key] = names
         return names
 
     def knobs_reaching(self, names: set[str], role: str | None = None) -> list:

@@ -12,7 +12,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from tree_sitter import Node, Query, QueryCursor
+from tree_sitter import Node
 
 from analysis.apis import FREE_APIS, MEMBER_APIS
 from analysis.errors import TilewiseError
@@ -47,7 +47,7 @@ from analysis.model import (
     make,
 )
 from analysis.project import OperatorProject
-from analysis.source import CPP, SourceFile
+from analysis.source import SourceFile
 
 GE_DTYPES = {
     "DT_FLOAT16": "float16", "DT_FLOAT": "float32", "DT_BF16": "bfloat16", "DT_DOUBLE": "float64",
@@ -62,26 +62,11 @@ INT_TYPES = {
 }
 LOOP_TYPES = {"for_statement": "for", "for_range_loop": "for", "while_statement": "while", "do_statement": "do"}
 
-_Q = Query(
-    CPP,
-    """
-    (call_expression) @call
-    (function_definition) @function
-    (class_specifier) @class
-    (struct_specifier) @class
-    (preproc_def) @define
-    (declaration) @decl
-    (field_declaration) @decl
-    (field_expression) @field
-    """,
-)
+_KINDS = ("call", "function", "class", "define", "decl", "field", "param", "assign", "init")
 
 
-def _captures(node: Node) -> dict[str, list[Node]]:
-    caps = QueryCursor(_Q).captures(node)
-    for nodes in caps.values():
-        nodes.sort(key=lambda n: n.start_byte)
-    return caps
+def _captures(sf: SourceFile, node: Node | None = None) -> dict[str, list[Node]]:
+    return {k: sf.facts(k, node) for k in _KINDS}
 
 
 @dataclass
@@ -117,7 +102,8 @@ class ModelBuilder:
         if node is None:
             return make(Expr, text="", value=None, loc=None)
         value = ev.value(node) if ev else None
-        return make(Expr, text=_squash(sf.node_text(node)), value=value, loc=self.nloc(sf, node))
+        return make(Expr, text=_squash(sf.node_text(node)), value=value, loc=self.nloc(sf, node),
+                    start=node.start_byte, end=node.end_byte)
 
     def evaluator(self, sf: SourceFile, side: str) -> Evaluator:
         env = self.kernel_env if side == "kernel" else self.host_env
@@ -133,7 +119,7 @@ class ModelBuilder:
             if sf is None:
                 continue
             side = "kernel" if path in kernel and (path not in host or p.layout == "invocation") else "host"
-            self.files.append(_FileFacts(sf, side, _captures(sf.tree.root_node)))
+            self.files.append(_FileFacts(sf, side, _captures(sf)))
 
         model = OperatorModel(operator=p.name, layout=p.layout, root=str(p.root))
         model.files = [f.sf.path for f in self.files]
@@ -195,7 +181,7 @@ class ModelBuilder:
                                            tiling_func=None, infer_shape=None, infer_dtype=None, configs=[],
                                            loc=self.nloc(f.sf, name))
                 body = cls.child_by_field_name("body")
-                for call in _captures(body).get("call", []) if body else []:
+                for call in f.sf.facts("call", body) if body else []:
                     if call.parent is not None and call.parent.type == "expression_statement":
                         self._opdef_chain(f.sf, op, call, body)
                 model.opdef = op
@@ -416,7 +402,7 @@ class ModelBuilder:
         text = sf.node_text(fn)
         if "PlatformAscendC" in text or "GetCoreNum" in text:
             tf.uses_platform = True
-        for call in _captures(fn).get("call", []):
+        for call in sf.facts("call", fn):
             name, _, _ = _call_parts(sf, call)
             args = _arg_nodes(call)
             if name == "SetBlockDim" and args:
@@ -436,7 +422,7 @@ class ModelBuilder:
                         ws_vars.add(re.sub(r"[*&\s]", "", sf.node_text(target)))
         if not ws_vars:
             return
-        for node in _captures(fn).get("call", []) + _all_assignments(fn):
+        for node in sf.facts("assign", fn):
             if node.type != "assignment_expression":
                 continue
             left = node.child_by_field_name("left")
@@ -591,7 +577,7 @@ class ModelBuilder:
                     continue
                 api = make(ApiCall,
                     name=name, receiver=receiver, template_args=targs,
-                    args=[self.expr(sf, a, ev) for a in _arg_nodes(call)],
+                    args=[_arg_expr(sf, a) for a in _arg_nodes(call)],
                     function=fn_name, owner=owner,
                     loops=[make(LoopInfo, kind=LOOP_TYPES[lp.type], header=_loop_header(sf, lp),
                                                     loc=self.nloc(sf, lp)) for lp in loops],
@@ -614,10 +600,14 @@ class ModelBuilder:
             model.api_calls.append(api)
 
     def _init_buffer(self, model: OperatorModel, sf: SourceFile, api: ApiCall, ev: Evaluator) -> None:
-        if len(api.args) == 3:
-            queue, num, size = api.args
-        elif len(api.args) == 2:
-            queue, size = api.args
+        found = self.sources[api.loc.file].tree.root_node.descendant_for_byte_range(api.loc.start, api.loc.end)
+        while found is not None and found.type != "call_expression":
+            found = found.parent
+        nodes = _arg_nodes(found) if found is not None else []
+        if len(nodes) == 3:
+            queue, num, size = (self.expr(sf, n, ev) for n in nodes)
+        elif len(nodes) == 2:
+            queue, size = (self.expr(sf, n, ev) for n in nodes)
             num = make(Expr, text="1", value=1, loc=None)
         else:
             return
@@ -647,7 +637,7 @@ class ModelBuilder:
                     model.tiling_key_branches.append(make(TilingKeyBranch,
                         key=self.expr(sf, args[0], ev), loc=self.nloc(sf, call)))
             # Parameters and locals typed as the tiling struct also carry tiling data (`const FooTiling* t`).
-            for decl in f.caps.get("decl", []) + _parameters(f):
+            for decl in f.caps.get("decl", []) + f.caps.get("param", []):
                 t = decl.child_by_field_name("type")
                 if t is not None and sf.node_text(t).split("::")[-1].strip() in struct_names:
                     for d in decl.children_by_field_name("declarator"):
@@ -670,6 +660,12 @@ def _squash(text: str) -> str:
 
 def _camel(snake: str) -> str:
     return "".join(p[:1].upper() + p[1:] for p in re.split(r"[_\-\s]+", snake) if p)
+
+
+def _arg_expr(sf: SourceFile, node: Node) -> Expr:
+    value = parse_int_literal(sf.node_text(node)) if node.type == "number_literal" else None
+    return make(Expr, text=_squash(sf.node_text(node)), value=value, loc=None, start=node.start_byte,
+                end=node.end_byte)
 
 
 def _arg_nodes(call: Node) -> list[Node]:
@@ -736,7 +732,7 @@ def _list_items(sf: SourceFile, args: Node, scope: Node) -> list[str]:
         return []
     if inner.type == "identifier":
         wanted = sf.node_text(inner)
-        for decl in _captures(scope).get("decl", []):
+        for decl in sf.facts("decl", scope):
             for d in decl.children_by_field_name("declarator"):
                 if d.type == "init_declarator" and sf.node_text(d.child_by_field_name("declarator")) == wanted:
                     inner = d.child_by_field_name("value")
@@ -862,18 +858,6 @@ def _knob_side(f: _FileFacts, node: Node, layout: str) -> str:
         return "kernel"
     head = (fn.start_byte, (fn.child_by_field_name("declarator") or fn).start_byte)
     return "kernel" if f.sf.has_qualifier(*head, "__aicore__") else "host"
-
-
-def _all_assignments(fn: Node) -> list[Node]:
-    return QueryCursor(_ASSIGN_Q).captures(fn).get("a", [])
-
-
-def _parameters(f: _FileFacts) -> list[Node]:
-    return QueryCursor(_PARAM_Q).captures(f.sf.tree.root_node).get("p", [])
-
-
-_ASSIGN_Q = Query(CPP, "(assignment_expression) @a")
-_PARAM_Q = Query(CPP, "(parameter_declaration) @p")
 
 
 def build_model(project: OperatorProject, sources: dict[str, SourceFile]) -> OperatorModel:

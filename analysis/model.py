@@ -23,11 +23,16 @@ class Loc(BaseModel):
 
 
 class Expr(BaseModel):
-    """A source expression, with its value when it evaluates to a constant integer."""
+    """A source expression, with its value when it evaluates to a constant integer.
+
+    API-call arguments carry only byte offsets (`loc` None, `value` only for literals): there are thousands of
+    them and most are never looked at; tiling, buffer and launch expressions get a full `loc` and value."""
 
     text: str
     value: int | None = None
     loc: Loc | None = None
+    start: int = Field(0, exclude=True)
+    end: int = Field(0, exclude=True)
 
 
 class TensorParam(BaseModel):
@@ -240,35 +245,42 @@ class OperatorModel(BaseModel):
         return next((k for k in self.knobs if k.name == name), None)
 
 
-_DEFAULTS: dict[type, dict[str, tuple[object, bool]]] = {}
+_DEFAULTS: dict[type, tuple[dict[str, object], dict[str, object]]] = {}
+_set = object.__setattr__
 
 
 def make(cls: type[BaseModel], **values):
     """Construct a model from values tilewise computed itself, skipping validation.
 
-    The extractor builds thousands of these per file; pydantic's own `model_construct` costs ~15 us each, this
-    ~1 us. Values must already have the right types; anything read from users goes through validation instead.
+    The extractor builds thousands of these per file and pydantic's `model_construct` is slower than validation.
+    Values must already have the right types; anything read from users goes through validation instead.
     """
-    defaults = _DEFAULTS.get(cls)
-    if defaults is None:
-        defaults = {}
-        for name, f in cls.model_fields.items():
-            if f.default_factory is not None:
-                defaults[name] = (f.default_factory, True)
-            else:
-                defaults[name] = (f.default, isinstance(f.default, list | dict))
-        _DEFAULTS[cls] = defaults
-    data = {}
-    for name, (default, fresh) in defaults.items():
-        if name in values:
-            data[name] = values[name]
-        elif callable(default) and fresh and not isinstance(default, list | dict):
-            data[name] = default()
-        else:
-            data[name] = type(default)(default) if fresh else default
+    plain, factories = _DEFAULTS.get(cls) or _defaults(cls)
+    if len(values) < len(plain) + len(factories):
+        for name, default in plain.items():
+            values.setdefault(name, default)
+        for name, factory in factories.items():
+            if name not in values:
+                values[name] = factory()
     obj = cls.__new__(cls)
-    object.__setattr__(obj, "__dict__", data)
-    object.__setattr__(obj, "__pydantic_fields_set__", set(values))
-    object.__setattr__(obj, "__pydantic_extra__", None)
-    object.__setattr__(obj, "__pydantic_private__", None)
+    _set(obj, "__dict__", values)
+    _set(obj, "__pydantic_fields_set__", set())
+    _set(obj, "__pydantic_extra__", None)
+    _set(obj, "__pydantic_private__", None)
     return obj
+
+
+def _defaults(cls: type[BaseModel]) -> tuple[dict[str, object], dict[str, object]]:
+    plain: dict[str, object] = {}
+    factories: dict[str, object] = {}
+    for name, f in cls.model_fields.items():
+        if f.default_factory is not None:
+            factories[name] = f.default_factory
+        elif isinstance(f.default, list | dict):
+            factories[name] = type(f.default)
+        elif f.is_required():
+            continue
+        else:
+            plain[name] = f.default
+    _DEFAULTS[cls] = (plain, factories)
+    return plain, factories

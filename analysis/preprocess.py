@@ -17,17 +17,17 @@ QUALIFIERS = (
     b"__aicore__", b"__global__", b"__gm__", b"__ubuf__", b"__inline__", b"__cbuf__", b"__ca__", b"__cb__",
     b"__cc__", b"__fbuf__", b"__sync_alias__", b"__sync_in__", b"__sync_out__", b"__in_pipe__", b"__out_pipe__",
 )
-_QUALIFIER_RE = re.compile(rb"\b(" + b"|".join(QUALIFIERS) + rb")\b")
+_QUALIFIER_RE = re.compile(rb"__(" + b"|".join(q[2:-2] for q in QUALIFIERS) + rb")__(?!\w)")
 _TILING_MACRO_RE = re.compile(
     rb"\b(BEGIN_TILING_DATA_DEF|TILING_DATA_FIELD_DEF_ARR|TILING_DATA_FIELD_DEF_STRUCT|TILING_DATA_FIELD_DEF"
     rb"|END_TILING_DATA_DEF|REGISTER_TILING_DATA_CLASS)\b"
 )
 _LAUNCH_RE = re.compile(rb"<<<")
-_TEMPLATE_NO_ARGS_RE = re.compile(rb"(\.|->)(\s*)template(\s+)([A-Za-z_]\w*)(\s*)\(")
+_TEMPLATE_NO_ARGS_RE = re.compile(rb"template(?=\s+[A-Za-z_]\w*\s*\()")
 _CAPS_CALL_RE = re.compile(rb"\b([A-Z][A-Z0-9_]{2,})\s*\(")
 _CONTROL_IN_ARGS_RE = re.compile(rb"\b(return|break|continue|goto|throw)\b|;")
 _EMPTY_ARG_RE = re.compile(rb",\s*(,|$)")
-_CONDITIONAL_RE = re.compile(rb"^[ \t]*#[ \t]*(if|ifdef|ifndef|elif|else|endif)\b[^\n]*(?:(?<=\\)\n[^\n]*)*", re.M)
+_CONDITIONAL_RE = re.compile(rb"#[ \t]*(if|ifdef|ifndef|elif|else|endif)\b[^\n]*(?:(?<=\\)\n[^\n]*)*")
 _TYPE_KEYWORDS = {b"float", b"double", b"int", b"char", b"bool", b"short", b"long", b"unsigned", b"signed", b"void"}
 
 
@@ -159,14 +159,14 @@ def preprocess(src: bytes) -> Preprocessed:
     for m in _QUALIFIER_RE.finditer(src):
         if not opaque.contains(m.start()):
             _blank(buf, m.start(), m.end())
-            out.marks.append(Mark("qualifier", m.group(1).decode(), m.start(), m.end()))
+            out.marks.append(Mark("qualifier", m.group(0).decode(), m.start(), m.end()))
 
-    for m in _TILING_MACRO_RE.finditer(src):
+    for m in _TILING_MACRO_RE.finditer(src) if b"TILING_DATA" in src else ():
         if opaque.contains(m.start()):
             continue
         _neutralise_tiling_macro(src, buf, m, opaque, out)
 
-    for m in _LAUNCH_RE.finditer(src):
+    for m in _LAUNCH_RE.finditer(src) if b"<<<" in src else ():
         if opaque.contains(m.start()):
             continue
         close = src.find(b">>>", m.end())
@@ -177,10 +177,11 @@ def preprocess(src: bytes) -> Preprocessed:
         _blank(buf, m.start(), close + 3)
         out.marks.append(Mark("launch", callee.group(1).decode() if callee else "", m.start(), close + 3, args))
 
-    for m in _TEMPLATE_NO_ARGS_RE.finditer(src):
-        if not opaque.contains(m.start()):
-            kw = m.start(0) + len(m.group(1)) + len(m.group(2))
-            _blank(buf, kw, kw + len(b"template"))
+    for m in _TEMPLATE_NO_ARGS_RE.finditer(src) if b"template" in src else ():
+        # `obj.template Method(arg)` without template arguments: Huawei's compiler accepts it, C++ does not
+        before = src[max(0, m.start() - 64) : m.start()].rstrip()
+        if (before.endswith(b".") or before.endswith(b"->")) and not opaque.contains(m.start()):
+            _blank(buf, m.start(), m.end())
 
     _neutralise_statement_macros(src, buf, opaque, out)
     _neutralise_conditionals(src, buf, opaque, out)
@@ -290,7 +291,8 @@ def _neutralise_conditionals(src: bytes, buf: bytearray, opaque: _Opaque, out: P
     stack: list[bool] = []  # per open conditional: are we past its first branch (blanking)?
     blank_from: int | None = None
     for m in _CONDITIONAL_RE.finditer(src):
-        if opaque.contains(m.start()):
+        line_start = src.rfind(b"\n", 0, m.start()) + 1
+        if src[line_start : m.start()].strip() or opaque.contains(m.start()):
             continue
         kind = m.group(1)
         if kind in (b"if", b"ifdef", b"ifndef"):

@@ -71,13 +71,27 @@ def main() -> None:
         return lint(Operator(project, s, m), chip)
 
     stages["end to end"] = end_to_end
+
+    # What the editor pays per keystroke: incremental re-parse of the edited file, then model and lint.
+    live, _ = load_sources(project)
+    edits = iter(range(10**9))
+
+    def after_edit():
+        n = next(edits)
+        sf = live[str(kernel)]
+        sf.update(text.replace("uint32_t loops = blockLength", f"uint32_t loops{n % 7} = blockLength", 1))
+        m = build_model(project, live)
+        return lint(Operator(project, live, m), chip)
+
+    stages["one edit: incremental parse + model + lint"] = after_edit
     print(f"{'stage':36} {'best ms':>9} {'median ms':>10} {'x baseline':>11}")
     print(f"{'baseline: raw tree-sitter parse':36} {baseline * 1e3:9.2f} {'':>10} {1.0:11.1f}")
     for name, fn in stages.items():
         b, med = best(fn, args.repeat)
         print(f"{name:36} {b * 1e3:9.2f} {med * 1e3:10.2f} {b / baseline:11.1f}")
     total, _ = best(end_to_end, args.repeat)
-    print(f"end to end: {total * 1e3:.1f} ms (target 30 ms): {'OK' if total <= 0.030 else 'OVER TARGET'}")
+    print(f"end to end: {total * 1e3:.1f} ms = {total / baseline:.1f}x a raw tree-sitter parse "
+          f"(target 30 ms: {'met' if total <= 0.030 else 'not met'})")
 
 
 if __name__ == "__main__":

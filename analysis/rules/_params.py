@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-from tree_sitter import Node, Query, QueryCursor
+from tree_sitter import Node
 
-from analysis.source import CPP, SourceFile
-
-_DECL_Q = Query(CPP, "(init_declarator) @d")
+from analysis.source import SourceFile
 
 
 def param_items(sf: SourceFile, call: Node, arg: Node) -> tuple[str, list[Node]] | None:
@@ -24,7 +22,7 @@ def param_items(sf: SourceFile, call: Node, arg: Node) -> tuple[str, list[Node]]
     while fn is not None and fn.type != "function_definition":
         fn = fn.parent
     best = None
-    for d in QueryCursor(_DECL_Q).captures(fn if fn is not None else sf.tree.root_node).get("d", []):
+    for d in sf.facts("init", fn):
         ident = d.child_by_field_name("declarator")
         if ident is None or sf.node_text(ident) != name or d.start_byte > call.start_byte:
             continue

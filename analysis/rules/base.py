@@ -54,47 +54,59 @@ class RuleContext:
             n = n.parent
         return (sf, n) if n is not None else None
 
+    @staticmethod
+    def loc_at(sf: SourceFile, start: int, end: int) -> Loc:
+        line, col = sf.line_col(start)
+        end_line, end_col = sf.line_col(end)
+        return Loc(file=sf.path, line=line, col=col, end_line=end_line, end_col=end_col, start=start, end=end)
+
     def uses_block_idx(self) -> bool:
         return bool(self.model.calls("GetBlockIdx"))
 
+    @cached_property
+    def tensor_types(self) -> dict[str, tuple[str, str]]:
+        """name -> (LocalTensor|GlobalTensor, element type) for every tensor declared in the kernel."""
+        out: dict[str, tuple[str, str]] = {}
+        for p in self.model.kernel_files:
+            sf = self.sources.get(p)
+            if sf is None:
+                continue
+            for m in _TENSOR_DECL_RE.finditer(sf.text):
+                out.setdefault(m.group(3), (m.group(1), m.group(2).split("::")[-1]))
+        return out
+
+    @cached_property
+    def param_vars(self) -> set[str]:
+        """Names declared as DataCopyParams / DataCopyExtParams / DataCopyPadExtParams anywhere in the kernel."""
+        names: set[str] = set()
+        for p in self.model.kernel_files:
+            sf = self.sources.get(p)
+            if sf is not None:
+                names.update(m.group(1) for m in _PARAMS_DECL_RE.finditer(sf.text))
+        return names
+
     def elem_size(self, call: ApiCall, tensor_text: str) -> int | None:
         """Size of the element type of a tensor named in a call (`xLocal`, `xGm[offset]`)."""
-        name = tensor_text.split("[")[0].strip().replace("this->", "")
-        sf = self.sources.get(call.loc.file)
-        if sf is None:
+        found = self.tensor_types.get(tensor_text.split("[")[0].strip().replace("this->", ""))
+        if found is None:
             return None
-        m = re.search(r"(?:LocalTensor|GlobalTensor)\s*<\s*([\w:]+)\s*>\s*" + re.escape(name) + r"\b", sf.text)
-        if not m:
-            for other in self.model.kernel_files:
-                osf = self.sources.get(other)
-                if osf is not None:
-                    m = re.search(r"(?:LocalTensor|GlobalTensor)\s*<\s*([\w:]+)\s*>\s*" + re.escape(name) + r"\b",
-                                  osf.text)
-                    if m:
-                        break
-        if not m:
-            return None
-        tname = m.group(1).split("::")[-1]
+        tname = found[1]
         if tname in TYPE_SIZES:
             return TYPE_SIZES[tname]
         for t in self.model.inputs + self.model.outputs:
-            if tname in (f"DTYPE_{t.name.upper()}",) and t.dtypes:
+            if tname == f"DTYPE_{t.name.upper()}" and t.dtypes:
                 return DTYPE_SIZES.get(t.dtypes[0])
         # A template parameter: assume the operator's first input dtype, which is what a case binds it to.
         first = self.model.inputs[0].dtypes[0] if self.model.inputs and self.model.inputs[0].dtypes else None
         return DTYPE_SIZES.get(first) if first else None
 
     def is_global(self, tensor_text: str) -> bool | None:
-        name = tensor_text.split("[")[0].strip().replace("this->", "")
-        for p in self.model.kernel_files:
-            sf = self.sources.get(p)
-            if sf is None:
-                continue
-            if re.search(r"GlobalTensor\s*<[^>]*>\s*" + re.escape(name) + r"\b", sf.text):
-                return True
-            if re.search(r"LocalTensor\s*<[^>]*>\s*" + re.escape(name) + r"\b", sf.text):
-                return False
-        return None
+        found = self.tensor_types.get(tensor_text.split("[")[0].strip().replace("this->", ""))
+        return None if found is None else found[0] == "GlobalTensor"
+
+
+_TENSOR_DECL_RE = re.compile(r"\b(LocalTensor|GlobalTensor)\s*<\s*([\w:]+)\s*>\s*&?\s*(\w+)")
+_PARAMS_DECL_RE = re.compile(r"\bDataCopy\w*Params(?:<[^>]*>)?\s+(\w+)")
 
 
 class Rule:

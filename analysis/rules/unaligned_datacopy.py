@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import re
-
 from analysis.findings import Fix
 from analysis.rules.base import ALIGN_BYTES, Rule, RuleContext, edit
 
@@ -28,7 +26,7 @@ class UnalignedDataCopy(Rule):
             if count is None or elem is None or (count * elem) % ALIGN_BYTES == 0:
                 continue
             nbytes = count * elem
-            yield self.finding(call.args[2].loc or call.loc, (
+            yield self.finding(ctx.loc_at(sf, args[2].start_byte, args[2].end_byte), (
                 f"DataCopy of {count} elements moves {nbytes} bytes, not a multiple of 32: DataCopy moves whole "
                 f"32-byte blocks, so it reads or writes {ALIGN_BYTES - nbytes % ALIGN_BYTES} bytes past the data. Use "
                 "DataCopyPad for lengths that are not 32-byte multiples."), self._fix(ctx, call, elem))
@@ -47,10 +45,4 @@ class UnalignedDataCopy(Rule):
 
 
 def _is_params(ctx: RuleContext, text: str) -> bool:
-    if "{" in text or "Params" in text:
-        return True
-    for p in ctx.model.kernel_files:
-        sf = ctx.sources.get(p)
-        if sf is not None and re.search(r"DataCopy\w*Params\s+" + re.escape(text) + r"\b", sf.text):
-            return True
-    return False
+    return "{" in text or "Params" in text or text in ctx.param_vars
