@@ -118,3 +118,40 @@ def test_positions_convert_between_bytes_characters_and_utf16():
 def test_preprocess_keeps_length_for_non_ascii_in_launch_args():
     src = "int main() { k<<<n /* é */, nullptr, s>>>(a); }".encode()
     assert len(preprocess(src).text) == len(src)
+
+
+PUBLIC_SHAPES = """\
+#define KIND_A 10
+DECLARE_ENTRY_POINTS(half)
+TEMPLATE_ARGS_DECL(MyOp, ARG_DECL(D_T, KIND_A, KIND_B), );
+class K {
+    template <typename U, typename std::enable_if<!std::is_same_v<U, float>, void>::type* = nullptr>
+    __aicore__ inline void Widen() {}
+    __aicore__ inline void Init(uint32_t n)
+    {
+        this->n = n ASSERT(n != 0 && "n must not be zero");
+        auto t = queue.template EnQue<QuePosition::VECIN, QuePosition::VECOUT, uint8_t>(local);
+    }
+    __aicore__ inline void Run()
+    {
+        if constexpr (D == 1) {
+            Process1();
+#if !(defined(__NPU_ARCH__) && __NPU_ARCH__ == 3003)
+        } else if constexpr (D == 2) {
+            Process2();
+#endif
+        } else {
+            Process3();
+        }
+    }
+    uint32_t n;
+};
+"""
+
+
+def test_shapes_seen_in_public_operators_parse_cleanly():
+    sf = SourceFile("public_shapes.cpp", PUBLIC_SHAPES)
+    assert [(sf.line_col(e.start_byte), sf.node_text(e)) for e in sf.errors()] == []
+    kinds = {(m.kind, m.name) for m in sf.pre.marks}
+    assert {("macro_stmt", "DECLARE_ENTRY_POINTS"), ("macro_stmt", "TEMPLATE_ARGS_DECL"), ("macro_stmt", "ASSERT"),
+            ("conditional", "if"), ("conditional", "endif")} <= kinds
