@@ -158,6 +158,125 @@ def _escape(text: str) -> str:
     return escape(text)
 
 
+# ---- run -----------------------------------------------------------------------------------------------------
+def _parse_assignments(items: list[str], flag: str) -> dict[str, str]:
+    out = {}
+    for item in items or []:
+        name, sep, value = item.partition("=")
+        if not sep or not name:
+            raise TilewiseError(flag, 0, f"'{item}' is not NAME=VALUE; write e.g. {flag} x=8,1024")
+        out[name.strip()] = value.strip()
+    return out
+
+
+def _attr_value(text: str):
+    low = text.lower()
+    if low in ("true", "false"):
+        return low == "true"
+    if text.startswith("[") and text.endswith("]"):
+        return [_attr_value(v.strip()) for v in text[1:-1].split(",") if v.strip()]
+    for conv in (int, float):
+        try:
+            return conv(text)
+        except ValueError:
+            pass
+    return text
+
+
+def build_case(op: Operator, args: argparse.Namespace):
+    """The case to run: the manifest's (by --case, else its first), with --shape/--dtype/--attr on top."""
+    from analysis.manifest import Case, InputSpec
+
+    shapes = _parse_assignments(args.shape, "--shape")
+    dtypes = _parse_assignments(args.dtype, "--dtype")
+    attrs = {k: _attr_value(v) for k, v in _parse_assignments(args.attr, "--attr").items()}
+    manifest = op.manifest
+    base = None
+    if manifest and manifest.cases:
+        base = manifest.case(args.case) if args.case else manifest.cases[0]
+    elif args.case:
+        raise TilewiseError(str(op.project.root), 0, f"--case {args.case}: the operator has no tilewise.toml cases")
+    names = [t.name for t in op.model.inputs] or list(base.inputs if base else shapes)
+    inputs = {}
+    for name in names:
+        prev = base.inputs.get(name) if base else None
+        shape = [int(d) for d in shapes[name].replace("x", ",").split(",") if d] if name in shapes else (
+            prev.shape if prev else None)
+        if shape is None:
+            optional = any(t.name == name and t.param_type == "OPTIONAL" for t in op.model.inputs)
+            if optional:
+                continue
+            raise TilewiseError(str(op.project.root), 0, (
+                f"no shape for input '{name}': pass --shape {name}=D0,D1,... (inputs: {', '.join(names)})"))
+        opdef = next((t for t in op.model.inputs if t.name == name), None)
+        dtype = dtypes.get(name) or (prev.dtype if prev else None) or (opdef.dtypes[0] if opdef and opdef.dtypes
+                                                                       else "float16")
+        inputs[name] = InputSpec(shape=shape, dtype=dtype, init=prev.init if prev else "normal",
+                                 low=prev.low if prev else None, high=prev.high if prev else None)
+    unknown = set(shapes) | set(dtypes)
+    unknown -= set(names)
+    if unknown:
+        raise TilewiseError("--shape/--dtype", 0, f"unknown input(s) {sorted(unknown)}; the inputs are {names}")
+    merged = {**(base.attrs if base else {}), **attrs}
+    return Case(name=base.name if base else "cli", inputs=inputs, attrs=merged)
+
+
+def _load_arrays(items: list[str]) -> dict:
+    import numpy as np
+
+    arrays = {}
+    for name, path in _parse_assignments(items, "--input").items():
+        try:
+            arrays[name] = np.load(path)
+        except (OSError, ValueError) as exc:
+            raise TilewiseError(path, 0, f"cannot load --input {name}: {exc}; give a .npy file") from None
+    return arrays
+
+
+def cmd_run(args: argparse.Namespace) -> int:
+    from pydantic import ValidationError
+
+    from device.emulator import EmulatorDevice
+
+    try:
+        op = load_operator(args.path)
+        for p in op.problems:
+            err.print(_problem_line(p), markup=False)
+        case = build_case(op, args)
+        device = EmulatorDevice(chip=args.chip, timeout_s=args.timeout)
+        m = device.run(op, case, seed=args.seed, golden=args.golden, inputs=_load_arrays(args.input))
+    except TilewiseError as exc:
+        err.print(f"error: {exc.one_line()}", markup=False)
+        return 2
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        err.print(f"error: {'.'.join(map(str, first['loc']))}: {first['msg']}", markup=False)
+        return 2
+    data = m.model_dump(mode="json")
+    if m.error and m.error.file:
+        data["error"]["file"] = _rel(m.error.file)
+    if args.format == "json":
+        print(json.dumps(data, indent=2))
+    else:
+        _print_run(op, m)
+    return 0 if m.ok and m.correct is not False else 1
+
+
+def _print_run(op: Operator, m) -> None:
+    status = "[green]ok[/green]" if m.ok and m.correct is not False else "[red]failed[/red]"
+    out.print(f"{op.model.operator} case {m.case}: {status}  (blockDim {m.block_dim}, tiling key {m.tiling_key}, "
+              f"compile {m.compile_s:.2f} s{' cached' if m.cached_build else ''}, run {m.run_s:.2f} s)")
+    if m.error:
+        where = f"{_rel(m.error.file)}:{m.error.line}: " if m.error.file and m.error.line else (
+            f"{_rel(m.error.file)}: " if m.error.file else "")
+        out.print(f"{where}[red]error[/red] [{m.error.kind}]: {_escape(m.error.message)}")
+    for o in m.outputs:
+        verdict = "matches the golden" if o.ok else f"{o.mismatches} mismatches"
+        errs = f"max abs err {o.max_abs_err:.3g}, max rel err {o.max_rel_err:.3g}" if o.max_abs_err is not None else ""
+        shown = verdict if m.correct is not None else "no golden"
+        out.print(f"  output {o.name} {o.dtype}{o.shape}: {shown} {errs}")
+
+
 # ---- entry point ---------------------------------------------------------------------------------------------
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="tilewise", description="Language server, emulator and tiling "
@@ -174,6 +293,20 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--format", choices=("text", "json"), default="text")
     p.add_argument("--chip", default=None, help=f"chip name ({', '.join(builtin_chips())}) or a JSON file")
     p.set_defaults(func=cmd_lint)
+
+    p = sub.add_parser("run", help="build and run the operator on the emulator and check it against its golden")
+    p.add_argument("path", metavar="OPDIR")
+    p.add_argument("--case", help="manifest case to run (default: the first)")
+    p.add_argument("--shape", action="append", metavar="IN=D0,D1,...", help="input shape (repeatable)")
+    p.add_argument("--dtype", action="append", metavar="IN=DTYPE", help="input dtype, e.g. x=float16 (repeatable)")
+    p.add_argument("--attr", action="append", metavar="NAME=VALUE", help="attribute value (repeatable)")
+    p.add_argument("--input", action="append", metavar="IN=FILE.npy", help="input data from a .npy file")
+    p.add_argument("--golden", metavar="FILE.py:FN", help="numpy golden (default: the manifest's)")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--chip", default=None, help=f"chip name ({', '.join(builtin_chips())}) or a JSON file")
+    p.add_argument("--timeout", type=float, default=60.0, help="seconds before the run is killed")
+    p.add_argument("--format", choices=("text", "json"), default="text")
+    p.set_defaults(func=cmd_run)
     return parser
 
 

@@ -1,0 +1,276 @@
+"""Compile an operator for the emulator, once per content hash.
+
+Four kinds of object, each cached under the hash of exactly what it depends on:
+- the kernel (op_kernel sources, the tiling header, dtype bindings, the emulator headers);
+- each host source (op_host sources and headers): a change to tiling values recompiles only these;
+- the runner main (the emulator headers only);
+- a tiny generated shim that calls the kernel entry with the right number of GM pointers.
+Sources are mirrored into the cache with `#line` markers so compile errors name the user's file and line.
+Objects are written under a temporary name and renamed, so a killed build never leaves a corrupt cache entry.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import re
+import shutil
+import subprocess
+import tempfile
+import time
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+from analysis.operator import Operator
+from device.protocol import RunError
+
+INCLUDE_DIR = Path(__file__).resolve().parent / "include"
+CXX = os.environ.get("TILEWISE_CXX", "g++")
+KERNEL_FLAGS = ["-std=c++17", "-O2", "-pthread", "-w", "-fno-strict-aliasing"]
+HOST_FLAGS = ["-std=c++17", "-O0", "-pthread", "-w"]
+_ERROR_RE = re.compile(r"^(?P<file>[^:\n]+):(?P<line>\d+):(?:(?P<col>\d+):)? (?:fatal )?error: (?P<msg>.*)$", re.M)
+
+
+def default_cache_dir() -> Path:
+    env = os.environ.get("TILEWISE_CACHE")
+    if env:
+        return Path(env)
+    return Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "tilewise"
+
+
+@lru_cache(maxsize=1)
+def headers_hash() -> str:
+    h = hashlib.sha256()
+    for p in sorted(INCLUDE_DIR.rglob("*")):
+        if p.is_file():
+            h.update(str(p.relative_to(INCLUDE_DIR)).encode())
+            h.update(p.read_bytes())
+    return h.hexdigest()[:16]
+
+
+def _hash(*parts: str | bytes) -> str:
+    h = hashlib.sha256()
+    for part in parts:
+        h.update(part.encode() if isinstance(part, str) else part)
+        h.update(b"\0")
+    return h.hexdigest()[:20]
+
+
+class BuildError(Exception):
+    def __init__(self, error: RunError, log: str = ""):
+        super().__init__(error.message)
+        self.error = error
+        self.log = log
+
+
+@dataclass
+class Build:
+    exe: Path
+    compile_s: float
+    cached: bool
+
+
+class Builder:
+    def __init__(self, cache_dir: Path | None = None, jobs: int = 2):
+        self.cache = (cache_dir or default_cache_dir()) / "emulator"
+        self.jobs = jobs
+
+    # ---- public ---------------------------------------------------------------------------------------------
+    def build(self, op: Operator, type_macros: dict[str, str], texts: dict[str, str] | None = None) -> Build:
+        """Build (or fetch) the runner executable for `op` with DTYPE_* macros bound to `type_macros`.
+        `texts` overrides file contents (a tuner's knob values), keyed by absolute path."""
+        start = time.perf_counter()
+        model = op.model
+        texts = {**{p: sf.text for p, sf in op.sources.items()}, **(texts or {})}
+        if model.layout != "project":
+            return self._build_invocation(op, texts, type_macros, start)
+        entry = next((e for e in model.kernel.entries if e.name == model.kernel.entry), None)
+        if entry is None or not model.kernel.file:
+            raise BuildError(RunError(kind="no_kernel", message=(
+                "no kernel entry found: declare extern \"C\" __global__ __aicore__ void <op>(GM_ADDR ...) in "
+                "op_kernel/"), file=str(Path(model.root) / "op_kernel")))
+        mirror = self._mirror(op, texts)
+        root = Path(model.root)
+        host_cpp = [p for p in model.host_files if Path(p).suffix in (".cpp", ".cc", ".cxx")]
+        if not host_cpp:
+            raise BuildError(RunError(kind="no_host", message=(
+                "no host source in op_host/: add op_host/<op>.cpp with the OpDef and the tiling function"),
+                file=str(root / "op_host")))
+        tiling_headers = [p for p in model.host_files if "BEGIN_TILING_DATA_DEF" in texts.get(p, "")
+                          and Path(p).suffix in (".h", ".hpp")]
+        includes = self._include_flags(root, mirror)
+
+        jobs = []
+        kernel_src = self._kernel_unit(model, mirror, root, tiling_headers, type_macros)
+        kernel_key = _hash(headers_hash(), kernel_src, *sorted(f"{p}\n{texts[p]}" for p in model.kernel_files),
+                           *(texts[p] for p in tiling_headers), *KERNEL_FLAGS, *includes)
+        jobs.append(("kernel", kernel_key, kernel_src, KERNEL_FLAGS))
+        host_headers = sorted(f"{p}\n{texts[p]}" for p in model.host_files if p not in host_cpp)
+        for p in host_cpp:
+            src = f'#include "{mirror / Path(p).relative_to(root)}"\n'
+            jobs.append(("host", _hash(headers_hash(), src, texts[p], *host_headers, *HOST_FLAGS, *includes), src,
+                         HOST_FLAGS))
+        shim = self._shim(model, entry)
+        jobs.append(("shim", _hash(shim), shim, HOST_FLAGS))
+        runner_src = f'#include "{INCLUDE_DIR / "tw" / "runner_main.cpp"}"\n'
+        jobs.append(("runner", _hash(headers_hash(), runner_src, *KERNEL_FLAGS), runner_src, KERNEL_FLAGS))
+
+        exe_key = _hash(*(k for _, k, _, _ in jobs))
+        exe = self.cache / "bin" / f"{model.operator}-{exe_key}"
+        if exe.exists():
+            return Build(exe, time.perf_counter() - start, True)
+        with ThreadPoolExecutor(max_workers=self.jobs) as pool:
+            objects = list(pool.map(lambda j: self._compile(j[0], j[1], j[2], j[3], includes), jobs))
+        self._link(objects, exe)
+        return Build(exe, time.perf_counter() - start, False)
+
+    def _build_invocation(self, op: Operator, texts: dict[str, str], type_macros: dict[str, str],
+                          start: float) -> Build:
+        """A kernel-invocation operator is its own program: compile every source with its launches rewritten."""
+        model = op.model
+        root = Path(model.root)
+        texts = {p: rewrite_launches(op.sources[p], t) if p in op.sources and t == op.sources[p].text else t
+                 for p, t in texts.items()}
+        mirror = self._mirror(op, texts)
+        includes = self._include_flags(root, mirror) + [f"-I{mirror}"]
+        prelude = [f'#include "{INCLUDE_DIR / "tw" / "invocation.h"}"']
+        prelude += [f"#define {k} {v}" for k, v in sorted(type_macros.items())]
+        jobs = []
+        for p in sorted({*model.host_files, *model.kernel_files}):
+            if Path(p).suffix not in (".cpp", ".cc", ".cxx", ".asc"):
+                continue
+            src = "\n".join([*prelude, f'#include "{mirror / Path(p).relative_to(root)}"']) + "\n"
+            headers = sorted(f"{q}\n{texts[q]}" for q in texts if Path(q).suffix in (".h", ".hpp"))
+            jobs.append(("inv", _hash(headers_hash(), src, texts[p], *headers, *KERNEL_FLAGS, *includes), src,
+                         KERNEL_FLAGS))
+        if not jobs:
+            raise BuildError(RunError(kind="no_kernel", message="no .cpp source to build", file=str(root)))
+        exe = self.cache / "bin" / f"{model.operator}-inv-{_hash(*(j[1] for j in jobs))}"
+        if exe.exists():
+            return Build(exe, time.perf_counter() - start, True)
+        with ThreadPoolExecutor(max_workers=self.jobs) as pool:
+            objects = list(pool.map(lambda j: self._compile(j[0], j[1], j[2], j[3], includes), jobs))
+        self._link(objects, exe)
+        return Build(exe, time.perf_counter() - start, False)
+
+    # ---- steps ----------------------------------------------------------------------------------------------
+    def _mirror(self, op: Operator, texts: dict[str, str]) -> Path:
+        root = Path(op.model.root)
+        key = _hash(*sorted(f"{p}\n{t}" for p, t in texts.items()))
+        mirror = self.cache / "src" / key
+        if (mirror / ".complete").exists():
+            return mirror
+        tmp = Path(tempfile.mkdtemp(dir=self._dir("src"), prefix=".tmp-"))
+        for path, text in texts.items():
+            try:
+                rel = Path(path).relative_to(root)
+            except ValueError:
+                continue
+            dest = tmp / rel
+            dest.parent.mkdir(parents=True, exist_ok=True)
+            escaped = path.replace("\\", "\\\\").replace('"', '\\"')
+            dest.write_text(f'#line 1 "{escaped}"\n{text}', encoding="utf-8")
+        (tmp / ".complete").write_text("")
+        try:
+            tmp.rename(mirror)
+        except OSError:  # another process finished the same mirror first
+            shutil.rmtree(tmp, ignore_errors=True)
+        return mirror
+
+    @staticmethod
+    def _include_flags(root: Path, mirror: Path) -> list[str]:
+        flags = [f"-I{INCLUDE_DIR}"]
+        for sub in ("op_host", "op_kernel"):
+            if (mirror / sub).is_dir():
+                flags.append(f"-I{mirror / sub}")
+                flags.extend(f"-I{d}" for d in sorted((mirror / sub).rglob("*")) if d.is_dir())
+        return flags
+
+    @staticmethod
+    def _kernel_unit(model, mirror: Path, root: Path, tiling_headers: list[str], type_macros: dict[str, str]) -> str:
+        lines = ['#include "kernel_operator.h"', "namespace optiling {}"]
+        lines += [f'#include "{mirror / Path(h).relative_to(root)}"' for h in tiling_headers]
+        lines.append("using namespace optiling;")
+        if model.tiling.struct:
+            lines.append(f"#define TW_TILING_STRUCT {model.tiling.struct}")
+        for name, cpp in sorted(type_macros.items()):
+            lines.append(f"#define {name} {cpp}")
+        lines.append(f'#include "{mirror / Path(model.kernel.file).relative_to(root)}"')
+        return "\n".join(lines) + "\n"
+
+    @staticmethod
+    def _shim(model, entry) -> str:
+        n = len(entry.params)
+        params = ", ".join(["uint8_t*"] * n)
+        args = ", ".join(f"gm[{i}]" for i in range(n))
+        return (f'#include <cstdint>\nextern "C" void {entry.name}({params});\n'
+                f"void tw_call_kernel(uint8_t** gm) {{ {entry.name}({args}); }}\n"
+                f'const char* tw_op_name = "{model.operator}";\n')
+
+    def _dir(self, name: str) -> Path:
+        d = self.cache / name
+        d.mkdir(parents=True, exist_ok=True)
+        return d
+
+    def _compile(self, kind: str, key: str, source: str, flags: list[str], includes: list[str]) -> Path:
+        obj = self._dir("obj") / f"{kind}-{key}.o"
+        if obj.exists():
+            return obj
+        src = self._dir("obj") / f"{kind}-{key}.cpp"
+        src.write_text(source, encoding="utf-8")
+        tmp = obj.with_suffix(f".{os.getpid()}.tmp.o")
+        proc = subprocess.run([CXX, *flags, *includes, "-c", str(src), "-o", str(tmp)], capture_output=True, text=True)
+        if proc.returncode != 0:
+            tmp.unlink(missing_ok=True)
+            raise BuildError(compile_error(proc.stderr, kind), proc.stderr)
+        os.replace(tmp, obj)
+        return obj
+
+    def _link(self, objects: list[Path], exe: Path) -> None:
+        exe.parent.mkdir(parents=True, exist_ok=True)
+        tmp = exe.with_name(f".{exe.name}.{os.getpid()}.tmp")
+        proc = subprocess.run([CXX, "-pthread", *map(str, objects), "-o", str(tmp)], capture_output=True, text=True)
+        if proc.returncode != 0:
+            tmp.unlink(missing_ok=True)
+            raise BuildError(link_error(proc.stderr), proc.stderr)
+        os.replace(tmp, exe)
+
+
+def compile_error(stderr: str, kind: str) -> RunError:
+    """The first compiler error, preferring one in the user's own files over one in generated or header code."""
+    hits = list(_ERROR_RE.finditer(stderr))
+    ours = str(INCLUDE_DIR)
+    user = [h for h in hits if not h.group("file").startswith(ours) and "/emulator/obj/" not in h.group("file")]
+    best = (user or hits or [None])[0]
+    if best is None:
+        return RunError(kind="compile_error", message=f"{kind} compilation failed: {stderr.strip()[-400:]}")
+    return RunError(kind="compile_error", message=best.group("msg").strip(), file=best.group("file"),
+                    line=int(best.group("line")))
+
+
+def link_error(stderr: str) -> RunError:
+    m = re.search(r"undefined reference to [`'](?P<sym>[^'`]+)'", stderr)
+    if m:
+        return RunError(kind="link_error", message=(
+            f"undefined reference to '{m.group('sym')}': the operator uses something the emulator does not provide "
+            "yet, or a function it declares is never defined"))
+    return RunError(kind="link_error", message=stderr.strip()[-400:])
+
+
+def rewrite_launches(sf, text: str) -> str:
+    """`k<<<blockDim, l2, stream>>>(args)` -> `::tw::launcher_for(k, blockDim)(args)`, newlines kept in place."""
+    data = text.encode("utf-8")
+    out = bytearray(data)
+    for mark in sorted(sf.pre.marks_of("launch"), key=lambda m: m.start, reverse=True):
+        if not mark.args or not mark.name:
+            continue
+        callee_start = data.rfind(mark.name.encode(), max(0, mark.start - 200), mark.start)
+        if callee_start < 0:
+            continue
+        callee = data[callee_start:mark.start].decode("utf-8").strip()
+        replaced = f"::tw::launcher_for({callee}, {mark.args[0].text})".encode()
+        newlines = data[callee_start:mark.end].count(b"\n")
+        out[callee_start:mark.end] = replaced + b"\n" * newlines
+    return out.decode("utf-8")

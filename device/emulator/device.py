@@ -1,0 +1,287 @@
+"""The emulator as a Device: build, run one case in a sandboxed subprocess, check the outputs against the golden."""
+
+from __future__ import annotations
+
+import json
+import os
+import resource
+import shutil
+import signal
+import subprocess
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+
+from analysis.chip import Chip, load_chip
+from analysis.manifest import Case
+from analysis.operator import Operator
+from device.emulator.build import Builder, BuildError
+from device.emulator.dtypes import BY_GE, DTYPES, as_float
+from device.emulator.inputs import make_inputs
+from device.golden import GoldenError, check_outputs, run_golden
+from device.protocol import Measurement, RunError
+
+DEFAULT_TIMEOUT_S = 60.0
+DEFAULT_MEMORY_BYTES = 8 * 1024**3
+
+
+class EmulatorDevice:
+    name = "emulator"
+
+    def __init__(self, chip: Chip | str | None = None, cache_dir: Path | None = None,
+                 timeout_s: float = DEFAULT_TIMEOUT_S, memory_bytes: int = DEFAULT_MEMORY_BYTES):
+        self.chip = chip if isinstance(chip, Chip) else load_chip(chip)
+        self.builder = Builder(cache_dir)
+        self.timeout_s = timeout_s
+        self.memory_bytes = memory_bytes
+
+    def run(self, op: Operator, case: Case, *, knobs: dict[str, int] | None = None, seed: int = 0,
+            golden: str | None = None, rtol: float | None = None, atol: float | None = None,
+            inputs: dict[str, np.ndarray] | None = None, texts: dict[str, str] | None = None,
+            trace_path: str | None = None) -> Measurement:
+        m = Measurement(ok=False, case=case.name)
+        try:
+            type_macros, out_dtypes = bind_dtypes(op, case)
+        except ValueError as exc:
+            m.error = RunError(kind="bad_case", message=str(exc), file=op.manifest.path if op.manifest else None)
+            return m
+        try:
+            build = self.builder.build(op, type_macros, texts)
+        except BuildError as exc:
+            m.error = exc.error
+            return m
+        m.compile_s, m.cached_build = build.compile_s, build.cached
+        arrays = make_inputs(case, seed, overrides=inputs)
+        workdir = Path(tempfile.mkdtemp(prefix="tilewise-run-"))
+        try:
+            if op.model.layout == "invocation":
+                self._execute_invocation(build.exe, op, case, arrays, out_dtypes, workdir, m, trace_path)
+            else:
+                self._execute(build.exe, op, case, arrays, workdir, m, trace_path)
+            if m.ok:
+                self._check(op, case, arrays, out_dtypes, workdir, m, golden, rtol, atol)
+        finally:
+            shutil.rmtree(workdir, ignore_errors=True)
+        return m
+
+    # ---- steps ----------------------------------------------------------------------------------------------
+    def _execute(self, exe: Path, op: Operator, case: Case, arrays: dict[str, np.ndarray], workdir: Path,
+                 m: Measurement, trace_path: str | None) -> None:
+        spec = [f"op {op.model.operator}",
+                f"platform {self.chip.vector_cores} {self.chip.cube_cores} {self.chip.ub_bytes} {self.chip.l1_bytes}"]
+        for name, spec_in in case.inputs.items():
+            path = workdir / f"in_{name}.bin"
+            arrays[name].tofile(path)
+            dims = " ".join(str(d) for d in spec_in.shape)
+            spec.append(f"input {name} {DTYPES[spec_in.dtype].ge} {len(spec_in.shape)} {dims} {path}")
+        for i, out in enumerate(op.model.outputs or [None]):
+            name = out.name if out else f"out{i}"
+            spec.append(f"output {name} {workdir / f'out_{i}.bin'}")
+        for name, value in case.attrs.items():
+            spec.append(f"attr {name} {_attr_text(value)}")
+        spec.append(f"trace {trace_path or workdir / 'trace.txt'}")
+        spec.append(f"result {workdir / 'result.json'}")
+        (workdir / "spec.txt").write_text("\n".join(spec) + "\n")
+
+        start = time.perf_counter()
+        try:
+            proc = subprocess.run([str(exe), str(workdir / "spec.txt")], cwd=workdir, capture_output=True, text=True,
+                                  timeout=self.timeout_s, preexec_fn=self._limits)
+        except subprocess.TimeoutExpired:
+            m.run_s = time.perf_counter() - start
+            m.error = RunError(kind="timeout", message=(
+                f"the kernel did not finish within {self.timeout_s:g} s (an endless loop, or a wait that never ends); "
+                "it was killed"))
+            return
+        m.run_s = time.perf_counter() - start
+        result_file = workdir / "result.json"
+        if proc.returncode != 0 or not result_file.exists():
+            m.error = RunError(kind="crash", message=_crash_message(proc.returncode, proc.stderr))
+            return
+        result = json.loads(result_file.read_text())
+        m.block_dim = result.get("block_dim")
+        m.tiling_key = result.get("tiling_key")
+        m.workspace = result.get("workspace", [])
+        m.ub_peak_bytes = result.get("ub_peak_bytes")
+        m.trace_path = trace_path
+        if result["status"] != "ok":
+            e = result["error"]
+            m.error = RunError(kind=e["kind"], message=e["message"], file=e.get("file") or None,
+                               line=e.get("line") or None)
+            return
+        m.ok = True
+        m.outputs = []
+        for i, out in enumerate(result.get("outputs", [])):
+            dtype = BY_GE.get(out["dtype"])
+            m.outputs.append(_output_stub(out["name"], out["shape"], dtype.name if dtype else "float32"))
+            _ = i
+
+    def _execute_invocation(self, exe: Path, op: Operator, case: Case, arrays: dict[str, np.ndarray],
+                            out_dtypes: list[str], workdir: Path, m: Measurement, trace_path: str | None) -> None:
+        """Run the user's own host program; inputs and outputs travel as input_<name>.bin / output_<name>.bin in its
+        working directory (or input/ and output/ below it), the convention of Huawei's kernel-invocation samples."""
+        (workdir / "input").mkdir()
+        (workdir / "output").mkdir()
+        for name, values in arrays.items():
+            values.tofile(workdir / f"input_{name}.bin")
+            values.tofile(workdir / "input" / f"input_{name}.bin")
+        env = {**os.environ, "TW_RESULT": str(workdir / "result.json"),
+               "TW_TRACE": str(trace_path or workdir / "trace.txt"), "TW_UB_BYTES": str(self.chip.ub_bytes)}
+        start = time.perf_counter()
+        try:
+            proc = subprocess.run([str(exe)], cwd=workdir, capture_output=True, text=True, env=env,
+                                  timeout=self.timeout_s, preexec_fn=self._limits)
+        except subprocess.TimeoutExpired:
+            m.run_s = time.perf_counter() - start
+            m.error = RunError(kind="timeout", message=f"the program did not finish within {self.timeout_s:g} s")
+            return
+        m.run_s = time.perf_counter() - start
+        result_file = workdir / "result.json"
+        result = json.loads(result_file.read_text()) if result_file.exists() else None
+        if result and result["status"] != "ok":
+            e = result["error"]
+            m.error = RunError(kind=e["kind"], message=e["message"], file=e.get("file") or None,
+                               line=e.get("line") or None)
+            return
+        if proc.returncode != 0 or result is None:
+            m.error = RunError(kind="crash", message=_crash_message(proc.returncode, proc.stderr)
+                               if proc.returncode else "the program launched no kernel")
+            return
+        m.block_dim, m.tiling_key, m.ub_peak_bytes = result["block_dim"], 0, result.get("ub_peak_bytes")
+        m.trace_path = trace_path
+        m.outputs = []
+        for i, out in enumerate(op.model.outputs):
+            found = [p for p in (workdir / f"output_{out.name}.bin", workdir / "output" / f"output_{out.name}.bin")
+                     if p.exists()]
+            if not found:
+                m.error = RunError(kind="bad_output", message=(
+                    f"the program wrote no output_{out.name}.bin (in its working directory or output/)"))
+                return
+            dtype = out_dtypes[i] if i < len(out_dtypes) else "float32"
+            raw = np.fromfile(found[0], dtype=DTYPES[dtype].numpy)
+            raw.tofile(workdir / f"out_{i}.bin")
+            m.outputs.append(_output_stub(out.name, [int(raw.size)], dtype))
+        m.ok = True
+
+    def _check(self, op: Operator, case: Case, arrays: dict[str, np.ndarray], out_dtypes: list[str],
+               workdir: Path, m: Measurement, golden: str | None, rtol: float | None, atol: float | None) -> None:
+        produced = []
+        for i, out in enumerate(m.outputs):
+            dtype = DTYPES[out.dtype]
+            raw = np.fromfile(workdir / f"out_{i}.bin", dtype=dtype.numpy)
+            size = int(np.prod(out.shape)) if out.shape else 1
+            if raw.size != size:
+                m.error = RunError(kind="bad_output",
+                                   message=f"output {out.name} has {raw.size} elements, expected {size}")
+                m.ok = False
+                return
+            produced.append(raw.reshape(out.shape))
+        if op.model.layout == "invocation":
+            produced = [p.reshape(-1) for p in produced]
+        spec = golden or (op.manifest.golden.function if op.manifest and op.manifest.golden else None)
+        if spec is None:
+            return
+        base = Path(op.manifest.path).parent if op.manifest and op.manifest.path else Path(op.model.root)
+        tol_r = rtol if rtol is not None else (op.manifest.golden.rtol if op.manifest and op.manifest.golden else 1e-3)
+        tol_a = atol if atol is not None else (op.manifest.golden.atol if op.manifest and op.manifest.golden else 1e-3)
+        try:
+            ins = [as_float(arrays[n], case.inputs[n].dtype).astype(np.float32)
+                   if case.inputs[n].dtype == "bfloat16" else arrays[n] for n in case.inputs]
+            expected = run_golden(spec, base, ins, case.attrs)
+        except GoldenError as exc:
+            m.error = exc.error
+            m.correct = False
+            return
+        try:
+            checks = check_outputs(m.outputs, produced, expected, tol_r, tol_a)
+        except GoldenError as exc:
+            m.error = exc.error
+            m.correct = False
+            return
+        m.outputs = checks
+        m.correct = all(c.ok for c in checks)
+        errs = [c for c in checks if c.max_abs_err is not None]
+        m.max_abs_err = max((c.max_abs_err for c in errs), default=None)
+        m.max_rel_err = max((c.max_rel_err for c in errs), default=None)
+
+    def _limits(self) -> None:
+        # In the child, before exec: bound its memory, and give it its own process group so a timeout kills it all.
+        resource.setrlimit(resource.RLIMIT_AS, (self.memory_bytes, self.memory_bytes))
+        resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+
+
+def bind_dtypes(op: Operator, case: Case) -> tuple[dict[str, str], list[str]]:
+    """DTYPE_<NAME> macros and output dtypes for a case: the OpDef's dtype column whose inputs match the case."""
+    model = op.model
+    names = list(case.inputs)
+    if model.inputs:
+        expected = [t.name for t in model.inputs]
+        required = [t.name for t in model.inputs if t.param_type != "OPTIONAL"]
+        missing = [n for n in required if n not in case.inputs]
+        unknown = [n for n in names if n not in expected]
+        if missing or unknown:
+            detail = (f": missing {missing}" if missing else "") + (f": unknown {unknown}" if unknown else "")
+            raise ValueError(f"the case's inputs {names} do not match the OpDef's inputs {expected}{detail}")
+    columns = max((len(t.dtypes) for t in model.inputs + model.outputs), default=0)
+    chosen = None
+    for k in range(columns):
+        if all(k < len(t.dtypes) and t.dtypes[k] == case.inputs[t.name].dtype
+               for t in model.inputs if t.name in case.inputs):
+            chosen = k
+            break
+    if model.inputs and columns and chosen is None:
+        allowed = {t.name: sorted(set(t.dtypes)) for t in model.inputs}
+        got = {n: s.dtype for n, s in case.inputs.items()}
+        raise ValueError(f"no OpDef dtype combination matches the case's dtypes {got}; the OpDef allows {allowed}")
+    macros: dict[str, str] = {}
+    out_dtypes: list[str] = []
+    first = case.inputs[names[0]].dtype if names else "float32"
+    for t in model.inputs:
+        if t.name in case.inputs:
+            macros[f"DTYPE_{t.name.upper()}"] = DTYPES[case.inputs[t.name].dtype].cpp
+    for t in model.outputs:
+        dt = t.dtypes[chosen] if chosen is not None and chosen < len(t.dtypes) else first
+        dt = dt if dt in DTYPES else first
+        macros[f"DTYPE_{t.name.upper()}"] = DTYPES[dt].cpp
+        out_dtypes.append(dt)
+    return macros, out_dtypes
+
+
+def _attr_text(value) -> str:
+    if isinstance(value, bool):
+        return f"b {int(value)}"
+    if isinstance(value, int):
+        return f"i {value}"
+    if isinstance(value, float):
+        return f"f {value!r}"
+    if isinstance(value, list):
+        if all(isinstance(v, int) for v in value):
+            return "li " + " ".join(str(v) for v in value)
+        return "lf " + " ".join(repr(float(v)) for v in value)
+    return f"s {value}"
+
+
+def _output_stub(name: str, shape: list[int], dtype: str):
+    from device.protocol import OutputCheck
+
+    return OutputCheck(name=name, shape=shape, dtype=dtype)
+
+
+def _crash_message(code: int, stderr: str) -> str:
+    if code < 0:
+        try:
+            sig = signal.Signals(-code).name
+        except ValueError:
+            sig = f"signal {-code}"
+        hint = {"SIGSEGV": "a wild pointer or an access far outside a tensor",
+                "SIGABRT": "an abort or a failed assertion", "SIGKILL": "it ran out of memory",
+                "SIGFPE": "an integer division by zero"}.get(sig, "")
+        return f"the kernel process crashed with {sig}" + (f" ({hint})" if hint else "") + _tail(stderr)
+    return f"the runner exited with status {code}" + _tail(stderr)
+
+
+def _tail(stderr: str) -> str:
+    text = stderr.strip().splitlines()[-3:] if stderr.strip() else []
+    return (": " + " | ".join(text)) if text else ""

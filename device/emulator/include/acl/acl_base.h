@@ -1,0 +1,3 @@
+// Alias of acl/acl.h.
+#pragma once
+#include "acl/acl.h"

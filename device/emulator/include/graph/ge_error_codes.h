@@ -1,0 +1,3 @@
+// Alias of graph/types.h (status codes live there).
+#pragma once
+#include "graph/types.h"

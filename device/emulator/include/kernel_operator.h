@@ -1,0 +1,15 @@
+// tilewise's CPU emulation of the AscendC kernel API. Written from the public API semantics; no CANN code.
+// A kernel includes this header and compiles with plain g++; each block runs on its own thread.
+#pragma once
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
+#include <type_traits>
+
+#include "tw/types.h"
+#include "tw/runtime.h"
+#include "tw/tensor.h"
+#include "tw/copy.h"
+#include "tw/sync.h"
+#include "tw/vector.h"
+#include "tw/kernel_macros.h"

@@ -1,0 +1,90 @@
+// tilewise host emulation: the logging and checking macros of CANN operator code (OP_LOGE, OP_CHECK_IF, ...).
+// Errors and warnings go to stderr; debug and info only when the environment variable TW_HOST_DEBUG is set.
+// The check macros take statements as arguments (`return ge::GRAPH_FAILED`) and run them when the check fails.
+#pragma once
+#include <cstdarg>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+#include <type_traits>
+
+#include "graph/types.h"
+#include "securec.h"
+
+namespace tw_host::log {
+
+// The first argument of OP_LOG* is a context pointer, an op name string, or nullptr.
+template <typename T>
+inline const char* node_name(const T& who) {
+    if constexpr (std::is_convertible_v<T, const char*>) {
+        const char* s = who;
+        return s == nullptr ? "?" : s;
+    } else if constexpr (std::is_same_v<T, std::string>) {
+        return who.c_str();
+    } else if constexpr (std::is_pointer_v<T>) {
+        return who == nullptr ? "?" : who->GetNodeName();
+    } else {
+        return "?";
+    }
+}
+inline const char* node_name(std::nullptr_t) { return "?"; }
+
+inline bool debug_enabled() {
+    static const bool on = std::getenv("TW_HOST_DEBUG") != nullptr;
+    return on;
+}
+
+inline void print(const char* level, const char* who, const char* fmt, ...) {
+    if ((level[0] == 'D' || level[0] == 'I') && !debug_enabled()) {
+        return;
+    }
+    std::fprintf(stderr, "[%s] %s: ", level, who);
+    va_list ap;
+    va_start(ap, fmt);
+    std::vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    std::fputc('\n', stderr);
+}
+
+}  // namespace tw_host::log
+
+#define TW_OP_LOG(level, who, fmt, ...) ::tw_host::log::print(level, ::tw_host::log::node_name(who), fmt, ##__VA_ARGS__)
+#define OP_LOGE(who, fmt, ...) TW_OP_LOG("E", who, fmt, ##__VA_ARGS__)
+#define OP_LOGW(who, fmt, ...) TW_OP_LOG("W", who, fmt, ##__VA_ARGS__)
+#define OP_LOGI(who, fmt, ...) TW_OP_LOG("I", who, fmt, ##__VA_ARGS__)
+#define OP_LOGD(who, fmt, ...) TW_OP_LOG("D", who, fmt, ##__VA_ARGS__)
+#define OP_LOGE_WITH_INVALID_ATTR(who, ...) OP_LOGE(who, "invalid attribute")
+#define OPS_LOG_E(who, fmt, ...) OP_LOGE(who, fmt, ##__VA_ARGS__)
+#define OPS_LOG_W(who, fmt, ...) OP_LOGW(who, fmt, ##__VA_ARGS__)
+#define OPS_LOG_I(who, fmt, ...) OP_LOGI(who, fmt, ##__VA_ARGS__)
+#define OPS_LOG_D(who, fmt, ...) OP_LOGD(who, fmt, ##__VA_ARGS__)
+#define VECTOR_INNER_ERR_REPORT_TILIING(who, fmt, ...) OP_LOGE(who, fmt, ##__VA_ARGS__)
+#define CUBE_INNER_ERR_REPORT(who, fmt, ...) OP_LOGE(who, fmt, ##__VA_ARGS__)
+
+// `cond` is the failure condition: when it holds, log and run `action` (typically `return ge::GRAPH_FAILED`).
+#define OP_CHECK_IF(cond, log_expr, action) \
+    do {                                    \
+        if (cond) {                         \
+            log_expr;                       \
+            action;                         \
+        }                                   \
+    } while (0)
+#define OP_CHECK(cond, log_expr, action) OP_CHECK_IF(cond, log_expr, action)
+#define OP_TILING_CHECK(cond, log_expr, action) OP_CHECK_IF(cond, log_expr, action)
+#define OPS_CHECK(cond, log_expr, action) OP_CHECK_IF(cond, log_expr, action)
+
+#define OP_CHECK_NULL_WITH_CONTEXT(ctx, ptr)                        \
+    do {                                                            \
+        if ((ptr) == nullptr) {                                     \
+            OP_LOGE(ctx, "%s is nullptr", #ptr);                    \
+            return ge::GRAPH_FAILED;                                \
+        }                                                           \
+    } while (0)
+#define OPS_CHECK_NULL_WITH_CONTEXT(ctx, ptr) OP_CHECK_NULL_WITH_CONTEXT(ctx, ptr)
+#define OP_CHECK_NULL_WITH_CONTEXT_RET(ctx, ptr, ret)               \
+    do {                                                            \
+        if ((ptr) == nullptr) {                                     \
+            OP_LOGE(ctx, "%s is nullptr", #ptr);                    \
+            return ret;                                             \
+        }                                                           \
+    } while (0)

@@ -1,0 +1,3 @@
+// Alias of log/log.h (the path older operator samples include).
+#pragma once
+#include "log/log.h"

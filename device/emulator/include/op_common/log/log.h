@@ -1,0 +1,3 @@
+// Alias of log/log.h (the path ops-math style operators include).
+#pragma once
+#include "log/log.h"

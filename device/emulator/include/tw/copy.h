@@ -1,0 +1,205 @@
+// Data movement between GM and UB: DataCopy (count and strided forms) and DataCopyPad, with the alignment and
+// bounds checks msSanitizer would make, and atomic accumulation for SetAtomicAdd.
+#pragma once
+#include <cstring>
+#include <string>
+
+#include "tw/tensor.h"
+
+namespace tw {
+
+inline void check_ub_aligned(const void* p, const char* what, const char* file, int line) {
+    uint64_t off = static_cast<uint64_t>(static_cast<const uint8_t*>(p) - cur().ub.data());
+    if (off % 32 != 0)
+        fail("misaligned", std::string(what) + " uses a UB address at byte offset " + std::to_string(off) +
+                               ", which is not 32-byte aligned", file, line);
+}
+
+inline void check_len_aligned(uint64_t bytes, const char* what, const char* file, int line) {
+    if (bytes % 32 != 0)
+        fail("misaligned", std::string(what) + " moves " + std::to_string(bytes) +
+                               " bytes, not a multiple of 32: use DataCopyPad for lengths that are not 32-byte multiples",
+             file, line);
+}
+
+template <typename T>
+inline void gm_write(T* dst, const T* src, uint64_t n) {
+    Core& c = cur();
+    if (c.atomic == 0) {
+        std::memcpy(dst, src, n * sizeof(T));
+        return;
+    }
+    std::lock_guard<std::mutex> lock(launch()->atomic_mu);  // blocks accumulate into the same GM concurrently
+    for (uint64_t i = 0; i < n; ++i) {
+        float a = static_cast<float>(dst[i]), b = static_cast<float>(src[i]);
+        float r = c.atomic == 1 ? a + b : c.atomic == 2 ? (a > b ? a : b) : (a < b ? a : b);
+        if constexpr (std::is_integral<T>::value) {
+            T ai = dst[i], bi = src[i];
+            dst[i] = c.atomic == 1 ? static_cast<T>(ai + bi) : c.atomic == 2 ? (ai > bi ? ai : bi) : (ai < bi ? ai : bi);
+        } else {
+            dst[i] = static_cast<T>(r);
+        }
+    }
+}
+
+}  // namespace tw
+
+namespace AscendC {
+
+// GM -> UB
+template <typename T>
+void DataCopy(const LocalTensor<T>& dst, const GlobalTensor<T>& src, uint32_t count, TW_SRC) {
+    tw::check_len_aligned(uint64_t(count) * sizeof(T), "DataCopy", TW_AT);
+    tw::check_ub_aligned(dst.data(), "DataCopy", TW_AT);
+    T* d = dst.span(0, count, "DataCopy", TW_AT);
+    tw::gm_check(src.data(), uint64_t(count) * sizeof(T), "DataCopy", TW_AT);
+    std::memcpy(d, src.data(), uint64_t(count) * sizeof(T));
+    tw::record(tw::Rec::Instr, PIPE_MTE2, "DataCopy", TW_AT, uint64_t(count) * sizeof(T), count, 1, 0, 1, sizeof(T));
+}
+
+// UB -> GM
+template <typename T>
+void DataCopy(const GlobalTensor<T>& dst, const LocalTensor<T>& src, uint32_t count, TW_SRC) {
+    tw::check_len_aligned(uint64_t(count) * sizeof(T), "DataCopy", TW_AT);
+    tw::check_ub_aligned(src.data(), "DataCopy", TW_AT);
+    const T* s = src.span(0, count, "DataCopy", TW_AT);
+    tw::gm_check(dst.data(), uint64_t(count) * sizeof(T), "DataCopy", TW_AT);
+    tw::gm_write(dst.data(), s, count);
+    tw::record(tw::Rec::Instr, PIPE_MTE3, "DataCopy", TW_AT, uint64_t(count) * sizeof(T), count, 1, 0, 1, sizeof(T),
+               tw::cur().atomic ? 2 : 0);
+}
+
+// UB -> UB (runs on the vector side's copy path)
+template <typename T>
+void DataCopy(const LocalTensor<T>& dst, const LocalTensor<T>& src, uint32_t count, TW_SRC) {
+    tw::check_len_aligned(uint64_t(count) * sizeof(T), "DataCopy", TW_AT);
+    T* d = dst.span(0, count, "DataCopy", TW_AT);
+    const T* s = src.span(0, count, "DataCopy", TW_AT);
+    std::memmove(d, s, uint64_t(count) * sizeof(T));
+    tw::record(tw::Rec::Instr, PIPE_V, "DataCopy", TW_AT, uint64_t(count) * sizeof(T), count,
+               static_cast<uint32_t>((uint64_t(count) * sizeof(T) + 255) / 256), 0, 0, sizeof(T));
+}
+
+// Strided forms: blockLen and strides in 32-byte blocks; strides are gaps between consecutive blocks.
+template <typename T>
+void DataCopy(const LocalTensor<T>& dst, const GlobalTensor<T>& src, const DataCopyParams& p, TW_SRC) {
+    tw::check_ub_aligned(dst.data(), "DataCopy", TW_AT);
+    const uint64_t blk = uint64_t(p.blockLen) * 32 / sizeof(T);
+    uint8_t* d = reinterpret_cast<uint8_t*>(dst.data());
+    const uint8_t* s = reinterpret_cast<const uint8_t*>(src.data());
+    for (uint16_t i = 0; i < p.blockCount; ++i) {
+        uint64_t doff = uint64_t(i) * (p.blockLen + p.dstStride) * 32;
+        uint64_t soff = uint64_t(i) * (p.blockLen + p.srcStride) * 32;
+        dst.span(doff / sizeof(T), blk, "DataCopy", TW_AT);
+        tw::gm_check(s + soff, uint64_t(p.blockLen) * 32, "DataCopy", TW_AT);
+        std::memcpy(d + doff, s + soff, uint64_t(p.blockLen) * 32);
+    }
+    uint64_t bytes = uint64_t(p.blockCount) * p.blockLen * 32;
+    tw::record(tw::Rec::Instr, PIPE_MTE2, "DataCopy", TW_AT, bytes, static_cast<uint32_t>(bytes / sizeof(T)),
+               p.blockCount, 0, 1, sizeof(T));
+}
+
+template <typename T>
+void DataCopy(const GlobalTensor<T>& dst, const LocalTensor<T>& src, const DataCopyParams& p, TW_SRC) {
+    tw::check_ub_aligned(src.data(), "DataCopy", TW_AT);
+    const uint64_t blk = uint64_t(p.blockLen) * 32 / sizeof(T);
+    uint8_t* d = reinterpret_cast<uint8_t*>(dst.data());
+    const uint8_t* s = reinterpret_cast<const uint8_t*>(src.data());
+    for (uint16_t i = 0; i < p.blockCount; ++i) {
+        uint64_t soff = uint64_t(i) * (p.blockLen + p.srcStride) * 32;
+        uint64_t doff = uint64_t(i) * (p.blockLen + p.dstStride) * 32;
+        src.span(soff / sizeof(T), blk, "DataCopy", TW_AT);
+        tw::gm_check(d + doff, uint64_t(p.blockLen) * 32, "DataCopy", TW_AT);
+        tw::gm_write(reinterpret_cast<T*>(d + doff), reinterpret_cast<const T*>(s + soff), blk);
+    }
+    uint64_t bytes = uint64_t(p.blockCount) * p.blockLen * 32;
+    tw::record(tw::Rec::Instr, PIPE_MTE3, "DataCopy", TW_AT, bytes, static_cast<uint32_t>(bytes / sizeof(T)),
+               p.blockCount, 0, 1, sizeof(T), tw::cur().atomic ? 2 : 0);
+}
+
+template <typename T>
+void DataCopy(const LocalTensor<T>& dst, const LocalTensor<T>& src, const DataCopyParams& p, TW_SRC) {
+    const uint64_t blk = uint64_t(p.blockLen) * 32 / sizeof(T);
+    for (uint16_t i = 0; i < p.blockCount; ++i) {
+        uint64_t soff = uint64_t(i) * (p.blockLen + p.srcStride) * 32 / sizeof(T);
+        uint64_t doff = uint64_t(i) * (p.blockLen + p.dstStride) * 32 / sizeof(T);
+        std::memmove(dst.span(doff, blk, "DataCopy", TW_AT), src.span(soff, blk, "DataCopy", TW_AT), blk * sizeof(T));
+    }
+    uint64_t bytes = uint64_t(p.blockCount) * p.blockLen * 32;
+    tw::record(tw::Rec::Instr, PIPE_V, "DataCopy", TW_AT, bytes, static_cast<uint32_t>(bytes / sizeof(T)),
+               p.blockCount, 0, 0, sizeof(T));
+}
+
+// DataCopyPad GM -> UB: blockCount rows of blockLen bytes; GM rows are srcStride bytes apart (gap after each row),
+// UB rows start at 32-byte boundaries with dstStride extra 32-byte blocks between them.
+template <typename T>
+void DataCopyPad(const LocalTensor<T>& dst, const GlobalTensor<T>& src, const DataCopyExtParams& p,
+                 const DataCopyPadExtParams<T>& pad, TW_SRC) {
+    tw::check_ub_aligned(dst.data(), "DataCopyPad", TW_AT);
+    const uint64_t row_bytes = p.blockLen;
+    const uint64_t left = pad.isPad ? pad.leftPadding : 0, right = pad.isPad ? pad.rightPadding : 0;
+    const uint64_t ub_row = tw::align32(row_bytes + (left + right) * sizeof(T));
+    uint8_t* d = reinterpret_cast<uint8_t*>(dst.data());
+    const uint8_t* s = reinterpret_cast<const uint8_t*>(src.data());
+    for (uint16_t i = 0; i < p.blockCount; ++i) {
+        uint64_t soff = uint64_t(i) * (row_bytes + p.srcStride);
+        uint64_t doff = uint64_t(i) * (ub_row + uint64_t(p.dstStride) * 32);
+        dst.span(doff / sizeof(T), ub_row / sizeof(T), "DataCopyPad", TW_AT);
+        tw::gm_check(s + soff, row_bytes, "DataCopyPad", TW_AT);
+        T* row = reinterpret_cast<T*>(d + doff);
+        for (uint64_t k = 0; k < left; ++k) row[k] = pad.paddingValue;
+        std::memcpy(row + left, s + soff, row_bytes);
+        // The hardware fills the rest of the last 32-byte block; with isPad it writes the padding value there.
+        uint64_t filled = left + row_bytes / sizeof(T);
+        for (uint64_t k = filled; k < ub_row / sizeof(T); ++k) row[k] = pad.isPad ? pad.paddingValue : row[k];
+    }
+    tw::record(tw::Rec::Instr, PIPE_MTE2, "DataCopyPad", TW_AT, uint64_t(p.blockCount) * row_bytes,
+               static_cast<uint32_t>(uint64_t(p.blockCount) * row_bytes / sizeof(T)), p.blockCount, 0, 1, sizeof(T), 1);
+}
+
+template <typename T>
+void DataCopyPad(const LocalTensor<T>& dst, const GlobalTensor<T>& src, const DataCopyParams& p,
+                 const DataCopyPadParams& pad, TW_SRC) {
+    DataCopyPadExtParams<T> ext(pad.isPad, pad.leftPadding, pad.rightPadding, static_cast<T>(pad.paddingValue));
+    DataCopyPad(dst, src, DataCopyExtParams(p.blockCount, p.blockLen, p.srcStride, p.dstStride), ext, TW_AT);
+}
+
+// DataCopyPad UB -> GM: UB rows start at 32-byte boundaries (srcStride extra blocks apart); GM rows are
+// dstStride bytes apart.
+template <typename T>
+void DataCopyPad(const GlobalTensor<T>& dst, const LocalTensor<T>& src, const DataCopyExtParams& p, TW_SRC) {
+    tw::check_ub_aligned(src.data(), "DataCopyPad", TW_AT);
+    const uint64_t row_bytes = p.blockLen;
+    const uint64_t ub_row = tw::align32(row_bytes);
+    uint8_t* d = reinterpret_cast<uint8_t*>(dst.data());
+    const uint8_t* s = reinterpret_cast<const uint8_t*>(src.data());
+    for (uint16_t i = 0; i < p.blockCount; ++i) {
+        uint64_t soff = uint64_t(i) * (ub_row + uint64_t(p.srcStride) * 32);
+        uint64_t doff = uint64_t(i) * (row_bytes + p.dstStride);
+        src.span(soff / sizeof(T), row_bytes / sizeof(T), "DataCopyPad", TW_AT);
+        tw::gm_check(d + doff, row_bytes, "DataCopyPad", TW_AT);
+        tw::gm_write(reinterpret_cast<T*>(d + doff), reinterpret_cast<const T*>(s + soff), row_bytes / sizeof(T));
+    }
+    tw::record(tw::Rec::Instr, PIPE_MTE3, "DataCopyPad", TW_AT, uint64_t(p.blockCount) * row_bytes,
+               static_cast<uint32_t>(uint64_t(p.blockCount) * row_bytes / sizeof(T)), p.blockCount, 0, 1, sizeof(T),
+               static_cast<uint8_t>(1 | (tw::cur().atomic ? 2 : 0)));
+}
+
+template <typename T>
+void DataCopyPad(const GlobalTensor<T>& dst, const LocalTensor<T>& src, const DataCopyParams& p, TW_SRC) {
+    DataCopyPad(dst, src, DataCopyExtParams(p.blockCount, p.blockLen, p.srcStride, p.dstStride), TW_AT);
+}
+
+template <typename T>
+void SetAtomicAdd(TW_SRC) {
+    tw::Core& c = tw::cur();
+    c.atomic = 1;
+    tw::record(tw::Rec::Instr, PIPE_S, "SetAtomicAdd", TW_AT);
+}
+template <typename T>
+void SetAtomicMax(TW_SRC) { tw::cur().atomic = 2; tw::record(tw::Rec::Instr, PIPE_S, "SetAtomicMax", TW_AT); }
+template <typename T>
+void SetAtomicMin(TW_SRC) { tw::cur().atomic = 3; tw::record(tw::Rec::Instr, PIPE_S, "SetAtomicMin", TW_AT); }
+inline void SetAtomicNone(TW_SRC) { tw::cur().atomic = 0; tw::record(tw::Rec::Instr, PIPE_S, "SetAtomicNone", TW_AT); }
+
+}  // namespace AscendC

@@ -1,0 +1,94 @@
+// Kernel-invocation operators: the user's own host main launches `kernel<<<blockDim, l2ctrl, stream>>>(args)`.
+// tilewise rewrites each launch, in place and on the same line, to `::tw::launcher_for(kernel, blockDim)(args)`,
+// which runs the blocks as threads. Errors and the trace are written at exit to the files named by TW_RESULT and
+// TW_TRACE, and a kernel error stops the program with status 3 so a host that ignores failures cannot hide them.
+#pragma once
+#include <cstdlib>
+#include <fstream>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "tw/launcher.h"
+
+namespace tw {
+
+struct InvocationLog {
+    std::mutex mu;
+    std::vector<std::string> trace_lines;
+    std::string result = "\"status\": \"ok\", \"error\": null";
+    uint32_t launches = 0;
+    uint32_t block_dim = 0;
+    uint64_t ub_peak = 0;
+
+    ~InvocationLog() { flush(); }
+    void flush() {
+        if (const char* path = std::getenv("TW_RESULT")) {
+            std::ofstream out(path);
+            out << "{" << result << ", \"block_dim\": " << block_dim << ", \"tiling_key\": 0, \"launches\": " << launches
+                << ", \"ub_peak_bytes\": " << ub_peak << "}\n";
+        }
+        if (const char* path = std::getenv("TW_TRACE")) {
+            std::ofstream out(path);
+            for (auto& l : trace_lines) out << l << '\n';
+        }
+    }
+};
+
+inline InvocationLog& invocation_log() { static InvocationLog log; return log; }
+
+inline std::string escape(const std::string& s) {
+    std::string out;
+    for (char c : s) {
+        if (c == '"' || c == '\\') out += '\\';
+        out += (static_cast<unsigned char>(c) < 0x20) ? ' ' : c;
+    }
+    return out;
+}
+
+template <typename F>
+struct KernelLauncher {
+    F* fn;
+    uint32_t block_dim;
+
+    template <typename... Args>
+    void operator()(Args... args) const {
+        Launch l;
+        if (const char* ub = std::getenv("TW_UB_BYTES")) l.ub_bytes = std::strtoull(ub, nullptr, 10);
+        l.tiling_key = 0;
+        // The host allocated GM itself (malloc, vectors or the ACL stub), so bounds are not known here.
+        LaunchResult r = run_blocks(l, static_cast<int>(block_dim), [&] { fn(args...); });
+        InvocationLog& log = invocation_log();
+        std::lock_guard<std::mutex> lock(log.mu);
+        ++log.launches;
+        log.block_dim = block_dim > log.block_dim ? block_dim : log.block_dim;
+        std::string names = "names";
+        for (auto& n : l.names) names += "\t" + n;
+        log.trace_lines.push_back(names);
+        for (size_t b = 0; b < r.blocks.size(); ++b) {
+            log.ub_peak = r.blocks[b].ub_peak > log.ub_peak ? r.blocks[b].ub_peak : log.ub_peak;
+            for (const auto& t : r.blocks[b].trace) {
+                log.trace_lines.push_back(
+                    std::to_string(b) + ' ' + static_cast<char>(t.kind) + ' ' + std::to_string(int(t.pipe)) + ' ' +
+                    std::to_string(t.op) + ' ' + std::to_string(t.file) + ' ' + std::to_string(t.line) + ' ' +
+                    std::to_string(t.bytes) + ' ' + std::to_string(t.elems) + ' ' + std::to_string(t.repeats) + ' ' +
+                    std::to_string(t.a) + ' ' + std::to_string(t.b) + ' ' + std::to_string(int(t.dtype)) + ' ' +
+                    std::to_string(int(t.flags)));
+            }
+        }
+        if (!r.ok) {
+            log.result = "\"status\": \"error\", \"error\": {\"kind\": \"" + escape(r.kind) + "\", \"message\": \"" +
+                         escape(r.message) + "\", \"file\": \"" + escape(r.file) + "\", \"line\": " +
+                         std::to_string(r.line) + "}";
+            log.flush();
+            std::_Exit(3);
+        }
+    }
+};
+
+template <typename F>
+KernelLauncher<F> launcher_for(F* fn, uint32_t block_dim) {
+    return KernelLauncher<F>{fn, block_dim};
+}
+
+}  // namespace tw

@@ -1,0 +1,41 @@
+// Macros the CANN build system defines for kernels: tiling access, tiling keys, task types, assertions.
+#pragma once
+#include <cstring>
+
+#include "tw/runtime.h"
+
+namespace tw {
+// Copy the tiling bytes the host produced into the kernel's struct (the build's GET_TILING_DATA does the same).
+template <typename T>
+inline void load_tiling(T* dst, const uint8_t* tiling) {
+    gm_check(tiling, sizeof(T), "GET_TILING_DATA", __FILE__, __LINE__);
+    std::memcpy(static_cast<void*>(dst), tiling, sizeof(T));
+}
+}  // namespace tw
+
+// The harness defines TW_TILING_STRUCT as the operator's registered tiling class.
+#define GET_TILING_DATA(var, tiling) \
+    TW_TILING_STRUCT var;            \
+    ::tw::load_tiling(&var, reinterpret_cast<const uint8_t*>(tiling))
+#define GET_TILING_DATA_WITH_STRUCT(type, var, tiling) \
+    type var;                                          \
+    ::tw::load_tiling(&var, reinterpret_cast<const uint8_t*>(tiling))
+#define GET_TILING_DATA_PTR_WITH_STRUCT(type, var, tiling) \
+    const type* var = reinterpret_cast<const type*>(tiling)
+#define GET_TILING_DATA_MEMBER(type, member, var, tiling) \
+    decltype(type::member) var;                          \
+    std::memcpy(&var, reinterpret_cast<const uint8_t*>(tiling) + offsetof(type, member), sizeof(var))
+#define TILING_KEY_IS(k) (::tw::tiling_key() == static_cast<uint64_t>(k))
+#define KERNEL_TASK_TYPE_DEFAULT(x)
+#define KERNEL_TASK_TYPE(key, type)
+#define REGISTER_TILING_DEFAULT(type)
+#define REGISTER_TILING_FOR_TILINGKEY(cond, type)
+#define ASCENDC_TPL_SEL(...)
+#define ASCENDC_TPL_ARGS_DECL(...)
+#ifndef ASSERT
+#define ASSERT(...)
+#endif
+#define ascendc_assert(...)
+#define PRINTF printf
+#define DumpTensor(...)
+#define trap() abort()

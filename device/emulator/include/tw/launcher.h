@@ -1,0 +1,99 @@
+// Run a kernel over blockDim blocks, one thread each, and collect the first error and every block's trace.
+// Used by the generated runner (and by kernel-invocation hosts through the <<<>>> rewrite).
+#pragma once
+#include <functional>
+#include <memory>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "tw/runtime.h"
+#include "tw/sync.h"
+#include "tw/tensor.h"
+
+namespace tw {
+
+struct BlockResult {
+    std::vector<TraceRecord> trace;
+    uint64_t ub_peak = 0;
+};
+
+struct LaunchResult {
+    bool ok = true;
+    std::string kind, message, file;
+    int line = 0;
+    std::vector<BlockResult> blocks;
+};
+
+// After a block returns: every queue buffer must be free and every SetFlag waited for.
+inline void check_block_end(Core& c) {
+    for (QueueState* q : c.queues) {
+        if (q->is_buf) continue;
+        int live = 0;
+        for (int s : q->state) live += s != 0;
+        if (live)
+            fail("tensor_leak",
+                 std::to_string(live) + " tensor(s) of the " + q->where() +
+                     " were never freed when the kernel ended (FreeTensor every AllocTensor/DeQue)",
+                 q->file, q->line);
+    }
+    for (auto& kv : c.flags) {
+        if (kv.second > 0) {
+            auto site = c.flag_sites[kv.first];
+            fail("unpaired_flag",
+                 "SetFlag<HardEvent::" + std::string(event_name(static_cast<AscendC::HardEvent>(kv.first.first))) +
+                     ">(" + std::to_string(kv.first.second) + ") was never waited for with a matching WaitFlag",
+                 site.first, site.second);
+        }
+    }
+}
+
+inline LaunchResult run_blocks(Launch& l, int block_dim, const std::function<void()>& kernel) {
+    LaunchResult result;
+    result.blocks.resize(block_dim);
+    std::mutex mu;
+    l.block_num = block_dim;
+    Barrier barrier(block_dim);
+    l.barrier = &barrier;
+    launch() = &l;
+    auto body = [&](int idx) {
+        auto c = std::make_unique<Core>();
+        c->block_idx = idx;
+        c->block_num = block_dim;
+        c->ub.assign(l.ub_bytes, 0);
+        core() = c.get();
+        auto report = [&](const std::string& kind, const std::string& msg, const std::string& file, int line) {
+            std::lock_guard<std::mutex> lock(mu);
+            if (result.ok) {
+                result.ok = false;
+                result.kind = kind;
+                result.message = "block " + std::to_string(idx) + ": " + msg;
+                result.file = file;
+                result.line = line;
+            }
+            l.abort.store(true);
+            barrier.wake_all();
+        };
+        try {
+            kernel();
+            check_block_end(*c);
+        } catch (const KernelError& e) {
+            report(e.kind, e.message, e.file, e.line);
+        } catch (const Aborted&) {
+        } catch (const std::exception& e) {
+            report("kernel_exception", e.what(), "", 0);
+        }
+        result.blocks[idx].trace = std::move(c->trace);
+        result.blocks[idx].ub_peak = c->ub_used;
+        for (QueueState* q : c->queues) delete q;
+        core() = nullptr;
+    };
+    std::vector<std::thread> threads;
+    threads.reserve(block_dim);
+    for (int i = 0; i < block_dim; ++i) threads.emplace_back(body, i);
+    for (auto& t : threads) t.join();
+    l.barrier = nullptr;
+    return result;
+}
+
+}  // namespace tw

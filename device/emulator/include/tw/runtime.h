@@ -1,0 +1,187 @@
+// The emulator's runtime: one Launch per kernel run, one Core per block (a thread), sanitizer errors that carry the
+// user's file and line, and the trace every API call appends to (the timing model replays it).
+#pragma once
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <cstdint>
+#include <cstdio>
+#include <map>
+#include <mutex>
+#include <stdexcept>
+#include <string>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+#include "tw/types.h"
+
+// Every public API takes these trailing defaults so errors and trace records name the user's call site.
+#define TW_SRC const char *tw_file = __builtin_FILE(), int tw_line = __builtin_LINE()
+#define TW_AT tw_file, tw_line
+
+namespace tw {
+
+struct KernelError : std::exception {
+    std::string kind, message, file;
+    int line;
+    KernelError(std::string k, std::string m, std::string f, int l)
+        : kind(std::move(k)), message(std::move(m)), file(std::move(f)), line(l) {}
+    const char* what() const noexcept override { return message.c_str(); }
+};
+
+// Thrown into the other blocks once one block has failed, so that every thread unwinds promptly.
+struct Aborted : std::exception {
+    const char* what() const noexcept override { return "aborted"; }
+};
+
+[[noreturn]] inline void fail(const char* kind, const std::string& message, const char* file, int line) {
+    throw KernelError(kind, message, file ? file : "", line);
+}
+
+enum class Rec : uint8_t { Instr = 'I', Alloc = 'A', EnQue = 'E', DeQue = 'D', Free = 'F', SetFlag = 'S',
+                           WaitFlag = 'W', Barrier = 'B', SyncAll = 'Y', Scalar = 'G' };
+
+struct TraceRecord {
+    Rec kind;
+    uint8_t pipe;      // pipe_t
+    uint8_t dtype;     // element size in bytes, 0 when not applicable
+    uint8_t flags;     // bit 0: DataCopyPad, bit 1: atomic write, bit 2: counter/mask form
+    uint32_t op;       // interned API name
+    uint32_t file;     // interned file name
+    uint32_t line;
+    uint64_t bytes;    // bytes moved (copies) or touched (vector)
+    uint32_t elems;    // elements computed
+    uint32_t repeats;  // vector repeats (ceil(bytes / 256) for count forms)
+    int32_t a;         // queue id / event code / barrier pipe
+    int32_t b;         // buffer index / event id
+};
+
+struct GmRegion {
+    uint8_t* base;
+    uint64_t size;
+    std::string name;
+};
+
+struct QueueState;  // defined in tensor.h
+
+struct Core {
+    int block_idx = 0;
+    int block_num = 1;
+    std::vector<uint8_t> ub;
+    uint64_t ub_used = 0;
+    std::vector<TraceRecord> trace;
+    std::vector<QueueState*> queues;
+    std::map<std::pair<int, int>, int> flags;  // (event code, id) -> SetFlag count not yet waited for
+    std::map<std::pair<int, int>, std::pair<const char*, int>> flag_sites;
+    int atomic = 0;        // 0 none, 1 add, 2 max, 3 min
+    int atomic_dtype = 0;  // 1: half, 2: float, 3: int32, 4: int16, 5: int8, 6: bf16
+    bool counter_mode = false;
+    uint64_t vector_mask[2] = {~0ull, ~0ull};
+    int next_event = 0;
+    void* pipe = nullptr;  // the TPipe that GetTPipePtr() returns
+};
+
+class Barrier {
+  public:
+    explicit Barrier(int n) : n_(n) {}
+    void arrive_and_wait(const std::atomic<bool>& abort) {
+        std::unique_lock<std::mutex> lock(mu_);
+        int gen = generation_;
+        if (++count_ == n_) {
+            count_ = 0;
+            ++generation_;
+            cv_.notify_all();
+            return;
+        }
+        while (gen == generation_) {
+            if (abort.load()) throw Aborted();
+            cv_.wait_for(lock, std::chrono::milliseconds(20));
+        }
+    }
+    void wake_all() { cv_.notify_all(); }
+
+  private:
+    std::mutex mu_;
+    std::condition_variable cv_;
+    int n_, count_ = 0, generation_ = 0;
+};
+
+struct Launch {
+    std::vector<GmRegion> regions;
+    uint8_t* workspace = nullptr;
+    uint64_t workspace_size = 0;
+    uint64_t system_workspace = 16 * 1024 * 1024;
+    uint64_t tiling_key = 0;
+    uint64_t ub_bytes = 196608;
+    int block_num = 1;
+    std::atomic<bool> abort{false};
+    Barrier* barrier = nullptr;
+    std::mutex atomic_mu;
+    std::mutex intern_mu;
+    std::vector<std::string> names;
+    std::unordered_map<std::string, uint32_t> name_ids;
+
+    uint32_t intern(const char* s) {
+        std::lock_guard<std::mutex> lock(intern_mu);
+        auto it = name_ids.find(s);
+        if (it != name_ids.end()) return it->second;
+        uint32_t id = static_cast<uint32_t>(names.size());
+        names.emplace_back(s);
+        name_ids.emplace(s, id);
+        return id;
+    }
+};
+
+inline Launch*& launch() { static Launch* l = nullptr; return l; }
+inline Core*& core() { static thread_local Core* c = nullptr; return c; }
+
+inline Core& cur() {
+    Core* c = core();
+    if (c == nullptr) throw std::runtime_error("AscendC API called outside a kernel launch");
+    if (launch()->abort.load(std::memory_order_relaxed)) throw Aborted();
+    return *c;
+}
+
+inline void record(Rec kind, AscendC::pipe_t pipe, const char* op, const char* file, int line, uint64_t bytes = 0,
+                   uint32_t elems = 0, uint32_t repeats = 0, int32_t a = 0, int32_t b = 0, uint8_t dtype = 0,
+                   uint8_t flags = 0) {
+    Core& c = cur();
+    Launch& l = *launch();
+    // Interning under a lock is cheap next to the work each call does; names repeat, so the maps stay small.
+    static thread_local std::unordered_map<const char*, uint32_t> cache;
+    auto id_of = [&](const char* s) {
+        auto it = cache.find(s);
+        if (it != cache.end()) return it->second;
+        uint32_t id = l.intern(s ? s : "");
+        cache.emplace(s, id);
+        return id;
+    };
+    c.trace.push_back(TraceRecord{kind, static_cast<uint8_t>(pipe), dtype, flags, id_of(op), id_of(file),
+                                  static_cast<uint32_t>(line), bytes, elems, repeats, a, b});
+}
+
+// The GM region [p, p + n) lies in, or a sanitizer error naming what was hit.
+inline const GmRegion& gm_check(const void* p, uint64_t n, const char* what, const char* file, int line) {
+    const uint8_t* q = static_cast<const uint8_t*>(p);
+    static const GmRegion unknown{nullptr, 0, "host memory"};
+    if (launch()->regions.empty()) return unknown;  // kernel-invocation hosts allocate GM themselves
+    for (const GmRegion& r : launch()->regions) {
+        if (q >= r.base && q < r.base + r.size + (n == 0 ? 1 : 0)) {
+            if (q + n <= r.base + r.size) return r;
+            fail("gm_out_of_bounds",
+                 std::string(what) + " reads or writes " + std::to_string(n) + " bytes at byte offset " +
+                     std::to_string(q - r.base) + " of " + r.name + ", which has only " + std::to_string(r.size) +
+                     " bytes (" + std::to_string(q + n - (r.base + r.size)) + " bytes past its end)",
+                 file, line);
+        }
+    }
+    fail("gm_out_of_bounds", std::string(what) + " touches global memory outside every input, output and workspace",
+         file, line);
+}
+
+inline int block_idx() { return cur().block_idx; }
+inline int block_num() { return cur().block_num; }
+inline uint64_t tiling_key() { return launch()->tiling_key; }
+
+}  // namespace tw

@@ -1,0 +1,371 @@
+// Tensors and UB memory management: GlobalTensor over GM, LocalTensor over one core's UB, TPipe, TQue, TQueBind,
+// TBuf. Every buffer a queue hands out is tracked so the sanitizer can name leaks, deadlocks and overruns.
+#pragma once
+#include <deque>
+#include <string>
+#include <vector>
+
+#include "tw/runtime.h"
+
+namespace tw {
+
+struct QueueState {
+    int id = 0;
+    AscendC::TPosition pos = AscendC::TPosition::VECIN;
+    int num = 0;              // buffers
+    uint32_t len = 0;         // bytes per buffer
+    uint64_t offset = 0;      // first buffer's offset in UB
+    std::vector<int> state;   // per buffer: 0 free, 1 allocated, 2 enqueued
+    std::deque<int> fifo;     // enqueued buffers, oldest first
+    const char* file = nullptr;
+    int line = 0;
+    bool is_buf = false;      // TBuf: no queue semantics
+
+    std::string where() const {
+        return std::string(is_buf ? "buffer" : "queue") + " initialised at " + (file ? file : "?") + ":" +
+               std::to_string(line);
+    }
+};
+
+inline uint64_t align32(uint64_t n) { return (n + 31) & ~uint64_t(31); }
+
+}  // namespace tw
+
+namespace AscendC {
+
+template <typename T>
+class LocalTensor {
+  public:
+    LocalTensor() = default;
+    LocalTensor(T* ptr, uint64_t cap, int queue, int buf, TPosition pos = TPosition::VECCALC)
+        : ptr_(ptr), cap_(cap), size_(cap), queue_(queue), buf_(buf), pos_(pos) {}
+
+    T GetValue(uint64_t i, TW_SRC) const {
+        check(i, 1, "GetValue", TW_AT);
+        tw::record(tw::Rec::Scalar, PIPE_S, "GetValue", TW_AT, sizeof(T), 1, 0, 0, 0, sizeof(T));
+        return ptr_[i];
+    }
+    template <typename U>
+    void SetValue(uint64_t i, U v, TW_SRC) const {
+        check(i, 1, "SetValue", TW_AT);
+        tw::record(tw::Rec::Scalar, PIPE_S, "SetValue", TW_AT, sizeof(T), 1, 0, 0, 1, sizeof(T));
+        ptr_[i] = static_cast<T>(v);
+    }
+    T& operator()(uint64_t i) const { check(i, 1, "operator()", nullptr, 0); return ptr_[i]; }
+
+    LocalTensor operator[](uint64_t offset) const {
+        LocalTensor t = *this;
+        uint64_t off = offset > cap_ ? cap_ : offset;  // an out-of-range view fails when it is used, with a location
+        t.ptr_ = ptr_ + off;
+        t.cap_ = cap_ - off;
+        t.size_ = size_ > off ? size_ - off : 0;
+        t.overrun_ = offset > cap_ ? offset - cap_ : 0;
+        return t;
+    }
+
+    template <typename U>
+    LocalTensor<U> ReinterpretCast() const {
+        LocalTensor<U> t(reinterpret_cast<U*>(ptr_), cap_ * sizeof(T) / sizeof(U), queue_, buf_, pos_);
+        t.SetSize(static_cast<uint32_t>(size_ * sizeof(T) / sizeof(U)));
+        return t;
+    }
+
+    uint32_t GetSize() const { return static_cast<uint32_t>(size_); }
+    uint32_t GetLength() const { return static_cast<uint32_t>(size_ * sizeof(T)); }
+    void SetSize(uint32_t n) { size_ = n; }
+    TPosition GetPosition() const { return pos_; }
+    uint64_t GetPhyAddr() const { return reinterpret_cast<uint64_t>(ptr_) - reinterpret_cast<uint64_t>(ub_base()); }
+    T* GetPhyAddr(uint32_t offset) const { return ptr_ + offset; }
+    void SetUserTag(int32_t) {}
+    int32_t GetUserTag() const { return 0; }
+
+    // ---- emulator internals ----
+    T* data() const { return ptr_; }
+    uint64_t capacity() const { return cap_; }
+    int queue_id() const { return queue_; }
+    int buffer_index() const { return buf_; }
+
+    // Elements [first, first + n) must lie inside the buffer this tensor views.
+    T* span(uint64_t first, uint64_t n, const char* what, const char* file, int line) const {
+        check(first, n, what, file, line);
+        return ptr_ + first;
+    }
+
+    void check(uint64_t first, uint64_t n, const char* what, const char* file, int line) const {
+        if (ptr_ == nullptr)
+            tw::fail("ub_out_of_bounds", std::string(what) + " uses a LocalTensor that was never allocated", file,
+                     line);
+        if (overrun_ || first + n > cap_)
+            tw::fail("ub_out_of_bounds",
+                     std::string(what) + " touches elements [" + std::to_string(first + overrun_) + ", " +
+                         std::to_string(first + overrun_ + n) + ") of a UB buffer holding " +
+                         std::to_string(cap_ + overrun_) + " elements from this tensor's start",
+                     file, line);
+    }
+
+  private:
+    static const uint8_t* ub_base() { return tw::core() ? tw::core()->ub.data() : nullptr; }
+    T* ptr_ = nullptr;
+    uint64_t cap_ = 0;
+    uint64_t size_ = 0;
+    uint64_t overrun_ = 0;
+    int queue_ = -1;
+    int buf_ = -1;
+    TPosition pos_ = TPosition::VECCALC;
+};
+
+template <typename T>
+class GlobalTensor {
+  public:
+    void SetGlobalBuffer(T* buffer, uint64_t size = 0) { ptr_ = buffer; size_ = size; }
+    GlobalTensor operator[](uint64_t offset) const {
+        GlobalTensor g = *this;
+        g.ptr_ = ptr_ + offset;
+        g.size_ = size_ > offset ? size_ - offset : 0;
+        return g;
+    }
+    T GetValue(uint64_t i, TW_SRC) const {
+        tw::gm_check(ptr_ + i, sizeof(T), "GlobalTensor::GetValue", TW_AT);
+        tw::record(tw::Rec::Scalar, PIPE_S, "GetValue(GM)", TW_AT, sizeof(T), 1, 0, 1, 0, sizeof(T));
+        return ptr_[i];
+    }
+    template <typename U>
+    void SetValue(uint64_t i, U v, TW_SRC) const {
+        tw::gm_check(ptr_ + i, sizeof(T), "GlobalTensor::SetValue", TW_AT);
+        tw::record(tw::Rec::Scalar, PIPE_S, "SetValue(GM)", TW_AT, sizeof(T), 1, 0, 1, 1, sizeof(T));
+        ptr_[i] = static_cast<T>(v);
+    }
+    T& operator()(uint64_t i) const { return ptr_[i]; }
+    uint64_t GetSize() const { return size_; }
+    T* GetPhyAddr() const { return ptr_; }
+    T* GetPhyAddr(uint64_t offset) const { return ptr_ + offset; }
+    template <typename U>
+    void SetL2CacheHint(U) {}
+    T* address_() const { return ptr_; }
+    T* data() const { return ptr_; }
+
+  private:
+    T* ptr_ = nullptr;
+    uint64_t size_ = 0;
+};
+
+class TPipe;
+inline TPipe* GetTPipePtr();
+
+template <TPosition pos, int32_t depth = 1, int32_t mask = 0>
+class TQue;
+template <TPosition src, TPosition dst, int32_t depth = 1, int32_t mask = 0>
+class TQueBind;
+template <TPosition pos = TPosition::VECCALC>
+class TBuf;
+
+class TQueBase {
+  public:
+    template <typename T>
+    LocalTensor<T> AllocTensor(TW_SRC) {
+        tw::QueueState& q = state(TW_AT, "AllocTensor");
+        for (int i = 0; i < q.num; ++i) {
+            if (q.state[i] == 0) {
+                q.state[i] = 1;
+                tw::record(tw::Rec::Alloc, PIPE_S, "AllocTensor", TW_AT, 0, 0, 0, q.id, i);
+                return LocalTensor<T>(reinterpret_cast<T*>(ub() + q.offset + uint64_t(i) * q.len), q.len / sizeof(T),
+                                      q.id, i, q.pos);
+            }
+        }
+        tw::fail("deadlock",
+                 "AllocTensor on the " + q.where() + " waits forever: all " + std::to_string(q.num) +
+                     " of its buffers are in use (FreeTensor one first, or InitBuffer more)",
+                 TW_AT);
+    }
+
+    template <typename T>
+    bool EnQue(const LocalTensor<T>& t, TW_SRC) {
+        tw::QueueState& q = state(TW_AT, "EnQue");
+        int b = own(q, t, "EnQue", TW_AT);
+        if (q.state[b] != 1)
+            tw::fail("queue_misuse", "EnQue of a tensor that is not allocated from the " + q.where(), TW_AT);
+        q.state[b] = 2;
+        q.fifo.push_back(b);
+        tw::record(tw::Rec::EnQue, PIPE_S, "EnQue", TW_AT, 0, 0, 0, q.id, b);
+        return true;
+    }
+    template <TPosition, TPosition, typename T>
+    bool EnQue(const LocalTensor<T>& t, TW_SRC) { return EnQue<T>(t, TW_AT); }
+
+    template <typename T>
+    LocalTensor<T> DeQue(TW_SRC) {
+        tw::QueueState& q = state(TW_AT, "DeQue");
+        if (q.fifo.empty())
+            tw::fail("deadlock",
+                     "DeQue on the empty " + q.where() + " waits forever: nothing was EnQue'd before it", TW_AT);
+        int b = q.fifo.front();
+        q.fifo.pop_front();
+        q.state[b] = 1;
+        tw::record(tw::Rec::DeQue, PIPE_S, "DeQue", TW_AT, 0, 0, 0, q.id, b);
+        return LocalTensor<T>(reinterpret_cast<T*>(ub() + q.offset + uint64_t(b) * q.len), q.len / sizeof(T), q.id, b,
+                              q.pos);
+    }
+    template <TPosition, TPosition, typename T>
+    LocalTensor<T> DeQue(TW_SRC) { return DeQue<T>(TW_AT); }
+
+    template <typename T>
+    void FreeTensor(LocalTensor<T>& t, TW_SRC) {
+        tw::QueueState& q = state(TW_AT, "FreeTensor");
+        int b = own(q, t, "FreeTensor", TW_AT);
+        if (q.state[b] == 0) tw::fail("queue_misuse", "FreeTensor of a buffer already free in the " + q.where(), TW_AT);
+        q.state[b] = 0;
+        for (auto it = q.fifo.begin(); it != q.fifo.end(); ++it) {
+            if (*it == b) { q.fifo.erase(it); break; }
+        }
+        tw::record(tw::Rec::Free, PIPE_S, "FreeTensor", TW_AT, 0, 0, 0, q.id, b);
+    }
+    template <typename T>
+    void FreeTensor(LocalTensor<T>&& t, TW_SRC) { LocalTensor<T> c = t; FreeTensor(c, TW_AT); }
+
+    bool VacantInQue() const { const tw::QueueState& q = *st_; for (int s : q.state) if (s == 0) return true; return false; }
+    bool HasTensorInQue() const { return st_ && !st_->fifo.empty(); }
+    int32_t GetTensorCountInQue() const { return st_ ? static_cast<int32_t>(st_->fifo.size()) : 0; }
+    bool HasIdleBuffer() const { return VacantInQue(); }
+    void FreeAllEvent() {}
+    void InitStartBufHandle(void*, uint8_t, uint32_t) {}
+
+    // ---- emulator internals ----
+    tw::QueueState* st_ = nullptr;
+    TPosition pos_ = TPosition::VECIN;
+
+  protected:
+    static uint8_t* ub() { return tw::cur().ub.data(); }
+    tw::QueueState& state(const char* file, int line, const char* what) {
+        tw::cur();
+        if (st_ == nullptr)
+            tw::fail("queue_misuse", std::string(what) + " on a queue that TPipe::InitBuffer never initialised", file,
+                     line);
+        return *st_;
+    }
+    template <typename T>
+    static int own(tw::QueueState& q, const LocalTensor<T>& t, const char* what, const char* file, int line) {
+        if (t.queue_id() != q.id || t.buffer_index() < 0 || t.buffer_index() >= q.num)
+            tw::fail("queue_misuse", std::string(what) + " of a tensor that does not belong to the " + q.where(), file,
+                     line);
+        return t.buffer_index();
+    }
+};
+
+template <TPosition pos, int32_t depth, int32_t mask>
+class TQue : public TQueBase {
+  public:
+    TQue() { pos_ = pos; }
+};
+
+template <TPosition src, TPosition dst, int32_t depth, int32_t mask>
+class TQueBind : public TQueBase {
+  public:
+    TQueBind() { pos_ = src; }
+};
+
+template <TPosition pos>
+class TBuf {
+  public:
+    template <typename T>
+    LocalTensor<T> Get(uint32_t len, TW_SRC) {
+        check(TW_AT);
+        if (uint64_t(len) * sizeof(T) > st_->len)
+            tw::fail("ub_out_of_bounds",
+                     "TBuf::Get of " + std::to_string(len) + " elements (" + std::to_string(uint64_t(len) * sizeof(T)) +
+                         " bytes) from a " + st_->where() + " of " + std::to_string(st_->len) + " bytes",
+                     TW_AT);
+        LocalTensor<T> t(reinterpret_cast<T*>(tw::cur().ub.data() + st_->offset), len, st_->id, 0, pos);
+        return t;
+    }
+    template <typename T>
+    LocalTensor<T> Get(TW_SRC) {
+        check(TW_AT);
+        return LocalTensor<T>(reinterpret_cast<T*>(tw::cur().ub.data() + st_->offset), st_->len / sizeof(T), st_->id,
+                              0, pos);
+    }
+    template <typename T>
+    LocalTensor<T> GetWithOffset(uint32_t len, uint32_t offset, TW_SRC) {
+        check(TW_AT);
+        if (offset + uint64_t(len) * sizeof(T) > st_->len)
+            tw::fail("ub_out_of_bounds", "TBuf::GetWithOffset past the end of the " + st_->where(), TW_AT);
+        return LocalTensor<T>(reinterpret_cast<T*>(tw::cur().ub.data() + st_->offset + offset), len, st_->id, 0, pos);
+    }
+
+    tw::QueueState* st_ = nullptr;
+
+  private:
+    void check(const char* file, int line) {
+        tw::cur();
+        if (st_ == nullptr) tw::fail("queue_misuse", "TBuf::Get on a buffer TPipe::InitBuffer never initialised", file, line);
+    }
+};
+
+class TPipe {
+  public:
+    TPipe() {
+        if (tw::core()) tw::core()->pipe = this;
+    }
+    ~TPipe() {
+        if (tw::core() && tw::core()->pipe == this) tw::core()->pipe = nullptr;
+    }
+
+    template <TPosition pos, int32_t depth, int32_t mask>
+    bool InitBuffer(TQue<pos, depth, mask>& que, uint8_t num, uint32_t len, TW_SRC) {
+        que.st_ = alloc(num, len, pos, false, TW_AT);
+        return true;
+    }
+    template <TPosition src, TPosition dst, int32_t depth, int32_t mask>
+    bool InitBuffer(TQueBind<src, dst, depth, mask>& que, uint8_t num, uint32_t len, TW_SRC) {
+        que.st_ = alloc(num, len, src, false, TW_AT);
+        return true;
+    }
+    template <TPosition pos>
+    bool InitBuffer(TBuf<pos>& buf, uint32_t len, TW_SRC) {
+        buf.st_ = alloc(1, len, pos, true, TW_AT);
+        return true;
+    }
+
+    TEventID FetchEventID(HardEvent) { return static_cast<TEventID>(tw::cur().next_event++ % 8); }
+    template <HardEvent e>
+    TEventID FetchEventID() { return FetchEventID(e); }
+    TEventID AllocEventID(HardEvent e) { return FetchEventID(e); }
+    template <HardEvent e>
+    TEventID AllocEventID() { return FetchEventID(e); }
+    void ReleaseEventID(TEventID, HardEvent = HardEvent::V_S) {}
+    template <HardEvent e>
+    void ReleaseEventID(TEventID) {}
+    void Reset() {}
+    void Destroy() {}
+    void Init() {}
+
+  private:
+    tw::QueueState* alloc(int num, uint32_t len, TPosition pos, bool is_buf, const char* file, int line) {
+        tw::Core& c = tw::cur();
+        uint64_t bytes = tw::align32(len);
+        uint64_t need = c.ub_used + bytes * uint64_t(num);
+        if (need > c.ub.size())
+            tw::fail("ub_overflow",
+                     "InitBuffer of " + std::to_string(num) + " x " + std::to_string(len) +
+                         " bytes exceeds the Unified Buffer: " + std::to_string(need) + " bytes needed, " +
+                         std::to_string(c.ub.size()) + " available (" + std::to_string(need - c.ub.size()) +
+                         " bytes over)",
+                     file, line);
+        auto* q = new tw::QueueState();
+        q->id = static_cast<int>(c.queues.size());
+        q->pos = pos;
+        q->num = num;
+        q->len = static_cast<uint32_t>(bytes);
+        q->offset = c.ub_used;
+        q->state.assign(num, 0);
+        q->file = file;
+        q->line = line;
+        q->is_buf = is_buf;
+        c.ub_used = need;
+        c.queues.push_back(q);
+        return q;
+    }
+};
+
+inline TPipe* GetTPipePtr() { return static_cast<TPipe*>(tw::cur().pipe); }
+
+}  // namespace AscendC

@@ -1,0 +1,54 @@
+"""What every device (the emulator today; a real NPU or a Ray cluster later) takes and returns."""
+
+from __future__ import annotations
+
+from typing import Protocol
+
+from pydantic import BaseModel
+
+from analysis.manifest import Case
+from analysis.operator import Operator
+
+
+class RunError(BaseModel):
+    """A typed failure: compile, sanitizer (ub_overflow, gm_out_of_bounds, deadlock, ...), timeout, crash, golden."""
+
+    kind: str
+    message: str
+    file: str | None = None
+    line: int | None = None
+
+
+class OutputCheck(BaseModel):
+    name: str
+    shape: list[int]
+    dtype: str
+    max_abs_err: float | None = None
+    max_rel_err: float | None = None
+    mismatches: int = 0
+    ok: bool = True
+
+
+class Measurement(BaseModel):
+    ok: bool
+    correct: bool | None = None  # None when there was nothing to compare against
+    max_abs_err: float | None = None
+    max_rel_err: float | None = None
+    block_dim: int | None = None
+    tiling_key: int | None = None
+    workspace: list[int] = []
+    ub_peak_bytes: int | None = None
+    outputs: list[OutputCheck] = []
+    error: RunError | None = None
+    compile_s: float = 0.0
+    run_s: float = 0.0
+    cached_build: bool = False
+    case: str | None = None
+    trace_path: str | None = None
+
+
+class Device(Protocol):
+    name: str
+
+    def run(self, op: Operator, case: Case, *, knobs: dict[str, int] | None = None, seed: int = 0,
+            golden: str | None = None) -> Measurement: ...
