@@ -29,6 +29,11 @@ class OutputCheck(BaseModel):
     ok: bool = True
 
 
+class PipeUse(BaseModel):
+    busy_us: float
+    ratio: float
+
+
 class Measurement(BaseModel):
     ok: bool
     correct: bool | None = None  # None when there was nothing to compare against
@@ -45,6 +50,15 @@ class Measurement(BaseModel):
     cached_build: bool = False
     case: str | None = None
     trace_path: str | None = None
+    # the timing model's estimate (simulated time on the chip, not the CPU's wall time)
+    time_us: float | None = None
+    cycles: float | None = None
+    launch_us: float | None = None
+    pipes: dict[str, PipeUse] = {}
+    bottleneck: str | None = None
+    waves: int | None = None
+    chip: str | None = None
+    schedule_s: float | None = None
 
 
 class Device(Protocol):

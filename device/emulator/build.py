@@ -30,6 +30,7 @@ INCLUDE_DIR = Path(__file__).resolve().parent / "include"
 CXX = os.environ.get("TILEWISE_CXX", "g++")
 KERNEL_FLAGS = ["-std=c++17", "-O2", "-pthread", "-w", "-fno-strict-aliasing"]
 HOST_FLAGS = ["-std=c++17", "-O0", "-pthread", "-w"]
+RUNNER_FLAGS = ["-std=c++17", "-O1", "-pthread", "-w"]  # I/O and thread setup only: not worth -O2's compile time
 _ERROR_RE = re.compile(r"^(?P<file>[^:\n]+):(?P<line>\d+):(?:(?P<col>\d+):)? (?:fatal )?error: (?P<msg>.*)$", re.M)
 
 
@@ -115,7 +116,7 @@ class Builder:
         shim = self._shim(model, entry)
         jobs.append(("shim", _hash(shim), shim, HOST_FLAGS))
         runner_src = f'#include "{INCLUDE_DIR / "tw" / "runner_main.cpp"}"\n'
-        jobs.append(("runner", _hash(headers_hash(), runner_src, *KERNEL_FLAGS), runner_src, KERNEL_FLAGS))
+        jobs.append(("runner", _hash(headers_hash(), runner_src, *RUNNER_FLAGS), runner_src, RUNNER_FLAGS))
 
         exe_key = _hash(*(k for _, k, _, _ in jobs))
         exe = self.cache / "bin" / f"{model.operator}-{exe_key}"

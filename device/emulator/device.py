@@ -20,8 +20,9 @@ from analysis.operator import Operator
 from device.emulator.build import Builder, BuildError
 from device.emulator.dtypes import BY_GE, DTYPES, as_float
 from device.emulator.inputs import make_inputs
+from device.emulator.timing import spec_lines as timing_spec_lines
 from device.golden import GoldenError, check_outputs, run_golden
-from device.protocol import Measurement, RunError
+from device.protocol import Measurement, PipeUse, RunError
 
 DEFAULT_TIMEOUT_S = 60.0
 DEFAULT_MEMORY_BYTES = 8 * 1024**3
@@ -81,8 +82,10 @@ class EmulatorDevice:
             spec.append(f"output {name} {workdir / f'out_{i}.bin'}")
         for name, value in case.attrs.items():
             spec.append(f"attr {name} {_attr_text(value)}")
-        spec.append(f"trace {trace_path or workdir / 'trace.txt'}")
+        if trace_path:
+            spec.append(f"chrome_trace {trace_path}")
         spec.append(f"result {workdir / 'result.json'}")
+        spec.extend(timing_spec_lines(self.chip))
         (workdir / "spec.txt").write_text("\n".join(spec) + "\n")
 
         start = time.perf_counter()
@@ -106,6 +109,7 @@ class EmulatorDevice:
         m.workspace = result.get("workspace", [])
         m.ub_peak_bytes = result.get("ub_peak_bytes")
         m.trace_path = trace_path
+        _read_timing(result, m, self.chip.name)
         if result["status"] != "ok":
             e = result["error"]
             m.error = RunError(kind=e["kind"], message=e["message"], file=e.get("file") or None,
@@ -247,6 +251,14 @@ def bind_dtypes(op: Operator, case: Case) -> tuple[dict[str, str], list[str]]:
         macros[f"DTYPE_{t.name.upper()}"] = DTYPES[dt].cpp
         out_dtypes.append(dt)
     return macros, out_dtypes
+
+
+def _read_timing(result: dict, m: Measurement, chip: str) -> None:
+    if "time_us" not in result:
+        return
+    m.time_us, m.cycles, m.launch_us = result["time_us"], result["cycles"], result["launch_us"]
+    m.bottleneck, m.waves, m.schedule_s, m.chip = result["bottleneck"], result["waves"], result.get("schedule_s"), chip
+    m.pipes = {k: PipeUse(**v) for k, v in result["pipes"].items()}
 
 
 def _attr_text(value) -> str:

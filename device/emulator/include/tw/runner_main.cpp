@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "tw/launcher.h"
+#include "tw/timing.h"
 #include "tw_host/host_api.h"
 
 void tw_call_kernel(uint8_t** gm);  // generated: calls the kernel entry with gm[0..n)
@@ -35,7 +36,8 @@ struct Spec {
     std::vector<std::string> input_names, input_paths, output_names, output_paths;
     std::vector<tw_host::TensorDesc> inputs;
     std::vector<std::pair<std::string, tw_host::AttrValue>> attrs;
-    std::string trace_path, result_path;
+    std::string trace_path, result_path, chrome_path;
+    tw::TimingParams timing;
     uint64_t system_workspace = 16 * 1024 * 1024;
 };
 
@@ -79,6 +81,8 @@ Spec read_spec(const char* path) {
         } else if (key == "trace") ls >> s.trace_path;
         else if (key == "result") ls >> s.result_path;
         else if (key == "system_workspace") ls >> s.system_workspace;
+        else if (key == "chrome_trace") ls >> s.chrome_path;
+        else if (key == "timing") { std::string k; ls >> k; s.timing.set(k, ls); }
     }
     return s;
 }
@@ -176,6 +180,11 @@ int main(int argc, char** argv) {
         f.write(reinterpret_cast<const char*>(buf.data()), static_cast<std::streamsize>(buf.size()));
     }
     uint64_t ub_peak = 0;
+    auto t3 = std::chrono::steady_clock::now();
+    tw::Scheduler scheduler(spec.timing, launch.names, static_cast<int>(tiling.block_dim), !spec.chrome_path.empty());
+    tw::KernelTiming timing = scheduler.run(result.blocks);
+    auto t4 = std::chrono::steady_clock::now();
+    if (!spec.chrome_path.empty()) tw::write_chrome_trace(spec.chrome_path, timing, launch.names, spec.timing.clock_ghz);
     if (!spec.trace_path.empty()) {
         std::ofstream tr(spec.trace_path);
         tr << "names";
@@ -203,7 +212,9 @@ int main(int argc, char** argv) {
         for (size_t k = 0; k < outputs[i].shape.size(); ++k) body << (k ? ", " : "") << outputs[i].shape[k];
         body << "]}";
     }
-    body << "], \"host_s\": " << std::chrono::duration<double>(t1 - t0).count()
+    body << "], " << tw::timing_json(timing, spec.timing.clock_ghz)
+         << ", \"schedule_s\": " << std::chrono::duration<double>(t4 - t3).count()
+         << ", \"host_s\": " << std::chrono::duration<double>(t1 - t0).count()
          << ", \"kernel_s\": " << std::chrono::duration<double>(t2 - t1).count();
     write_result(spec, body.str());
     return 0;

@@ -1,0 +1,354 @@
+// The pipeline timing model of the AI Core's vector side: replays each block's trace on per-pipe timelines.
+//
+// - The scalar unit issues records in program order and pays an issue cost for each.
+// - Vector, MTE2 and MTE3 each run their own instructions in order, in parallel with each other.
+// - Dependencies: EnQue/DeQue (the consumer pipe waits for the producer's data), AllocTensor/FreeTensor (the
+//   producer waits until the consumer released the buffer), SetFlag/WaitFlag, PipeBarrier<PIPE_ALL> (scalar waits
+//   for every pipe), scalar GetValue/SetValue (wait for the pipes that write UB or GM), SyncAll across blocks.
+// - Costs: DMA by a size-dependent per-core bandwidth fit, capped by the core's share of HBM bandwidth; vector
+//   instructions by startup + slope x repeats per instruction and dtype; launch overhead; waves when blockDim
+//   exceeds the core count.
+// Constants come from the chip file (see analysis/data/chips), passed in the run spec. Deterministic by design.
+#pragma once
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "tw/launcher.h"
+
+namespace tw {
+
+struct TimingParams {
+    double clock_ghz = 1.85;
+    int vector_cores = 48;
+    double launch_us_base = 15.0;
+    double launch_us_per_core = 0.12;
+    double hbm_gbps = 1600.0;           // 1e9 bytes per second
+    double dma_peak_gibps = 247.0;      // per core, GM<->UB
+    double dma_half_bytes = 30643.0;    // size at which a copy reaches half its peak
+    double dma_startup_cycles = 30.0;
+    double pad_row_cycles = 24.0;       // DataCopyPad's extra work per row
+    double scalar_issue_cycles = 2.0;
+    double ub_scalar_cycles = 10.0;     // one GetValue/SetValue on UB after the pipes drained
+    double gm_scalar_cycles = 250.0;    // one GetValue/SetValue on GM
+    double sync_all_cycles = 400.0;
+    std::pair<double, double> vector_default{6.0, 2.0};
+    std::map<std::string, std::pair<double, double>> vector16, vector32;  // op -> (startup, slope per repeat)
+
+    bool set(const std::string& key, std::istream& in) {
+        if (key == "clock_ghz") in >> clock_ghz;
+        else if (key == "vector_cores") in >> vector_cores;
+        else if (key == "launch_us_base") in >> launch_us_base;
+        else if (key == "launch_us_per_core") in >> launch_us_per_core;
+        else if (key == "hbm_gbps") in >> hbm_gbps;
+        else if (key == "dma_peak_gibps") in >> dma_peak_gibps;
+        else if (key == "dma_half_bytes") in >> dma_half_bytes;
+        else if (key == "dma_startup_cycles") in >> dma_startup_cycles;
+        else if (key == "pad_row_cycles") in >> pad_row_cycles;
+        else if (key == "scalar_issue_cycles") in >> scalar_issue_cycles;
+        else if (key == "ub_scalar_cycles") in >> ub_scalar_cycles;
+        else if (key == "gm_scalar_cycles") in >> gm_scalar_cycles;
+        else if (key == "sync_all_cycles") in >> sync_all_cycles;
+        else if (key == "vector_default") in >> vector_default.first >> vector_default.second;
+        else if (key == "vcost") {  // vcost OP BYTES STARTUP SLOPE
+            std::string op;
+            int bytes;
+            double a, b;
+            in >> op >> bytes >> a >> b;
+            (bytes <= 2 ? vector16 : vector32)[op] = {a, b};
+        } else return false;
+        return true;
+    }
+};
+
+enum TimedPipe { TP_SCALAR = 0, TP_VECTOR, TP_MTE2, TP_MTE3, TP_COUNT };
+inline const char* timed_pipe_name(int p) {
+    static const char* names[] = {"SCALAR", "VECTOR", "MTE2", "MTE3"};
+    return names[p];
+}
+
+struct TimedEvent {
+    uint8_t pipe;
+    double start, dur;  // cycles
+    uint32_t op, file, line;
+};
+
+struct CoreTiming {
+    double end = 0;
+    double busy[TP_COUNT] = {0, 0, 0, 0};
+    std::vector<TimedEvent> events;
+};
+
+struct KernelTiming {
+    double cycles = 0;       // kernel time without launch overhead
+    double launch_us = 0;
+    double time_us = 0;      // launch + kernel
+    double busy_us[TP_COUNT] = {0, 0, 0, 0};   // summed over blocks
+    double ratio[TP_COUNT] = {0, 0, 0, 0};     // busy / (blocks x their span), averaged
+    int waves = 1;
+    std::string bottleneck;
+    std::vector<CoreTiming> cores;
+};
+
+inline int timed_pipe(uint8_t pipe) {
+    switch (pipe) {
+        case AscendC::PIPE_V: return TP_VECTOR;
+        case AscendC::PIPE_MTE2: return TP_MTE2;
+        case AscendC::PIPE_MTE3: return TP_MTE3;
+        default: return TP_SCALAR;
+    }
+}
+
+class Scheduler {
+  public:
+    Scheduler(const TimingParams& p, const std::vector<std::string>& names, int block_dim, bool keep_events)
+        : p_(p), names_(names), block_dim_(block_dim), keep_events_(keep_events) {}
+
+    KernelTiming run(const std::vector<BlockResult>& blocks) {
+        KernelTiming kt;
+        const int cores = std::max(1, p_.vector_cores);
+        kt.waves = (block_dim_ + cores - 1) / cores;
+        // HBM is shared by the blocks running at once; each direction gets bandwidth in proportion to its bytes.
+        double in_bytes = 0, out_bytes = 0;
+        for (auto& b : blocks)
+            for (auto& r : b.trace)
+                if (r.kind == Rec::Instr && r.pipe == AscendC::PIPE_MTE2) in_bytes += r.bytes;
+                else if (r.kind == Rec::Instr && r.pipe == AscendC::PIPE_MTE3) out_bytes += r.bytes;
+        const double active = std::min(block_dim_, cores);
+        const double total = in_bytes + out_bytes;
+        const double hbm = p_.hbm_gbps * 1e9;
+        share_in_ = total > 0 ? hbm * (in_bytes / total) / active : hbm;
+        share_out_ = total > 0 ? hbm * (out_bytes / total) / active : hbm;
+
+        kt.cores.resize(blocks.size());
+        for (int w = 0; w < kt.waves; ++w) {
+            int first = w * cores, last = std::min<int>(first + cores, static_cast<int>(blocks.size()));
+            std::vector<State> st(last - first);
+            std::vector<size_t> pos(last - first, 0);
+            // Advance every block of the wave to its next SyncAll, then release them together.
+            bool more = true;
+            while (more) {
+                more = false;
+                double barrier = 0;
+                for (int i = first; i < last; ++i) {
+                    bool hit = simulate(blocks[i].trace, pos[i - first], st[i - first], kt.cores[i]);
+                    if (hit) {
+                        more = true;
+                        barrier = std::max(barrier, st[i - first].now());
+                    }
+                }
+                if (more)
+                    for (auto& s : st) s.release(barrier + p_.sync_all_cycles);
+            }
+            double wave_end = 0;
+            for (int i = first; i < last; ++i) {
+                kt.cores[i].end = st[i - first].now();
+                for (int k = 0; k < TP_COUNT; ++k) kt.cores[i].busy[k] = st[i - first].busy[k];
+                wave_end = std::max(wave_end, kt.cores[i].end);
+            }
+            kt.cycles += wave_end;
+        }
+        const double hz = p_.clock_ghz * 1e9;
+        kt.launch_us = p_.launch_us_base + p_.launch_us_per_core * std::min(block_dim_, cores);
+        kt.time_us = kt.launch_us + kt.cycles / hz * 1e6;
+        double best = -1;
+        for (int k = 0; k < TP_COUNT; ++k) {
+            double sum_ratio = 0;
+            for (auto& c : kt.cores) {
+                kt.busy_us[k] += c.busy[k] / hz * 1e6;
+                sum_ratio += c.end > 0 ? c.busy[k] / c.end : 0;
+            }
+            kt.ratio[k] = kt.cores.empty() ? 0 : sum_ratio / kt.cores.size();
+            if (kt.ratio[k] > best) { best = kt.ratio[k]; kt.bottleneck = k == TP_SCALAR ? "scalar" : k == TP_VECTOR ? "vector" : k == TP_MTE2 ? "mte2" : "mte3"; }
+        }
+        return kt;
+    }
+
+  private:
+    struct State {
+        double issue = 0;
+        double free[TP_COUNT] = {0, 0, 0, 0};
+        double busy[TP_COUNT] = {0, 0, 0, 0};
+        std::map<std::pair<int, int>, double> ready, released;  // (queue, buffer) -> time
+        std::map<std::pair<int, int>, int> consumer;
+        std::map<std::pair<int, int>, double> flags;             // (event, id) -> time set
+        int last_pipe = TP_SCALAR;
+        double now() const { return std::max({issue, free[0], free[1], free[2], free[3]}); }
+        void release(double t) {
+            issue = t;
+            for (double& f : free) f = std::max(f, t);
+        }
+    };
+
+    // Replays records from `pos` until a SyncAll (returns true) or the end (returns false).
+    bool simulate(const std::vector<TraceRecord>& trace, size_t& pos, State& s, CoreTiming& core) {
+        const size_t n = trace.size();
+        for (; pos < n; ++pos) {
+            const TraceRecord& r = trace[pos];
+            s.issue += p_.scalar_issue_cycles;
+            s.busy[TP_SCALAR] += p_.scalar_issue_cycles;
+            switch (r.kind) {
+                case Rec::Instr: {
+                    int pipe = timed_pipe(r.pipe);
+                    double cost = cost_of(r, pipe);
+                    if (pipe == TP_SCALAR) {
+                        s.issue += cost;
+                        s.busy[TP_SCALAR] += cost;
+                        break;
+                    }
+                    double start = std::max(s.issue, s.free[pipe]);
+                    s.free[pipe] = start + cost;
+                    s.busy[pipe] += cost;
+                    s.last_pipe = pipe;
+                    if (keep_events_) core.events.push_back({static_cast<uint8_t>(pipe), start, cost, r.op, r.file, r.line});
+                    break;
+                }
+                case Rec::Alloc: {
+                    int pipe = next_pipe(trace, pos);
+                    auto it = s.released.find({r.a, r.b});
+                    if (it != s.released.end() && pipe != TP_SCALAR) s.free[pipe] = std::max(s.free[pipe], it->second);
+                    break;
+                }
+                case Rec::EnQue:
+                    s.ready[{r.a, r.b}] = s.last_pipe == TP_SCALAR ? s.issue : s.free[s.last_pipe];
+                    break;
+                case Rec::DeQue: {
+                    int pipe = next_pipe(trace, pos);
+                    double ready = s.ready.count({r.a, r.b}) ? s.ready[{r.a, r.b}] : 0;
+                    s.consumer[{r.a, r.b}] = pipe;
+                    if (pipe == TP_SCALAR) s.issue = std::max(s.issue, ready);
+                    else s.free[pipe] = std::max(s.free[pipe], ready);
+                    break;
+                }
+                case Rec::Free: {
+                    auto c = s.consumer.find({r.a, r.b});
+                    int pipe = c == s.consumer.end() ? TP_SCALAR : c->second;
+                    s.released[{r.a, r.b}] = pipe == TP_SCALAR ? s.issue : std::max(s.free[pipe], s.issue);
+                    break;
+                }
+                case Rec::SetFlag: {
+                    int src = timed_pipe(static_cast<uint8_t>(r.a >> 4));
+                    s.flags[{r.a, r.b}] = src == TP_SCALAR ? s.issue : std::max(s.free[src], s.issue);
+                    break;
+                }
+                case Rec::WaitFlag: {
+                    int dst = timed_pipe(static_cast<uint8_t>(r.a & 0xF));
+                    double t = s.flags.count({r.a, r.b}) ? s.flags[{r.a, r.b}] : 0;
+                    if (dst == TP_SCALAR) s.issue = std::max(s.issue, t);
+                    else s.free[dst] = std::max(s.free[dst], t);
+                    break;
+                }
+                case Rec::Barrier:
+                    if (r.a == AscendC::PIPE_ALL) s.issue = s.now();  // a full stall: every pipe drains
+                    break;
+                case Rec::Scalar: {
+                    // Scalar access to UB waits for the pipes writing UB; to GM, for the pipes moving data.
+                    bool gm = r.a == 1;
+                    double wait = gm ? std::max(s.free[TP_MTE2], s.free[TP_MTE3])
+                                     : std::max({s.free[TP_VECTOR], s.free[TP_MTE2], s.free[TP_MTE3]});
+                    double cost = gm ? p_.gm_scalar_cycles : p_.ub_scalar_cycles;
+                    s.issue = std::max(s.issue, wait) + cost;
+                    s.busy[TP_SCALAR] += cost;
+                    // A write must land before later vector or copy work reads it.
+                    if (r.b == 1) for (int k = 1; k < TP_COUNT; ++k) s.free[k] = std::max(s.free[k], s.issue);
+                    break;
+                }
+                case Rec::SyncAll:
+                    s.issue = s.now();
+                    ++pos;
+                    return true;
+            }
+        }
+        return false;
+    }
+
+    int next_pipe(const std::vector<TraceRecord>& trace, size_t pos) const {
+        for (size_t i = pos + 1; i < trace.size() && i < pos + 64; ++i) {
+            const TraceRecord& r = trace[i];
+            if (r.kind == Rec::Instr) return timed_pipe(r.pipe);
+            if (r.kind == Rec::Scalar) return TP_SCALAR;
+        }
+        return TP_SCALAR;
+    }
+
+    double cost_of(const TraceRecord& r, int pipe) const {
+        const double hz = p_.clock_ghz * 1e9;
+        if (pipe == TP_MTE2 || pipe == TP_MTE3) {
+            double bursts = std::max<uint32_t>(r.repeats, 1);
+            double burst = r.bytes / bursts;
+            double fit = p_.dma_peak_gibps * 1073741824.0 * burst / (p_.dma_half_bytes + burst);
+            double bw = std::min(fit, pipe == TP_MTE2 ? share_in_ : share_out_);
+            double cycles = p_.dma_startup_cycles + (bw > 0 ? r.bytes / bw * hz : 0);
+            if (r.flags & 1) cycles += p_.pad_row_cycles * bursts;  // DataCopyPad
+            return cycles;
+        }
+        if (pipe == TP_VECTOR) {
+            const auto& table = r.dtype <= 2 ? p_.vector16 : p_.vector32;
+            auto it = table.find(names_[r.op]);
+            auto c = it != table.end() ? it->second : p_.vector_default;
+            return c.first + c.second * std::max<uint32_t>(r.repeats, 1);
+        }
+        return 1.0;
+    }
+
+    const TimingParams& p_;
+    const std::vector<std::string>& names_;
+    int block_dim_;
+    bool keep_events_;
+    double share_in_ = 0, share_out_ = 0;
+};
+
+// Chrome trace-event JSON: one process per block, one thread per pipe, events named by API call and source line.
+inline void write_chrome_trace(const std::string& path, const KernelTiming& kt, const std::vector<std::string>& names,
+                               double clock_ghz, size_t max_events = 400000) {
+    std::ofstream out(path);
+    out << "{\"displayTimeUnit\": \"ns\", \"traceEvents\": [\n";
+    bool first = true;
+    auto sep = [&] { if (!first) out << ",\n"; first = false; };
+    size_t written = 0;
+    const double us_per_cycle = 1e-3 / clock_ghz;
+    for (size_t c = 0; c < kt.cores.size(); ++c) {
+        sep();
+        out << "{\"ph\": \"M\", \"name\": \"process_name\", \"pid\": " << c << ", \"args\": {\"name\": \"core " << c << "\"}}";
+        for (int p = 0; p < TP_COUNT; ++p) {
+            sep();
+            out << "{\"ph\": \"M\", \"name\": \"thread_name\", \"pid\": " << c << ", \"tid\": " << p
+                << ", \"args\": {\"name\": \"" << timed_pipe_name(p) << "\"}}";
+        }
+        for (const auto& e : kt.cores[c].events) {
+            if (written++ >= max_events) break;
+            std::string file = names[e.file];
+            size_t slash = file.find_last_of('/');
+            if (slash != std::string::npos) file = file.substr(slash + 1);
+            sep();
+            char buf[128];
+            std::snprintf(buf, sizeof(buf), "%.4f, \"dur\": %.4f", e.start * us_per_cycle, e.dur * us_per_cycle);
+            out << "{\"ph\": \"X\", \"pid\": " << c << ", \"tid\": " << int(e.pipe) << ", \"ts\": " << buf
+                << ", \"name\": \"" << names[e.op] << " @ " << file << ":" << e.line << "\", \"cat\": \""
+                << timed_pipe_name(e.pipe) << "\"}";
+        }
+    }
+    out << "\n]}\n";
+}
+
+inline std::string timing_json(const KernelTiming& kt, double clock_ghz) {
+    char buf[1024];
+    auto pipe = [&](int k) {
+        char b[128];
+        std::snprintf(b, sizeof(b), "{\"busy_us\": %.4f, \"ratio\": %.4f}", kt.busy_us[k], kt.ratio[k]);
+        return std::string(b);
+    };
+    std::snprintf(buf, sizeof(buf),
+                  "\"time_us\": %.4f, \"cycles\": %.0f, \"launch_us\": %.3f, \"waves\": %d, \"bottleneck\": \"%s\", "
+                  "\"pipes\": {\"vector\": %s, \"mte2\": %s, \"mte3\": %s, \"scalar\": %s}",
+                  kt.time_us, kt.cycles, kt.launch_us, kt.waves, kt.bottleneck.c_str(), pipe(TP_VECTOR).c_str(),
+                  pipe(TP_MTE2).c_str(), pipe(TP_MTE3).c_str(), pipe(TP_SCALAR).c_str());
+    (void)clock_ghz;
+    return buf;
+}
+
+}  // namespace tw

@@ -1,0 +1,378 @@
+// Element-wise vector instructions: binary (Add ... Or), scalar-operand (Adds ... LeakyRelu, shifts), unary
+// (Exp ... Not), Duplicate, Axpy and Copy. Each has the count form and the mask/repeat forms (continuous mask and
+// bit mask); every call checks the UB span it touches and appends one trace record.
+#pragma once
+#include "tw/vector_core.h"
+
+namespace AscendC {
+
+struct CopyRepeatParams {
+    uint16_t dstStride = 1;      // block stride, 32-byte units
+    uint16_t srcStride = 1;
+    uint16_t dstRepeatSize = 8;  // repeat stride, 32-byte units
+    uint16_t srcRepeatSize = 8;
+    CopyRepeatParams() = default;
+    CopyRepeatParams(uint16_t ds, uint16_t ss, uint16_t dr, uint16_t sr)
+        : dstStride(ds), srcStride(ss), dstRepeatSize(dr), srcRepeatSize(sr) {}
+};
+
+}  // namespace AscendC
+
+namespace tw {
+namespace op {
+
+// Binary operations on the arithmetic type (see calc_t).
+struct Add { template <class C> C operator()(C a, C b) const { return a + b; } };
+struct Sub { template <class C> C operator()(C a, C b) const { return a - b; } };
+struct Mul { template <class C> C operator()(C a, C b) const { return a * b; } };
+struct Div {
+    template <class C>
+    C operator()(C a, C b) const {
+        if constexpr (std::is_integral<C>::value) return b == 0 ? C(0) : C(a / b);  // integer x/0: 0 (documented choice)
+        else return a / b;
+    }
+};
+struct Max { template <class C> C operator()(C a, C b) const { return a > b ? a : b; } };
+struct Min { template <class C> C operator()(C a, C b) const { return a < b ? a : b; } };
+struct And { template <class C> C operator()(C a, C b) const { return a & b; } };
+struct Or { template <class C> C operator()(C a, C b) const { return a | b; } };
+struct ShiftL {
+    template <class C>
+    C operator()(C a, C b) const { return (b < 0 || b >= 64) ? C(0) : C(static_cast<uint64_t>(a) << b); }
+};
+// Arithmetic shift for signed types, logical for unsigned ones (on the 64-bit arithmetic type, so the sign of a
+// narrower signed value is kept).
+struct ShiftR {
+    template <class C>
+    C operator()(C a, C b) const {
+        if (b < 0) return C(0);
+        if (b >= 63) return std::is_signed<C>::value && a < 0 ? C(-1) : C(0);
+        return C(a >> b);
+    }
+};
+struct LeakyRelu {
+    template <class C>
+    C operator()(C a, C s) const { return a >= C(0) ? a : C(a * s); }
+};
+
+// Unary operations.
+struct Exp { template <class C> C operator()(C a) const { return std::exp(a); } };
+struct Ln { template <class C> C operator()(C a) const { return std::log(a); } };  // ln(x<0) = nan, ln(0) = -inf
+struct Sqrt { template <class C> C operator()(C a) const { return std::sqrt(a); } };
+struct Rsqrt { template <class C> C operator()(C a) const { return C(1) / std::sqrt(a); } };
+struct Reciprocal { template <class C> C operator()(C a) const { return C(1) / a; } };
+struct Abs {
+    template <class C>
+    C operator()(C a) const {
+        if constexpr (std::is_floating_point<C>::value) return std::fabs(a);
+        else return a < 0 ? C(-a) : a;
+    }
+};
+struct Relu { template <class C> C operator()(C a) const { return a > C(0) ? a : C(0); } };
+struct Not { template <class C> C operator()(C a) const { return ~a; } };
+
+}  // namespace op
+
+template <typename T, typename F>
+inline T apply2(F f, T a, T b) { return from_c<T>(f(to_c<T>(a), to_c<T>(b))); }
+template <typename T, typename F>
+inline T apply1(F f, T a) { return from_c<T>(f(to_c<T>(a))); }
+
+// ---- engines ----
+
+template <typename T, typename F>
+inline void bin_count(const char* name, const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor<T>& a,
+                      const AscendC::LocalTensor<T>& b, int64_t count, F f, const char* file, int line) {
+    check_count(count, name, file, line);
+    T* d = dst.span(0, count, name, file, line);
+    const T* x = a.span(0, count, name, file, line);
+    const T* y = b.span(0, count, name, file, line);
+    for (int64_t i = 0; i < count; ++i) d[i] = apply2<T>(f, x[i], y[i]);
+    vrec_count<T>(name, file, line, count);
+}
+
+template <typename T, typename F>
+inline void bin_mask(const char* name, const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor<T>& a,
+                     const AscendC::LocalTensor<T>& b, const VMask& m, const AscendC::BinaryRepeatParams& p, F f,
+                     const char* file, int line) {
+    constexpr uint32_t E = 256 / sizeof(T);
+    Lay ld = lay<T>(p.dstBlkStride, p.dstRepStride), la = lay<T>(p.src0BlkStride, p.src0RepStride),
+        lb = lay<T>(p.src1BlkStride, p.src1RepStride);
+    T* d = vspan(dst, extent(m, E, ld), name, file, line);
+    const T* x = vspan(a, extent(m, E, la), name, file, line);
+    const T* y = vspan(b, extent(m, E, lb), name, file, line);
+    T tmp[kMaxSlots];
+    // A repeat reads all its sources before it writes, so overlapping operands behave as on the hardware.
+    each_repeat(m, E, [&](uint32_t r, const uint16_t* s, uint32_t k) {
+        for (uint32_t i = 0; i < k; ++i) tmp[i] = apply2<T>(f, x[la.off(r, s[i])], y[lb.off(r, s[i])]);
+        for (uint32_t i = 0; i < k; ++i) d[ld.off(r, s[i])] = tmp[i];
+    });
+    vrec(name, file, line, m.elements(), m.elements() * sizeof(T), m.issued(E), sizeof(T), true);
+}
+
+// Unary element-wise engine over a destination of type D and a source of type S (equal for most instructions,
+// different for Cast / Axpy). g(dst_value, src_value) -> new dst value. The repeat is driven by the wider type.
+template <typename D, typename S, typename G>
+inline void un_mask(const char* name, const AscendC::LocalTensor<D>& dst, const AscendC::LocalTensor<S>& src,
+                    const VMask& m, uint64_t dblk, uint64_t sblk, uint64_t drep, uint64_t srep, G g, const char* file,
+                    int line) {
+    constexpr uint32_t W = sizeof(D) > sizeof(S) ? sizeof(D) : sizeof(S);
+    constexpr uint32_t E = 256 / W;
+    Lay ld = lay<D>(dblk, drep, W), ls = lay<S>(sblk, srep, W);
+    D* d = vspan(dst, extent(m, E, ld), name, file, line);
+    const S* x = vspan(src, extent(m, E, ls), name, file, line);
+    D tmp[kMaxSlots];
+    each_repeat(m, E, [&](uint32_t r, const uint16_t* s, uint32_t k) {
+        for (uint32_t i = 0; i < k; ++i) tmp[i] = g(d[ld.off(r, s[i])], x[ls.off(r, s[i])]);
+        for (uint32_t i = 0; i < k; ++i) d[ld.off(r, s[i])] = tmp[i];
+    });
+    vrec(name, file, line, m.elements(), m.elements() * W, m.issued(E), W, true);
+}
+
+template <typename D, typename S, typename G>
+inline void un_count(const char* name, const AscendC::LocalTensor<D>& dst, const AscendC::LocalTensor<S>& src,
+                     int64_t count, G g, const char* file, int line) {
+    check_count(count, name, file, line);
+    D* d = dst.span(0, count, name, file, line);
+    const S* x = src.span(0, count, name, file, line);
+    for (int64_t i = 0; i < count; ++i) d[i] = g(d[i], x[i]);
+    constexpr uint32_t W = sizeof(D) > sizeof(S) ? sizeof(D) : sizeof(S);
+    vrec(name, file, line, count, uint64_t(count) * W, static_cast<uint32_t>((uint64_t(count) * W + 255) / 256), W,
+         false);
+}
+
+}  // namespace tw
+
+namespace AscendC {
+
+// ---------------------------------------------------------------------------------------------------------------
+// Binary: dst = src0 op src1
+
+#define TW_BINARY(NAME, OP)                                                                                        \
+    template <typename T>                                                                                          \
+    void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1,                   \
+              const int32_t& count, TW_SRC) {                                                                      \
+        tw::bin_count(#NAME, dst, src0, src1, count, OP{}, TW_AT);                                                 \
+    }                                                                                                              \
+    template <typename T, bool isSetMask = true>                                                                   \
+    void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1, uint64_t mask,    \
+              const uint8_t repeatTimes, const BinaryRepeatParams& repeatParams, TW_SRC) {                         \
+        tw::bin_mask(#NAME, dst, src0, src1, tw::mask_cont(mask, repeatTimes, 256 / sizeof(T), isSetMask),         \
+                     repeatParams, OP{}, TW_AT);                                                                   \
+    }                                                                                                              \
+    template <typename T, bool isSetMask = true>                                                                   \
+    void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1,                   \
+              const uint64_t mask[], const uint8_t repeatTimes, const BinaryRepeatParams& repeatParams, TW_SRC) {  \
+        tw::bin_mask(#NAME, dst, src0, src1, tw::mask_bits(mask, repeatTimes, 256 / sizeof(T), isSetMask),         \
+                     repeatParams, OP{}, TW_AT);                                                                   \
+    }
+
+TW_BINARY(Add, tw::op::Add)
+TW_BINARY(Sub, tw::op::Sub)
+TW_BINARY(Mul, tw::op::Mul)
+TW_BINARY(Div, tw::op::Div)
+TW_BINARY(Max, tw::op::Max)
+TW_BINARY(Min, tw::op::Min)
+TW_BINARY(And, tw::op::And)
+TW_BINARY(Or, tw::op::Or)
+
+#undef TW_BINARY
+
+// ---------------------------------------------------------------------------------------------------------------
+// Scalar operand: dst = src op scalar
+
+#define TW_SCALAR(NAME, OP)                                                                                        \
+    template <typename T, bool isSetMask = true>                                                                   \
+    void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src, const tw::nd_t<T>& scalarValue,                \
+              const int32_t& count, TW_SRC) {                                                                      \
+        const T s = scalarValue;                                                                                   \
+        tw::un_count(#NAME, dst, src, count, [s](T, T x) { return tw::apply2<T>(OP{}, x, s); }, TW_AT);            \
+    }                                                                                                              \
+    template <typename T, bool isSetMask = true>                                                                   \
+    void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src, const tw::nd_t<T>& scalarValue, uint64_t mask, \
+              const uint8_t repeatTimes, const UnaryRepeatParams& p, TW_SRC) {                                     \
+        const T s = scalarValue;                                                                                   \
+        tw::un_mask(#NAME, dst, src, tw::mask_cont(mask, repeatTimes, 256 / sizeof(T), isSetMask), p.dstBlkStride, \
+                    p.srcBlkStride, p.dstRepStride, p.srcRepStride,                                                \
+                    [s](T, T x) { return tw::apply2<T>(OP{}, x, s); }, TW_AT);                                     \
+    }                                                                                                              \
+    template <typename T, bool isSetMask = true>                                                                   \
+    void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src, const tw::nd_t<T>& scalarValue,                \
+              const uint64_t mask[], const uint8_t repeatTimes, const UnaryRepeatParams& p, TW_SRC) {              \
+        const T s = scalarValue;                                                                                   \
+        tw::un_mask(#NAME, dst, src, tw::mask_bits(mask, repeatTimes, 256 / sizeof(T), isSetMask), p.dstBlkStride, \
+                    p.srcBlkStride, p.dstRepStride, p.srcRepStride,                                                \
+                    [s](T, T x) { return tw::apply2<T>(OP{}, x, s); }, TW_AT);                                     \
+    }
+
+TW_SCALAR(Adds, tw::op::Add)
+TW_SCALAR(Muls, tw::op::Mul)
+TW_SCALAR(Maxs, tw::op::Max)
+TW_SCALAR(Mins, tw::op::Min)
+TW_SCALAR(LeakyRelu, tw::op::LeakyRelu)
+
+#undef TW_SCALAR
+
+// Shifts (integer types). The mask forms take the reference API's trailing roundEn flag, which only matters for
+// rounding right shifts on some chips; it is accepted and ignored.
+#define TW_SHIFT(NAME, OP)                                                                                         \
+    template <typename T, bool isSetMask = true>                                                                   \
+    void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src, const tw::nd_t<T>& scalarValue,                \
+              const int32_t& count, TW_SRC) {                                                                      \
+        static_assert(std::is_integral<T>::value, #NAME " takes integer tensors");                                 \
+        const T s = scalarValue;                                                                                   \
+        tw::un_count(#NAME, dst, src, count, [s](T, T x) { return tw::apply2<T>(OP{}, x, s); }, TW_AT);            \
+    }                                                                                                              \
+    template <typename T, bool isSetMask = true>                                                                   \
+    void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src, const tw::nd_t<T>& scalarValue, uint64_t mask, \
+              const uint8_t repeatTimes, const UnaryRepeatParams& p, bool roundEn = false, TW_SRC) {               \
+        static_assert(std::is_integral<T>::value, #NAME " takes integer tensors");                                 \
+        (void)roundEn;                                                                                             \
+        const T s = scalarValue;                                                                                   \
+        tw::un_mask(#NAME, dst, src, tw::mask_cont(mask, repeatTimes, 256 / sizeof(T), isSetMask), p.dstBlkStride, \
+                    p.srcBlkStride, p.dstRepStride, p.srcRepStride,                                                \
+                    [s](T, T x) { return tw::apply2<T>(OP{}, x, s); }, TW_AT);                                     \
+    }                                                                                                              \
+    template <typename T, bool isSetMask = true>                                                                   \
+    void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src, const tw::nd_t<T>& scalarValue,                \
+              const uint64_t mask[], const uint8_t repeatTimes, const UnaryRepeatParams& p, bool roundEn = false,  \
+              TW_SRC) {                                                                                            \
+        static_assert(std::is_integral<T>::value, #NAME " takes integer tensors");                                 \
+        (void)roundEn;                                                                                             \
+        const T s = scalarValue;                                                                                   \
+        tw::un_mask(#NAME, dst, src, tw::mask_bits(mask, repeatTimes, 256 / sizeof(T), isSetMask), p.dstBlkStride, \
+                    p.srcBlkStride, p.dstRepStride, p.srcRepStride,                                                \
+                    [s](T, T x) { return tw::apply2<T>(OP{}, x, s); }, TW_AT);                                     \
+    }
+
+TW_SHIFT(ShiftLeft, tw::op::ShiftL)
+TW_SHIFT(ShiftRight, tw::op::ShiftR)
+
+#undef TW_SHIFT
+
+// ---------------------------------------------------------------------------------------------------------------
+// Unary: dst = f(src)
+
+#define TW_UNARY(NAME, OP)                                                                                         \
+    template <typename T>                                                                                          \
+    void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src, const int32_t& count, TW_SRC) {                \
+        tw::un_count(#NAME, dst, src, count, [](T, T x) { return tw::apply1<T>(OP{}, x); }, TW_AT);                \
+    }                                                                                                              \
+    template <typename T, bool isSetMask = true>                                                                   \
+    void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src, uint64_t mask, const uint8_t repeatTimes,      \
+              const UnaryRepeatParams& p, TW_SRC) {                                                                \
+        tw::un_mask(#NAME, dst, src, tw::mask_cont(mask, repeatTimes, 256 / sizeof(T), isSetMask), p.dstBlkStride, \
+                    p.srcBlkStride, p.dstRepStride, p.srcRepStride,                                                \
+                    [](T, T x) { return tw::apply1<T>(OP{}, x); }, TW_AT);                                         \
+    }                                                                                                              \
+    template <typename T, bool isSetMask = true>                                                                   \
+    void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src, const uint64_t mask[],                         \
+              const uint8_t repeatTimes, const UnaryRepeatParams& p, TW_SRC) {                                     \
+        tw::un_mask(#NAME, dst, src, tw::mask_bits(mask, repeatTimes, 256 / sizeof(T), isSetMask), p.dstBlkStride, \
+                    p.srcBlkStride, p.dstRepStride, p.srcRepStride,                                                \
+                    [](T, T x) { return tw::apply1<T>(OP{}, x); }, TW_AT);                                         \
+    }
+
+TW_UNARY(Exp, tw::op::Exp)
+TW_UNARY(Ln, tw::op::Ln)
+TW_UNARY(Sqrt, tw::op::Sqrt)
+TW_UNARY(Rsqrt, tw::op::Rsqrt)
+TW_UNARY(Reciprocal, tw::op::Reciprocal)
+TW_UNARY(Abs, tw::op::Abs)
+TW_UNARY(Relu, tw::op::Relu)
+TW_UNARY(Not, tw::op::Not)
+
+#undef TW_UNARY
+
+// ---------------------------------------------------------------------------------------------------------------
+// Duplicate: fill with a scalar
+
+template <typename T>
+void Duplicate(const LocalTensor<T>& dst, const tw::nd_t<T>& scalarValue, const int32_t& count, TW_SRC) {
+    tw::check_count(count, "Duplicate", TW_AT);
+    T* d = dst.span(0, count, "Duplicate", TW_AT);
+    const T s = scalarValue;
+    for (int32_t i = 0; i < count; ++i) d[i] = s;
+    tw::vrec_count<T>("Duplicate", TW_AT, count);
+}
+
+namespace detail {
+template <typename T>
+void duplicate_mask(const LocalTensor<T>& dst, T s, const tw::VMask& m, uint16_t blk, uint8_t rep, const char* file,
+                    int line) {
+    constexpr uint32_t E = 256 / sizeof(T);
+    tw::Lay ld = tw::lay<T>(blk, rep);
+    T* d = tw::vspan(dst, tw::extent(m, E, ld), "Duplicate", file, line);
+    tw::each_repeat(m, E, [&](uint32_t r, const uint16_t* sl, uint32_t k) {
+        for (uint32_t i = 0; i < k; ++i) d[ld.off(r, sl[i])] = s;
+    });
+    tw::vrec("Duplicate", file, line, m.elements(), m.elements() * sizeof(T), m.issued(E), sizeof(T), true);
+}
+}  // namespace detail
+
+template <typename T, bool isSetMask = true>
+void Duplicate(const LocalTensor<T>& dst, const tw::nd_t<T>& scalarValue, uint64_t mask, const uint8_t repeatTimes,
+               const uint16_t dstBlockStride, const uint8_t dstRepeatStride, TW_SRC) {
+    detail::duplicate_mask<T>(dst, scalarValue, tw::mask_cont(mask, repeatTimes, 256 / sizeof(T), isSetMask),
+                              dstBlockStride, dstRepeatStride, TW_AT);
+}
+template <typename T, bool isSetMask = true>
+void Duplicate(const LocalTensor<T>& dst, const tw::nd_t<T>& scalarValue, const uint64_t mask[],
+               const uint8_t repeatTimes, const uint16_t dstBlockStride, const uint8_t dstRepeatStride, TW_SRC) {
+    detail::duplicate_mask<T>(dst, scalarValue, tw::mask_bits(mask, repeatTimes, 256 / sizeof(T), isSetMask),
+                              dstBlockStride, dstRepeatStride, TW_AT);
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Axpy: dst = src * scalar + dst. dst may be float with a half src (the mixed-precision form); the product and
+// sum are computed in float and rounded once to dst's type.
+
+namespace detail {
+template <typename T, typename U>
+struct AxpyFn {
+    U s;
+    T operator()(T d, U x) const {
+        float r = static_cast<float>(tw::to_c<U>(x)) * static_cast<float>(tw::to_c<U>(s)) +
+                  static_cast<float>(tw::to_c<T>(d));
+        return tw::from_c<T>(static_cast<tw::calc_t<T>>(r));
+    }
+};
+}  // namespace detail
+
+template <typename T, typename U>
+void Axpy(const LocalTensor<T>& dst, const LocalTensor<U>& src, const tw::nd_t<U>& scalarValue, const int32_t& count,
+          TW_SRC) {
+    tw::un_count("Axpy", dst, src, count, detail::AxpyFn<T, U>{scalarValue}, TW_AT);
+}
+template <typename T, typename U, bool isSetMask = true>
+void Axpy(const LocalTensor<T>& dst, const LocalTensor<U>& src, const tw::nd_t<U>& scalarValue, uint64_t mask,
+          const uint8_t repeatTimes, const UnaryRepeatParams& p, TW_SRC) {
+    constexpr uint32_t E = 256 / (sizeof(T) > sizeof(U) ? sizeof(T) : sizeof(U));
+    tw::un_mask("Axpy", dst, src, tw::mask_cont(mask, repeatTimes, E, isSetMask), p.dstBlkStride, p.srcBlkStride,
+                p.dstRepStride, p.srcRepStride, detail::AxpyFn<T, U>{scalarValue}, TW_AT);
+}
+template <typename T, typename U, bool isSetMask = true>
+void Axpy(const LocalTensor<T>& dst, const LocalTensor<U>& src, const tw::nd_t<U>& scalarValue,
+          const uint64_t mask[], const uint8_t repeatTimes, const UnaryRepeatParams& p, TW_SRC) {
+    constexpr uint32_t E = 256 / (sizeof(T) > sizeof(U) ? sizeof(T) : sizeof(U));
+    tw::un_mask("Axpy", dst, src, tw::mask_bits(mask, repeatTimes, E, isSetMask), p.dstBlkStride, p.srcBlkStride,
+                p.dstRepStride, p.srcRepStride, detail::AxpyFn<T, U>{scalarValue}, TW_AT);
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Copy (UB -> UB through the vector unit), mask/repeat forms with CopyRepeatParams.
+
+template <typename T, bool isSetMask = true>
+void Copy(const LocalTensor<T>& dst, const LocalTensor<T>& src, uint64_t mask, const uint8_t repeatTimes,
+          const CopyRepeatParams& p, TW_SRC) {
+    tw::un_mask("Copy", dst, src, tw::mask_cont(mask, repeatTimes, 256 / sizeof(T), isSetMask), p.dstStride,
+                p.srcStride, p.dstRepeatSize, p.srcRepeatSize, [](T, T x) { return x; }, TW_AT);
+}
+template <typename T, bool isSetMask = true>
+void Copy(const LocalTensor<T>& dst, const LocalTensor<T>& src, const uint64_t mask[], const uint8_t repeatTimes,
+          const CopyRepeatParams& p, TW_SRC) {
+    tw::un_mask("Copy", dst, src, tw::mask_bits(mask, repeatTimes, 256 / sizeof(T), isSetMask), p.dstStride,
+                p.srcStride, p.dstRepeatSize, p.srcRepeatSize, [](T, T x) { return x; }, TW_AT);
+}
+
+}  // namespace AscendC
