@@ -244,7 +244,8 @@ def cmd_run(args: argparse.Namespace) -> int:
             err.print(_problem_line(p), markup=False)
         case = build_case(op, args)
         device = EmulatorDevice(chip=args.chip, timeout_s=args.timeout)
-        m = device.run(op, case, seed=args.seed, golden=args.golden, inputs=_load_arrays(args.input))
+        trace = str(Path(args.trace).resolve()) if args.trace else None
+        m = device.run(op, case, seed=args.seed, golden=args.golden, inputs=_load_arrays(args.input), trace_path=trace)
     except TilewiseError as exc:
         err.print(f"error: {exc.one_line()}", markup=False)
         return 2
@@ -270,6 +271,18 @@ def _print_run(op: Operator, m) -> None:
         where = f"{_rel(m.error.file)}:{m.error.line}: " if m.error.file and m.error.line else (
             f"{_rel(m.error.file)}: " if m.error.file else "")
         out.print(f"{where}[red]error[/red] [{m.error.kind}]: {_escape(m.error.message)}")
+    if m.time_us is not None:
+        t = Table("pipe", "busy µs", "ratio", box=None, pad_edge=False)
+        for name in ("vector", "mte2", "mte3", "scalar"):
+            use = m.pipes.get(name)
+            if use:
+                mark = "  <- bottleneck" if name == m.bottleneck else ""
+                t.add_row(name, f"{use.busy_us:.2f}", f"{use.ratio:.2f}{mark}")
+        out.print(f"simulated time on {m.chip}: [bold]{m.time_us:.2f} µs[/bold] ({m.cycles:,.0f} cycles + "
+                  f"{m.launch_us:.1f} µs launch), {m.waves} wave(s), UB peak {m.ub_peak_bytes:,} bytes")
+        out.print(t)
+    if m.trace_path:
+        out.print(f"pipeline trace: {_rel(m.trace_path)} (open it in Perfetto or chrome://tracing)")
     for o in m.outputs:
         verdict = "matches the golden" if o.ok else f"{o.mismatches} mismatches"
         errs = f"max abs err {o.max_abs_err:.3g}, max rel err {o.max_rel_err:.3g}" if o.max_abs_err is not None else ""
@@ -305,6 +318,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--chip", default=None, help=f"chip name ({', '.join(builtin_chips())}) or a JSON file")
     p.add_argument("--timeout", type=float, default=60.0, help="seconds before the run is killed")
+    p.add_argument("--trace", metavar="OUT.json", help="write a Chrome trace-event pipeline trace (Perfetto)")
     p.add_argument("--format", choices=("text", "json"), default="text")
     p.set_defaults(func=cmd_run)
     return parser

@@ -1,17 +1,12 @@
 from __future__ import annotations
 
+import shutil
 import sys
 from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
-EXAMPLES = ROOT / "examples"
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-
-
-def example_dirs() -> list[Path]:
-    return sorted(p for p in EXAMPLES.iterdir() if p.is_dir())
 
 
 @pytest.fixture
@@ -19,3 +14,15 @@ def op_dir(tmp_path: Path) -> Path:
     from opgen import write_operator
 
     return write_operator(tmp_path / "scale")
+
+
+@pytest.fixture(scope="session")
+def emu_cache(tmp_path_factory):
+    """One build cache for the whole session, so the runner and host objects compile once."""
+    return tmp_path_factory.mktemp("tilewise-cache")
+
+
+@pytest.fixture(scope="session")
+def needs_gxx():
+    if shutil.which("g++") is None:
+        pytest.skip("g++ is not installed")

@@ -7,8 +7,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-from conftest import EXAMPLES
 from opgen import KERNEL, replace_once, write_operator
+from paths import EXAMPLES
 
 from server.cli import main
 

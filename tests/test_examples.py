@@ -6,7 +6,7 @@ import importlib.util
 
 import numpy as np
 import pytest
-from conftest import EXAMPLES, example_dirs
+from paths import EXAMPLES, example_dirs
 
 from analysis.lint import lint
 from analysis.manifest import load_manifest

@@ -5,8 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from conftest import EXAMPLES
 from opgen import KERNEL, replace_once, write_operator
+from paths import EXAMPLES
 
 from analysis.errors import ProjectError
 from analysis.operator import load_operator

@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 
 import pytest
-from conftest import EXAMPLES
+from paths import EXAMPLES
 
 from analysis.preprocess import preprocess
 from analysis.project import SOURCE_SUFFIXES

@@ -92,9 +92,13 @@ class Builder:
             raise BuildError(RunError(kind="no_kernel", message=(
                 "no kernel entry found: declare extern \"C\" __global__ __aicore__ void <op>(GM_ADDR ...) in "
                 "op_kernel/"), file=str(Path(model.root) / "op_kernel")))
-        mirror = self._mirror(op, texts)
         root = Path(model.root)
         host_cpp = [p for p in model.host_files if Path(p).suffix in (".cpp", ".cc", ".cxx")]
+        # Two mirrors, each holding one side's sources plus every header: a change to host tiling values leaves the
+        # kernel's mirror (and so its object) untouched, and a kernel change leaves the host objects alone.
+        kernel_cpp = {p for p in model.kernel_files if Path(p).suffix in (".cpp", ".cc", ".cxx", ".asc")}
+        mirror = self._mirror(op, {p: t for p, t in texts.items() if p not in host_cpp})
+        host_mirror = self._mirror(op, {p: t for p, t in texts.items() if p not in kernel_cpp})
         if not host_cpp:
             raise BuildError(RunError(kind="no_host", message=(
                 "no host source in op_host/: add op_host/<op>.cpp with the OpDef and the tiling function"),
@@ -102,28 +106,30 @@ class Builder:
         tiling_headers = [p for p in model.host_files if "BEGIN_TILING_DATA_DEF" in texts.get(p, "")
                           and Path(p).suffix in (".h", ".hpp")]
         includes = self._include_flags(root, mirror)
+        host_includes = self._include_flags(root, host_mirror)
 
         jobs = []
         kernel_src = self._kernel_unit(model, mirror, root, tiling_headers, type_macros)
         kernel_key = _hash(headers_hash(), kernel_src, *sorted(f"{p}\n{texts[p]}" for p in model.kernel_files),
                            *(texts[p] for p in tiling_headers), *KERNEL_FLAGS, *includes)
-        jobs.append(("kernel", kernel_key, kernel_src, KERNEL_FLAGS))
+        jobs.append(("kernel", kernel_key, kernel_src, KERNEL_FLAGS, includes))
         host_headers = sorted(f"{p}\n{texts[p]}" for p in model.host_files if p not in host_cpp)
         for p in host_cpp:
-            src = f'#include "{mirror / Path(p).relative_to(root)}"\n'
-            jobs.append(("host", _hash(headers_hash(), src, texts[p], *host_headers, *HOST_FLAGS, *includes), src,
-                         HOST_FLAGS))
+            src = f'#include "{host_mirror / Path(p).relative_to(root)}"\n'
+            key = _hash(headers_hash(), src, texts[p], *host_headers, *HOST_FLAGS, *host_includes)
+            jobs.append(("host", key, src, HOST_FLAGS, host_includes))
         shim = self._shim(model, entry)
-        jobs.append(("shim", _hash(shim), shim, HOST_FLAGS))
+        jobs.append(("shim", _hash(shim), shim, HOST_FLAGS, []))
         runner_src = f'#include "{INCLUDE_DIR / "tw" / "runner_main.cpp"}"\n'
-        jobs.append(("runner", _hash(headers_hash(), runner_src, *RUNNER_FLAGS), runner_src, RUNNER_FLAGS))
+        runner_inc = [f"-I{INCLUDE_DIR}"]
+        jobs.append(("runner", _hash(headers_hash(), runner_src, *RUNNER_FLAGS), runner_src, RUNNER_FLAGS, runner_inc))
 
-        exe_key = _hash(*(k for _, k, _, _ in jobs))
+        exe_key = _hash(*(j[1] for j in jobs))
         exe = self.cache / "bin" / f"{model.operator}-{exe_key}"
         if exe.exists():
             return Build(exe, time.perf_counter() - start, True)
         with ThreadPoolExecutor(max_workers=self.jobs) as pool:
-            objects = list(pool.map(lambda j: self._compile(j[0], j[1], j[2], j[3], includes), jobs))
+            objects = list(pool.map(lambda j: self._compile(*j), jobs))
         self._link(objects, exe)
         return Build(exe, time.perf_counter() - start, False)
 
@@ -145,14 +151,14 @@ class Builder:
             src = "\n".join([*prelude, f'#include "{mirror / Path(p).relative_to(root)}"']) + "\n"
             headers = sorted(f"{q}\n{texts[q]}" for q in texts if Path(q).suffix in (".h", ".hpp"))
             jobs.append(("inv", _hash(headers_hash(), src, texts[p], *headers, *KERNEL_FLAGS, *includes), src,
-                         KERNEL_FLAGS))
+                         KERNEL_FLAGS, includes))
         if not jobs:
             raise BuildError(RunError(kind="no_kernel", message="no .cpp source to build", file=str(root)))
         exe = self.cache / "bin" / f"{model.operator}-inv-{_hash(*(j[1] for j in jobs))}"
         if exe.exists():
             return Build(exe, time.perf_counter() - start, True)
         with ThreadPoolExecutor(max_workers=self.jobs) as pool:
-            objects = list(pool.map(lambda j: self._compile(j[0], j[1], j[2], j[3], includes), jobs))
+            objects = list(pool.map(lambda j: self._compile(*j), jobs))
         self._link(objects, exe)
         return Build(exe, time.perf_counter() - start, False)
 

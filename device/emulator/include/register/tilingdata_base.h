@@ -44,6 +44,10 @@ struct TilingClassRegistrar {
 
 }  // namespace tw_host
 
+// Operators wrap their tiling code in namespace optiling; declaring it here lets `using namespace optiling;`
+// appear before any of their own declarations.
+namespace optiling {}
+
 #define TW_TILING_CAT2(a, b) a##b
 #define TW_TILING_CAT(a, b) TW_TILING_CAT2(a, b)
 

@@ -30,8 +30,12 @@ inline void load_tiling(T* dst, const uint8_t* tiling) {
 #define KERNEL_TASK_TYPE(key, type)
 #define REGISTER_TILING_DEFAULT(type)
 #define REGISTER_TILING_FOR_TILINGKEY(cond, type)
+#ifndef ASCENDC_TPL_SEL
 #define ASCENDC_TPL_SEL(...)
+#endif
+#ifndef ASCENDC_TPL_ARGS_DECL
 #define ASCENDC_TPL_ARGS_DECL(...)
+#endif
 #ifndef ASSERT
 #define ASSERT(...)
 #endif

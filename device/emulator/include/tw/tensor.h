@@ -17,6 +17,7 @@ struct QueueState {
     uint64_t offset = 0;      // first buffer's offset in UB
     std::vector<int> state;   // per buffer: 0 free, 1 allocated, 2 enqueued
     std::deque<int> fifo;     // enqueued buffers, oldest first
+    int next = 0;             // AscendC hands buffers out round-robin (ping-pong), not lowest-free-first
     const char* file = nullptr;
     int line = 0;
     bool is_buf = false;      // TBuf: no queue semantics
@@ -164,9 +165,11 @@ class TQueBase {
     template <typename T>
     LocalTensor<T> AllocTensor(TW_SRC) {
         tw::QueueState& q = state(TW_AT, "AllocTensor");
-        for (int i = 0; i < q.num; ++i) {
+        for (int k = 0; k < q.num; ++k) {
+            int i = (q.next + k) % q.num;
             if (q.state[i] == 0) {
                 q.state[i] = 1;
+                q.next = (i + 1) % q.num;
                 tw::record(tw::Rec::Alloc, PIPE_S, "AllocTensor", TW_AT, 0, 0, 0, q.id, i);
                 return LocalTensor<T>(reinterpret_cast<T*>(ub() + q.offset + uint64_t(i) * q.len), q.len / sizeof(T),
                                       q.id, i, q.pos);

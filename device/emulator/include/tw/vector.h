@@ -1,36 +1,21 @@
-// Vector instructions (count forms). The full set, with mask/repeat/stride forms, lives here too.
+// Vector instructions of the AscendC API for the CPU emulation, written from the public API reference.
+//
+//   vector_core.h    conversions, mask / repeat / stride iteration, bounds checks, trace records
+//   vector_arith.h   Add Sub Mul Div Max Min And Or; Adds Muls Maxs Mins LeakyRelu ShiftLeft ShiftRight;
+//                    Exp Ln Sqrt Rsqrt Reciprocal Abs Relu Not; Duplicate; Axpy; Copy (+ CopyRepeatParams)
+//   vector_cast.h    Cast with every RoundMode
+//   vector_reduce.h  ReduceSum/Max/Min, WholeReduceSum/Max/Min, BlockReduceSum/Max/Min, PairReduceSum
+//   vector_cmp.h     Compare, CompareScalar, GetCmpMask, SetCmpMask, Select
+//   vector_gather.h  Gather, GatherMask, Brcb, Transpose
+//
+// Every API has the count form `Op(dst, src..., count)` and, where the reference has them, the mask/repeat forms
+// with a continuous mask (`uint64_t mask`) or a bit mask (`const uint64_t mask[]`) and repeat parameters; the
+// template flag isSetMask = false takes the mask from SetVectorMask, and counter mode (SetMaskCount) is honoured.
 #pragma once
-#include <cmath>
 
-#include "tw/tensor.h"
-
-namespace tw {
-template <typename T>
-inline uint32_t repeats_of(uint64_t n) { return static_cast<uint32_t>((n * sizeof(T) + 255) / 256); }
-}  // namespace tw
-
-namespace AscendC {
-
-#define TW_BINARY(NAME, EXPR)                                                                                 \
-    template <typename T>                                                                                     \
-    void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& a, const LocalTensor<T>& b, const int32_t& count, \
-              TW_SRC) {                                                                                       \
-        T* d = dst.span(0, count, #NAME, TW_AT);                                                              \
-        const T* x = a.span(0, count, #NAME, TW_AT);                                                          \
-        const T* y = b.span(0, count, #NAME, TW_AT);                                                          \
-        for (int32_t i = 0; i < count; ++i) {                                                                 \
-            auto u = x[i];                                                                                    \
-            auto v = y[i];                                                                                    \
-            d[i] = static_cast<T>(EXPR);                                                                      \
-        }                                                                                                     \
-        tw::record(tw::Rec::Instr, PIPE_V, #NAME, TW_AT, uint64_t(count) * sizeof(T), count,                  \
-                   tw::repeats_of<T>(count), 0, 0, sizeof(T));                                                \
-    }
-
-TW_BINARY(Add, static_cast<float>(u) + static_cast<float>(v))
-TW_BINARY(Sub, static_cast<float>(u) - static_cast<float>(v))
-TW_BINARY(Mul, static_cast<float>(u) * static_cast<float>(v))
-
-#undef TW_BINARY
-
-}  // namespace AscendC
+#include "tw/vector_core.h"
+#include "tw/vector_arith.h"
+#include "tw/vector_cast.h"
+#include "tw/vector_reduce.h"
+#include "tw/vector_cmp.h"
+#include "tw/vector_gather.h"

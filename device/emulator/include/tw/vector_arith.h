@@ -324,17 +324,17 @@ void Duplicate(const LocalTensor<T>& dst, const tw::nd_t<T>& scalarValue, const 
 }
 
 // ---------------------------------------------------------------------------------------------------------------
-// Axpy: dst = src * scalar + dst. dst may be float with a half src (the mixed-precision form); the product and
-// sum are computed in float and rounded once to dst's type.
+// Axpy: dst = src * scalar + dst. dst may be float with a half src (the mixed-precision form). Computed in double
+// and rounded once to dst's type (a fused multiply-add; exact for half operands).
 
 namespace detail {
 template <typename T, typename U>
 struct AxpyFn {
     U s;
     T operator()(T d, U x) const {
-        float r = static_cast<float>(tw::to_c<U>(x)) * static_cast<float>(tw::to_c<U>(s)) +
-                  static_cast<float>(tw::to_c<T>(d));
-        return tw::from_c<T>(static_cast<tw::calc_t<T>>(r));
+        double r = tw::to_double_exact(x) * tw::to_double_exact(s) + tw::to_double_exact(d);
+        if constexpr (tw::is_low_fp_v<T>) return tw::from_c<T>(tw::d2f_odd(r));
+        else return static_cast<T>(r);
     }
 };
 }  // namespace detail

@@ -323,7 +323,7 @@ void Select(const LocalTensor<T>& dst, const LocalTensor<U>& selMask, const Loca
     constexpr uint32_t E = 256 / sizeof(T);
     tw::VMask m = tw::mask_cont(0, repeatTimes, E, false);
     T scalar;
-    std::memcpy(&scalar, tw::cmp_mask_reg(), sizeof(T));
+    std::memcpy(static_cast<void*>(&scalar), tw::cmp_mask_reg(), sizeof(T));
     detail::select_ts<T, U>(dst, selMask, src0, scalar, SELMODE::VSEL_TENSOR_SCALAR_MODE, m, p, TW_AT);
 }
 

@@ -139,7 +139,7 @@ inline T index_as(uint64_t idx) {
     using U = typename uint_of_size<sizeof(T)>::type;
     U u = static_cast<U>(idx);
     T t;
-    std::memcpy(&t, &u, sizeof(T));
+    std::memcpy(static_cast<void*>(&t), &u, sizeof(T));
     return t;
 }
 
@@ -289,7 +289,7 @@ inline void each_repeat(const VMask& m, uint32_t E, F&& f) {
 
 // Bounds-checked base pointer of an operand: the instruction touches [0, ext) elements of it.
 template <typename T>
-inline T* vspan(const LocalTensor<T>& t, uint64_t ext, const char* what, const char* file, int line) {
+inline T* vspan(const AscendC::LocalTensor<T>& t, uint64_t ext, const char* what, const char* file, int line) {
     if (ext == 0) return t.data();
     return t.span(0, ext, what, file, line);
 }

@@ -59,8 +59,8 @@ inline void ext_all(const char* name, const AscendC::LocalTensor<T>& dst, const 
     uint64_t best_idx = 0;
     bool have = false;
     each_repeat(m, E, [&](uint32_t r, const uint16_t* s, uint32_t k) {
-        T v;
-        uint32_t i;
+        T v = T(0);
+        uint32_t i = 0;
         if (repeat_ext(x, L, r, s, k, is_max, v, i) && (!have || better(v, best, is_max))) {
             best = v;
             best_idx = uint64_t(r) * E + i;
@@ -245,7 +245,7 @@ void whole_ext(const char* name, const LocalTensor<T>& dst, const LocalTensor<T>
             case ReduceOrder::ORDER_ONLY_VALUE: p[0] = out[r].v; break;
             case ReduceOrder::ORDER_ONLY_INDEX: {
                 uint32_t idx = out[r].i;
-                std::memcpy(p, &idx, 4);
+                std::memcpy(static_cast<void*>(p), &idx, 4);
                 break;
             }
         }

@@ -18,8 +18,9 @@ public:
     const Shape& GetStorageShape() const { return storage_; }
     Shape& MutableOriginShape() { return origin_; }
     Shape& MutableStorageShape() { return storage_; }
-    // Not every toolkit version has this; some public operators call it, meaning the storage shape.
-    const Shape& GetShape() const { return storage_; }
+    // Newer toolkits also name the origin shape plainly (MutableShape is documented as the writable origin).
+    const Shape& GetShape() const { return origin_; }
+    Shape& MutableShape() { return origin_; }
 
     bool operator==(const StorageShape& o) const { return origin_ == o.origin_ && storage_ == o.storage_; }
     bool operator!=(const StorageShape& o) const { return !(*this == o); }

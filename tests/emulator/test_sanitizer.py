@@ -1,0 +1,150 @@
+"""Every sanitizer check fires on a purpose-built broken kernel, at the user's file and line; timeouts, crashes,
+compile errors and bad goldens come back as typed errors and the calling process lives on."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from opgen import HOST, KERNEL, replace_once, write_operator
+
+from analysis.manifest import Case, InputSpec
+from analysis.operator import load_operator
+from device.emulator import EmulatorDevice
+
+ONE_TILE = Case(name="one", inputs={"x": InputSpec(shape=[48 * 8192], dtype="float16")})
+TWO_TILES = Case(name="two", inputs={"x": InputSpec(shape=[48 * 8192 * 2], dtype="float16")})
+GOLDEN = "def golden(x, scale=2.0):\n    return (x.astype('float32') * 2.0).astype('float16')\n"
+
+
+def run(tmp_path: Path, emu_cache: Path, kernel: str = KERNEL, host: str = HOST, case: Case = TWO_TILES,
+        timeout: float = 30.0, golden: str | None = GOLDEN):
+    root = write_operator(tmp_path / "scale", kernel=kernel, host=host)
+    if golden is not None:
+        (root / "golden.py").write_text(golden)
+    device = EmulatorDevice(cache_dir=emu_cache, timeout_s=timeout)
+    return device.run(load_operator(root), case, golden=str(root / "golden.py:golden") if golden else None), root
+
+
+def line_of(text: str, needle: str) -> int:
+    return next(i for i, line in enumerate(text.splitlines(), 1) if needle in line)
+
+
+def test_the_good_operator_runs_and_matches(tmp_path, emu_cache, needs_gxx):
+    m, _ = run(tmp_path, emu_cache)
+    assert m.error is None and m.ok and m.correct, m
+    assert m.block_dim == 48 and m.max_abs_err == 0.0
+
+
+def check_error(m, root: Path, kind: str, kernel: str, needle: str, *words: str):
+    assert not m.ok and m.error is not None, m
+    assert m.error.kind == kind, m.error
+    assert m.error.file == str(root / "op_kernel" / "scale.cpp"), m.error
+    assert m.error.line == line_of(kernel, needle), (m.error, needle)
+    for w in words:
+        assert w in m.error.message, m.error.message
+
+
+def test_gm_out_of_bounds(tmp_path, emu_cache, needs_gxx):
+    k = replace_once(KERNEL, "DataCopy(xLocal, xGm[progress * tileLength], tileLength);",
+                     "DataCopy(xLocal, xGm[progress * tileLength + 4 * blockLength], tileLength);")
+    m, root = run(tmp_path, emu_cache, k)
+    check_error(m, root, "gm_out_of_bounds", k, "4 * blockLength", "input x", "past its end")
+
+
+def test_ub_capacity_exceeded_says_by_how_much(tmp_path, emu_cache, needs_gxx):
+    k = replace_once(KERNEL, "pipe.InitBuffer(outQueueY, BUFFER_NUM, this->tileLength * sizeof(half));",
+                     "pipe.InitBuffer(outQueueY, BUFFER_NUM, 65536 * sizeof(half));")
+    m, root = run(tmp_path, emu_cache, k)
+    check_error(m, root, "ub_overflow", k, "65536 * sizeof(half)", "294912 bytes needed", "98304 bytes over")
+
+
+def test_misaligned_datacopy_length(tmp_path, emu_cache, needs_gxx):
+    k = replace_once(KERNEL, "DataCopy(xLocal, xGm[progress * tileLength], tileLength);",
+                     "DataCopy(xLocal, xGm[progress * tileLength], tileLength - 1);")
+    m, root = run(tmp_path, emu_cache, k)
+    check_error(m, root, "misaligned", k, "tileLength - 1", "16382 bytes", "DataCopyPad")
+
+
+def test_misaligned_ub_address(tmp_path, emu_cache, needs_gxx):
+    k = replace_once(KERNEL, "DataCopy(xLocal, xGm[progress * tileLength], tileLength);",
+                     "DataCopy(xLocal[3], xGm[progress * tileLength], 16);")
+    m, root = run(tmp_path, emu_cache, k)
+    check_error(m, root, "misaligned", k, "xLocal[3]", "byte offset 6")
+
+
+def test_deque_on_empty_queue_is_a_deadlock_naming_the_queue(tmp_path, emu_cache, needs_gxx):
+    k = replace_once(KERNEL, "        inQueueX.EnQue(xLocal);\n", "")
+    m, root = run(tmp_path, emu_cache, k)
+    check_error(m, root, "deadlock", k, "LocalTensor<half> xLocal = inQueueX.DeQue<half>();", "empty queue",
+                f"scale.cpp:{line_of(k, 'pipe.InitBuffer(inQueueX')}")
+
+
+def test_alloc_with_no_free_buffer_is_a_deadlock(tmp_path, emu_cache, needs_gxx):
+    k = replace_once(KERNEL, "        inQueueX.FreeTensor(xLocal);\n", "")
+    m, root = run(tmp_path, emu_cache, k, case=Case(name="many", inputs={"x": InputSpec(shape=[48 * 8192 * 3],
+                                                                                     dtype="float16")}))
+    check_error(m, root, "deadlock", k, "inQueueX.AllocTensor<half>()", "all 2 of its buffers are in use")
+
+
+def test_tensor_not_freed_at_kernel_end(tmp_path, emu_cache, needs_gxx):
+    k = replace_once(KERNEL, "        outQueueY.FreeTensor(yLocal);\n", "")
+    m, root = run(tmp_path, emu_cache, k, case=ONE_TILE)
+    check_error(m, root, "tensor_leak", k, "pipe.InitBuffer(outQueueY", "never freed")
+
+
+def test_setflag_never_waited_and_wait_never_set(tmp_path, emu_cache, needs_gxx):
+    k = replace_once(KERNEL, "        Muls(yLocal, xLocal, (half)2.0, tileLength);\n",
+                     "        Muls(yLocal, xLocal, (half)2.0, tileLength);\n"
+                     "        SetFlag<HardEvent::V_S>(EVENT_ID1);\n")
+    m, root = run(tmp_path, emu_cache, k)
+    check_error(m, root, "unpaired_flag", k, "SetFlag<HardEvent::V_S>(EVENT_ID1)", "never waited for")
+    k = replace_once(KERNEL, "        Muls(yLocal, xLocal, (half)2.0, tileLength);\n",
+                     "        WaitFlag<HardEvent::V_S>(EVENT_ID2);\n"
+                     "        Muls(yLocal, xLocal, (half)2.0, tileLength);\n")
+    m, root = run(tmp_path / "b", emu_cache, k)
+    check_error(m, root, "unpaired_flag", k, "WaitFlag<HardEvent::V_S>(EVENT_ID2)", "would hang")
+
+
+def test_syncall_without_workspace(tmp_path, emu_cache, needs_gxx):
+    k = replace_once(KERNEL, "    op.Process();\n", "    op.Process();\n    SyncAll();\n")
+    m, root = run(tmp_path, emu_cache, k)
+    check_error(m, root, "syncall_without_workspace", k, "SyncAll();", "GetWorkspaceSizes")
+    host = replace_once(HOST, "ws[0] = 0;", "ws[0] = 16 * 1024 * 1024 + 1024;")
+    m, _ = run(tmp_path / "ok", emu_cache, k, host=host)
+    assert m.ok and m.correct, m.error
+
+
+def test_endless_loop_times_out(tmp_path, emu_cache, needs_gxx):
+    k = replace_once(KERNEL, "    op.Process();\n", "    op.Process();\n    while (true) {}\n")
+    m, _ = run(tmp_path, emu_cache, k, timeout=3)
+    assert m.error.kind == "timeout" and "killed" in m.error.message
+    assert 3 <= m.run_s < 15
+
+
+def test_segfault_is_a_crash_not_a_dead_caller(tmp_path, emu_cache, needs_gxx):
+    k = replace_once(KERNEL, "    op.Process();\n", "    op.Process();\n    *(volatile int*)nullptr = 1;\n")
+    m, _ = run(tmp_path, emu_cache, k)
+    assert m.error.kind == "crash" and "SIGSEGV" in m.error.message
+
+
+def test_compile_error_at_the_users_line(tmp_path, emu_cache, needs_gxx):
+    k = replace_once(KERNEL, "        Muls(yLocal, xLocal, (half)2.0, tileLength);",
+                     "        Muls(yLocal, xLocal, (half)2.0, tileLen);")
+    m, root = run(tmp_path, emu_cache, k)
+    check_error(m, root, "compile_error", k, "tileLen);", "tileLen")
+
+
+def test_golden_that_raises_or_returns_the_wrong_shape(tmp_path, emu_cache, needs_gxx):
+    m, _ = run(tmp_path, emu_cache, golden="def golden(x, scale=2.0):\n    raise KeyError('boom')\n")
+    assert m.ok and m.correct is False and m.error.kind == "golden_error" and "KeyError" in m.error.message
+    m, _ = run(tmp_path / "b", emu_cache, golden="def golden(x, scale=2.0):\n    return x[:10]\n")
+    assert m.correct is False and m.error.kind == "golden_shape"
+
+
+def test_case_that_does_not_match_the_opdef(tmp_path, emu_cache, needs_gxx):
+    bad = Case(name="bad", inputs={"y": InputSpec(shape=[64], dtype="float16")})
+    m, _ = run(tmp_path, emu_cache, case=bad)
+    assert m.error.kind == "bad_case" and "missing ['x']" in m.error.message
+    wrong_dtype = Case(name="bad", inputs={"x": InputSpec(shape=[64], dtype="int32")})
+    m, _ = run(tmp_path / "b", emu_cache, case=wrong_dtype)
+    assert m.error.kind == "bad_case" and "float16" in m.error.message
