@@ -18,7 +18,8 @@ GOLDEN = "def golden(x, scale=2.0):\n    return (x.astype('float32') * 2.0).asty
 
 def run(tmp_path: Path, emu_cache: Path, kernel: str = KERNEL, host: str = HOST, case: Case = TWO_TILES,
         timeout: float = 30.0, golden: str | None = GOLDEN):
-    root = write_operator(tmp_path / "scale", kernel=kernel, host=host)
+    # A stable path for every variant: host objects are keyed by content and path, so they are built once.
+    root = write_operator(emu_cache.parent / "sanitizer-operator" / "scale", kernel=kernel, host=host)
     if golden is not None:
         (root / "golden.py").write_text(golden)
     device = EmulatorDevice(cache_dir=emu_cache, timeout_s=timeout)

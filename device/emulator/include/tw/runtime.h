@@ -166,15 +166,18 @@ inline const GmRegion& gm_check(const void* p, uint64_t n, const char* what, con
     const uint8_t* q = static_cast<const uint8_t*>(p);
     static const GmRegion unknown{nullptr, 0, "host memory"};
     if (launch()->regions.empty()) return unknown;  // kernel-invocation hosts allocate GM themselves
+    const GmRegion* below = nullptr;  // the allocation the access starts in, or the nearest one before it
     for (const GmRegion& r : launch()->regions) {
-        if (q >= r.base && q < r.base + r.size + (n == 0 ? 1 : 0)) {
-            if (q + n <= r.base + r.size) return r;
-            fail("gm_out_of_bounds",
-                 std::string(what) + " reads or writes " + std::to_string(n) + " bytes at byte offset " +
-                     std::to_string(q - r.base) + " of " + r.name + ", which has only " + std::to_string(r.size) +
-                     " bytes (" + std::to_string(q + n - (r.base + r.size)) + " bytes past its end)",
-                 file, line);
-        }
+        if (r.base <= q && (below == nullptr || r.base > below->base)) below = &r;
+    }
+    if (below != nullptr && q + n <= below->base + below->size) return *below;
+    if (below != nullptr && q <= below->base + below->size + (uint64_t(1) << 30)) {
+        fail("gm_out_of_bounds",
+             std::string(what) + " reads or writes " + std::to_string(n) + " bytes at byte offset " +
+                 std::to_string(q - below->base) + " of " + below->name + ", which has only " +
+                 std::to_string(below->size) + " bytes (" + std::to_string(q + n - (below->base + below->size)) +
+                 " bytes past its end)",
+             file, line);
     }
     fail("gm_out_of_bounds", std::string(what) + " touches global memory outside every input, output and workspace",
          file, line);

@@ -2,8 +2,10 @@
 // of Compare (results into the 128-bit CMPMASK register), GetCmpMask / SetCmpMask, and Select.
 //
 // Compare mask/repeat form: results are packed contiguously, 256 / sizeof(T) bits per repeat (repeat r's slot s is
-// bit r * E + s); the destination strides do not apply. Slots the mask leaves out get a 0 bit. In counter mode
-// exactly n bits are written.
+// bit r * E + s: "dst = dst + 16 bytes per repeat" for half, 8 for float); the destination strides do not apply.
+// The compare instructions take no mask (the intrinsic reference: vcmpv / vcmpvs "have no MASK", unlike vadd, vsel
+// or vcadd), so in normal mode every slot of every repeat is compared; the mask argument still loads the mask
+// register like any isSetMask call. In counter mode exactly n bits are written.
 // Select (bit 1 -> src0, 0 -> src1 / the scalar):
 //   VSEL_CMPMASK_SPR        the first E bits of selMask (or of CMPMASK in the register form) serve every repeat;
 //   VSEL_TENSOR_SCALAR_MODE the mask bits are consumed contiguously, E per repeat (bit r * E + s);
@@ -60,11 +62,15 @@ inline void cmp_mask(const char* name, const AscendC::LocalTensor<U>& dst, const
     uint64_t nbits = m.counter ? m.n : uint64_t(R) * E;
     uint8_t* d = mask_bytes(dst, (nbits + 7) / 8, name, file, line);
     each_repeat(m, E, [&](uint32_t r, const uint16_t* s, uint32_t k) {
-        if (!m.counter)
-            for (uint32_t i = 0; i < E; ++i) set_bit(d, uint64_t(r) * E + i, false);
         for (uint32_t i = 0; i < k; ++i) set_bit(d, uint64_t(r) * E + s[i], f(r, s[i]));
     });
     vrec(name, file, line, m.elements(), m.elements() * sizeof(T), R, sizeof(T), true);
+}
+
+// The compare instructions ignore the mask: every slot of each repeat (normal mode), or n elements (counter mode).
+inline VMask all_slots(VMask m, uint32_t E) {
+    if (!m.counter) mask_first(m, E, E);
+    return m;
 }
 
 }  // namespace tw
@@ -85,8 +91,9 @@ void Compare(const LocalTensor<U>& dst, const LocalTensor<T>& src0, const LocalT
 namespace detail {
 template <typename T, typename U>
 void compare_mask(const LocalTensor<U>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1, CMPMODE mode,
-                  const tw::VMask& m, const BinaryRepeatParams& p, const char* file, int line) {
+                  const tw::VMask& mask, const BinaryRepeatParams& p, const char* file, int line) {
     constexpr uint32_t E = 256 / sizeof(T);
+    const tw::VMask m = tw::all_slots(mask, E);
     tw::Lay la = tw::lay<T>(p.src0BlkStride, p.src0RepStride), lb = tw::lay<T>(p.src1BlkStride, p.src1RepStride);
     const T* x = tw::vspan(src0, tw::extent(m, E, la), "Compare", file, line);
     const T* y = tw::vspan(src1, tw::extent(m, E, lb), "Compare", file, line);
@@ -95,11 +102,12 @@ void compare_mask(const LocalTensor<U>& dst, const LocalTensor<T>& src0, const L
                     file, line);
 }
 
-// Register form: one repeat, results into CMPMASK (unselected slots 0).
+// Register form: one repeat, results into CMPMASK (bits past the repeat's E slots are 0).
 template <typename T>
-void compare_reg(const LocalTensor<T>& src0, const LocalTensor<T>& src1, CMPMODE mode, tw::VMask m,
+void compare_reg(const LocalTensor<T>& src0, const LocalTensor<T>& src1, CMPMODE mode, const tw::VMask& mask,
                  const BinaryRepeatParams& p, const char* file, int line) {
     constexpr uint32_t E = 256 / sizeof(T);
+    tw::VMask m = tw::all_slots(mask, E);
     if (!m.counter) m.repeats = 1;
     tw::Lay la = tw::lay<T>(p.src0BlkStride, p.src0RepStride), lb = tw::lay<T>(p.src1BlkStride, p.src1RepStride);
     const T* x = tw::vspan(src0, tw::extent(m, E, la), "Compare", file, line);
@@ -166,8 +174,9 @@ void CompareScalar(const LocalTensor<U>& dst, const LocalTensor<T>& src0, const 
 namespace detail {
 template <typename T, typename U>
 void compare_scalar_mask(const LocalTensor<U>& dst, const LocalTensor<T>& src0, T s, CMPMODE mode,
-                         const tw::VMask& m, const UnaryRepeatParams& p, const char* file, int line) {
+                         const tw::VMask& mask, const UnaryRepeatParams& p, const char* file, int line) {
     constexpr uint32_t E = 256 / sizeof(T);
+    const tw::VMask m = tw::all_slots(mask, E);
     tw::Lay la = tw::lay<T>(p.srcBlkStride, p.srcRepStride);
     const T* x = tw::vspan(src0, tw::extent(m, E, la), "CompareScalar", file, line);
     tw::cmp_mask<T>("CompareScalar", dst, m,
