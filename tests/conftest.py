@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import os
 import shutil
 import sys
 from pathlib import Path
@@ -26,3 +27,8 @@ def emu_cache(tmp_path_factory):
 def needs_gxx():
     if shutil.which("g++") is None:
         pytest.skip("g++ is not installed")
+
+
+# The tests build many small kernels: -O0 compiles them about three times faster, and neither the results nor the
+# simulated times depend on the optimisation level.
+os.environ.setdefault("TILEWISE_OPT", "-O0")

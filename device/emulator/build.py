@@ -28,7 +28,8 @@ from device.protocol import RunError
 
 INCLUDE_DIR = Path(__file__).resolve().parent / "include"
 CXX = os.environ.get("TILEWISE_CXX", "g++")
-KERNEL_FLAGS = ["-std=c++17", "-O2", "-pthread", "-w", "-fno-strict-aliasing"]
+# TILEWISE_OPT trades emulation speed for compile speed: the tests build many small kernels at -O0.
+KERNEL_FLAGS = ["-std=c++17", os.environ.get("TILEWISE_OPT", "-O2"), "-pthread", "-w", "-fno-strict-aliasing"]
 HOST_FLAGS = ["-std=c++17", "-O0", "-pthread", "-w"]
 RUNNER_FLAGS = ["-std=c++17", "-O1", "-pthread", "-w"]  # I/O and thread setup only: not worth -O2's compile time
 _ERROR_RE = re.compile(r"^(?P<file>[^:\n]+):(?P<line>\d+):(?:(?P<col>\d+):)? (?:fatal )?error: (?P<msg>.*)$", re.M)
@@ -112,7 +113,7 @@ class Builder:
         kernel_src = self._kernel_unit(model, mirror, root, tiling_headers, type_macros)
         kernel_key = _hash(headers_hash(), kernel_src, *sorted(f"{p}\n{texts[p]}" for p in model.kernel_files),
                            *(texts[p] for p in tiling_headers), *KERNEL_FLAGS, *includes)
-        jobs.append(("kernel", kernel_key, kernel_src, KERNEL_FLAGS, includes))
+        jobs.append(("kernel", kernel_key, kernel_src, KERNEL_FLAGS, [*self._pch(), *includes]))
         host_headers = sorted(f"{p}\n{texts[p]}" for p in model.host_files if p not in host_cpp)
         for p in host_cpp:
             src = f'#include "{host_mirror / Path(p).relative_to(root)}"\n'
@@ -215,6 +216,25 @@ class Builder:
         return (f'#include <cstdint>\nextern "C" void {entry.name}({params});\n'
                 f"void tw_call_kernel(uint8_t** gm) {{ {entry.name}({args}); }}\n"
                 f'const char* tw_op_name = "{model.operator}";\n')
+
+    def _pch(self) -> list[str]:
+        """A precompiled kernel_operator.h (parsing the emulator's headers is most of a small kernel's compile).
+        GCC takes `dir/kernel_operator.h.gch` when `dir` comes first on the include path; a stub header beside it
+        forwards later includes of the same name to the real one. Returns the include flag, or none on failure."""
+        d = self.cache / "pch" / _hash(headers_hash(), *KERNEL_FLAGS)
+        gch = d / "kernel_operator.h.gch"
+        if not gch.exists():
+            d.mkdir(parents=True, exist_ok=True)
+            stub = d / "kernel_operator.h"
+            stub.write_text(f'#pragma once\n#include "{INCLUDE_DIR / "kernel_operator.h"}"\n')
+            tmp = d / f".{os.getpid()}.gch.tmp"
+            proc = subprocess.run([CXX, *KERNEL_FLAGS, f"-I{INCLUDE_DIR}", "-x", "c++-header", str(stub), "-o",
+                                   str(tmp)], capture_output=True, text=True)
+            if proc.returncode != 0:
+                tmp.unlink(missing_ok=True)
+                return []  # the plain headers still work, only slower
+            os.replace(tmp, gch)
+        return [f"-I{d}"]
 
     def _dir(self, name: str) -> Path:
         d = self.cache / name

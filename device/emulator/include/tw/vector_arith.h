@@ -296,7 +296,7 @@ void Duplicate(const LocalTensor<T>& dst, const tw::nd_t<T>& scalarValue, const 
     tw::vrec_count<T>("Duplicate", TW_AT, count);
 }
 
-namespace detail {
+namespace tw_vec {
 template <typename T>
 void duplicate_mask(const LocalTensor<T>& dst, T s, const tw::VMask& m, uint16_t blk, uint8_t rep, const char* file,
                     int line) {
@@ -308,18 +308,18 @@ void duplicate_mask(const LocalTensor<T>& dst, T s, const tw::VMask& m, uint16_t
     });
     tw::vrec("Duplicate", file, line, m.elements(), m.elements() * sizeof(T), m.issued(E), sizeof(T), true);
 }
-}  // namespace detail
+}  // namespace tw_vec
 
 template <typename T, bool isSetMask = true>
 void Duplicate(const LocalTensor<T>& dst, const tw::nd_t<T>& scalarValue, uint64_t mask, const uint8_t repeatTimes,
                const uint16_t dstBlockStride, const uint8_t dstRepeatStride, TW_SRC) {
-    detail::duplicate_mask<T>(dst, scalarValue, tw::mask_cont(mask, repeatTimes, 256 / sizeof(T), isSetMask),
+    tw_vec::duplicate_mask<T>(dst, scalarValue, tw::mask_cont(mask, repeatTimes, 256 / sizeof(T), isSetMask),
                               dstBlockStride, dstRepeatStride, TW_AT);
 }
 template <typename T, bool isSetMask = true>
 void Duplicate(const LocalTensor<T>& dst, const tw::nd_t<T>& scalarValue, const uint64_t mask[],
                const uint8_t repeatTimes, const uint16_t dstBlockStride, const uint8_t dstRepeatStride, TW_SRC) {
-    detail::duplicate_mask<T>(dst, scalarValue, tw::mask_bits(mask, repeatTimes, 256 / sizeof(T), isSetMask),
+    tw_vec::duplicate_mask<T>(dst, scalarValue, tw::mask_bits(mask, repeatTimes, 256 / sizeof(T), isSetMask),
                               dstBlockStride, dstRepeatStride, TW_AT);
 }
 
@@ -327,7 +327,7 @@ void Duplicate(const LocalTensor<T>& dst, const tw::nd_t<T>& scalarValue, const 
 // Axpy: dst = src * scalar + dst. dst may be float with a half src (the mixed-precision form). Computed in double
 // and rounded once to dst's type (a fused multiply-add; exact for half operands).
 
-namespace detail {
+namespace tw_vec {
 template <typename T, typename U>
 struct AxpyFn {
     U s;
@@ -337,26 +337,26 @@ struct AxpyFn {
         else return static_cast<T>(r);
     }
 };
-}  // namespace detail
+}  // namespace tw_vec
 
 template <typename T, typename U>
 void Axpy(const LocalTensor<T>& dst, const LocalTensor<U>& src, const tw::nd_t<U>& scalarValue, const int32_t& count,
           TW_SRC) {
-    tw::un_count("Axpy", dst, src, count, detail::AxpyFn<T, U>{scalarValue}, TW_AT);
+    tw::un_count("Axpy", dst, src, count, tw_vec::AxpyFn<T, U>{scalarValue}, TW_AT);
 }
 template <typename T, typename U, bool isSetMask = true>
 void Axpy(const LocalTensor<T>& dst, const LocalTensor<U>& src, const tw::nd_t<U>& scalarValue, uint64_t mask,
           const uint8_t repeatTimes, const UnaryRepeatParams& p, TW_SRC) {
     constexpr uint32_t E = 256 / (sizeof(T) > sizeof(U) ? sizeof(T) : sizeof(U));
     tw::un_mask("Axpy", dst, src, tw::mask_cont(mask, repeatTimes, E, isSetMask), p.dstBlkStride, p.srcBlkStride,
-                p.dstRepStride, p.srcRepStride, detail::AxpyFn<T, U>{scalarValue}, TW_AT);
+                p.dstRepStride, p.srcRepStride, tw_vec::AxpyFn<T, U>{scalarValue}, TW_AT);
 }
 template <typename T, typename U, bool isSetMask = true>
 void Axpy(const LocalTensor<T>& dst, const LocalTensor<U>& src, const tw::nd_t<U>& scalarValue,
           const uint64_t mask[], const uint8_t repeatTimes, const UnaryRepeatParams& p, TW_SRC) {
     constexpr uint32_t E = 256 / (sizeof(T) > sizeof(U) ? sizeof(T) : sizeof(U));
     tw::un_mask("Axpy", dst, src, tw::mask_bits(mask, repeatTimes, E, isSetMask), p.dstBlkStride, p.srcBlkStride,
-                p.dstRepStride, p.srcRepStride, detail::AxpyFn<T, U>{scalarValue}, TW_AT);
+                p.dstRepStride, p.srcRepStride, tw_vec::AxpyFn<T, U>{scalarValue}, TW_AT);
 }
 
 // ---------------------------------------------------------------------------------------------------------------

@@ -88,7 +88,7 @@ void Compare(const LocalTensor<U>& dst, const LocalTensor<T>& src0, const LocalT
     tw::cmp_count<T>("Compare", dst, x, [y](int64_t i) { return y[i]; }, count, cmpMode, TW_AT);
 }
 
-namespace detail {
+namespace tw_vec {
 template <typename T, typename U>
 void compare_mask(const LocalTensor<U>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1, CMPMODE mode,
                   const tw::VMask& mask, const BinaryRepeatParams& p, const char* file, int line) {
@@ -121,29 +121,29 @@ void compare_reg(const LocalTensor<T>& src0, const LocalTensor<T>& src1, CMPMODE
     tw::vrec("Compare", file, line, m.counter ? std::min<uint64_t>(m.n, E) : m.nslots,
              (m.counter ? std::min<uint64_t>(m.n, E) : m.nslots) * sizeof(T), 1, sizeof(T), true);
 }
-}  // namespace detail
+}  // namespace tw_vec
 
 template <typename T, typename U, bool isSetMask = true>
 void Compare(const LocalTensor<U>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1, CMPMODE cmpMode,
              const uint64_t mask[], uint8_t repeatTimes, const BinaryRepeatParams& p, TW_SRC) {
-    detail::compare_mask(dst, src0, src1, cmpMode, tw::mask_bits(mask, repeatTimes, 256 / sizeof(T), isSetMask), p,
+    tw_vec::compare_mask(dst, src0, src1, cmpMode, tw::mask_bits(mask, repeatTimes, 256 / sizeof(T), isSetMask), p,
                          TW_AT);
 }
 template <typename T, typename U, bool isSetMask = true>
 void Compare(const LocalTensor<U>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1, CMPMODE cmpMode,
              const uint64_t mask, uint8_t repeatTimes, const BinaryRepeatParams& p, TW_SRC) {
-    detail::compare_mask(dst, src0, src1, cmpMode, tw::mask_cont(mask, repeatTimes, 256 / sizeof(T), isSetMask), p,
+    tw_vec::compare_mask(dst, src0, src1, cmpMode, tw::mask_cont(mask, repeatTimes, 256 / sizeof(T), isSetMask), p,
                          TW_AT);
 }
 template <typename T, bool isSetMask = true>
 void Compare(const LocalTensor<T>& src0, const LocalTensor<T>& src1, CMPMODE cmpMode, const uint64_t mask[],
              const BinaryRepeatParams& p, TW_SRC) {
-    detail::compare_reg(src0, src1, cmpMode, tw::mask_bits(mask, 1, 256 / sizeof(T), isSetMask), p, TW_AT);
+    tw_vec::compare_reg(src0, src1, cmpMode, tw::mask_bits(mask, 1, 256 / sizeof(T), isSetMask), p, TW_AT);
 }
 template <typename T, bool isSetMask = true>
 void Compare(const LocalTensor<T>& src0, const LocalTensor<T>& src1, CMPMODE cmpMode, const uint64_t mask,
              const BinaryRepeatParams& p, TW_SRC) {
-    detail::compare_reg(src0, src1, cmpMode, tw::mask_cont(mask, 1, 256 / sizeof(T), isSetMask), p, TW_AT);
+    tw_vec::compare_reg(src0, src1, cmpMode, tw::mask_cont(mask, 1, 256 / sizeof(T), isSetMask), p, TW_AT);
 }
 
 // CMPMASK <-> UB (16 bytes).
@@ -171,7 +171,7 @@ void CompareScalar(const LocalTensor<U>& dst, const LocalTensor<T>& src0, const 
     tw::cmp_count<T>("CompareScalar", dst, x, [s](int64_t) { return s; }, count, cmpMode, TW_AT);
 }
 
-namespace detail {
+namespace tw_vec {
 template <typename T, typename U>
 void compare_scalar_mask(const LocalTensor<U>& dst, const LocalTensor<T>& src0, T s, CMPMODE mode,
                          const tw::VMask& mask, const UnaryRepeatParams& p, const char* file, int line) {
@@ -182,25 +182,25 @@ void compare_scalar_mask(const LocalTensor<U>& dst, const LocalTensor<T>& src0, 
     tw::cmp_mask<T>("CompareScalar", dst, m,
                     [&](uint32_t r, uint32_t sl) { return tw::cmp_one<T>(x[la.off(r, sl)], s, mode); }, file, line);
 }
-}  // namespace detail
+}  // namespace tw_vec
 
 template <typename T, typename U, bool isSetMask = true>
 void CompareScalar(const LocalTensor<U>& dst, const LocalTensor<T>& src0, const tw::nd_t<T> src1Scalar,
                    CMPMODE cmpMode, const uint64_t mask[], uint8_t repeatTimes, const UnaryRepeatParams& p, TW_SRC) {
-    detail::compare_scalar_mask<T, U>(dst, src0, src1Scalar, cmpMode,
+    tw_vec::compare_scalar_mask<T, U>(dst, src0, src1Scalar, cmpMode,
                                       tw::mask_bits(mask, repeatTimes, 256 / sizeof(T), isSetMask), p, TW_AT);
 }
 template <typename T, typename U, bool isSetMask = true>
 void CompareScalar(const LocalTensor<U>& dst, const LocalTensor<T>& src0, const tw::nd_t<T> src1Scalar,
                    CMPMODE cmpMode, const uint64_t mask, uint8_t repeatTimes, const UnaryRepeatParams& p, TW_SRC) {
-    detail::compare_scalar_mask<T, U>(dst, src0, src1Scalar, cmpMode,
+    tw_vec::compare_scalar_mask<T, U>(dst, src0, src1Scalar, cmpMode,
                                       tw::mask_cont(mask, repeatTimes, 256 / sizeof(T), isSetMask), p, TW_AT);
 }
 
 // ---------------------------------------------------------------------------------------------------------------
 // Select
 
-namespace detail {
+namespace tw_vec {
 // Bit source for a selection: `bits` is the mask's first byte; `per_repeat` false means the same E bits for every
 // repeat (VSEL_CMPMASK_SPR).
 struct SelBits {
@@ -252,7 +252,7 @@ void select_ts(const LocalTensor<T>& dst, const LocalTensor<U>& selMask, const L
     SelBits sb = sel_bits<T>(selMask, mode, uint64_t(m.issued(E)) * E, E, file, line);
     select_mask(dst, src0, sb, m, p, [scalar](uint32_t, uint32_t) { return scalar; }, file, line);
 }
-}  // namespace detail
+}  // namespace tw_vec
 
 // Count forms.
 template <typename T, typename U>
@@ -262,7 +262,7 @@ void Select(const LocalTensor<T>& dst, const LocalTensor<U>& selMask, const Loca
     T* d = dst.span(0, count, "Select", TW_AT);
     const T* x = src0.span(0, count, "Select", TW_AT);
     const T* y = src1.span(0, count, "Select", TW_AT);
-    detail::SelBits sb = detail::sel_bits<T>(selMask, selMode, count, E, TW_AT);
+    tw_vec::SelBits sb = tw_vec::sel_bits<T>(selMask, selMode, count, E, TW_AT);
     for (uint32_t i = 0; i < count; ++i) d[i] = sb.at(i / E, i % E) ? x[i] : y[i];
     tw::vrec_count<T>("Select", TW_AT, count);
 }
@@ -273,7 +273,7 @@ void Select(const LocalTensor<T>& dst, const LocalTensor<U>& selMask, const Loca
     T* d = dst.span(0, count, "Select", TW_AT);
     const T* x = src0.span(0, count, "Select", TW_AT);
     const T s = src1;
-    detail::SelBits sb = detail::sel_bits<T>(selMask, selMode, count, E, TW_AT);
+    tw_vec::SelBits sb = tw_vec::sel_bits<T>(selMask, selMode, count, E, TW_AT);
     for (uint32_t i = 0; i < count; ++i) d[i] = sb.at(i / E, i % E) ? x[i] : s;
     tw::vrec_count<T>("Select", TW_AT, count);
 }
@@ -283,14 +283,14 @@ template <typename T, typename U, bool isSetMask = true>
 void Select(const LocalTensor<T>& dst, const LocalTensor<U>& selMask, const LocalTensor<T>& src0,
             const LocalTensor<T>& src1, SELMODE selMode, const uint64_t mask[], uint8_t repeatTimes,
             const BinaryRepeatParams& p, TW_SRC) {
-    detail::select_tt(dst, selMask, src0, src1, selMode, tw::mask_bits(mask, repeatTimes, 256 / sizeof(T), isSetMask),
+    tw_vec::select_tt(dst, selMask, src0, src1, selMode, tw::mask_bits(mask, repeatTimes, 256 / sizeof(T), isSetMask),
                       p, TW_AT);
 }
 template <typename T, typename U, bool isSetMask = true>
 void Select(const LocalTensor<T>& dst, const LocalTensor<U>& selMask, const LocalTensor<T>& src0,
             const LocalTensor<T>& src1, SELMODE selMode, uint64_t mask, uint8_t repeatTimes,
             const BinaryRepeatParams& p, TW_SRC) {
-    detail::select_tt(dst, selMask, src0, src1, selMode, tw::mask_cont(mask, repeatTimes, 256 / sizeof(T), isSetMask),
+    tw_vec::select_tt(dst, selMask, src0, src1, selMode, tw::mask_cont(mask, repeatTimes, 256 / sizeof(T), isSetMask),
                       p, TW_AT);
 }
 // Mask/repeat forms, tensor-scalar.
@@ -298,14 +298,14 @@ template <typename T, typename U, bool isSetMask = true>
 void Select(const LocalTensor<T>& dst, const LocalTensor<U>& selMask, const LocalTensor<T>& src0,
             const tw::nd_t<T> src1, SELMODE selMode, const uint64_t mask[], uint8_t repeatTimes,
             const BinaryRepeatParams& p, TW_SRC) {
-    detail::select_ts<T, U>(dst, selMask, src0, src1, selMode,
+    tw_vec::select_ts<T, U>(dst, selMask, src0, src1, selMode,
                             tw::mask_bits(mask, repeatTimes, 256 / sizeof(T), isSetMask), p, TW_AT);
 }
 template <typename T, typename U, bool isSetMask = true>
 void Select(const LocalTensor<T>& dst, const LocalTensor<U>& selMask, const LocalTensor<T>& src0,
             const tw::nd_t<T> src1, SELMODE selMode, uint64_t mask, uint8_t repeatTimes, const BinaryRepeatParams& p,
             TW_SRC) {
-    detail::select_ts<T, U>(dst, selMask, src0, src1, selMode,
+    tw_vec::select_ts<T, U>(dst, selMask, src0, src1, selMode,
                             tw::mask_cont(mask, repeatTimes, 256 / sizeof(T), isSetMask), p, TW_AT);
 }
 
@@ -321,8 +321,8 @@ void Select(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTe
     tw::VMask m = tw::mask_cont(0, repeatTimes, E, false);
     tw::Lay lb = tw::lay<T>(p.src1BlkStride, p.src1RepStride);
     const T* y = tw::vspan(src1, tw::extent(m, E, lb), "Select", TW_AT);
-    detail::SelBits sb{tw::cmp_mask_reg(), false, E};
-    detail::select_mask(dst, src0, sb, m, p, [&](uint32_t r, uint32_t s) { return y[lb.off(r, s)]; }, TW_AT);
+    tw_vec::SelBits sb{tw::cmp_mask_reg(), false, E};
+    tw_vec::select_mask(dst, src0, sb, m, p, [&](uint32_t r, uint32_t s) { return y[lb.off(r, s)]; }, TW_AT);
 }
 // ... and VSEL_TENSOR_SCALAR_MODE chooses between src0 and the scalar SetCmpMask loaded (CMPMASK's low bits),
 // with the bits read from selMask.
@@ -333,7 +333,7 @@ void Select(const LocalTensor<T>& dst, const LocalTensor<U>& selMask, const Loca
     tw::VMask m = tw::mask_cont(0, repeatTimes, E, false);
     T scalar;
     std::memcpy(static_cast<void*>(&scalar), tw::cmp_mask_reg(), sizeof(T));
-    detail::select_ts<T, U>(dst, selMask, src0, scalar, SELMODE::VSEL_TENSOR_SCALAR_MODE, m, p, TW_AT);
+    tw_vec::select_ts<T, U>(dst, selMask, src0, scalar, SELMODE::VSEL_TENSOR_SCALAR_MODE, m, p, TW_AT);
 }
 
 }  // namespace AscendC

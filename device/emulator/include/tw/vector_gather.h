@@ -81,7 +81,7 @@ void Gather(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LocalTen
 
 // Mask/repeat form: repeat r writes 256 bytes of dst at r * dstRepStride * 32 bytes; slot s of repeat r uses
 // srcOffset[r * E + s].
-namespace detail {
+namespace tw_vec {
 template <typename T>
 void gather_mask_form(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LocalTensor<uint32_t>& srcOffset,
                       uint32_t base, const tw::VMask& m, uint16_t dstRepStride, const char* file, int line) {
@@ -98,20 +98,20 @@ void gather_mask_form(const LocalTensor<T>& dst, const LocalTensor<T>& src, cons
     });
     tw::vrec("Gather", file, line, m.elements(), m.elements() * sizeof(T), m.issued(E), sizeof(T), true);
 }
-}  // namespace detail
+}  // namespace tw_vec
 
 template <typename T>
 void Gather(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LocalTensor<uint32_t>& srcOffset,
             const uint32_t srcBaseAddr, const uint64_t mask[], const uint8_t repeatTimes, const uint16_t dstRepStride,
             TW_SRC) {
-    detail::gather_mask_form(dst, src, srcOffset, srcBaseAddr, tw::mask_bits(mask, repeatTimes, 256 / sizeof(T), true),
+    tw_vec::gather_mask_form(dst, src, srcOffset, srcBaseAddr, tw::mask_bits(mask, repeatTimes, 256 / sizeof(T), true),
                              dstRepStride, TW_AT);
 }
 template <typename T>
 void Gather(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LocalTensor<uint32_t>& srcOffset,
             const uint32_t srcBaseAddr, const uint64_t mask, const uint8_t repeatTimes, const uint16_t dstRepStride,
             TW_SRC) {
-    detail::gather_mask_form(dst, src, srcOffset, srcBaseAddr, tw::mask_cont(mask, repeatTimes, 256 / sizeof(T), true),
+    tw_vec::gather_mask_form(dst, src, srcOffset, srcBaseAddr, tw::mask_cont(mask, repeatTimes, 256 / sizeof(T), true),
                              dstRepStride, TW_AT);
 }
 

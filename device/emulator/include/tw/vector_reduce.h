@@ -100,7 +100,7 @@ void ReduceSum(const LocalTensor<T>& dst, const LocalTensor<T>& src, const Local
     tw::vrec_count<T>("ReduceSum", TW_AT, count);
 }
 
-namespace detail {
+namespace tw_vec {
 template <typename T>
 void reduce_sum_mask(const LocalTensor<T>& dst, const LocalTensor<T>& src, const tw::VMask& m, int32_t srcRepStride,
                      const char* file, int line) {
@@ -126,19 +126,19 @@ void reduce_sum_mask(const LocalTensor<T>& dst, const LocalTensor<T>& src, const
     d[0] = parts.empty() ? T(0) : parts[0];
     tw::vrec("ReduceSum", file, line, m.elements(), m.elements() * sizeof(T), m.issued(E), sizeof(T), true);
 }
-}  // namespace detail
+}  // namespace tw_vec
 
 template <typename T>
 void ReduceSum(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LocalTensor<T>& workLocal,
                const uint64_t mask[], const int32_t repeatTimes, const int32_t srcRepStride, TW_SRC) {
     (void)workLocal;
-    detail::reduce_sum_mask(dst, src, tw::mask_bits(mask, repeatTimes, 256 / sizeof(T), true), srcRepStride, TW_AT);
+    tw_vec::reduce_sum_mask(dst, src, tw::mask_bits(mask, repeatTimes, 256 / sizeof(T), true), srcRepStride, TW_AT);
 }
 template <typename T>
 void ReduceSum(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LocalTensor<T>& workLocal,
                const int32_t mask, const int32_t repeatTimes, const int32_t srcRepStride, TW_SRC) {
     (void)workLocal;
-    detail::reduce_sum_mask(dst, src, tw::mask_cont(mask, repeatTimes, 256 / sizeof(T), true), srcRepStride, TW_AT);
+    tw_vec::reduce_sum_mask(dst, src, tw::mask_cont(mask, repeatTimes, 256 / sizeof(T), true), srcRepStride, TW_AT);
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -191,7 +191,7 @@ TW_REDUCE_EXT(ReduceMin, false)
 // ---------------------------------------------------------------------------------------------------------------
 // WholeReduceSum: one sum per repeat at dst[r * dstRepStride] (dstRepStride in elements of T).
 
-namespace detail {
+namespace tw_vec {
 template <typename T>
 void whole_sum(const LocalTensor<T>& dst, const LocalTensor<T>& src, const tw::VMask& m, int32_t dstRepStride,
                int32_t srcBlkStride, int32_t srcRepStride, const char* file, int line) {
@@ -252,20 +252,20 @@ void whole_ext(const char* name, const LocalTensor<T>& dst, const LocalTensor<T>
     }
     tw::vrec(name, file, line, m.elements(), m.elements() * sizeof(T), R, sizeof(T), true);
 }
-}  // namespace detail
+}  // namespace tw_vec
 
 template <typename T, bool isSetMask = true>
 void WholeReduceSum(const LocalTensor<T>& dst, const LocalTensor<T>& src, const uint64_t mask[],
                     const int32_t repeatTimes, const int32_t dstRepStride, const int32_t srcBlkStride,
                     const int32_t srcRepStride, TW_SRC) {
-    detail::whole_sum(dst, src, tw::mask_bits(mask, repeatTimes, 256 / sizeof(T), isSetMask), dstRepStride,
+    tw_vec::whole_sum(dst, src, tw::mask_bits(mask, repeatTimes, 256 / sizeof(T), isSetMask), dstRepStride,
                       srcBlkStride, srcRepStride, TW_AT);
 }
 template <typename T, bool isSetMask = true>
 void WholeReduceSum(const LocalTensor<T>& dst, const LocalTensor<T>& src, const int32_t mask,
                     const int32_t repeatTimes, const int32_t dstRepStride, const int32_t srcBlkStride,
                     const int32_t srcRepStride, TW_SRC) {
-    detail::whole_sum(dst, src, tw::mask_cont(mask, repeatTimes, 256 / sizeof(T), isSetMask), dstRepStride,
+    tw_vec::whole_sum(dst, src, tw::mask_cont(mask, repeatTimes, 256 / sizeof(T), isSetMask), dstRepStride,
                       srcBlkStride, srcRepStride, TW_AT);
 }
 
@@ -274,14 +274,14 @@ void WholeReduceSum(const LocalTensor<T>& dst, const LocalTensor<T>& src, const 
     void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src, const uint64_t mask[],                         \
               const int32_t repeatTimes, const int32_t dstRepStride, const int32_t srcBlkStride,                   \
               const int32_t srcRepStride, ReduceOrder order = ReduceOrder::ORDER_VALUE_INDEX, TW_SRC) {            \
-        detail::whole_ext(#NAME, dst, src, tw::mask_bits(mask, repeatTimes, 256 / sizeof(T), isSetMask),           \
+        tw_vec::whole_ext(#NAME, dst, src, tw::mask_bits(mask, repeatTimes, 256 / sizeof(T), isSetMask),           \
                           dstRepStride, srcBlkStride, srcRepStride, order, IS_MAX, TW_AT);                         \
     }                                                                                                              \
     template <typename T, bool isSetMask = true>                                                                   \
     void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src, const int32_t mask, const int32_t repeatTimes, \
               const int32_t dstRepStride, const int32_t srcBlkStride, const int32_t srcRepStride,                  \
               ReduceOrder order = ReduceOrder::ORDER_VALUE_INDEX, TW_SRC) {                                        \
-        detail::whole_ext(#NAME, dst, src, tw::mask_cont(mask, repeatTimes, 256 / sizeof(T), isSetMask),           \
+        tw_vec::whole_ext(#NAME, dst, src, tw::mask_cont(mask, repeatTimes, 256 / sizeof(T), isSetMask),           \
                           dstRepStride, srcBlkStride, srcRepStride, order, IS_MAX, TW_AT);                         \
     }
 
@@ -296,7 +296,7 @@ TW_WHOLE_EXT(WholeReduceMin, false)
 // slot yields 0 (sum), -inf / lowest (max) or +inf / highest (min).
 // PairReduceSum: E/2 results per repeat (slot 2i + slot 2i+1) at dst[r * dstRepStride * E/2 + i].
 
-namespace detail {
+namespace tw_vec {
 enum class BlockKind { Sum, Max, Min, Pair };
 
 template <typename T>
@@ -334,21 +334,21 @@ void block_reduce(const char* name, const LocalTensor<T>& dst, const LocalTensor
         d[uint64_t(i / per_rep) * dstRepStride * per_rep + i % per_rep] = out[i];
     tw::vrec(name, file, line, m.elements(), m.elements() * sizeof(T), R, sizeof(T), true);
 }
-}  // namespace detail
+}  // namespace tw_vec
 
 #define TW_BLOCK_REDUCE(NAME, KIND)                                                                                \
     template <typename T, bool isSetMask = true>                                                                   \
     void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src, const int32_t repeatTimes,                     \
               const uint64_t mask[], const int32_t dstRepStride, const int32_t srcBlkStride,                       \
               const int32_t srcRepStride, TW_SRC) {                                                                \
-        detail::block_reduce(#NAME, dst, src, tw::mask_bits(mask, repeatTimes, 256 / sizeof(T), isSetMask),        \
-                             dstRepStride, srcBlkStride, srcRepStride, detail::BlockKind::KIND, TW_AT);            \
+        tw_vec::block_reduce(#NAME, dst, src, tw::mask_bits(mask, repeatTimes, 256 / sizeof(T), isSetMask),        \
+                             dstRepStride, srcBlkStride, srcRepStride, tw_vec::BlockKind::KIND, TW_AT);            \
     }                                                                                                              \
     template <typename T, bool isSetMask = true>                                                                   \
     void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src, const int32_t repeatTimes, const int32_t mask, \
               const int32_t dstRepStride, const int32_t srcBlkStride, const int32_t srcRepStride, TW_SRC) {        \
-        detail::block_reduce(#NAME, dst, src, tw::mask_cont(mask, repeatTimes, 256 / sizeof(T), isSetMask),        \
-                             dstRepStride, srcBlkStride, srcRepStride, detail::BlockKind::KIND, TW_AT);            \
+        tw_vec::block_reduce(#NAME, dst, src, tw::mask_cont(mask, repeatTimes, 256 / sizeof(T), isSetMask),        \
+                             dstRepStride, srcBlkStride, srcRepStride, tw_vec::BlockKind::KIND, TW_AT);            \
     }
 
 TW_BLOCK_REDUCE(BlockReduceSum, Sum)
