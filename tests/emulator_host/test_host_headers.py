@@ -24,7 +24,9 @@ CXXFLAGS = ["-std=c++17", "-O0", "-Wall", "-I", str(INCLUDE)]
 
 pytestmark = pytest.mark.skipif(CXX is None, reason="g++ is not installed")
 
-HOST_EXAMPLES = sorted(d.name for d in EXAMPLES.iterdir() if (d / "op_host").is_dir())
+# tests/emulator/test_examples_run.py runs every example end to end through these headers; here a few operators
+# that use attributes, tiling keys and workspaces exercise the host API directly, without the kernel.
+HOST_EXAMPLES = ["leaky_relu", "multi_key_abs_sub", "reduce_sum_all", "rms_norm"]
 
 DTYPES = {
     "float16": np.float16, "float32": np.float32, "bfloat16": np.float32, "int8": np.int8, "uint8": np.uint8,

@@ -103,8 +103,15 @@ void SetVectorMask(uint64_t hi, uint64_t lo) {
 template <typename T, MaskMode mode = MaskMode::NORMAL>
 void SetVectorMask(int32_t len) {
     tw::Core& c = tw::cur();
-    c.vector_mask[0] = static_cast<uint64_t>(len);
-    c.vector_mask[1] = 0;
+    if (mode == MaskMode::COUNTER) {  // counter mode: the element count itself
+        c.vector_mask[0] = static_cast<uint64_t>(len);
+        c.vector_mask[1] = 0;
+        return;
+    }
+    // normal mode: the first `len` lanes of the repeat
+    auto bits = [](int32_t n) { return n <= 0 ? 0ull : n >= 64 ? ~0ull : (1ull << n) - 1; };
+    c.vector_mask[0] = bits(len);
+    c.vector_mask[1] = bits(len - 64);
 }
 inline void ResetMask() { tw::Core& c = tw::cur(); c.vector_mask[0] = c.vector_mask[1] = ~0ull; }
 inline void SetMaskCount() { tw::cur().counter_mode = true; }
