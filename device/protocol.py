@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Protocol
 
-from pydantic import BaseModel
+from pydantic import BaseModel, PrivateAttr
 
 from analysis.manifest import Case
 from analysis.operator import Operator
@@ -59,6 +59,7 @@ class Measurement(BaseModel):
     waves: int | None = None
     chip: str | None = None
     schedule_s: float | None = None
+    _outputs: list | None = PrivateAttr(default=None)  # produced arrays, when the caller asked to keep them
 
 
 class Device(Protocol):

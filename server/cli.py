@@ -290,6 +290,108 @@ def _print_run(op: Operator, m) -> None:
         out.print(f"  output {o.name} {o.dtype}{o.shape}: {shown} {errs}")
 
 
+# ---- tune ----------------------------------------------------------------------------------------------------
+def cmd_tune(args: argparse.Namespace) -> int:
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    from device.emulator import EmulatorDevice
+    from device.emulator.build import default_cache_dir
+    from search.cache import ResultsCache
+    from search.tuner import Tuner
+
+    try:
+        op = load_operator(args.path)
+        for p in op.problems:
+            err.print(_problem_line(p), markup=False)
+        if op.manifest and op.manifest.cases and not (args.shape or args.dtype):
+            cases = [op.manifest.case(name) for name in args.case] if args.case else list(op.manifest.cases)
+        else:
+            args.case = args.case[0] if args.case else None
+            cases = [build_case(op, args)]
+        device = EmulatorDevice(chip=args.chip, timeout_s=args.timeout)
+        cache = None if args.no_cache else ResultsCache(default_cache_dir() / "results.sqlite")
+        tuner = Tuner(op, device, cases, strategy=args.strategy, budget=args.budget, seed=args.seed, cache=cache,
+                      workers=args.workers)
+    except (TilewiseError, ValueError) as exc:
+        err.print(f"error: {exc.one_line() if isinstance(exc, TilewiseError) else exc}", markup=False)
+        return 2
+    if args.golden:
+        err.print("note: --golden applies to `tilewise run`; tune uses the manifest's golden or the shipped outputs")
+    space = tuner.space
+    if args.format == "text":
+        out.print(f"tuning {op.model.operator}: {len(space.knobs)} knobs "
+                  f"({', '.join(f'{k.name} in {k.domain}' for k in space.knobs) or 'none'}), "
+                  f"{space.size():,} configurations, budget {args.budget}, strategy {args.strategy}, "
+                  f"cases {', '.join(c.name for c in cases)}")
+    progress = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                        console=err, transient=True, disable=args.format == "json" or not err.is_terminal)
+    try:
+        with progress:
+            task = progress.add_task("measuring the shipped tiling", total=args.budget)
+            for ev in tuner.events():
+                if ev.best_us is not None and ev.baseline_us:
+                    progress.update(task, description=f"best {ev.best_us:.2f} µs ({ev.baseline_us / ev.best_us:.2f}x)")
+                progress.update(task, completed=min(ev.evaluations, args.budget))
+                if ev.trial is not None and args.format == "text" and args.verbose:
+                    t = ev.trial
+                    status = f"{t.time_us:.2f} µs" if t.ok else f"failed: {t.error}"
+                    err.print(f"  #{t.index} {t.config}: {status}{' (cached)' if t.cached else ''}", markup=False)
+    except KeyboardInterrupt:
+        tuner.stop()
+        err.print("interrupted: stopping after the measurements in flight; every result is kept")
+    result = tuner.result()
+    applied = None
+    if args.apply and result.best and result.best != result.baseline:
+        applied = _apply_best(op, tuner, result, device)
+    if args.format == "json":
+        data = result.model_dump(mode="json")
+        data["applied"] = applied
+        print(json.dumps(data, indent=2))
+    else:
+        _print_tune(result, applied)
+    if cache:
+        cache.close()
+    return 0 if result.best is not None else 1
+
+
+def _apply_best(op: Operator, tuner, result, device) -> dict:
+    """Rewrite the knob literals in the sources, then prove the operator still builds and passes."""
+    from analysis.findings import Fix
+    from analysis.operator import load_operator as reload
+    from analysis.rewrite import apply_fix
+    from analysis.rules.base import edit
+
+    edits = [edit(k.literal, str(result.best[k.name])) for k in op.model.knobs
+             if k.name in result.best and result.best[k.name] != k.value and k.kind not in ("set_block_dim", "launch")]
+    apply_fix(Fix(title="apply tuned tiling", edits=edits), write=True)
+    fresh = reload(op.project.root)
+    failures = []
+    for case in tuner.cases:
+        m = device.run(fresh, case, seed=tuner.seed)
+        if not m.ok or m.correct is False:
+            failures.append(f"{case.name}: {m.error.message if m.error else 'wrong output'}")
+    return {"files": sorted({e.file for e in edits}), "edits": len(edits), "verified": not failures,
+            "failures": failures}
+
+
+def _print_tune(result, applied) -> None:
+    if result.baseline_us is None:
+        out.print("[red]the shipped configuration does not run correctly[/red]: "
+                  f"{result.trials[0].error if result.trials else ''}")
+    else:
+        out.print(f"shipped tiling: {result.baseline_us:.2f} µs  {result.baseline}")
+    if result.best and result.speedup:
+        out.print(f"best found:     [bold]{result.best_us:.2f} µs[/bold]  {result.best}  "
+                  f"([bold]{result.speedup:.2f}x[/bold])")
+    out.print(f"{result.evaluations} evaluations ({result.cached} from the cache), {len(result.failed)} failed"
+              + (", stopped early" if result.stopped else ""))
+    for t in result.failed[:5]:
+        out.print(f"  failed {t.config}: {_escape(t.error or '')}")
+    if applied:
+        verdict = "[green]still builds and passes[/green]" if applied["verified"] else "[red]FAILS[/red]"
+        out.print(f"applied to {', '.join(_rel(f) for f in applied['files'])}: {verdict}")
+
+
 # ---- entry point ---------------------------------------------------------------------------------------------
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="tilewise", description="Language server, emulator and tiling "
@@ -321,6 +423,29 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--trace", metavar="OUT.json", help="write a Chrome trace-event pipeline trace (Perfetto)")
     p.add_argument("--format", choices=("text", "json"), default="text")
     p.set_defaults(func=cmd_run)
+
+    from search.strategies import STRATEGIES
+
+    p = sub.add_parser("tune", help="search the host tiling's knobs for the fastest correct configuration")
+    p.add_argument("path", metavar="OPDIR")
+    p.add_argument("--budget", type=int, default=32, help="configurations to measure, the shipped one included")
+    p.add_argument("--strategy", choices=sorted(STRATEGIES), default="evo")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--device", choices=("emulator",), default="emulator")
+    p.add_argument("--chip", default=None, help=f"chip name ({', '.join(builtin_chips())}) or a JSON file")
+    p.add_argument("--case", action="append", help="manifest case (repeatable; default: all)")
+    p.add_argument("--shape", action="append", metavar="IN=D0,D1,...")
+    p.add_argument("--dtype", action="append", metavar="IN=DTYPE")
+    p.add_argument("--attr", action="append", metavar="NAME=VALUE")
+    p.add_argument("--input", action="append", metavar="IN=FILE.npy")
+    p.add_argument("--golden", metavar="FILE.py:FN")
+    p.add_argument("--workers", type=int, default=2, help="evaluations in parallel")
+    p.add_argument("--timeout", type=float, default=60.0)
+    p.add_argument("--apply", action="store_true", help="rewrite the knob literals to the best configuration")
+    p.add_argument("--no-cache", action="store_true", help="do not read or write the persistent results cache")
+    p.add_argument("--verbose", "-v", action="store_true", help="print every trial")
+    p.add_argument("--format", choices=("text", "json"), default="text")
+    p.set_defaults(func=cmd_tune)
     return parser
 
 

@@ -41,7 +41,7 @@ class EmulatorDevice:
     def run(self, op: Operator, case: Case, *, knobs: dict[str, int] | None = None, seed: int = 0,
             golden: str | None = None, rtol: float | None = None, atol: float | None = None,
             inputs: dict[str, np.ndarray] | None = None, texts: dict[str, str] | None = None,
-            trace_path: str | None = None) -> Measurement:
+            trace_path: str | None = None, keep_outputs: bool = False) -> Measurement:
         m = Measurement(ok=False, case=case.name)
         try:
             type_macros, out_dtypes = bind_dtypes(op, case)
@@ -55,21 +55,39 @@ class EmulatorDevice:
             return m
         m.compile_s, m.cached_build = build.compile_s, build.cached
         arrays = make_inputs(case, seed, overrides=inputs)
+        # The golden runs first: where the operator's InferShape leaves an output's shape unset (an aclnn caller
+        # allocates the outputs itself, so real operators often never infer them), its answer gives the shape.
+        expected = self._golden(op, case, arrays, golden)
         workdir = Path(tempfile.mkdtemp(prefix="tilewise-run-"))
         try:
             if op.model.layout == "invocation":
                 self._execute_invocation(build.exe, op, case, arrays, out_dtypes, workdir, m, trace_path)
             else:
-                self._execute(build.exe, op, case, arrays, workdir, m, trace_path)
+                hints = expected if isinstance(expected, list) else []
+                self._execute(build.exe, op, case, arrays, workdir, m, trace_path, hints)
             if m.ok:
-                self._check(op, case, arrays, out_dtypes, workdir, m, golden, rtol, atol)
+                self._check(op, case, arrays, out_dtypes, workdir, m, expected, rtol, atol, keep_outputs)
         finally:
             shutil.rmtree(workdir, ignore_errors=True)
         return m
 
     # ---- steps ----------------------------------------------------------------------------------------------
+    def _golden(self, op: Operator, case: Case, arrays: dict[str, np.ndarray],
+                golden: str | None) -> list[np.ndarray] | GoldenError | None:
+        """The golden's outputs, the error it raised, or None when there is no golden."""
+        spec = golden or (op.manifest.golden.function if op.manifest and op.manifest.golden else None)
+        if spec is None:
+            return None
+        base = Path(op.manifest.path).parent if op.manifest and op.manifest.path else Path(op.model.root)
+        try:
+            ins = [as_float(arrays[n], case.inputs[n].dtype).astype(np.float32)
+                   if case.inputs[n].dtype == "bfloat16" else arrays[n] for n in case.inputs]
+            return run_golden(spec, base, ins, case.attrs)
+        except GoldenError as exc:
+            return exc
+
     def _execute(self, exe: Path, op: Operator, case: Case, arrays: dict[str, np.ndarray], workdir: Path,
-                 m: Measurement, trace_path: str | None) -> None:
+                 m: Measurement, trace_path: str | None, hints: list[np.ndarray] | None = None) -> None:
         spec = [f"op {op.model.operator}",
                 f"platform {self.chip.vector_cores} {self.chip.cube_cores} {self.chip.ub_bytes} {self.chip.l1_bytes}"]
         for name, spec_in in case.inputs.items():
@@ -80,6 +98,8 @@ class EmulatorDevice:
         for i, out in enumerate(op.model.outputs or [None]):
             name = out.name if out else f"out{i}"
             spec.append(f"output {name} {workdir / f'out_{i}.bin'}")
+        for i, want in enumerate(hints or []):  # used only for outputs that InferShape leaves without a shape
+            spec.append(f"output_shape {i} {want.ndim} {' '.join(str(d) for d in want.shape)}".rstrip())
         for name, value in case.attrs.items():
             spec.append(f"attr {name} {_attr_text(value)}")
         if trace_path:
@@ -170,7 +190,8 @@ class EmulatorDevice:
         m.ok = True
 
     def _check(self, op: Operator, case: Case, arrays: dict[str, np.ndarray], out_dtypes: list[str],
-               workdir: Path, m: Measurement, golden: str | None, rtol: float | None, atol: float | None) -> None:
+               workdir: Path, m: Measurement, expected: list[np.ndarray] | GoldenError | None, rtol: float | None,
+               atol: float | None, keep_outputs: bool = False) -> None:
         produced = []
         for i, out in enumerate(m.outputs):
             dtype = DTYPES[out.dtype]
@@ -184,18 +205,14 @@ class EmulatorDevice:
             produced.append(raw.reshape(out.shape))
         if op.model.layout == "invocation":
             produced = [p.reshape(-1) for p in produced]
-        spec = golden or (op.manifest.golden.function if op.manifest and op.manifest.golden else None)
-        if spec is None:
+        if keep_outputs:
+            m._outputs = [as_float(p, o.dtype) for p, o in zip(produced, m.outputs, strict=True)]
+        if expected is None:
             return
-        base = Path(op.manifest.path).parent if op.manifest and op.manifest.path else Path(op.model.root)
         tol_r = rtol if rtol is not None else (op.manifest.golden.rtol if op.manifest and op.manifest.golden else 1e-3)
         tol_a = atol if atol is not None else (op.manifest.golden.atol if op.manifest and op.manifest.golden else 1e-3)
-        try:
-            ins = [as_float(arrays[n], case.inputs[n].dtype).astype(np.float32)
-                   if case.inputs[n].dtype == "bfloat16" else arrays[n] for n in case.inputs]
-            expected = run_golden(spec, base, ins, case.attrs)
-        except GoldenError as exc:
-            m.error = exc.error
+        if isinstance(expected, GoldenError):
+            m.error = expected.error
             m.correct = False
             return
         try:

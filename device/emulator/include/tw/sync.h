@@ -113,6 +113,21 @@ void SetVectorMask(int32_t len) {
     c.vector_mask[0] = bits(len);
     c.vector_mask[1] = bits(len - 64);
 }
+// Scalar GM accesses go through a per-core data cache on hardware; DataCacheCleanAndInvalid writes it back. The
+// emulator's scalar accesses hit GM directly, so the call is coherent already and only costs a scalar slot.
+template <typename T, CacheLine entireType, DcciDst dcciDst>
+void DataCacheCleanAndInvalid(const GlobalTensor<T>&, TW_SRC) {
+    tw::record(tw::Rec::Instr, PIPE_S, "DataCacheCleanAndInvalid", TW_AT);
+}
+template <typename T, CacheLine entireType, DcciDst dcciDst>
+void DataCacheCleanAndInvalid(const LocalTensor<T>&, TW_SRC) {
+    tw::record(tw::Rec::Instr, PIPE_S, "DataCacheCleanAndInvalid", TW_AT);
+}
+template <typename T, CacheLine entireType>
+void DataCacheCleanAndInvalid(const GlobalTensor<T>&, TW_SRC) {
+    tw::record(tw::Rec::Instr, PIPE_S, "DataCacheCleanAndInvalid", TW_AT);
+}
+
 inline void ResetMask() { tw::Core& c = tw::cur(); c.vector_mask[0] = c.vector_mask[1] = ~0ull; }
 inline void SetMaskCount() { tw::cur().counter_mode = true; }
 inline void SetMaskNorm() { tw::cur().counter_mode = false; }

@@ -65,6 +65,9 @@ enum class SELMODE : uint8_t { VSEL_CMPMASK_SPR = 0, VSEL_TENSOR_SCALAR_MODE, VS
 enum class MaskMode : uint8_t { NORMAL = 0, COUNTER };
 enum class ReduceOrder : uint8_t { ORDER_VALUE_INDEX = 0, ORDER_INDEX_VALUE, ORDER_ONLY_VALUE, ORDER_ONLY_INDEX };
 enum class BlockMode : uint8_t { BLOCK_MODE_NORMAL = 0, BLOCK_MODE_MATRIX, BLOCK_MODE_VECTOR };
+// Data-cache maintenance (DataCacheCleanAndInvalid): the emulator has no scalar cache, so these only name the call.
+enum class CacheLine : uint8_t { SINGLE_CACHE_LINE = 0, ENTIRE_DATA_CACHE };
+enum class DcciDst : uint8_t { CACHELINE_ALL = 0, CACHELINE_UB, CACHELINE_OUT, CACHELINE_ATOMIC };
 
 constexpr uint32_t ONE_BLK_SIZE = 32;
 constexpr uint32_t ONE_REPEAT_BYTE_SIZE = 256;

@@ -1,0 +1,74 @@
+"""The persistent results cache: SQLite, keyed by source hash, knob values, case, device and chip.
+
+Each measurement is one committed row (WAL journal), so a process killed mid-tune leaves every finished result in
+place and nothing half-written. A second tune of the same operator pays nothing for what it already measured.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import sqlite3
+import threading
+from pathlib import Path
+
+from device.protocol import Measurement
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS results (
+    source_hash TEXT NOT NULL,
+    config TEXT NOT NULL,
+    case_key TEXT NOT NULL,
+    device TEXT NOT NULL,
+    chip TEXT NOT NULL,
+    measurement TEXT NOT NULL,
+    created REAL NOT NULL DEFAULT (julianday('now')),
+    PRIMARY KEY (source_hash, config, case_key, device, chip)
+)
+"""
+
+
+def source_hash(texts: dict[str, str]) -> str:
+    h = hashlib.sha256()
+    for path in sorted(texts):
+        h.update(path.encode())
+        h.update(b"\0")
+        h.update(texts[path].encode())
+        h.update(b"\0")
+    return h.hexdigest()[:24]
+
+
+def config_key(config: dict[str, int]) -> str:
+    return json.dumps(dict(sorted(config.items())), separators=(",", ":"))
+
+
+class ResultsCache:
+    def __init__(self, path: Path):
+        path.parent.mkdir(parents=True, exist_ok=True)
+        self.path = path
+        self._lock = threading.Lock()
+        self._db = sqlite3.connect(str(path), check_same_thread=False, isolation_level=None, timeout=30)
+        self._db.execute("PRAGMA journal_mode=WAL")
+        self._db.execute("PRAGMA synchronous=NORMAL")
+        self._db.execute(SCHEMA)
+
+    def get(self, src: str, config: dict[str, int], case_key: str, device: str, chip: str) -> Measurement | None:
+        with self._lock:
+            row = self._db.execute(
+                "SELECT measurement FROM results WHERE source_hash=? AND config=? AND case_key=? AND device=? "
+                "AND chip=?", (src, config_key(config), case_key, device, chip)).fetchone()
+        return Measurement.model_validate_json(row[0]) if row else None
+
+    def put(self, src: str, config: dict[str, int], case_key: str, device: str, chip: str, m: Measurement) -> None:
+        with self._lock:
+            self._db.execute(
+                "INSERT OR REPLACE INTO results (source_hash, config, case_key, device, chip, measurement) "
+                "VALUES (?, ?, ?, ?, ?, ?)", (src, config_key(config), case_key, device, chip, m.model_dump_json()))
+
+    def count(self) -> int:
+        with self._lock:
+            return self._db.execute("SELECT COUNT(*) FROM results").fetchone()[0]
+
+    def close(self) -> None:
+        with self._lock:
+            self._db.close()

@@ -1,0 +1,129 @@
+"""The search space: which knobs to tune, over which values, and the checks made before paying for a run.
+
+Domains come, in order of precedence, from the manifest (`[knobs.NAME] domain = [...]`), from an annotation on the
+constant's line (`// tilewise: tune NAME in [...]`), or are inferred from the knob's role: blockDim up to the chip's
+core count, buffer counts 1 to 3, tile sizes as powers of two around the current value. When any knob carries an
+annotation or a manifest domain, only those knobs are tuned: the author has said what matters.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from collections.abc import Iterator
+
+from pydantic import BaseModel
+
+from analysis.chip import Chip
+from analysis.evaluate import Evaluator
+from analysis.model import Knob
+from analysis.operator import Operator
+from analysis.rewrite import apply_edits
+from analysis.rules.base import edit
+
+Config = dict[str, int]
+
+
+class KnobSpec(BaseModel):
+    name: str
+    file: str
+    line: int
+    current: int
+    domain: list[int]
+    source: str  # manifest | annotation | inferred
+
+
+class SearchSpace(BaseModel):
+    knobs: list[KnobSpec]
+
+    def baseline(self) -> Config:
+        return {k.name: k.current for k in self.knobs}
+
+    def size(self) -> int:
+        return math.prod(len(k.domain) for k in self.knobs) if self.knobs else 0
+
+    def grid(self) -> Iterator[Config]:
+        for values in itertools.product(*(k.domain for k in self.knobs)):
+            yield dict(zip((k.name for k in self.knobs), values, strict=True))
+
+
+def _inferred_domain(knob: Knob, chip: Chip) -> list[int] | None:
+    if knob.role == "block_dim":
+        steps = [1, 2, 4, 8, 16, 24, 32, 40, 48, 64]
+        return sorted({v for v in steps if v <= chip.vector_cores} | {chip.vector_cores, knob.value})
+    if knob.role == "buffer_num":
+        return sorted({1, 2, 3, knob.value})
+    if knob.role == "tile" and knob.value > 0:
+        return sorted({max(1, int(knob.value * 2.0**k)) for k in range(-3, 4)})
+    return None
+
+
+def build_space(op: Operator, chip: Chip) -> SearchSpace:
+    overrides = op.manifest.knobs if op.manifest else {}
+    # One knob per name: a constant defined in both the host and the kernel is the same decision.
+    knobs: dict[str, Knob] = {}
+    for k in op.model.knobs:
+        if k.kind in ("set_block_dim", "launch"):
+            continue
+        knobs.setdefault(k.name, k)
+    explicit = {n for n, k in knobs.items() if k.domain} | {n for n in overrides if n in knobs}
+    specs = []
+    for name, k in knobs.items():
+        o = overrides.get(name)
+        if o is not None and o.domain:
+            domain, source = o.domain, "manifest"
+        elif k.domain:
+            domain, source = k.domain, "annotation"
+        elif explicit:
+            continue
+        else:
+            domain, source = _inferred_domain(k, chip), "inferred"
+        if not domain:
+            continue
+        current = o.value if o is not None and o.value is not None else k.value
+        domain = sorted(set(domain) | {current})
+        if len(domain) > 1:
+            specs.append(KnobSpec(name=name, file=k.file, line=k.line, current=current, domain=domain, source=source))
+    return SearchSpace(knobs=specs)
+
+
+def config_texts(op: Operator, config: Config) -> dict[str, str]:
+    """The operator's sources with the knobs' literals rewritten (only the files that change)."""
+    by_file: dict[str, list] = {}
+    for k in op.model.knobs:
+        if k.name in config and config[k.name] != k.value and k.kind not in ("set_block_dim", "launch"):
+            by_file.setdefault(k.file, []).append(edit(k.literal, str(config[k.name])))
+    return {path: apply_edits(op.sources[path].text, edits) for path, edits in by_file.items()}
+
+
+def violations(op: Operator, config: Config, chip: Chip) -> list[str]:
+    """Reasons a configuration cannot work, found without running it (empty when none is known)."""
+    reasons = []
+    for name, value in config.items():
+        if value < 1:
+            reasons.append(f"{name} = {value} is not positive")
+    env = {k.name: config.get(k.name, k.value) for k in op.model.knobs}
+    by_owner: dict[str | None, int] = {}
+    unknown: set[str | None] = set()
+    for b in op.model.init_buffers:
+        total = _evaluate(op, b.num, env) if b.num.loc else b.num.value
+        size = _evaluate(op, b.size, env)
+        if total is None or size is None:
+            unknown.add(b.owner)
+            continue
+        by_owner[b.owner] = by_owner.get(b.owner, 0) + total * ((size + 31) // 32 * 32)
+    for owner, total in by_owner.items():
+        if owner not in unknown and total > chip.ub_bytes:
+            who = owner or "the kernel"
+            reasons.append(f"UB: {who} would allocate {total} bytes, over the {chip.ub_bytes} available")
+    return reasons
+
+
+def _evaluate(op: Operator, expr, env: dict[str, int]) -> int | None:
+    if expr.loc is None or expr.loc.file not in op.sources:
+        return expr.value
+    sf = op.sources[expr.loc.file]
+    node = sf.tree.root_node.descendant_for_byte_range(expr.loc.start, expr.loc.end)
+    if node is None:
+        return None
+    return Evaluator(sf.node_text, env).value(node)

@@ -1,0 +1,44 @@
+"""The interface every strategy implements: ask for configurations, be told their scores (lower is better)."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+
+from search.space import Config, SearchSpace
+
+Feasible = Callable[[Config], bool]
+
+
+class Strategy:
+    """Strategies propose; the tuner evaluates. `ask` returns None when the strategy has nothing new to offer.
+    `feasible` rejects configurations the constraints rule out, so no evaluation is paid for them."""
+
+    name = ""
+
+    def __init__(self, space: SearchSpace, seed: int, feasible: Feasible):
+        self.space = space
+        self.rng = random.Random(seed)
+        self.feasible = feasible
+        self.seen: set[tuple] = set()
+
+    def key(self, config: Config) -> tuple:
+        return tuple(config[k.name] for k in self.space.knobs)
+
+    def ask(self) -> Config | None:
+        raise NotImplementedError
+
+    def tell(self, config: Config, score: float | None) -> None:
+        """score: the objective (geomean µs), or None for a failed or infeasible configuration."""
+
+    def random_config(self) -> Config:
+        return {k.name: self.rng.choice(k.domain) for k in self.space.knobs}
+
+    def fresh(self, make: Callable[[], Config], tries: int = 200) -> Config | None:
+        """A feasible configuration not proposed before, drawn from `make`."""
+        for _ in range(tries):
+            c = make()
+            if self.key(c) not in self.seen and self.feasible(c):
+                self.seen.add(self.key(c))
+                return c
+        return None

@@ -1,0 +1,22 @@
+"""Best-of-N: N independent perturbations of the shipped configuration (each knob moved with probability 1/2),
+the best kept. What a developer does by hand: try variations of what works."""
+
+from __future__ import annotations
+
+from search.strategies.base import Strategy
+
+
+class BestOfN(Strategy):
+    name = "best-of-n"
+
+    def ask(self):
+        base = self.space.baseline()
+
+        def perturb():
+            c = dict(base)
+            for k in self.space.knobs:
+                if self.rng.random() < 0.5:
+                    c[k.name] = self.rng.choice(k.domain)
+            return c
+
+        return self.fresh(perturb)

@@ -1,0 +1,50 @@
+"""Optuna's Tree-structured Parzen Estimator over the knobs' domains (categorical), via its ask/tell API."""
+
+from __future__ import annotations
+
+import logging
+
+import optuna
+
+from search.strategies.base import Strategy
+
+FAILED_PENALTY = 1e12
+
+
+class TPESearch(Strategy):
+    name = "tpe"
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        optuna.logging.set_verbosity(logging.WARNING)
+        seed = self.rng.randrange(2**31)
+        self.study = optuna.create_study(direction="minimize", sampler=optuna.samplers.TPESampler(seed=seed,
+                                                                                             n_startup_trials=6))
+        self.pending: dict[tuple, optuna.trial.Trial] = {}
+
+    def ask(self):
+        for _ in range(50):
+            trial = self.study.ask()
+            c = {k.name: trial.suggest_categorical(k.name, k.domain) for k in self.space.knobs}
+            key = self.key(c)
+            if key in self.seen or not self.feasible(c):
+                # Already measured or ruled out: tell optuna so it learns, and draw again.
+                self.study.tell(trial, FAILED_PENALTY if not self.feasible(c) else self._known.get(key, FAILED_PENALTY))
+                continue
+            self.seen.add(key)
+            self.pending[key] = trial
+            return c
+        return self.fresh(self.random_config)
+
+    @property
+    def _known(self) -> dict[tuple, float]:
+        if not hasattr(self, "_scores"):
+            self._scores: dict[tuple, float] = {}
+        return self._scores
+
+    def tell(self, config, score):
+        key = self.key(config)
+        self._known[key] = score if score is not None else FAILED_PENALTY
+        trial = self.pending.pop(key, None)
+        if trial is not None:
+            self.study.tell(trial, self._known[key])
