@@ -72,11 +72,13 @@ def geomean(values: list[float]) -> float:
 
 class Tuner:
     def __init__(self, op: Operator, device, cases: list[Case], *, strategy: str = "evo", budget: int = 32,
-                 seed: int = 0, cache: ResultsCache | None = None, workers: int = 2, space: SearchSpace | None = None):
+                 seed: int = 0, cache: ResultsCache | None = None, workers: int = 2, space: SearchSpace | None = None,
+                 data_seed: int = 0):
         if strategy not in STRATEGIES:
             raise ValueError(f"unknown strategy '{strategy}'; use one of {', '.join(STRATEGIES)}")
         self.op, self.device, self.cases = op, device, cases
         self.budget, self.seed, self.cache, self.workers = budget, seed, cache, max(1, workers)
+        self.data_seed = data_seed  # inputs are drawn from this seed: the same for every strategy, so results share
         self.space = space or build_space(op, device.chip)
         self.strategy = STRATEGIES[strategy](self.space, seed, self._feasible)
         self.strategy_name = strategy
@@ -168,7 +170,7 @@ class Tuner:
         times: list[float] = []
         cached_all = True
         for case in self.cases:
-            case_key = f"{case.name}:{case.model_dump_json()}:seed={self.seed}"
+            case_key = f"{case.name}:{case.model_dump_json()}:seed={self.data_seed}"
             m = self.cache.get(src, config, case_key, self.device.name, self.device.chip.name) if self.cache else None
             if m is None:
                 cached_all = False
@@ -190,9 +192,9 @@ class Tuner:
 
     def _measure(self, case: Case, texts: dict[str, str], is_baseline: bool) -> Measurement:
         if self.has_golden:
-            return self.device.run(self.op, case, texts=texts, seed=self.seed)
+            return self.device.run(self.op, case, texts=texts, seed=self.data_seed)
         # Without a golden, the shipped configuration's outputs are the reference.
-        m = self.device.run(self.op, case, texts=texts, seed=self.seed, keep_outputs=True)
+        m = self.device.run(self.op, case, texts=texts, seed=self.data_seed, keep_outputs=True)
         outputs = m._outputs
         if m.ok and outputs is not None:
             with self._lock:

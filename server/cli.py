@@ -367,7 +367,7 @@ def _apply_best(op: Operator, tuner, result, device) -> dict:
     fresh = reload(op.project.root)
     failures = []
     for case in tuner.cases:
-        m = device.run(fresh, case, seed=tuner.seed)
+        m = device.run(fresh, case, seed=tuner.data_seed)
         if not m.ok or m.correct is False:
             failures.append(f"{case.name}: {m.error.message if m.error else 'wrong output'}")
     return {"files": sorted({e.file for e in edits}), "edits": len(edits), "verified": not failures,
