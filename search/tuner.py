@@ -8,6 +8,7 @@ Evaluations run in parallel (subprocesses do the work); every result goes to the
 
 from __future__ import annotations
 
+import logging
 import math
 import threading
 import time
@@ -64,6 +65,9 @@ class TuneResult(BaseModel):
     failed: list[Trial]
     trials: list[Trial]
     stopped: bool = False
+
+
+log = logging.getLogger(__name__)
 
 
 def geomean(values: list[float]) -> float:
@@ -159,6 +163,13 @@ class Tuner:
 
     # ---- one evaluation ---------------------------------------------------------------------------------------
     def _evaluate(self, index: int, config: Config) -> Trial:
+        try:
+            return self._evaluate_unsafe(index, config)
+        except Exception as exc:  # noqa: BLE001 - one broken evaluation must not end the search
+            log.exception("evaluating %s failed", config)
+            return Trial(index=index, config=config, error=f"internal error: {type(exc).__name__}: {exc}")
+
+    def _evaluate_unsafe(self, index: int, config: Config) -> Trial:
         start = time.perf_counter()
         trial = Trial(index=index, config=config)
         reasons = violations(self.op, config, self.device.chip)
