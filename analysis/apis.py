@@ -39,3 +39,32 @@ def pipe_of(name: str, args: list[str] | None = None, receiver_is_global: bool |
             return "mte2/mte3"
         return "mte3" if receiver_is_global else "mte2"
     return PIPES.get(name, "scalar")
+
+# One line each, for hovers: what the call does.
+DOCS = {
+    "DataCopy": "Copies between GM and UB (or UB to UB); the length must be a multiple of 32 bytes.",
+    "DataCopyPad": "Copies rows of any byte length between GM and UB, padding each UB row to 32 bytes.",
+    "Add": "dst = src0 + src1, element-wise.", "Sub": "dst = src0 - src1, element-wise.",
+    "Mul": "dst = src0 * src1, element-wise.", "Div": "dst = src0 / src1, element-wise.",
+    "Max": "dst = max(src0, src1), element-wise.", "Min": "dst = min(src0, src1), element-wise.",
+    "Adds": "dst = src + scalar.", "Muls": "dst = src * scalar.", "Maxs": "dst = max(src, scalar).",
+    "Mins": "dst = min(src, scalar).", "Duplicate": "Fills dst with a scalar.",
+    "Exp": "dst = exp(src).", "Ln": "dst = ln(src).", "Sqrt": "dst = sqrt(src).", "Rsqrt": "dst = 1 / sqrt(src).",
+    "Abs": "dst = |src|.", "Relu": "dst = max(src, 0).", "Reciprocal": "dst = 1 / src.",
+    "Cast": "Converts between dtypes with the given rounding mode.",
+    "ReduceSum": "Sums `count` elements into dst[0].", "ReduceMax": "Maximum (and optionally its index) into dst.",
+    "ReduceMin": "Minimum (and optionally its index) into dst.",
+    "WholeReduceSum": "One sum per repeat (256 bytes) of src.", "WholeReduceMax": "One maximum per repeat.",
+    "BlockReduceSum": "One sum per 32-byte block.", "Compare": "Writes a bit mask: one bit per element comparison.",
+    "CompareScalar": "Bit mask of src compared with a scalar.", "Select": "Picks src0 or src1 per element by a mask.",
+    "Gather": "dst[i] = src at byte offset offsets[i].", "GatherMask": "Keeps the elements a pattern selects.",
+    "Brcb": "Broadcasts each of 8 elements to a 32-byte block.", "Axpy": "dst = src * scalar + dst.",
+    "SetFlag": "Signals an event from one pipe to another.", "WaitFlag": "Makes a pipe wait for an event.",
+    "PipeBarrier": "Waits for a pipe (PIPE_ALL: every pipe) to drain.", "SyncAll": "Barrier across all cores.",
+    "GetValue": "Reads one element on the scalar unit (waits for the pipes writing it).",
+    "SetValue": "Writes one element on the scalar unit.", "AllocTensor": "Takes a free buffer of the queue.",
+    "EnQue": "Hands a buffer to the consuming pipe.", "DeQue": "Waits for and takes an enqueued buffer.",
+    "FreeTensor": "Returns a buffer to its queue.", "InitBuffer": "Carves UB buffers for a queue or TBuf.",
+    "SetAtomicAdd": "Makes MTE3 writes to GM accumulate.", "SetAtomicNone": "Ends atomic accumulation.",
+    "GetBlockIdx": "This core's block index.", "GetBlockNum": "The number of blocks launched.",
+}

@@ -41,6 +41,8 @@ def load_sources(project: OperatorProject, overlay: dict[str, str] | None = None
                     sources[key] = cached
                 else:
                     sources[key] = SourceFile(key, overlay[key])
+                    if cache is not None:
+                        cache[key] = sources[key]
             else:
                 sources[key] = SourceFile.load(key)
         except TilewiseError as exc:

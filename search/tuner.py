@@ -176,8 +176,7 @@ class Tuner:
         if reasons:
             trial.error = "; ".join(reasons)
             return trial
-        texts = config_texts(self.op, config)
-        src = source_hash({**self.base_texts, **texts})
+        src = source_hash({**self.base_texts, **config_texts(self.op, config)})
         times: list[float] = []
         cached_all = True
         for case in self.cases:
@@ -185,7 +184,7 @@ class Tuner:
             m = self.cache.get(src, config, case_key, self.device.name, self.device.chip.name) if self.cache else None
             if m is None:
                 cached_all = False
-                m = self._measure(case, texts, index == 0)
+                m = self._measure(case, config, index == 0)
                 if self.cache and not (m.error and m.error.kind == "timeout"):  # a timeout may be the machine's load
                     self.cache.put(src, config, case_key, self.device.name, self.device.chip.name, m)
             trial.per_case[case.name] = m.time_us
@@ -201,11 +200,11 @@ class Tuner:
         trial.wall_s = time.perf_counter() - start
         return trial
 
-    def _measure(self, case: Case, texts: dict[str, str], is_baseline: bool) -> Measurement:
+    def _measure(self, case: Case, config: Config, is_baseline: bool) -> Measurement:
         if self.has_golden:
-            return self.device.run(self.op, case, texts=texts, seed=self.data_seed)
+            return self.device.run(self.op, case, knobs=config, seed=self.data_seed)
         # Without a golden, the shipped configuration's outputs are the reference.
-        m = self.device.run(self.op, case, texts=texts, seed=self.data_seed, keep_outputs=True)
+        m = self.device.run(self.op, case, knobs=config, seed=self.data_seed, keep_outputs=True)
         outputs = m._outputs
         if m.ok and outputs is not None:
             with self._lock:

@@ -392,6 +392,22 @@ def _print_tune(result, applied) -> None:
         out.print(f"applied to {', '.join(_rel(f) for f in applied['files'])}: {verdict}")
 
 
+# ---- serve ---------------------------------------------------------------------------------------------------
+def cmd_serve(args: argparse.Namespace) -> int:
+    import logging
+
+    from server.lsp.server import create_server
+
+    logging.basicConfig(level=logging.INFO if args.verbose else logging.WARNING, stream=sys.stderr,
+                        format="%(asctime)s %(name)s %(levelname)s %(message)s")
+    server = create_server()
+    if args.ws:
+        server.start_ws("127.0.0.1", args.ws)
+    else:
+        server.start_io()
+    return 0
+
+
 # ---- entry point ---------------------------------------------------------------------------------------------
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="tilewise", description="Language server, emulator and tiling "
@@ -446,6 +462,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--verbose", "-v", action="store_true", help="print every trial")
     p.add_argument("--format", choices=("text", "json"), default="text")
     p.set_defaults(func=cmd_tune)
+
+    p = sub.add_parser("serve", help="run the language server (LSP over stdio, or websockets with --ws)")
+    p.add_argument("--ws", type=int, metavar="PORT", help="serve websockets on 127.0.0.1:PORT instead of stdio")
+    p.add_argument("--verbose", "-v", action="store_true")
+    p.set_defaults(func=cmd_serve)
     return parser
 
 

@@ -1,0 +1,34 @@
+"""Between tilewise's positions (byte offsets, 1-based lines and character columns) and LSP's (0-based, UTF-16)."""
+
+from __future__ import annotations
+
+from lsprotocol import types
+
+from analysis.findings import Finding, Fix
+from analysis.source import SourceFile
+from server.lsp.state import path_to_uri
+
+SEVERITY = {
+    "error": types.DiagnosticSeverity.Error, "warning": types.DiagnosticSeverity.Warning,
+    "info": types.DiagnosticSeverity.Information, "hint": types.DiagnosticSeverity.Hint,
+}
+
+
+def lsp_range(sf: SourceFile, start: int, end: int) -> types.Range:
+    sl, sc = sf.lsp_position(start)
+    el, ec = sf.lsp_position(end)
+    return types.Range(start=types.Position(line=sl, character=sc), end=types.Position(line=el, character=ec))
+
+
+def diagnostic(sf: SourceFile, f: Finding) -> types.Diagnostic:
+    return types.Diagnostic(range=lsp_range(sf, f.start, f.end), message=f.message, severity=SEVERITY[f.severity],
+                            source="tilewise", code=f.rule)
+
+
+def workspace_edit(sources: dict[str, SourceFile], fix: Fix) -> types.WorkspaceEdit:
+    changes: dict[str, list[types.TextEdit]] = {}
+    for e in fix.edits:
+        sf = sources[e.file]
+        changes.setdefault(path_to_uri(e.file), []).append(
+            types.TextEdit(range=lsp_range(sf, e.start, e.end), new_text=e.new_text))
+    return types.WorkspaceEdit(changes=changes)

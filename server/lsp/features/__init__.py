@@ -1,0 +1,1 @@
+"""LSP features, one module each, each with a `register(server)` function."""

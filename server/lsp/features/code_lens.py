@@ -1,0 +1,38 @@
+"""Code lens on the kernel entry: Run on emulator, Tune tiling, and the last result."""
+
+from __future__ import annotations
+
+from lsprotocol import types
+
+from server.lsp.convert import lsp_range
+from server.lsp.server import safe
+from server.lsp.state import uri_to_path
+
+
+def register(server) -> None:
+    @server.feature(types.TEXT_DOCUMENT_CODE_LENS)
+    @safe([])
+    async def code_lens(ls, params: types.CodeLensParams):
+        analysis = await ls.analysis_for(params.text_document.uri)
+        path = uri_to_path(params.text_document.uri)
+        if analysis is None:
+            return []
+        root = str(analysis.op.project.root)
+        lenses = []
+        for entry in analysis.op.model.kernel.entries:
+            if entry.file != path:
+                continue
+            rng = lsp_range(analysis.op.sources[path], entry.loc.start, entry.loc.end)
+            args = [params.text_document.uri]
+            lenses.append(types.CodeLens(range=rng, command=types.Command(
+                title="Run on emulator", command="tilewise.run", arguments=args)))
+            lenses.append(types.CodeLens(range=rng, command=types.Command(
+                title="Tune tiling", command="tilewise.tune", arguments=args)))
+            last = ls.state.last_run.get(root)
+            if last is not None and last.time_us is not None:
+                title = f"last: {last.time_us:.1f} µs, bottleneck {last.bottleneck.upper()}"
+                lenses.append(types.CodeLens(range=rng, command=types.Command(title=title, command="")))
+            elif last is not None and last.error is not None:
+                lenses.append(types.CodeLens(range=rng, command=types.Command(
+                    title=f"last: failed ({last.error.kind})", command="")))
+        return lenses

@@ -1,0 +1,43 @@
+"""Go to definition: from a tiling field read in the kernel to its TILING_DATA_FIELD_DEF, and from a queue use to
+its declaration."""
+
+from __future__ import annotations
+
+from lsprotocol import types
+
+from server.lsp.convert import lsp_range
+from server.lsp.server import safe
+from server.lsp.state import path_to_uri, uri_to_path
+
+
+def register(server) -> None:
+    @server.feature(types.TEXT_DOCUMENT_DEFINITION)
+    @safe(None)
+    async def definition(ls, params: types.DefinitionParams):
+        analysis = await ls.analysis_for(params.text_document.uri)
+        path = uri_to_path(params.text_document.uri)
+        if analysis is None or path not in analysis.op.sources:
+            return None
+        model, sources = analysis.op.model, analysis.op.sources
+        offset = sources[path].offset_of_lsp(params.position.line, params.position.character)
+        target = None
+        for r in model.tiling_reads:
+            if r.loc.file == path and r.loc.start <= offset <= r.loc.end:
+                target = next((f.loc for f in model.tiling.fields if f.name == r.field), None)
+        if target is None:
+            word = _word_at(sources[path].data, offset)
+            target = next((q.loc for q in model.queues if q.name == word), None)
+        if target is None or target.file not in sources:
+            return None
+        return types.Location(uri=path_to_uri(target.file), range=lsp_range(sources[target.file], target.start,
+                                                                             target.end))
+
+
+def _word_at(data: bytes, offset: int) -> str:
+    start = offset
+    while start > 0 and (chr(data[start - 1]).isalnum() or data[start - 1] == 95):
+        start -= 1
+    end = offset
+    while end < len(data) and (chr(data[end]).isalnum() or data[end] == 95):
+        end += 1
+    return data[start:end].decode("utf-8", "replace")

@@ -1,0 +1,118 @@
+"""The pygls server: state changes on the event loop, analysis on worker threads, one module per feature.
+
+A feature that fails is logged and answered with an empty result; it never takes the server down.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import functools
+import logging
+
+from pygls.lsp.server import LanguageServer
+
+from server.lsp.state import ServerState, path_to_uri, uri_to_path
+
+log = logging.getLogger("tilewise.lsp")
+
+
+class TilewiseServer(LanguageServer):
+    def __init__(self):
+        super().__init__("tilewise", "0.1.0")
+        self.state = ServerState()
+
+    # ---- analysis ---------------------------------------------------------------------------------------------
+    def open_texts(self, root: str) -> dict[str, str]:
+        """A snapshot of every open document inside the operator at `root`."""
+        out = {}
+        for uri, doc in list(self.workspace.text_documents.items()):
+            path = uri_to_path(uri)
+            if path.startswith(root.rstrip("/") + "/"):
+                out[path] = doc.source
+        return out
+
+    def schedule(self, uri: str, delay: float | None = None) -> None:
+        """Debounced, per operator: a newer edit cancels the analysis that has not started yet."""
+        root = self.state.root_of(uri_to_path(uri))
+        if root is None:
+            self.text_document_publish_diagnostics_for(uri, [])
+            return
+        old = self.state.pending.pop(root, None)
+        if old is not None:
+            old.cancel()
+        wait = self.state.settings.debounce_ms / 1000 if delay is None else delay
+        self.state.pending[root] = asyncio.ensure_future(self._analyse_later(root, wait))
+
+    async def _analyse_later(self, root: str, delay: float) -> None:
+        try:
+            await asyncio.sleep(delay)
+            snapshot = self.open_texts(root)
+            analysis = await asyncio.to_thread(self.state.analyse, root, snapshot)
+        except asyncio.CancelledError:
+            return
+        except Exception:  # noqa: BLE001 - bad input must never take the server down
+            log.exception("analysis of %s failed", root)
+            return
+        self.state.analyses[root] = analysis
+        from server.lsp.features.diagnostics import publish
+
+        publish(self, root, analysis)
+
+    async def analysis_for(self, uri: str):
+        """The analysis of the operator holding `uri`, computed now if none is current."""
+        root = self.state.root_of(uri_to_path(uri))
+        if root is None:
+            return None
+        pending = self.state.pending.get(root)
+        if pending is not None and not pending.done():
+            with contextlib.suppress(asyncio.CancelledError):  # superseded by a newer edit: analyse below
+                await asyncio.shield(pending)
+        if root not in self.state.analyses:
+            self.state.analyses[root] = await asyncio.to_thread(self.state.analyse, root, self.open_texts(root))
+        return self.state.analyses[root]
+
+    def text_document_publish_diagnostics_for(self, uri: str, diagnostics) -> None:
+        from lsprotocol import types
+
+        self.text_document_publish_diagnostics(types.PublishDiagnosticsParams(uri=uri, diagnostics=diagnostics))
+
+
+def safe(default):
+    """Wrap a feature handler so an exception is logged and answered with `default`."""
+
+    def wrap(fn):
+        if asyncio.iscoroutinefunction(fn):
+            @functools.wraps(fn)
+            async def run_async(*args, **kwargs):
+                try:
+                    return await fn(*args, **kwargs)
+                except asyncio.CancelledError:
+                    raise
+                except Exception:  # noqa: BLE001
+                    log.exception("%s failed", fn.__name__)
+                    return default
+            return run_async
+
+        @functools.wraps(fn)
+        def run(*args, **kwargs):
+            try:
+                return fn(*args, **kwargs)
+            except Exception:  # noqa: BLE001
+                log.exception("%s failed", fn.__name__)
+                return default
+        return run
+
+    return wrap
+
+
+def create_server() -> TilewiseServer:
+    from server.lsp.features import code_actions, code_lens, config, definition, diagnostics, hover, requests
+
+    server = TilewiseServer()
+    for feature in (diagnostics, code_actions, hover, code_lens, definition, requests, config):
+        feature.register(server)
+    return server
+
+
+__all__ = ["TilewiseServer", "create_server", "path_to_uri", "safe"]

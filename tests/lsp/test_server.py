@@ -1,0 +1,169 @@
+"""The language server over stdio (pytest-lsp): diagnostics, quick fixes, hover, definition, code lens, custom run
+requests with a crashing kernel, and malformed or foreign documents that never take the server down."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import sys
+from pathlib import Path
+
+import pytest
+import pytest_lsp
+from lsprotocol import types
+from pytest_lsp import ClientServerConfig, LanguageClient
+
+ROOT = Path(__file__).resolve().parents[2]
+EXAMPLES = ROOT / "examples"
+WORK = Path(os.environ.get("TMPDIR", "/tmp")) / f"tilewise-lsp-{os.getpid()}"
+
+
+def _workspace() -> Path:
+    if not WORK.exists():
+        shutil.copytree(EXAMPLES / "add_custom_slow_pipe_all", WORK / "slow")
+        shutil.copytree(EXAMPLES / "leaky_relu", WORK / "leaky")
+    return WORK
+
+
+@pytest_lsp.fixture(config=ClientServerConfig(
+    server_command=[sys.executable, "-m", "server.cli", "serve"],
+    server_env={**os.environ, "TILEWISE_CACHE": str(WORK / "cache"), "TILEWISE_OPT": "-O0",
+                "PYTHONPATH": str(ROOT)}))
+async def client(lsp_client: LanguageClient):
+    ws = _workspace()
+    await lsp_client.initialize_session(types.InitializeParams(
+        capabilities=types.ClientCapabilities(window=types.WindowClientCapabilities(work_done_progress=True)),
+        root_uri=ws.as_uri()))
+    yield
+    await lsp_client.shutdown_session()
+
+
+def open_doc(client: LanguageClient, path: Path, text: str | None = None) -> str:
+    uri = path.resolve().as_uri()
+    client.text_document_did_open(types.DidOpenTextDocumentParams(text_document=types.TextDocumentItem(
+        uri=uri, language_id="cpp", version=1, text=text if text is not None else path.read_text())))
+    return uri
+
+
+async def diagnostics_for(client: LanguageClient, uri: str) -> list[types.Diagnostic]:
+    for _ in range(20):
+        await client.wait_for_notification(types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
+        if uri in client.diagnostics:
+            return client.diagnostics[uri]
+    raise AssertionError(f"no diagnostics for {uri}")
+
+
+def kernel(name="slow") -> Path:
+    return _workspace() / name / "op_kernel" / ("add_custom.cpp" if name == "slow" else "leaky_relu.cpp")
+
+
+@pytest.mark.asyncio
+async def test_diagnostics_and_the_quick_fix(client: LanguageClient):
+    uri = open_doc(client, kernel())
+    diags = await diagnostics_for(client, uri)
+    (barrier,) = [d for d in diags if d.code == "pipe-all-in-loop"]
+    assert barrier.severity == types.DiagnosticSeverity.Warning
+    line = kernel().read_text().splitlines()[barrier.range.start.line]
+    assert "PipeBarrier<PIPE_ALL>" in line
+    actions = await client.text_document_code_action_async(types.CodeActionParams(
+        text_document=types.TextDocumentIdentifier(uri=uri), range=barrier.range,
+        context=types.CodeActionContext(diagnostics=[barrier])))
+    (fix,) = [a for a in actions if "full pipe barrier" in a.title]
+    (edit,) = fix.edit.changes[uri]
+    assert edit.new_text == "" and edit.range.start.line == barrier.range.start.line
+
+
+@pytest.mark.asyncio
+async def test_diagnostics_follow_edits(client: LanguageClient):
+    uri = open_doc(client, kernel())
+    await diagnostics_for(client, uri)
+    fixed = kernel().read_text().replace("            PipeBarrier<PIPE_ALL>();\n", "")
+    client.text_document_did_change(types.DidChangeTextDocumentParams(
+        text_document=types.VersionedTextDocumentIdentifier(uri=uri, version=2),
+        content_changes=[types.TextDocumentContentChangeWholeDocument(text=fixed)]))
+    for _ in range(20):
+        await client.wait_for_notification(types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
+        if not any(d.code == "pipe-all-in-loop" for d in client.diagnostics.get(uri, [])):
+            break
+    assert not any(d.code == "pipe-all-in-loop" for d in client.diagnostics[uri])
+
+
+@pytest.mark.asyncio
+async def test_hover_on_an_api_call_and_a_knob(client: LanguageClient):
+    path = kernel()
+    uri = open_doc(client, path)
+    lines = path.read_text().splitlines()
+    row = next(i for i, text in enumerate(lines) if "Add(zLocal" in text)
+    hover = await client.text_document_hover_async(types.HoverParams(
+        text_document=types.TextDocumentIdentifier(uri=uri),
+        position=types.Position(line=row, character=lines[row].index("Add") + 1)))
+    assert "**Add** (vector pipe)" in hover.contents.value and "cycles per 256-byte repeat" in hover.contents.value
+    host = _workspace() / "slow" / "op_host" / "add_custom.cpp"
+    huri = open_doc(client, host)
+    hlines = host.read_text().splitlines()
+    row = next(i for i, text in enumerate(hlines) if text.startswith("constexpr uint32_t TILE_LENGTH"))
+    hover = await client.text_document_hover_async(types.HoverParams(
+        text_document=types.TextDocumentIdentifier(uri=huri),
+        position=types.Position(line=row, character=hlines[row].index("4096"))))
+    assert "knob TILE_LENGTH** = 4096" in hover.contents.value and "search domain [64" in hover.contents.value
+
+
+@pytest.mark.asyncio
+async def test_definition_of_a_tiling_field(client: LanguageClient):
+    path = kernel()
+    uri = open_doc(client, path)
+    lines = path.read_text().splitlines()
+    row = next(i for i, text in enumerate(lines) if "tilingData.tileLength" in text)
+    loc = await client.text_document_definition_async(types.DefinitionParams(
+        text_document=types.TextDocumentIdentifier(uri=uri),
+        position=types.Position(line=row, character=lines[row].index("tileLength", lines[row].index("tilingData.")))))
+    assert loc.uri.endswith("op_host/add_custom_tiling.h")
+    header = (_workspace() / "slow" / "op_host" / "add_custom_tiling.h").read_text().splitlines()
+    assert "tileLength" in header[loc.range.start.line]
+
+
+@pytest.mark.asyncio
+async def test_code_lens_and_run_request(client: LanguageClient):
+    uri = open_doc(client, kernel("leaky"))
+    lenses = await client.text_document_code_lens_async(types.CodeLensParams(
+        text_document=types.TextDocumentIdentifier(uri=uri)))
+    assert [lens.command.title for lens in lenses] == ["Run on emulator", "Tune tiling"]
+    result = await client.protocol.send_request_async("tilewise/run", {"uri": uri})
+    assert result.ok and result.correct and result.time_us > 0
+    lenses = await client.text_document_code_lens_async(types.CodeLensParams(
+        text_document=types.TextDocumentIdentifier(uri=uri)))
+    assert lenses[-1].command.title.startswith("last: ") and "bottleneck" in lenses[-1].command.title
+
+
+@pytest.mark.asyncio
+async def test_a_crashing_kernel_is_an_error_diagnostic_and_the_server_lives(client: LanguageClient):
+    path = kernel("leaky")
+    text = path.read_text().replace("op.Process();", "op.Process(); *(volatile int*)nullptr = 1;")
+    uri = open_doc(client, path, text)
+    # the request runs the open document's text, not the file on disk
+    result = await client.protocol.send_request_async("tilewise/run", {"uri": uri})
+    assert not result.ok and result.error.kind == "crash"
+    hover = await client.text_document_hover_async(types.HoverParams(
+        text_document=types.TextDocumentIdentifier(uri=uri), position=types.Position(line=0, character=0)))
+    assert hover is None  # still answering
+
+
+@pytest.mark.asyncio
+async def test_malformed_and_foreign_documents(client: LanguageClient, tmp_path: Path):
+    half = kernel().read_text()[:1500] + "\n    DataCopy(xLocal, xGm[\n"
+    uri = open_doc(client, kernel(), half)
+    diags = await diagnostics_for(client, uri)
+    assert any(d.code == "syntax-error" for d in diags)
+    stray = tmp_path / "notes.cpp"
+    stray.write_text("int main() { return 0; }\n")
+    suri = open_doc(client, stray)
+    assert list(await diagnostics_for(client, suri)) == []
+    binary = _workspace() / "slow" / "op_kernel" / "blob.h"
+    binary.write_bytes(b"\x00\x01\xff binary")
+    open_doc(client, kernel())
+    actions = await client.text_document_code_action_async(types.CodeActionParams(
+        text_document=types.TextDocumentIdentifier(uri=uri),
+        range=types.Range(start=types.Position(line=0, character=0), end=types.Position(line=1, character=0)),
+        context=types.CodeActionContext(diagnostics=[])))
+    assert actions is None or list(actions) == []  # nothing to fix in the header region, and no crash
+    binary.unlink()
