@@ -167,3 +167,37 @@ async def test_malformed_and_foreign_documents(client: LanguageClient, tmp_path:
         context=types.CodeActionContext(diagnostics=[])))
     assert actions is None or list(actions) == []  # nothing to fix in the header region, and no crash
     binary.unlink()
+
+
+@pytest.mark.asyncio
+async def test_tune_streams_improvements_as_diagnostics_with_an_apply_action(client: LanguageClient):
+    host = _workspace() / "leaky" / "op_host" / "leaky_relu.cpp"
+    uri = open_doc(client, host)
+    kuri = open_doc(client, kernel("leaky"))
+    result = await client.protocol.send_request_async(
+        "tilewise/tune", {"uri": kuri, "budget": 10, "strategy": "evo", "case": "fp16_base"})
+    assert result.evaluations == 10 and result.best_us < result.baseline_us
+    tuned = [d for d in client.diagnostics.get(uri, []) if d.code == "tuned-tiling"]
+    assert tuned, client.diagnostics.get(uri)
+    assert "x faster (" in tuned[0].message and tuned[0].severity == types.DiagnosticSeverity.Information
+    actions = await client.text_document_code_action_async(types.CodeActionParams(
+        text_document=types.TextDocumentIdentifier(uri=uri), range=tuned[0].range,
+        context=types.CodeActionContext(diagnostics=tuned)))
+    assert any(a.title.startswith("Apply tuned tiling:") and a.edit.changes[uri] for a in actions)
+    assert client.progress_reports  # window/workDoneProgress was reported
+
+
+@pytest.mark.asyncio
+async def test_a_tune_can_be_cancelled_and_the_server_answers_after(client: LanguageClient):
+    import asyncio
+
+    uri = open_doc(client, kernel("leaky"))
+    task = asyncio.ensure_future(client.protocol.send_request_async(
+        "tilewise/tune", {"uri": uri, "budget": 60, "strategy": "random", "case": "fp32_ragged"}))
+    await asyncio.sleep(3)
+    task.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await task
+    lenses = await client.text_document_code_lens_async(types.CodeLensParams(
+        text_document=types.TextDocumentIdentifier(uri=uri)))
+    assert lenses and lenses[0].command.title == "Run on emulator"
