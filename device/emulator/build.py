@@ -12,24 +12,30 @@ Objects are written under a temporary name and renamed, so a killed build never 
 from __future__ import annotations
 
 import hashlib
+import json
 import os
 import re
 import shutil
 import subprocess
 import tempfile
+import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
+from analysis.model import Knob
 from analysis.operator import Operator
 from device.protocol import RunError
 
 INCLUDE_DIR = Path(__file__).resolve().parent / "include"
 CXX = os.environ.get("TILEWISE_CXX", "g++")
 # TILEWISE_OPT trades emulation speed for compile speed: the tests build many small kernels at -O0.
-KERNEL_FLAGS = ["-std=c++17", os.environ.get("TILEWISE_OPT", "-O2"), "-pthread", "-w", "-fno-strict-aliasing"]
+# Kernels see the macros the device compiler defines for a 910B (Atlas A2) vector core: `#if __CCE_AICORE__ == 220`
+# picks the A2 code paths (DataCopyPad, ...) in real operators, as it does on the chips tilewise models.
+KERNEL_FLAGS = ["-std=c++17", os.environ.get("TILEWISE_OPT", "-O2"), "-pthread", "-w", "-fno-strict-aliasing",
+                "-D__CCE_AICORE__=220", "-D__DAV_C220_VEC__"]
 HOST_FLAGS = ["-std=c++17", "-O0", "-pthread", "-w"]
 RUNNER_FLAGS = ["-std=c++17", "-O1", "-pthread", "-w"]  # I/O and thread setup only: not worth -O2's compile time
 _ERROR_RE = re.compile(r"^(?P<file>[^:\n]+):(?P<line>\d+):(?:(?P<col>\d+):)? (?:fatal )?error: (?P<msg>.*)$", re.M)
@@ -80,15 +86,23 @@ class Builder:
         self.jobs = jobs
 
     # ---- public ---------------------------------------------------------------------------------------------
-    def build(self, op: Operator, type_macros: dict[str, str], texts: dict[str, str] | None = None) -> Build:
+    def build(self, op: Operator, type_macros: dict[str, str], texts: dict[str, str] | None = None,
+              runtime_knobs: list[Knob] | None = None) -> Build:
         """Build (or fetch) the runner executable for `op` with DTYPE_* macros bound to `type_macros`.
-        `texts` overrides file contents (a tuner's knob values), keyed by absolute path."""
+        `texts` overrides file contents (a tuner's knob values), keyed by absolute path. `runtime_knobs` are host
+        constants compiled as run-time values (see tw_host/knobs.h): one host build then serves every value."""
         start = time.perf_counter()
         model = op.model
         texts = {**{p: sf.text for p, sf in op.sources.items()}, **(texts or {})}
+        texts = runtime_knob_texts(texts, runtime_knobs or [])
         if model.layout != "project":
             return self._build_invocation(op, texts, type_macros, start)
         entry = next((e for e in model.kernel.entries if e.name == model.kernel.entry), None)
+        # A project kernel may carry its own `<<<>>>` launcher (an `<op>_do` wrapper the device compiler accepts):
+        # rewritten as in a kernel-invocation program, so that it compiles.
+        launching = {p for p in model.kernel_files if "<<<" in texts.get(p, "") and p in op.sources
+                     and texts[p] == op.sources[p].text}
+        texts.update({p: rewrite_launches(op.sources[p], texts[p]) for p in launching})
         if entry is None or not model.kernel.file:
             raise BuildError(RunError(kind="no_kernel", message=(
                 "no kernel entry found: declare extern \"C\" __global__ __aicore__ void <op>(GM_ADDR ...) in "
@@ -104,13 +118,22 @@ class Builder:
             raise BuildError(RunError(kind="no_host", message=(
                 "no host source in op_host/: add op_host/<op>.cpp with the OpDef and the tiling function"),
                 file=str(root / "op_host")))
-        tiling_headers = [p for p in model.host_files if "BEGIN_TILING_DATA_DEF" in texts.get(p, "")
-                          and Path(p).suffix in (".h", ".hpp")]
+        # The device build generates the kernel's view of every BEGIN_TILING_DATA_DEF struct, wherever its header
+        # lives (op_host/, or op_kernel/ included by the host as "../op_kernel/x_tiling.h").
+        tiling_headers = [p for p in dict.fromkeys([*model.host_files, *model.kernel_files])
+                          if "BEGIN_TILING_DATA_DEF" in texts.get(p, "") and Path(p).suffix in (".h", ".hpp")]
+        # A kernel that declares its own struct of a host tiling class's name (GET_TILING_DATA_WITH_STRUCT) uses
+        # that one; the host header would only make the name ambiguous.
+        own = kernel_structs(texts.get(p, "") for p in model.kernel_files)
+        tiling_headers = [p for p in tiling_headers if not set(_TILING_DEF.findall(texts[p])) <= own]
         includes = self._include_flags(root, mirror)
         host_includes = self._include_flags(root, host_mirror)
 
         jobs = []
-        kernel_src = self._kernel_unit(model, mirror, root, tiling_headers, type_macros)
+        # The entry's byte offset is the analysed source's, before any knob or launch rewrite.
+        entry_source = op.sources[entry.file].text if entry.file in op.sources else texts.get(entry.file, "")
+        kernel_src = self._kernel_unit(model, mirror, root, tiling_headers, type_macros, entry, texts, entry_source,
+                                       bool(launching))
         kernel_key = _hash(headers_hash(), kernel_src, *sorted(f"{p}\n{texts[p]}" for p in model.kernel_files),
                            *(texts[p] for p in tiling_headers), *KERNEL_FLAGS, *includes)
         jobs.append(("kernel", kernel_key, kernel_src, KERNEL_FLAGS, [*self._pch(), *includes]))
@@ -118,8 +141,9 @@ class Builder:
         for p in host_cpp:
             src = f'#include "{host_mirror / Path(p).relative_to(root)}"\n'
             key = _hash(headers_hash(), src, texts[p], *host_headers, *HOST_FLAGS, *host_includes)
-            jobs.append(("host", key, src, HOST_FLAGS, host_includes))
-        shim = self._shim(model, entry)
+            jobs.append(("host", key, src, HOST_FLAGS, [f"-include{INCLUDE_DIR / 'tw_host' / 'knobs.h'}",
+                                                         *host_includes]))
+        shim = self._shim(model)
         jobs.append(("shim", _hash(shim), shim, HOST_FLAGS, []))
         runner_src = f'#include "{INCLUDE_DIR / "tw" / "runner_main.cpp"}"\n'
         runner_inc = [f"-I{INCLUDE_DIR}"]
@@ -197,25 +221,34 @@ class Builder:
         return flags
 
     @staticmethod
-    def _kernel_unit(model, mirror: Path, root: Path, tiling_headers: list[str], type_macros: dict[str, str]) -> str:
+    def _kernel_unit(model, mirror: Path, root: Path, tiling_headers: list[str], type_macros: dict[str, str],
+                     entry, texts: dict[str, str], entry_source: str, launches: bool = False) -> str:
         lines = ['#include "kernel_operator.h"', "namespace optiling {}"]
+        if launches:  # what the rewritten `<<<>>>` launcher and its host calls need
+            lines += [f'#include "{INCLUDE_DIR / "tw" / "invocation.h"}"', '#include "acl/acl.h"']
         lines += [f'#include "{mirror / Path(h).relative_to(root)}"' for h in tiling_headers]
-        lines.append("using namespace optiling;")
+        # Only the tiling structs become visible unqualified, as in the generated header the device build gives
+        # kernels: the host header's other names (constants, helpers) would collide with the kernel's own.
+        lines += [f"using optiling::{name};" for h in tiling_headers if "optiling" in texts.get(h, "")
+                  for name in dict.fromkeys(_TILING_DEF.findall(texts.get(h, "")))]
         if model.tiling.struct:
             lines.append(f"#define TW_TILING_STRUCT {model.tiling.struct}")
         for name, cpp in sorted(type_macros.items()):
             lines.append(f"#define {name} {cpp}")
+        # The entry is renamed for the emulator: kernels are often named after C library functions (fmax, atanh,
+        # div) that the emulator's own standard headers declare, which the device compiler never sees.
+        renamed = f"tw_kernel_{entry.name}"
+        lines.append(f"#define {entry.name} {renamed}")
         lines.append(f'#include "{mirror / Path(model.kernel.file).relative_to(root)}"')
+        lines.append(f"#undef {entry.name}")
+        lines += entry_call(renamed, entry_template_params(entry_source, entry.loc.start),
+                            any("ASCENDC_TPL_SEL" in texts.get(p, "") for p in model.kernel_files),
+                            entry.file, entry.loc.line)
         return "\n".join(lines) + "\n"
 
     @staticmethod
-    def _shim(model, entry) -> str:
-        n = len(entry.params)
-        params = ", ".join(["uint8_t*"] * n)
-        args = ", ".join(f"gm[{i}]" for i in range(n))
-        return (f'#include <cstdint>\nextern "C" void {entry.name}({params});\n'
-                f"void tw_call_kernel(uint8_t** gm) {{ {entry.name}({args}); }}\n"
-                f'const char* tw_op_name = "{model.operator}";\n')
+    def _shim(model) -> str:
+        return f'const char* tw_op_name = "{model.operator}";\n'
 
     def _pch(self) -> list[str]:
         """A precompiled kernel_operator.h (parsing the emulator's headers is most of a small kernel's compile).
@@ -227,7 +260,7 @@ class Builder:
             d.mkdir(parents=True, exist_ok=True)
             stub = d / "kernel_operator.h"
             stub.write_text(f'#pragma once\n#include "{INCLUDE_DIR / "kernel_operator.h"}"\n')
-            tmp = d / f".{os.getpid()}.gch.tmp"
+            tmp = d / f".{os.getpid()}-{threading.get_ident()}.gch.tmp"
             proc = subprocess.run([CXX, *KERNEL_FLAGS, f"-I{INCLUDE_DIR}", "-x", "c++-header", str(stub), "-o",
                                    str(tmp)], capture_output=True, text=True)
             if proc.returncode != 0:
@@ -247,7 +280,7 @@ class Builder:
             return obj
         src = self._dir("obj") / f"{kind}-{key}.cpp"
         src.write_text(source, encoding="utf-8")
-        tmp = obj.with_suffix(f".{os.getpid()}.tmp.o")
+        tmp = obj.with_suffix(f".{os.getpid()}-{threading.get_ident()}.tmp.o")  # unique per concurrent build
         proc = subprocess.run([CXX, *flags, *includes, "-c", str(src), "-o", str(tmp)], capture_output=True, text=True)
         if proc.returncode != 0:
             tmp.unlink(missing_ok=True)
@@ -257,12 +290,109 @@ class Builder:
 
     def _link(self, objects: list[Path], exe: Path) -> None:
         exe.parent.mkdir(parents=True, exist_ok=True)
-        tmp = exe.with_name(f".{exe.name}.{os.getpid()}.tmp")
+        tmp = exe.with_name(f".{exe.name}.{os.getpid()}-{threading.get_ident()}.tmp")
         proc = subprocess.run([CXX, "-pthread", *map(str, objects), "-o", str(tmp)], capture_output=True, text=True)
         if proc.returncode != 0:
             tmp.unlink(missing_ok=True)
             raise BuildError(link_error(proc.stderr), proc.stderr)
         os.replace(tmp, exe)
+
+
+_TILING_DEF = re.compile(r"BEGIN_TILING_DATA_DEF\s*\(\s*(\w+)")
+_STRUCT_DEF = re.compile(r"\b(?:struct|class)\s+(\w+)\s*(?:final\s*)?[:{]")
+
+
+def kernel_structs(texts) -> set[str]:
+    """Names of the structs and classes the kernel sources define."""
+    return {name for text in texts for name in _STRUCT_DEF.findall(text)}
+
+
+def entry_template_params(text: str, start: int) -> list[tuple[str, str]] | None:
+    """The template parameters (declared type, name) of a kernel entry whose name starts at byte `start` of `text`,
+    e.g. [("typename", "DT_X")] or [("uint32_t", "schMode")]; None when the entry is no template."""
+    head = text.encode("utf-8")[:start].decode("utf-8", errors="replace")
+    m = next(reversed(list(re.finditer(r"\btemplate\s*<", head))), None)  # the last `template <` before the name
+    if m is None:
+        return None
+    depth, i = 1, m.end()
+    while i < len(head) and depth:
+        depth += {"<": 1, ">": -1}.get(head[i], 0)
+        i += 1
+    if depth or re.search(r"[;{}]", head[i:]):  # the template belongs to an earlier declaration
+        return None
+    params = []
+    for part in _split_top(head[m.end():i - 1]):
+        part = re.sub(r"=.*$", "", part, flags=re.S).strip()  # default arguments play no part in the call
+        words = part.rsplit(None, 1)
+        if len(words) == 2:
+            kind = "typename" if words[0] in ("typename", "class") else words[0]
+            params.append((kind, words[1]))
+    return params
+
+
+def _split_top(text: str) -> list[str]:
+    parts, depth, cur = [], 0, ""
+    for ch in text:
+        depth += {"<": 1, "(": 1, ">": -1, ")": -1}.get(ch, 0)
+        if ch == "," and depth == 0:
+            parts.append(cur)
+            cur = ""
+        else:
+            cur += ch
+    return [p for p in [*parts, cur] if p.strip()]
+
+
+def entry_call(entry: str, tparams: list[tuple[str, str]] | None, has_sel: bool, file: str = "",
+               line: int = 0) -> list[str]:
+    """`tw_call_kernel`, which the runner calls with the launch's GM pointers: the entry itself, or for a templated
+    entry the instantiation the tiling key selects among the ASCENDC_TPL_SEL (else ASCENDC_TPL_ARGS_DECL)
+    combinations, compiled in (tw/tpl.h)."""
+    if tparams is None:
+        return ["void tw_call_kernel(uint8_t** gm, size_t n) { ::tw::invoke_entry(&" + entry + ", gm, n); }"]
+    args = []
+    for k, (kind, _name) in enumerate(tparams):
+        value = f"tw_gen::kTable[I].v[{k}]"
+        if kind == "typename":
+            args.append(f"::tw::tplargs::dtype_t<{value}>")
+        elif kind == "bool":
+            args.append(f"({value} != 0)")
+        elif kind == "auto":
+            args.append(value)
+        else:
+            args.append(f"static_cast<{kind}>({value})")
+    sel = "tw_tpl_sel" if has_sel else "::tw::tplargs::no_sel"
+    return [
+        "namespace tw_gen {",
+        f"constexpr bool kUseSel = {'true' if has_sel else 'false'};",
+        f"constexpr size_t kCombos = ::tw::tplargs::combo_count(tw_tpl_decl, {sel}, kUseSel);",
+        f"constexpr auto kTable = ::tw::tplargs::combos<kCombos>(tw_tpl_decl, {sel}, kUseSel);",
+        f"static_assert(kCombos == 0 || kTable[0].n == {len(tparams)}, \"the kernel entry's template parameters do not "
+        "match its ASCENDC_TPL_ARGS_DECL\");",
+        "struct Caller {",
+        "    template <size_t I>",
+        f"    static void call(uint8_t** gm, size_t n) {{ ::tw::invoke_entry(&{entry}<{', '.join(args)}>, gm, n); }}",
+        "};",
+        "}  // namespace tw_gen",
+        "void tw_call_kernel(uint8_t** gm, size_t n) { ::tw::tplargs::dispatch<tw_gen::Caller>(tw_gen::kTable, "
+        f"tw_tpl_decl, gm, n, {json.dumps(file)}, {line}); }}",
+    ]
+
+
+def runtime_knob_texts(texts: dict[str, str], knobs: list[Knob]) -> dict[str, str]:
+    """`constexpr uint32_t TILE = 4096;` -> `const uint32_t TILE = tw_knob("TILE", 4096);`, on the same line."""
+    by_file: dict[str, list[Knob]] = {}
+    for k in knobs:
+        by_file.setdefault(k.file, []).append(k)
+    out = dict(texts)
+    for path, ks in by_file.items():
+        lines = out[path].split("\n")
+        for k in sorted(ks, key=lambda k: (k.literal.line, -k.literal.col)):
+            line = lines[k.literal.line - 1]
+            start, end = k.literal.col - 1, k.literal.end_col - 1
+            head = re.sub(r"\bconstexpr\b", "const", line[:start])
+            lines[k.literal.line - 1] = f'{head}tw_knob("{k.name}", {line[start:end]}){line[end:]}'
+        out[path] = "\n".join(lines)
+    return out
 
 
 def compile_error(stderr: str, kind: str) -> RunError:

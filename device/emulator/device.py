@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import resource
 import shutil
 import signal
@@ -16,7 +17,10 @@ import numpy as np
 
 from analysis.chip import Chip, load_chip
 from analysis.manifest import Case
+from analysis.model import Knob
 from analysis.operator import Operator
+from analysis.rewrite import apply_edits
+from analysis.rules.base import edit
 from device.emulator.build import Builder, BuildError
 from device.emulator.dtypes import BY_GE, DTYPES, as_float
 from device.emulator.inputs import make_inputs
@@ -48,23 +52,37 @@ class EmulatorDevice:
         except ValueError as exc:
             m.error = RunError(kind="bad_case", message=str(exc), file=op.manifest.path if op.manifest else None)
             return m
+        runtime, texts = split_knobs(op, knobs or {}, texts)
         try:
-            build = self.builder.build(op, type_macros, texts)
+            try:
+                build = self.builder.build(op, type_macros, texts, runtime_knobs=runtime)
+            except BuildError as exc:
+                if not runtime or not _in_host_file(op, exc.error):
+                    raise
+                # The host uses a knob where C++ needs a constant: give it the literal instead.
+                runtime, texts = split_knobs(op, knobs or {}, texts, allow_runtime=False)
+                build = self.builder.build(op, type_macros, texts)
         except BuildError as exc:
             m.error = exc.error
             return m
         m.compile_s, m.cached_build = build.compile_s, build.cached
-        arrays = make_inputs(case, seed, overrides=inputs)
+        try:
+            arrays = make_inputs(case, seed, overrides=inputs)
+        except ValueError as exc:  # a user-supplied array that does not fit the case
+            m.error = RunError(kind="bad_case", message=str(exc))
+            return m
         # The golden runs first: where the operator's InferShape leaves an output's shape unset (an aclnn caller
         # allocates the outputs itself, so real operators often never infer them), its answer gives the shape.
         expected = self._golden(op, case, arrays, golden)
         workdir = Path(tempfile.mkdtemp(prefix="tilewise-run-"))
+        env = {**os.environ, "TILEWISE_KNOBS": ",".join(f"{k.name}={knobs[k.name]}" for k in runtime)}
         try:
             if op.model.layout == "invocation":
-                self._execute_invocation(build.exe, op, case, arrays, out_dtypes, workdir, m, trace_path)
+                hints = expected if isinstance(expected, list) else []
+                self._execute_invocation(build.exe, op, case, arrays, out_dtypes, workdir, m, trace_path, hints)
             else:
                 hints = expected if isinstance(expected, list) else []
-                self._execute(build.exe, op, case, arrays, workdir, m, trace_path, hints)
+                self._execute(build.exe, op, case, arrays, workdir, m, trace_path, hints, env)
             if m.ok:
                 self._check(op, case, arrays, out_dtypes, workdir, m, expected, rtol, atol, keep_outputs)
         finally:
@@ -87,7 +105,8 @@ class EmulatorDevice:
             return exc
 
     def _execute(self, exe: Path, op: Operator, case: Case, arrays: dict[str, np.ndarray], workdir: Path,
-                 m: Measurement, trace_path: str | None, hints: list[np.ndarray] | None = None) -> None:
+                 m: Measurement, trace_path: str | None, hints: list[np.ndarray] | None = None,
+                 env: dict[str, str] | None = None) -> None:
         spec = [f"op {op.model.operator}",
                 f"platform {self.chip.vector_cores} {self.chip.cube_cores} {self.chip.ub_bytes} {self.chip.l1_bytes}"]
         for name, spec_in in case.inputs.items():
@@ -95,8 +114,7 @@ class EmulatorDevice:
             arrays[name].tofile(path)
             dims = " ".join(str(d) for d in spec_in.shape)
             spec.append(f"input {name} {DTYPES[spec_in.dtype].ge} {len(spec_in.shape)} {dims} {path}")
-        for i, out in enumerate(op.model.outputs or [None]):
-            name = out.name if out else f"out{i}"
+        for i, name in enumerate(output_names(op, len(hints or []))):
             spec.append(f"output {name} {workdir / f'out_{i}.bin'}")
         for i, want in enumerate(hints or []):  # used only for outputs that InferShape leaves without a shape
             spec.append(f"output_shape {i} {want.ndim} {' '.join(str(d) for d in want.shape)}".rstrip())
@@ -111,7 +129,7 @@ class EmulatorDevice:
         start = time.perf_counter()
         try:
             proc = subprocess.run([str(exe), str(workdir / "spec.txt")], cwd=workdir, capture_output=True, text=True,
-                                  timeout=self.timeout_s, preexec_fn=self._limits)
+                                  timeout=self.timeout_s, preexec_fn=self._limits, env=env)
         except subprocess.TimeoutExpired:
             m.run_s = time.perf_counter() - start
             m.error = RunError(kind="timeout", message=(
@@ -143,7 +161,8 @@ class EmulatorDevice:
             _ = i
 
     def _execute_invocation(self, exe: Path, op: Operator, case: Case, arrays: dict[str, np.ndarray],
-                            out_dtypes: list[str], workdir: Path, m: Measurement, trace_path: str | None) -> None:
+                            out_dtypes: list[str], workdir: Path, m: Measurement, trace_path: str | None,
+                            hints: list[np.ndarray] | None = None) -> None:
         """Run the user's own host program; inputs and outputs travel as input_<name>.bin / output_<name>.bin in its
         working directory (or input/ and output/ below it), the convention of Huawei's kernel-invocation samples."""
         (workdir / "input").mkdir()
@@ -176,17 +195,23 @@ class EmulatorDevice:
         m.block_dim, m.tiling_key, m.ub_peak_bytes = result["block_dim"], 0, result.get("ub_peak_bytes")
         m.trace_path = trace_path
         m.outputs = []
-        for i, out in enumerate(op.model.outputs):
-            found = [p for p in (workdir / f"output_{out.name}.bin", workdir / "output" / f"output_{out.name}.bin")
+        names = [out.name for out in op.model.outputs]
+        if not names:  # outputs the sources do not name: the files the program wrote, in name order
+            written = sorted({p.name for d in (workdir, workdir / "output") for p in d.glob("output_*.bin")})
+            names = [n[len("output_"):-len(".bin")] for n in written]
+            first = next(iter(case.inputs.values())).dtype if case.inputs else "float32"
+            out_dtypes = [_dtype_name(hints[i].dtype) if i < len(hints or []) else first for i in range(len(names))]
+        for i, name in enumerate(names):
+            found = [p for p in (workdir / f"output_{name}.bin", workdir / "output" / f"output_{name}.bin")
                      if p.exists()]
             if not found:
                 m.error = RunError(kind="bad_output", message=(
-                    f"the program wrote no output_{out.name}.bin (in its working directory or output/)"))
+                    f"the program wrote no output_{name}.bin (in its working directory or output/)"))
                 return
             dtype = out_dtypes[i] if i < len(out_dtypes) else "float32"
             raw = np.fromfile(found[0], dtype=DTYPES[dtype].numpy)
             raw.tofile(workdir / f"out_{i}.bin")
-            m.outputs.append(_output_stub(out.name, [int(raw.size)], dtype))
+            m.outputs.append(_output_stub(name, [int(raw.size)], dtype))
         m.ok = True
 
     def _check(self, op: Operator, case: Case, arrays: dict[str, np.ndarray], out_dtypes: list[str],
@@ -233,14 +258,48 @@ class EmulatorDevice:
         resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
 
 
+def split_knobs(op: Operator, knobs: dict[str, int], texts: dict[str, str] | None,
+                allow_runtime: bool = True) -> tuple[list[Knob], dict[str, str]]:
+    """Host .cpp constants become run-time knobs (no rebuild per value); every other knob is a literal edit."""
+    runtime: list[Knob] = []
+    edits: dict[str, list] = {}
+    for k in op.model.knobs:
+        if k.name not in knobs or k.kind in ("set_block_dim", "launch"):
+            continue
+        host_cpp = k.side == "host" and op.model.layout == "project" and Path(k.file).suffix in (".cpp", ".cc")
+        if allow_runtime and host_cpp and k.kind in ("constexpr", "const"):
+            runtime.append(k)
+        elif knobs[k.name] != k.value:
+            edits.setdefault(k.file, []).append(edit(k.literal, str(knobs[k.name])))
+    out = dict(texts or {})
+    for path, file_edits in edits.items():
+        out[path] = apply_edits(out.get(path, op.sources[path].text), file_edits)
+    return runtime, out
+
+
+def _in_host_file(op: Operator, error: RunError) -> bool:
+    return bool(error.file) and error.file in op.model.host_files and error.file not in op.model.kernel_files
+
+
+def ir_name(op: Operator, name: str) -> str:
+    """The OpDef input a case input binds to: `x[2]` is the third tensor of the DYNAMIC input `x`."""
+    m = re.fullmatch(r"(\w+)\[\d+\]", name)
+    if m and any(t.name == m.group(1) and t.param_type == "DYNAMIC" for t in op.model.inputs):
+        return m.group(1)
+    return name
+
+
 def bind_dtypes(op: Operator, case: Case) -> tuple[dict[str, str], list[str]]:
     """DTYPE_<NAME> macros and output dtypes for a case: the OpDef's dtype column whose inputs match the case."""
     model = op.model
-    names = list(case.inputs)
+    names = list(dict.fromkeys(ir_name(op, n) for n in case.inputs))
+    given = {}  # OpDef input -> the spec of its (first) tensor
+    for n, spec_in in case.inputs.items():
+        given.setdefault(ir_name(op, n), spec_in)
     if model.inputs:
         expected = [t.name for t in model.inputs]
         required = [t.name for t in model.inputs if t.param_type != "OPTIONAL"]
-        missing = [n for n in required if n not in case.inputs]
+        missing = [n for n in required if n not in given]
         unknown = [n for n in names if n not in expected]
         if missing or unknown:
             detail = (f": missing {missing}" if missing else "") + (f": unknown {unknown}" if unknown else "")
@@ -248,26 +307,46 @@ def bind_dtypes(op: Operator, case: Case) -> tuple[dict[str, str], list[str]]:
     columns = max((len(t.dtypes) for t in model.inputs + model.outputs), default=0)
     chosen = None
     for k in range(columns):
-        if all(k < len(t.dtypes) and t.dtypes[k] == case.inputs[t.name].dtype
-               for t in model.inputs if t.name in case.inputs):
+        # An entry the analysis could not resolve (`kSupportedTypes[2]`, a macro) is not held against a column.
+        if all(k < len(t.dtypes) and (t.dtypes[k] == given[t.name].dtype or t.dtypes[k] not in DTYPES)
+               for t in model.inputs if t.name in given):
             chosen = k
             break
     if model.inputs and columns and chosen is None:
         allowed = {t.name: sorted(set(t.dtypes)) for t in model.inputs}
-        got = {n: s.dtype for n, s in case.inputs.items()}
+        got = {n: s.dtype for n, s in given.items()}
         raise ValueError(f"no OpDef dtype combination matches the case's dtypes {got}; the OpDef allows {allowed}")
     macros: dict[str, str] = {}
     out_dtypes: list[str] = []
-    first = case.inputs[names[0]].dtype if names else "float32"
+    first = given[names[0]].dtype if names else "float32"
     for t in model.inputs:
-        if t.name in case.inputs:
-            macros[f"DTYPE_{t.name.upper()}"] = DTYPES[case.inputs[t.name].dtype].cpp
+        if t.name in given:
+            macros[f"DTYPE_{t.name.upper()}"] = DTYPES[given[t.name].dtype].cpp
     for t in model.outputs:
         dt = t.dtypes[chosen] if chosen is not None and chosen < len(t.dtypes) else first
         dt = dt if dt in DTYPES else first
         macros[f"DTYPE_{t.name.upper()}"] = DTYPES[dt].cpp
         out_dtypes.append(dt)
     return macros, out_dtypes
+
+
+def output_names(op: Operator, produced: int) -> list[str]:
+    """The output tensors of a run in OpDef order: a DYNAMIC output is a list, `y[0]`, `y[1]`, ..., as long as the
+    golden makes it (`produced` arrays in all; one tensor when there is no golden)."""
+    outs = op.model.outputs
+    if not outs:
+        return [f"out{i}" for i in range(max(produced, 1))]
+    first_dyn = next((i for i, t in enumerate(outs) if t.param_type == "DYNAMIC"), None)
+    extra = max(produced - len(outs), 0)
+    names = []
+    for i, t in enumerate(outs):
+        names += [f"{t.name}[{j}]" for j in range(1 + extra)] if i == first_dyn else [t.name]
+    return names
+
+
+def _dtype_name(dt: np.dtype) -> str:
+    """The dtype name of a numpy dtype (float32 for one the table lacks)."""
+    return next((d.name for d in DTYPES.values() if np.dtype(d.numpy) == dt and d.name != "bfloat16"), "float32")
 
 
 def _read_timing(result: dict, m: Measurement, chip: str) -> None:

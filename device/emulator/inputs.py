@@ -13,7 +13,10 @@ def make_inputs(case: Case, seed: int, overrides: dict[str, np.ndarray] | None =
     out: dict[str, np.ndarray] = {}
     for name, spec in case.inputs.items():
         values = overrides[name] if overrides and name in overrides else _random(rng, spec)
-        out[name] = _as_dtype(np.asarray(values), spec)
+        try:
+            out[name] = _as_dtype(np.asarray(values), spec)
+        except ValueError as exc:
+            raise ValueError(f"input {name}: {exc}") from None
     return out
 
 
@@ -42,6 +45,9 @@ def _random(rng: np.random.Generator, spec: InputSpec) -> np.ndarray:
 
 
 def _as_dtype(values: np.ndarray, spec: InputSpec) -> np.ndarray:
+    if values.size != int(np.prod(spec.shape)):
+        raise ValueError(f"an array of shape {list(values.shape)} ({values.size} elements) cannot be an input of shape "
+                         f"{list(spec.shape)}")
     if spec.dtype == "bfloat16":
         return to_bf16_bits(values.astype(np.float32)).reshape(spec.shape)
     return values.astype(DTYPES[spec.dtype].numpy).reshape(spec.shape)

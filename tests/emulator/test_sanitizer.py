@@ -138,8 +138,12 @@ def test_compile_error_at_the_users_line(tmp_path, emu_cache, needs_gxx):
 def test_golden_that_raises_or_returns_the_wrong_shape(tmp_path, emu_cache, needs_gxx):
     m, _ = run(tmp_path, emu_cache, golden="def golden(x, scale=2.0):\n    raise KeyError('boom')\n")
     assert m.ok and m.correct is False and m.error.kind == "golden_error" and "KeyError" in m.error.message
-    m, _ = run(tmp_path / "b", emu_cache, golden="def golden(x, scale=2.0):\n    return x[:10]\n")
+    m, _ = run(tmp_path / "b", emu_cache, golden="def golden(x, scale=2.0):\n    return x, x\n")
     assert m.correct is False and m.error.kind == "golden_shape"
+    # The operator registers no InferShape, so the golden's shape is the output's (an aclnn caller allocates it):
+    # a golden that is too short makes the kernel overrun the output.
+    m, _ = run(tmp_path / "c", emu_cache, golden="def golden(x, scale=2.0):\n    return x[:10]\n")
+    assert not m.ok and m.error.kind == "gm_out_of_bounds"
 
 
 def test_case_that_does_not_match_the_opdef(tmp_path, emu_cache, needs_gxx):

@@ -11,5 +11,8 @@
 #include "tw/tensor.h"
 #include "tw/copy.h"
 #include "tw/sync.h"
+#include "tw/list_tensor.h"
 #include "tw/vector.h"
 #include "tw/kernel_macros.h"
+#include "tw/tpl.h"
+#include "tw/entry.h"

@@ -90,8 +90,10 @@ inline float bf16_bits_to_float(uint16_t b) { return bits_float(static_cast<uint
 
 }  // namespace tw
 
+// Both 16-bit types are trivially default-constructible, like the device compiler's built-in ones, so that operators
+// may put them in unions (bit-punning `union { bfloat16_t v; uint16_t bits; }`); `half()` and `half{}` are zero.
 struct half {
-    uint16_t bits = 0;
+    uint16_t bits;
     half() = default;
     half(float f) : bits(tw::float_to_half_bits(f)) {}          // NOLINT: implicit, as in AscendC
     half(double d) : half(static_cast<float>(d)) {}            // NOLINT
@@ -109,7 +111,7 @@ struct half {
 };
 
 struct bfloat16_t {
-    uint16_t bits = 0;
+    uint16_t bits;
     bfloat16_t() = default;
     bfloat16_t(float f) : bits(tw::float_to_bf16_bits(f)) {}     // NOLINT
     bfloat16_t(double d) : bfloat16_t(static_cast<float>(d)) {}  // NOLINT

@@ -1,6 +1,7 @@
 // Macros the CANN build system defines for kernels: tiling access, tiling keys, task types, assertions.
 #pragma once
 #include <cstring>
+#include <type_traits>
 
 #include "tw/runtime.h"
 
@@ -25,17 +26,27 @@ inline void load_tiling(T* dst, const uint8_t* tiling) {
 #define GET_TILING_DATA_MEMBER(type, member, var, tiling) \
     decltype(type::member) var;                          \
     std::memcpy(&var, reinterpret_cast<const uint8_t*>(tiling) + offsetof(type, member), sizeof(var))
-#define TILING_KEY_IS(k) (::tw::tiling_key() == static_cast<uint64_t>(k))
+#define TILING_KEY_IS(k) (::tw::tiling_key_is(static_cast<uint64_t>(k)))
+#define TILING_KEY_LIST(k1, k2) (::tw::tiling_key_is(static_cast<uint64_t>(k1)) || ::tw::tiling_key_is(static_cast<uint64_t>(k2)))
+// The device compiler's scalar builtins `min` and `max`, which kernels call unqualified. Two independent parameter
+// types, so that `min(uint32_t, int)` works as on the device; where std::min / std::max are visible too they are the
+// more specialised candidates for equal types and win, so host code that says `using namespace std;` is unaffected.
+template <typename A, typename B>
+inline std::common_type_t<A, B> min(A a, B b) {
+    return b < a ? static_cast<std::common_type_t<A, B>>(b) : static_cast<std::common_type_t<A, B>>(a);
+}
+template <typename A, typename B>
+inline std::common_type_t<A, B> max(A a, B b) {
+    return a < b ? static_cast<std::common_type_t<A, B>>(b) : static_cast<std::common_type_t<A, B>>(a);
+}
+
+// Every block runs as a vector core (AIV); cube-side branches of mixed kernels are skipped.
+#define ASCEND_IS_AIV (true)
+#define ASCEND_IS_AIC (false)
 #define KERNEL_TASK_TYPE_DEFAULT(x)
 #define KERNEL_TASK_TYPE(key, type)
 #define REGISTER_TILING_DEFAULT(type)
 #define REGISTER_TILING_FOR_TILINGKEY(cond, type)
-#ifndef ASCENDC_TPL_SEL
-#define ASCENDC_TPL_SEL(...)
-#endif
-#ifndef ASCENDC_TPL_ARGS_DECL
-#define ASCENDC_TPL_ARGS_DECL(...)
-#endif
 #ifndef ASSERT
 #define ASSERT(...)
 #endif

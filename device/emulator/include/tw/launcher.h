@@ -25,8 +25,15 @@ struct LaunchResult {
     std::vector<BlockResult> blocks;
 };
 
-// After a block returns: every queue buffer must be free and every SetFlag waited for.
+// After a block returns: every queue buffer must be free, every SetFlag waited for, and a kernel that branches
+// on TILING_KEY_IS must have had a branch for the launch's key.
 inline void check_block_end(Core& c) {
+    if (c.key_test_file != nullptr && !c.key_matched)
+        fail("bad_tiling_key",
+             "the tiling key is " + std::to_string(launch()->tiling_key) +
+                 ", which none of the kernel's TILING_KEY_IS branches names: the host must SetTilingKey to one of "
+                 "them (on hardware the launch finds no kernel for this key)",
+             c.key_test_file, c.key_test_line);
     for (QueueState* q : c.queues) {
         if (q->is_buf) continue;
         int live = 0;
@@ -84,7 +91,7 @@ inline LaunchResult run_blocks(Launch& l, int block_dim, const std::function<voi
             report("kernel_exception", e.what(), "", 0);
         }
         result.blocks[idx].trace = std::move(c->trace);
-        result.blocks[idx].ub_peak = c->ub_used;
+        result.blocks[idx].ub_peak = c->ub_used > c->ub_static_end ? c->ub_used : c->ub_static_end;
         for (QueueState* q : c->queues) delete q;
         core() = nullptr;
     };

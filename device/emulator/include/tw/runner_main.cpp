@@ -1,20 +1,26 @@
 // The emulator's runner: read a run spec, run the operator's real host tiling, launch the kernel over blockDim
 // threads, write outputs, the trace and a result JSON. Linked with the operator's host objects, its kernel object and
 // a small generated entry shim (tw_call_kernel).
+#include <algorithm>
 #include <chrono>
+#include <csignal>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <fstream>
 #include <iostream>
 #include <sstream>
 #include <string>
 #include <vector>
 
+#include <fcntl.h>
+#include <unistd.h>
+
 #include "tw/launcher.h"
 #include "tw/timing.h"
 #include "tw_host/host_api.h"
 
-void tw_call_kernel(uint8_t** gm);  // generated: calls the kernel entry with gm[0..n)
+void tw_call_kernel(uint8_t** gm, size_t n);  // generated: calls the kernel entry with gm[0..n)
 extern const char* tw_op_name;
 
 namespace {
@@ -100,6 +106,146 @@ uint64_t bytes_of(const tw_host::TensorDesc& d) {
     return n * static_cast<uint64_t>(ge::GetSizeByDataType(d.dtype));
 }
 
+// One IR input or output of the OpDef and the tensors bound to it: one, none (an OPTIONAL input left out) or, for a
+// DYNAMIC one, a list. The case names a list's tensors `x[0]`, `x[1]`, ... (a single tensor may keep the name `x`).
+struct Binding {
+    std::string name;
+    bool dynamic = false;
+    std::vector<size_t> items;  // positions in the spec's (reordered) tensor lists
+};
+
+bool instance_of(const std::string& given, const std::string& ir, bool dynamic) {
+    if (given == ir) return true;
+    return dynamic && given.size() > ir.size() + 2 && given.compare(0, ir.size(), ir) == 0 && given[ir.size()] == '[' &&
+           given.back() == ']';
+}
+
+// Puts the case's inputs in OpDef order, with an absent placeholder for each OPTIONAL input the case leaves out (the
+// kernel entry still has a parameter for it, which receives nullptr, and the tiling context sees it as absent, so the
+// inputs after it keep their positions) and every tensor of a DYNAMIC input in a row. Inputs the OpDef does not name
+// stay at the end, each its own binding, in the case's order.
+std::vector<Binding> bind_inputs(Spec& s, const tw_host::OpInfo& op) {
+    std::vector<std::string> names, paths;
+    std::vector<tw_host::TensorDesc> descs;
+    std::vector<bool> used(s.input_names.size(), false);
+    std::vector<Binding> out;
+    auto take = [&](size_t i, Binding& b) {
+        used[i] = true;
+        b.items.push_back(names.size());
+        names.push_back(s.input_names[i]);
+        paths.push_back(s.input_paths[i]);
+        descs.push_back(s.inputs[i]);
+    };
+    for (size_t k = 0; k < op.inputs.size(); ++k) {
+        Binding b;
+        b.name = op.inputs[k];
+        const ops::Option type = k < op.input_param_types.size() ? op.input_param_types[k] : ops::REQUIRED;
+        b.dynamic = type == ops::DYNAMIC;
+        for (size_t i = 0; i < s.input_names.size(); ++i) {
+            if (!used[i] && instance_of(s.input_names[i], b.name, b.dynamic)) {
+                take(i, b);
+                if (!b.dynamic) break;
+            }
+        }
+        if (b.items.empty() && type == ops::OPTIONAL) {
+            tw_host::TensorDesc absent;
+            absent.absent = true;
+            b.items.push_back(names.size());
+            names.push_back(b.name);
+            paths.emplace_back();
+            descs.push_back(absent);
+        }
+        out.push_back(b);
+    }
+    for (size_t i = 0; i < s.input_names.size(); ++i) {
+        if (used[i]) continue;
+        Binding b;
+        b.name = s.input_names[i];
+        take(i, b);
+        out.push_back(b);
+    }
+    s.input_names = names;
+    s.input_paths = paths;
+    s.inputs = descs;
+    return out;
+}
+
+// The outputs the spec lists (the golden's count: a DYNAMIC output has as many tensors as the golden returns for it),
+// grouped by IR output. Spec outputs are listed in OpDef order already.
+std::vector<Binding> bind_outputs(const Spec& s, const tw_host::OpInfo& op) {
+    std::vector<Binding> out;
+    size_t next = 0;
+    for (size_t k = 0; k < op.outputs.size(); ++k) {
+        Binding b;
+        b.name = op.outputs[k];
+        b.dynamic = k < op.output_param_types.size() && op.output_param_types[k] == ops::DYNAMIC;
+        while (next < s.output_names.size() && instance_of(s.output_names[next], b.name, b.dynamic)) {
+            b.items.push_back(next++);
+            if (!b.dynamic) break;
+        }
+        if (b.items.empty()) b.items.push_back(next++);  // unnamed in the spec: one tensor in this position
+        out.push_back(b);
+    }
+    if (op.outputs.empty()) {
+        for (size_t i = 0; i < (s.output_names.empty() ? 1 : s.output_names.size()); ++i) {
+            Binding b;
+            b.name = i < s.output_names.size() ? s.output_names[i] : "y";
+            b.items.push_back(i);
+            out.push_back(b);
+        }
+    }
+    return out;
+}
+
+// The GM bytes of a tensor list as the kernel's ListTensorDesc reads them: the byte offset of the pointer table,
+// then per tensor a word holding its dim count (low 32 bits) and its index (high 32 bits) followed by its dims, then
+// the tensors' addresses.
+std::vector<uint8_t> tensor_list(const std::vector<const tw_host::TensorDesc*>& descs,
+                                 const std::vector<uint8_t*>& ptrs) {
+    std::vector<uint64_t> words{0};
+    for (size_t i = 0; i < descs.size(); ++i) {
+        words.push_back(static_cast<uint64_t>(descs[i]->shape.size()) | (static_cast<uint64_t>(i) << 32));
+        for (int64_t d : descs[i]->shape) words.push_back(static_cast<uint64_t>(d));
+    }
+    words[0] = words.size() * sizeof(uint64_t);
+    for (uint8_t* p : ptrs) words.push_back(reinterpret_cast<uint64_t>(p));
+    std::vector<uint8_t> bytes(words.size() * sizeof(uint64_t));
+    std::memcpy(bytes.data(), words.data(), bytes.size());
+    return bytes;
+}
+
+// The operator's host code (InferShape, tiling) runs in this process: a crash there becomes a typed error naming it
+// rather than a bare signal. The result is written from the handler with write(2) only.
+int g_result_fd = -1;
+std::string g_crash_json;
+
+extern "C" void on_host_crash(int sig) {
+    const char* name = sig == SIGSEGV ? "SIGSEGV" : sig == SIGBUS ? "SIGBUS" : sig == SIGFPE ? "SIGFPE" : "a signal";
+    std::string body = g_crash_json;
+    size_t at = body.find("@SIG@");
+    if (at != std::string::npos) body.replace(at, 5, name);  // the message is prepared in advance; only copied here
+    if (g_result_fd >= 0) {
+        ssize_t n = write(g_result_fd, body.data(), body.size());
+        (void)n;
+    }
+    _exit(0);
+}
+
+void guard_host_code(const Spec& spec) {
+    g_crash_json = "{\"status\": \"error\", \"error\": {\"kind\": \"host_crash\", \"message\": \"the operator's host code "
+                   "(InferShape or the tiling function) crashed with @SIG@: a null or wild pointer, e.g. "
+                   "GetInputTensor(i)->GetData() of an input the OpDef does not declare ValueDepend, or a division by "
+                   "zero\", \"file\": \"\", \"line\": 0}}\n";
+    g_result_fd = open(spec.result_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    for (int sig : {SIGSEGV, SIGBUS, SIGFPE}) std::signal(sig, on_host_crash);
+}
+
+void unguard_host_code() {
+    for (int sig : {SIGSEGV, SIGBUS, SIGFPE}) std::signal(sig, SIG_DFL);
+    if (g_result_fd >= 0) close(g_result_fd);
+    g_result_fd = -1;
+}
+
 void write_result(const Spec& s, const std::string& body) {
     std::ofstream out(s.result_path);
     out << "{" << body << "}\n";
@@ -126,20 +272,50 @@ int main(int argc, char** argv) {
                                                       known + ")", "", 0));
         return 0;
     }
+    const std::vector<Binding> in_bind = bind_inputs(spec, *op);
+    // The tiling and InferShape see the values of ValueDepend inputs (a paddings or axis tensor), as on a device.
+    for (size_t k = 0; k < in_bind.size() && k < op->input_value_depend.size(); ++k) {
+        if (!op->input_value_depend[k]) continue;
+        for (size_t i : in_bind[k].items) {
+            if (spec.inputs[i].absent) continue;
+            spec.inputs[i].data.resize(bytes_of(spec.inputs[i]));
+            std::ifstream f(spec.input_paths[i], std::ios::binary);
+            f.read(reinterpret_cast<char*>(spec.inputs[i].data.data()), static_cast<std::streamsize>(spec.inputs[i].data.size()));
+        }
+    }
+    guard_host_code(spec);
+    const std::vector<Binding> out_bind = bind_outputs(spec, *op);
+    std::vector<uint32_t> out_counts;
+    std::vector<bool> out_dynamic;  // per output tensor
+    for (const Binding& b : out_bind) {
+        out_counts.push_back(static_cast<uint32_t>(b.items.size()));
+        out_dynamic.insert(out_dynamic.end(), b.items.size(), b.dynamic);
+    }
     auto t0 = std::chrono::steady_clock::now();
     std::vector<tw_host::TensorDesc> outputs;
+    std::vector<bool> from_golden;  // outputs whose shape the golden gave
     tw_host::TilingResult tiling;
     try {
-        outputs = tw_host::infer_outputs(*op, spec.inputs, spec.attrs);
-        // An aclnn caller allocates outputs with shapes it knows; an InferShape that never sets one (dim count 0)
-        // gets the golden's shape, as such a caller would pass it. A shape InferShape did set is never overridden.
-        for (size_t i = 0; i < outputs.size() && i < spec.output_shapes.size(); ++i)
-            if (outputs[i].shape.empty() && !spec.output_shapes[i].empty()) outputs[i].shape = spec.output_shapes[i];
+        outputs = tw_host::infer_outputs(*op, spec.inputs, spec.attrs, out_counts);
+        // An aclnn caller allocates the outputs with shapes it knows: where the operator registers no InferShape
+        // (the emulator would copy input 0's shape), its InferShape never sets an output (dim count 0), or the output
+        // is a DYNAMIC list (always the caller's), the golden's shape stands in for the caller's. A shape an
+        // InferShape did set for a plain output is never overridden.
+        for (size_t i = 0; i < outputs.size() && i < spec.output_shapes.size(); ++i) {
+            const bool dyn = i < out_dynamic.size() && out_dynamic[i];
+            if ((dyn || op->infer_shape == nullptr || outputs[i].shape.empty()) && !spec.output_shapes[i].empty()) {
+                from_golden.resize(outputs.size());
+                from_golden[i] = outputs[i].shape != spec.output_shapes[i];
+                outputs[i].shape = spec.output_shapes[i];
+            }
+        }
         tiling = tw_host::run_tiling(*op, spec.inputs, outputs, spec.attrs, spec.platform);
     } catch (const std::exception& e) {
+        unguard_host_code();
         write_result(spec, error_json("tiling_exception", std::string("the tiling function threw: ") + e.what(), "", 0));
         return 0;
     }
+    unguard_host_code();
     if (tiling.status != ge::GRAPH_SUCCESS) {
         write_result(spec, error_json("tiling_failed", "the tiling function returned GRAPH_FAILED", "", 0));
         return 0;
@@ -149,46 +325,117 @@ int main(int argc, char** argv) {
         return 0;
     }
 
-    // GM: inputs, outputs, workspace, tiling, each its own allocation so bounds errors can name it.
-    std::vector<std::vector<uint8_t>> gm;
+    // GM: every input and output tensor, the tensor lists of DYNAMIC ones, the workspace and the tiling data. Each
+    // allocation gets the device allocator's 32-byte rounding and 32 bytes of padding (zeros); the tensors of one
+    // DYNAMIC list lie back to back at 512-byte boundaries, as a framework's caching allocator places a list it
+    // allocates in one go (kernels that derive a row pitch from the distance of two list members rely on it).
     tw::Launch launch;
     launch.ub_bytes = spec.platform.ub_bytes;
     launch.tiling_key = tiling.tiling_key;
     launch.system_workspace = spec.system_workspace;
-    std::vector<uint8_t*> args;
+    std::vector<std::vector<uint8_t>> storage;
+    struct GmBuf {
+        uint8_t* base = nullptr;
+        uint64_t bytes = 0;  // the tensor's own length
+        uint64_t cap = 0;    // what an access may touch
+        std::string name;
+    };
+    std::vector<GmBuf> bufs;  // inputs, then outputs (tensor order), then lists, workspace, tiling
+    auto alloc = [&](uint64_t bytes, const std::string& name) {
+        storage.emplace_back(bytes ? tw::device_alloc_size(bytes) : 0, 0);
+        bufs.push_back({bytes ? storage.back().data() : nullptr, bytes, storage.back().size(), name});
+    };
+    // Places the tensors `items` (positions in `descs`, buffers from `first` on) of a DYNAMIC binding in one block.
+    auto alloc_list = [&](const Binding& b, size_t first, const std::vector<tw_host::TensorDesc>& descs) {
+        std::vector<uint64_t> offs;
+        uint64_t total = 0;
+        for (size_t i : b.items) {
+            offs.push_back(total);
+            total += (std::max<uint64_t>(bytes_of(descs[i]), 1) + 32 + 511) / 512 * 512;
+        }
+        storage.emplace_back(total, 0);
+        for (size_t k = 0; k < b.items.size(); ++k) {
+            GmBuf& g = bufs[first + b.items[k]];
+            g.base = storage.back().data() + offs[k];
+            g.cap = (k + 1 < offs.size() ? offs[k + 1] : total) - offs[k];
+        }
+    };
     for (size_t i = 0; i < spec.inputs.size(); ++i) {
-        std::vector<uint8_t> buf(bytes_of(spec.inputs[i]));
-        std::ifstream f(spec.input_paths[i], std::ios::binary);
-        f.read(reinterpret_cast<char*>(buf.data()), static_cast<std::streamsize>(buf.size()));
-        gm.push_back(std::move(buf));
+        if (spec.inputs[i].absent) {  // an optional input left out: the entry gets nullptr
+            bufs.push_back({nullptr, 0, 0, "input " + spec.input_names[i]});
+            continue;
+        }
+        bufs.push_back({nullptr, bytes_of(spec.inputs[i]), 0, "input " + spec.input_names[i]});
     }
-    for (auto& o : outputs) gm.emplace_back(bytes_of(o), 0);
+    std::vector<std::string> out_names;
+    for (const Binding& b : out_bind)
+        for (size_t j = 0; j < b.items.size(); ++j)
+            out_names.push_back(b.dynamic ? b.name + "[" + std::to_string(j) + "]" : b.name);
+    const size_t out_base = bufs.size();
+    for (size_t i = 0; i < outputs.size(); ++i) {
+        std::string name = "output " + (i < out_names.size() ? out_names[i] : "?");
+        if (i < from_golden.size() && from_golden[i]) {  // say so: an overrun may be the golden's mistake
+            std::string dims;
+            for (int64_t d : outputs[i].shape) dims += (dims.empty() ? "" : ", ") + std::to_string(d);
+            name += " (shape [" + dims + "] taken from the golden, as " +
+                    (op->infer_shape == nullptr ? "the operator registers no InferShape)" : "InferShape leaves it unset)");
+        }
+        bufs.push_back({nullptr, bytes_of(outputs[i]), 0, name});
+    }
+    for (const Binding& b : in_bind) if (b.dynamic && !b.items.empty()) alloc_list(b, 0, spec.inputs);
+    for (const Binding& b : out_bind) if (b.dynamic && !b.items.empty()) alloc_list(b, out_base, outputs);
+    for (GmBuf& g : bufs) {
+        if (g.base != nullptr || g.bytes == 0) continue;
+        storage.emplace_back(tw::device_alloc_size(g.bytes), 0);
+        g.base = storage.back().data();
+        g.cap = storage.back().size();
+    }
+    for (size_t i = 0; i < spec.inputs.size(); ++i) {
+        if (bufs[i].base == nullptr) continue;
+        std::ifstream f(spec.input_paths[i], std::ios::binary);
+        f.read(reinterpret_cast<char*>(bufs[i].base), static_cast<std::streamsize>(bufs[i].bytes));
+    }
+    // The entry's parameters: one pointer per IR input and output (a tensor list for a DYNAMIC one).
+    std::vector<uint8_t*> args;
+    auto bind_args = [&](const std::vector<Binding>& binds, size_t first, const std::vector<tw_host::TensorDesc>& descs) {
+        for (const Binding& b : binds) {
+            if (!b.dynamic) {
+                args.push_back(b.items.empty() ? nullptr : bufs[first + b.items[0]].base);
+                continue;
+            }
+            std::vector<const tw_host::TensorDesc*> ds;
+            std::vector<uint8_t*> ptrs;
+            for (size_t i : b.items) {
+                ds.push_back(&descs[i]);
+                ptrs.push_back(bufs[first + i].base);
+            }
+            const std::vector<uint8_t> list = tensor_list(ds, ptrs);
+            alloc(list.size(), "tensor list of " + b.name);
+            std::memcpy(bufs.back().base, list.data(), list.size());
+            args.push_back(bufs.back().base);
+        }
+    };
+    bind_args(in_bind, 0, spec.inputs);
+    bind_args(out_bind, out_base, outputs);
     uint64_t ws = 0;
     for (size_t w : tiling.workspace_sizes) ws += w;
-    gm.emplace_back(ws, 0);
-    gm.emplace_back(tiling.tiling_data);
-    for (size_t i = 0; i < gm.size(); ++i) {
-        std::string name;
-        if (i < spec.inputs.size()) name = "input " + spec.input_names[i];
-        else if (i < spec.inputs.size() + outputs.size())
-            name = "output " + (i - spec.inputs.size() < op->outputs.size() ? op->outputs[i - spec.inputs.size()] : std::string("?"));
-        else if (i + 2 == gm.size()) name = "workspace";
-        else name = "tiling data";
-        uint8_t* base = gm[i].empty() ? nullptr : gm[i].data();
-        if (base) launch.regions.push_back({base, gm[i].size(), name});
-        args.push_back(base);
-    }
+    alloc(ws, "workspace");
+    args.push_back(bufs.back().base);
+    alloc(tiling.tiling_data.size(), "tiling data");
+    if (!tiling.tiling_data.empty()) std::memcpy(bufs.back().base, tiling.tiling_data.data(), tiling.tiling_data.size());
+    args.push_back(bufs.back().base);
+    for (const GmBuf& g : bufs)
+        if (g.base != nullptr) launch.regions.push_back({g.base, g.cap, g.name, g.bytes});
     launch.workspace = args[args.size() - 2];
     launch.workspace_size = ws;
 
     auto t1 = std::chrono::steady_clock::now();
-    tw::LaunchResult result = tw::run_blocks(launch, static_cast<int>(tiling.block_dim), [&] { tw_call_kernel(args.data()); });
+    tw::LaunchResult result = tw::run_blocks(launch, static_cast<int>(tiling.block_dim), [&] { tw_call_kernel(args.data(), args.size()); });
     auto t2 = std::chrono::steady_clock::now();
 
     for (size_t i = 0; i < outputs.size() && i < spec.output_paths.size(); ++i) {
         std::ofstream f(spec.output_paths[i], std::ios::binary);
-        const auto& buf = gm[spec.inputs.size() + i];
-        f.write(reinterpret_cast<const char*>(buf.data()), static_cast<std::streamsize>(buf.size()));
+        f.write(reinterpret_cast<const char*>(bufs[out_base + i].base), static_cast<std::streamsize>(bufs[out_base + i].bytes));
     }
     uint64_t ub_peak = 0;
     auto t3 = std::chrono::steady_clock::now();
@@ -218,7 +465,7 @@ int main(int argc, char** argv) {
     for (size_t i = 0; i < tiling.workspace_sizes.size(); ++i) body << (i ? ", " : "") << tiling.workspace_sizes[i];
     body << "], \"ub_peak_bytes\": " << ub_peak << ", \"outputs\": [";
     for (size_t i = 0; i < outputs.size(); ++i) {
-        body << (i ? ", " : "") << "{\"name\": \"" << (i < op->outputs.size() ? op->outputs[i] : "") << "\", \"dtype\": "
+        body << (i ? ", " : "") << "{\"name\": \"" << (i < out_names.size() ? out_names[i] : "") << "\", \"dtype\": "
              << static_cast<int>(outputs[i].dtype) << ", \"shape\": [";
         for (size_t k = 0; k < outputs[i].shape.size(); ++k) body << (k ? ", " : "") << outputs[i].shape[k];
         body << "]}";

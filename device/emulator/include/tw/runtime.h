@@ -57,11 +57,17 @@ struct TraceRecord {
     int32_t b;         // buffer index / event id
 };
 
+// One GM allocation. `size` is what the device allocator hands out, which an access may touch: aclrtMalloc rounds a
+// request up to a multiple of 32 bytes and adds 32 more, so a kernel reading a 4-byte scalar input with a 32-byte
+// DataCopy works on hardware. `bytes` is the tensor's own length, which error messages quote.
 struct GmRegion {
     uint8_t* base;
     uint64_t size;
     std::string name;
+    uint64_t bytes = 0;
 };
+
+inline uint64_t device_alloc_size(uint64_t bytes) { return (bytes + 31) / 32 * 32 + 32; }
 
 struct QueueState;  // defined in tensor.h
 
@@ -70,6 +76,7 @@ struct Core {
     int block_num = 1;
     std::vector<uint8_t> ub;
     uint64_t ub_used = 0;
+    uint64_t ub_static_end = 0;  // furthest UB byte a static-programming LocalTensor(pos, addr, size) covers
     std::vector<TraceRecord> trace;
     std::vector<QueueState*> queues;
     std::map<std::pair<int, int>, int> flags;  // (event code, id) -> SetFlag count not yet waited for
@@ -80,6 +87,11 @@ struct Core {
     uint64_t vector_mask[2] = {~0ull, ~0ull};
     int next_event = 0;
     void* pipe = nullptr;  // the TPipe that GetTPipePtr() returns
+    // TILING_KEY_IS: the first test's site, and whether any test matched. A kernel compiled per tiling key has no
+    // binary for a key none of its branches name, so the launch fails on hardware.
+    const char* key_test_file = nullptr;
+    int key_test_line = 0;
+    bool key_matched = false;
 };
 
 class Barrier {
@@ -164,7 +176,7 @@ inline void record(Rec kind, AscendC::pipe_t pipe, const char* op, const char* f
 // The GM region [p, p + n) lies in, or a sanitizer error naming what was hit.
 inline const GmRegion& gm_check(const void* p, uint64_t n, const char* what, const char* file, int line) {
     const uint8_t* q = static_cast<const uint8_t*>(p);
-    static const GmRegion unknown{nullptr, 0, "host memory"};
+    static const GmRegion unknown{nullptr, 0, "host memory", 0};
     if (launch()->regions.empty()) return unknown;  // kernel-invocation hosts allocate GM themselves
     const GmRegion* below = nullptr;  // the allocation the access starts in, or the nearest one before it
     for (const GmRegion& r : launch()->regions) {
@@ -175,8 +187,9 @@ inline const GmRegion& gm_check(const void* p, uint64_t n, const char* what, con
         fail("gm_out_of_bounds",
              std::string(what) + " reads or writes " + std::to_string(n) + " bytes at byte offset " +
                  std::to_string(q - below->base) + " of " + below->name + ", which has only " +
-                 std::to_string(below->size) + " bytes (" + std::to_string(q + n - (below->base + below->size)) +
-                 " bytes past its end)",
+                 std::to_string(below->bytes ? below->bytes : below->size) + " bytes (" +
+                 std::to_string(q + n - (below->base + (below->bytes ? below->bytes : below->size))) +
+                 " bytes past its end, beyond the 32-byte rounding and padding its device allocation has)",
              file, line);
     }
     fail("gm_out_of_bounds", std::string(what) + " touches global memory outside every input, output and workspace",
@@ -186,5 +199,13 @@ inline const GmRegion& gm_check(const void* p, uint64_t n, const char* what, con
 inline int block_idx() { return cur().block_idx; }
 inline int block_num() { return cur().block_num; }
 inline uint64_t tiling_key() { return launch()->tiling_key; }
+
+inline bool tiling_key_is(uint64_t k, const char* file = __builtin_FILE(), int line = __builtin_LINE()) {
+    Core& c = cur();
+    if (c.key_test_file == nullptr) { c.key_test_file = file; c.key_test_line = line; }
+    bool hit = launch()->tiling_key == k;
+    c.key_matched |= hit;
+    return hit;
+}
 
 }  // namespace tw

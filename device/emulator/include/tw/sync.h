@@ -128,6 +128,16 @@ void DataCacheCleanAndInvalid(const GlobalTensor<T>&, TW_SRC) {
     tw::record(tw::Rec::Instr, PIPE_S, "DataCacheCleanAndInvalid", TW_AT);
 }
 
+// Resets the core's global state (atomic mode, mask mode and mask) that a previous operator may have left; each
+// emulated launch starts from a fresh core, so this only has to put the state back if the kernel changed it.
+inline void InitSocState(TW_SRC) {
+    tw::Core& c = tw::cur();
+    c.atomic = 0;
+    c.counter_mode = false;
+    c.vector_mask[0] = c.vector_mask[1] = ~0ull;
+    tw::record(tw::Rec::Instr, PIPE_S, "InitSocState", TW_AT);
+}
+
 inline void ResetMask() { tw::Core& c = tw::cur(); c.vector_mask[0] = c.vector_mask[1] = ~0ull; }
 inline void SetMaskCount() { tw::cur().counter_mode = true; }
 inline void SetMaskNorm() { tw::cur().counter_mode = false; }

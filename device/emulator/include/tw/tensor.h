@@ -40,6 +40,25 @@ class LocalTensor {
     LocalTensor() = default;
     LocalTensor(T* ptr, uint64_t cap, int queue, int buf, TPosition pos = TPosition::VECCALC)
         : ptr_(ptr), cap_(cap), size_(cap), queue_(queue), buf_(buf), pos_(pos) {}
+    // Static tensor programming: `tileSize` elements at byte address `addr` of the core's UB, without TPipe. The
+    // address must be 32-byte aligned and the tensor must end inside the UB.
+    LocalTensor(TPosition pos, uint32_t addr, uint32_t tileSize, TW_SRC) : pos_(pos) {
+        tw::Core& c = tw::cur();
+        if (pos != TPosition::VECIN && pos != TPosition::VECOUT && pos != TPosition::VECCALC)
+            tw::fail("unsupported", "LocalTensor(pos, addr, tileSize): the emulator models the Unified Buffer "
+                     "(VECIN / VECOUT / VECCALC) only", TW_AT);
+        if (addr % 32 != 0)
+            tw::fail("misaligned", "LocalTensor(pos, addr, tileSize) at UB byte address " + std::to_string(addr) +
+                     ", which is not 32-byte aligned", TW_AT);
+        uint64_t end = uint64_t(addr) + uint64_t(tileSize) * sizeof(T);
+        if (end > c.ub.size())
+            tw::fail("ub_out_of_bounds", "LocalTensor(pos, addr, tileSize) spans UB bytes [" + std::to_string(addr) +
+                     ", " + std::to_string(end) + "), past the " + std::to_string(c.ub.size()) + "-byte Unified Buffer",
+                     TW_AT);
+        if (end > c.ub_static_end) c.ub_static_end = end;
+        ptr_ = reinterpret_cast<T*>(c.ub.data() + addr);
+        cap_ = size_ = tileSize;
+    }
 
     T GetValue(uint64_t i, TW_SRC) const {
         check(i, 1, "GetValue", TW_AT);

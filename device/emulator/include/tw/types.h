@@ -22,6 +22,11 @@
 #define GM_ADDR uint8_t*
 #endif
 
+enum pipe_t : uint8_t { PIPE_S = 0, PIPE_V, PIPE_M, PIPE_MTE1, PIPE_MTE2, PIPE_MTE3, PIPE_ALL, PIPE_V2, PIPE_FIX };
+enum event_t : int32_t {
+    EVENT_ID0 = 0, EVENT_ID1, EVENT_ID2, EVENT_ID3, EVENT_ID4, EVENT_ID5, EVENT_ID6, EVENT_ID7,
+};
+
 namespace AscendC {
 
 enum class TPosition : uint8_t {
@@ -32,8 +37,11 @@ using QuePosition = TPosition;
 
 enum class Hardware : uint8_t { GM, UB, L1, L0A, L0B, L0C, BIAS, FIXBUF, MAX };
 
-// Pipe numbering is the emulator's own; only the names are AscendC's.
-enum pipe_t : uint8_t { PIPE_S = 0, PIPE_V, PIPE_M, PIPE_MTE1, PIPE_MTE2, PIPE_MTE3, PIPE_ALL, PIPE_V2, PIPE_FIX };
+// pipe_t and event_t are the device compiler's built-in enums, at global scope (kernels write PIPE_V or EVENT_ID0
+// without AscendC::); AscendC re-exports them below. Pipe numbering is the emulator's own; only the names are real.
+using ::pipe_t;
+using ::PIPE_S; using ::PIPE_V; using ::PIPE_M; using ::PIPE_MTE1; using ::PIPE_MTE2; using ::PIPE_MTE3;
+using ::PIPE_ALL; using ::PIPE_V2; using ::PIPE_FIX;
 
 // Each event names the producing and the consuming pipe: high nibble source, low nibble destination.
 enum class HardEvent : uint8_t {
@@ -54,9 +62,9 @@ enum class HardEvent : uint8_t {
     FIX_S = (PIPE_FIX << 4) | PIPE_S, M_S = (PIPE_M << 4) | PIPE_S, FIX_MTE3 = (PIPE_FIX << 4) | PIPE_MTE3,
 };
 
-enum event_t : int32_t {
-    EVENT_ID0 = 0, EVENT_ID1, EVENT_ID2, EVENT_ID3, EVENT_ID4, EVENT_ID5, EVENT_ID6, EVENT_ID7,
-};
+using ::event_t;
+using ::EVENT_ID0; using ::EVENT_ID1; using ::EVENT_ID2; using ::EVENT_ID3; using ::EVENT_ID4; using ::EVENT_ID5;
+using ::EVENT_ID6; using ::EVENT_ID7;
 using TEventID = int32_t;
 
 enum class RoundMode : uint8_t { CAST_NONE = 0, CAST_RINT, CAST_FLOOR, CAST_CEIL, CAST_ROUND, CAST_TRUNC, CAST_ODD };
@@ -70,6 +78,7 @@ enum class CacheLine : uint8_t { SINGLE_CACHE_LINE = 0, ENTIRE_DATA_CACHE };
 enum class DcciDst : uint8_t { CACHELINE_ALL = 0, CACHELINE_UB, CACHELINE_OUT, CACHELINE_ATOMIC };
 
 constexpr uint32_t ONE_BLK_SIZE = 32;
+constexpr int32_t BLOCK_CUBE = 16;  // rows / columns of a cube fractal
 constexpr uint32_t ONE_REPEAT_BYTE_SIZE = 256;
 constexpr uint32_t DEFAULT_BLK_NUM = 8;
 constexpr uint32_t DEFAULT_BLK_STRIDE = 1;

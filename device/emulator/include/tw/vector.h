@@ -7,6 +7,7 @@
 //   vector_reduce.h  ReduceSum/Max/Min, WholeReduceSum/Max/Min, BlockReduceSum/Max/Min, PairReduceSum
 //   vector_cmp.h     Compare, CompareScalar, GetCmpMask, SetCmpMask, Select
 //   vector_gather.h  Gather, GatherMask, Brcb, Transpose
+//   vector_math.h    high-level library: Sigmoid, Sum, ArithProgression
 //
 // Every API has the count form `Op(dst, src..., count)` and, where the reference has them, the mask/repeat forms
 // with a continuous mask (`uint64_t mask`) or a bit mask (`const uint64_t mask[]`) and repeat parameters; the
@@ -19,3 +20,4 @@
 #include "tw/vector_reduce.h"
 #include "tw/vector_cmp.h"
 #include "tw/vector_gather.h"
+#include "tw/vector_math.h"

@@ -184,4 +184,91 @@ void Transpose(const LocalTensor<T>& dst, const LocalTensor<T>& src, TW_SRC) {
     tw::vrec("Transpose", TW_AT, 256, 512, 2, sizeof(T), false);
 }
 
+// ---------------------------------------------------------------------------------------------------------------
+// TransDataTo5HD: per repeat, 16 source data blocks (32 bytes each, given by address) are read column by column.
+//   16-bit: step i (16 steps) gathers element i of the 16 source blocks into destination block i.
+//   32-bit: step i (8 steps) gathers element i of source blocks 0-7 into destination block 2i and of blocks 8-15
+//           into block 2i+1.
+//   8-bit:  step i (16 steps) gathers byte i (i + 16 with srcHighHalf) of the 16 source blocks into the low half of
+//           destination block i (its high half with dstHighHalf).
+// Repeat r moves every source address by r * srcRepStride blocks and every destination address by r * dstRepStride
+// blocks. Addresses are UB byte addresses, as LocalTensor::GetPhyAddr() returns them.
+
+struct TransDataTo5HDParams {
+    bool dstHighHalf = false;
+    bool srcHighHalf = false;
+    uint8_t repeatTimes = 1;
+    uint16_t dstRepStride = 0;
+    uint16_t srcRepStride = 0;
+    TransDataTo5HDParams() = default;
+    TransDataTo5HDParams(bool dstHigh, bool srcHigh, uint8_t repeat, uint16_t dstStride, uint16_t srcStride)
+        : dstHighHalf(dstHigh), srcHighHalf(srcHigh), repeatTimes(repeat), dstRepStride(dstStride),
+          srcRepStride(srcStride) {}
+};
+
+constexpr int32_t NCHW_CONV_ADDR_LIST_SIZE = 16;
+
+namespace tw_vec {
+inline uint8_t* ub_block(uint64_t addr, const char* file, int line) {
+    tw::Core& c = tw::cur();
+    if (addr % 32 != 0)
+        tw::fail("misaligned", "TransDataTo5HD address " + std::to_string(addr) + " is not 32-byte aligned", file, line);
+    if (addr + 32 > c.ub.size())
+        tw::fail("ub_out_of_bounds", "TransDataTo5HD touches UB bytes [" + std::to_string(addr) + ", " +
+                 std::to_string(addr + 32) + "), past the " + std::to_string(c.ub.size()) + "-byte Unified Buffer",
+                 file, line);
+    return c.ub.data() + addr;
+}
+
+template <typename T>
+void trans_5hd(const uint64_t* dst, const uint64_t* src, const TransDataTo5HDParams& p, const char* file, int line) {
+    constexpr uint32_t N = NCHW_CONV_ADDR_LIST_SIZE;
+    for (uint32_t r = 0; r < p.repeatTimes; ++r) {
+        uint8_t* s[N];
+        uint8_t* d[N];
+        for (uint32_t k = 0; k < N; ++k) {
+            s[k] = ub_block(src[k] + uint64_t(r) * p.srcRepStride * 32, file, line);
+            d[k] = ub_block(dst[k] + uint64_t(r) * p.dstRepStride * 32, file, line);
+        }
+        uint8_t out[N][32];  // every source is read before any destination is written
+        for (uint32_t k = 0; k < N; ++k) std::memcpy(out[k], d[k], 32);
+        if constexpr (sizeof(T) == 2) {
+            for (uint32_t i = 0; i < 16; ++i)
+                for (uint32_t k = 0; k < 16; ++k) std::memcpy(out[i] + 2 * k, s[k] + 2 * i, 2);
+        } else if constexpr (sizeof(T) == 4) {
+            for (uint32_t i = 0; i < 8; ++i)
+                for (uint32_t k = 0; k < 16; ++k) std::memcpy(out[2 * i + k / 8] + 4 * (k % 8), s[k] + 4 * i, 4);
+        } else {
+            static_assert(sizeof(T) == 1, "TransDataTo5HD takes 8-, 16- or 32-bit elements");
+            const uint32_t from = p.srcHighHalf ? 16 : 0, to = p.dstHighHalf ? 16 : 0;
+            for (uint32_t i = 0; i < 16; ++i)
+                for (uint32_t k = 0; k < 16; ++k) out[i][to + k] = s[k][from + i];
+        }
+        for (uint32_t k = 0; k < N; ++k) std::memcpy(d[k], out[k], 32);
+    }
+    tw::vrec("TransDataTo5HD", file, line, uint64_t(p.repeatTimes) * 512 / sizeof(T), uint64_t(p.repeatTimes) * 512,
+             p.repeatTimes, sizeof(T), true);
+}
+}  // namespace tw_vec
+
+template <typename T>
+void TransDataTo5HD(const uint64_t dstList[NCHW_CONV_ADDR_LIST_SIZE], const uint64_t srcList[NCHW_CONV_ADDR_LIST_SIZE],
+                    const TransDataTo5HDParams& nchwconvParams, TW_SRC) {
+    tw_vec::trans_5hd<T>(dstList, srcList, nchwconvParams, TW_AT);
+}
+
+template <typename T>
+void TransDataTo5HD(const LocalTensor<T> (&dstList)[NCHW_CONV_ADDR_LIST_SIZE],
+                    const LocalTensor<T> (&srcList)[NCHW_CONV_ADDR_LIST_SIZE], const TransDataTo5HDParams& nchwconvParams,
+                    TW_SRC) {
+    uint64_t d[NCHW_CONV_ADDR_LIST_SIZE], s[NCHW_CONV_ADDR_LIST_SIZE];
+    for (int32_t k = 0; k < NCHW_CONV_ADDR_LIST_SIZE; ++k) {
+        dstList[k].check(0, 1, "TransDataTo5HD", TW_AT);
+        srcList[k].check(0, 1, "TransDataTo5HD", TW_AT);
+        d[k] = dstList[k].GetPhyAddr();
+        s[k] = srcList[k].GetPhyAddr();
+    }
+    tw_vec::trans_5hd<T>(d, s, nchwconvParams, TW_AT);
+}
+
 }  // namespace AscendC

@@ -62,6 +62,7 @@ struct OpInfo {
 
     // Beyond the names: what binding and defaults need.
     std::vector<ops::Option> input_param_types, output_param_types;
+    std::vector<bool> input_value_depend;  // ValueDepend inputs: the tiling may read their values
     std::vector<std::vector<ge::DataType>> input_dtypes, output_dtypes;  // the OpDef's DataType({...}) columns
     std::vector<AttrValue::Kind> attr_kinds;                             // declared kind of each attr
     ge::graphStatus (*tiling_parse)(gert::TilingParseContext*) = nullptr;
@@ -90,6 +91,7 @@ inline OpInfo build_op_info(const std::string& name) {
         for (const auto& p : def->inputs()) {
             info.inputs.push_back(p.name());
             info.input_param_types.push_back(p.param_type());
+            info.input_value_depend.push_back(p.value_depend() != ops::IGNORE);
             info.input_dtypes.push_back(p.data_types());
         }
         for (const auto& p : def->outputs()) {
@@ -315,13 +317,21 @@ inline const OpInfo* find_op(const std::string& name) {
 
 // Runs InferShape (if any; otherwise every output takes the first input's shape) and InferDataType (if any; the
 // OpDef's dtype columns give the starting point). Throws std::runtime_error when either function fails or the
-// inputs do not bind. One instance per output (DYNAMIC outputs get one).
+// inputs do not bind. `counts` gives the number of tensors of each IR output (a DYNAMIC output's list length);
+// empty means one per output.
 inline std::vector<TensorDesc> infer_outputs(const OpInfo& info, const std::vector<TensorDesc>& inputs,
-                                             const std::vector<std::pair<std::string, AttrValue>>& attrs) {
-    std::vector<TensorDesc> outs(info.outputs.empty() ? 1 : info.outputs.size());
+                                             const std::vector<std::pair<std::string, AttrValue>>& attrs,
+                                             const std::vector<uint32_t>& counts = {}) {
+    std::vector<size_t> ir_of;  // IR output of each tensor
+    if (counts.empty()) {
+        for (size_t k = 0; k < (info.outputs.empty() ? 1 : info.outputs.size()); ++k) ir_of.push_back(k);
+    } else {
+        for (size_t k = 0; k < counts.size(); ++k) ir_of.insert(ir_of.end(), counts[k], k);
+    }
+    std::vector<TensorDesc> outs(ir_of.size());
     const ge::Format fmt = inputs.empty() ? ge::FORMAT_ND : inputs[0].format;
     for (size_t i = 0; i < outs.size(); ++i) {
-        outs[i].dtype = detail::default_output_dtype(info, i, inputs);
+        outs[i].dtype = detail::default_output_dtype(info, ir_of[i], inputs);
         outs[i].format = fmt;
     }
     const std::unique_ptr<NodeData> node = detail::make_node(info, inputs, outs, attrs);
