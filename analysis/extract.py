@@ -236,9 +236,10 @@ class ModelBuilder:
         key = item.split("::")[-1].strip()
         if key in GE_DTYPES:
             return GE_DTYPES[key]
-        line, _ = sf.line_col(node.start_byte)
-        self.problems.append(Problem(file=sf.path, line=line, message=(
-            f"unknown dtype '{item}' in the OpDef; use a ge::DT_* type such as ge::DT_FLOAT16 or ge::DT_FLOAT")))
+        if key.startswith("DT_"):  # a ge type we do not know; anything else is an expression we cannot resolve
+            line, _ = sf.line_col(node.start_byte)
+            self.problems.append(Problem(file=sf.path, line=line, message=(
+                f"unknown dtype '{item}' in the OpDef; use a ge::DT_* type such as ge::DT_FLOAT16 or ge::DT_FLOAT")))
         return key.lower()
 
     def _dtype_sizes(self, model: OperatorModel) -> None:

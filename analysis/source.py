@@ -172,7 +172,7 @@ class SourceFile:
         nodes = self._facts[1].get(kind, [])
         if within is None:
             return nodes
-        starts = self._facts[2][kind]
+        starts = self._facts[2].get(kind, [])
         i = bisect.bisect_left(starts, within.start_byte)
         j = bisect.bisect_left(starts, within.end_byte, lo=i)
         return [n for n in nodes[i:j] if n.end_byte <= within.end_byte]

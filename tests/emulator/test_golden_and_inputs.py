@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from analysis.manifest import Case, InputSpec
-from device.emulator.build import compile_error
+from device.emulator.build import INCLUDE_DIR, compile_error
 from device.emulator.dtypes import from_bf16_bits, to_bf16_bits
 from device.emulator.inputs import make_inputs
 from device.golden import GoldenError, check_outputs, run_golden
@@ -83,7 +83,7 @@ def test_output_check_tolerances_shapes_and_counts():
 
 def test_compile_errors_prefer_the_users_file():
     stderr = (
-        "/work/main/device/emulator/include/tw/copy.h:10:5: error: no matching function\n"
+        f"{INCLUDE_DIR}/tw/copy.h:10:5: error: no matching function\n"
         "/home/u/op/op_kernel/add.cpp:42:17: error: 'tileLen' was not declared in this scope\n"
     )
     e = compile_error(stderr, "kernel")
