@@ -149,14 +149,7 @@ class Builder:
         runner_inc = [f"-I{INCLUDE_DIR}"]
         jobs.append(("runner", _hash(headers_hash(), runner_src, *RUNNER_FLAGS), runner_src, RUNNER_FLAGS, runner_inc))
 
-        exe_key = _hash(*(j[1] for j in jobs))
-        exe = self.cache / "bin" / f"{model.operator}-{exe_key}"
-        if exe.exists():
-            return Build(exe, time.perf_counter() - start, True)
-        with ThreadPoolExecutor(max_workers=self.jobs) as pool:
-            objects = list(pool.map(lambda j: self._compile(*j), jobs))
-        self._link(objects, exe)
-        return Build(exe, time.perf_counter() - start, False)
+        return self._assemble(f"{model.operator}-{_hash(*(j[1] for j in jobs))}", jobs, start)
 
     def _build_invocation(self, op: Operator, texts: dict[str, str], type_macros: dict[str, str],
                           start: float) -> Build:
@@ -179,7 +172,11 @@ class Builder:
                          KERNEL_FLAGS, includes))
         if not jobs:
             raise BuildError(RunError(kind="no_kernel", message="no .cpp source to build", file=str(root)))
-        exe = self.cache / "bin" / f"{model.operator}-inv-{_hash(*(j[1] for j in jobs))}"
+        return self._assemble(f"{model.operator}-inv-{_hash(*(j[1] for j in jobs))}", jobs, start)
+
+    def _assemble(self, name: str, jobs: list[tuple], start: float) -> Build:
+        """The cached executable named by its jobs' keys, or compile the jobs (in parallel) and link them."""
+        exe = self.cache / "bin" / name
         if exe.exists():
             return Build(exe, time.perf_counter() - start, True)
         with ThreadPoolExecutor(max_workers=self.jobs) as pool:
