@@ -7,6 +7,7 @@ from pathlib import Path
 
 from analysis.errors import TilewiseError
 from analysis.findings import Fix, TextEdit
+from analysis.model import Knob, OperatorModel
 
 
 def apply_edits(text: str, edits: list[TextEdit]) -> str:
@@ -37,3 +38,21 @@ def apply_fix(fix: Fix, texts: dict[str, str] | None = None, write: bool = False
             tmp.write_text(content, encoding="utf-8")
             tmp.replace(path)  # atomic: a crash leaves the old file or the new one, never half of each
     return result
+
+
+def knob_edit(knob: Knob, value: int) -> TextEdit:
+    lit = knob.literal
+    return TextEdit(file=lit.file, line=lit.line, col=lit.col, end_line=lit.end_line, end_col=lit.end_col,
+                    new_text=str(value), start=lit.start, end=lit.end)
+
+
+def changed_knobs(model: OperatorModel, config: dict[str, int]) -> list[Knob]:
+    """The constants whose literal a configuration changes. A literal SetBlockDim or launch argument is a knob for
+    the analysis, but the tuner sets blockDim through the named constant it comes from."""
+    return [k for k in model.knobs if k.name in config and config[k.name] != k.value
+            and k.kind not in ("set_block_dim", "launch")]
+
+
+def knob_edits(model: OperatorModel, config: dict[str, int]) -> list[TextEdit]:
+    """Minimal edits that set each knob of `config` to its value: one literal each."""
+    return [knob_edit(k, config[k.name]) for k in changed_knobs(model, config)]

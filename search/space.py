@@ -18,8 +18,7 @@ from analysis.chip import Chip
 from analysis.evaluate import Evaluator
 from analysis.model import Knob
 from analysis.operator import Operator
-from analysis.rewrite import apply_edits
-from analysis.rules.base import edit
+from analysis.rewrite import apply_edits, knob_edits
 
 Config = dict[str, int]
 
@@ -90,9 +89,8 @@ def build_space(op: Operator, chip: Chip) -> SearchSpace:
 def config_texts(op: Operator, config: Config) -> dict[str, str]:
     """The operator's sources with the knobs' literals rewritten (only the files that change)."""
     by_file: dict[str, list] = {}
-    for k in op.model.knobs:
-        if k.name in config and config[k.name] != k.value and k.kind not in ("set_block_dim", "launch"):
-            by_file.setdefault(k.file, []).append(edit(k.literal, str(config[k.name])))
+    for e in knob_edits(op.model, config):
+        by_file.setdefault(e.file, []).append(e)
     return {path: apply_edits(op.sources[path].text, edits) for path, edits in by_file.items()}
 
 

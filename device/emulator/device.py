@@ -19,8 +19,7 @@ from analysis.chip import Chip, load_chip
 from analysis.manifest import Case
 from analysis.model import Knob
 from analysis.operator import Operator
-from analysis.rewrite import apply_edits
-from analysis.rules.base import edit
+from analysis.rewrite import apply_edits, changed_knobs, knob_edit
 from device.emulator.build import Builder, BuildError
 from device.emulator.dtypes import BY_GE, DTYPES, as_float
 from device.emulator.inputs import make_inputs
@@ -269,8 +268,10 @@ def split_knobs(op: Operator, knobs: dict[str, int], texts: dict[str, str] | Non
         host_cpp = k.side == "host" and op.model.layout == "project" and Path(k.file).suffix in (".cpp", ".cc")
         if allow_runtime and host_cpp and k.kind in ("constexpr", "const"):
             runtime.append(k)
-        elif knobs[k.name] != k.value:
-            edits.setdefault(k.file, []).append(edit(k.literal, str(knobs[k.name])))
+    runtime_ids = {id(k) for k in runtime}
+    for k in changed_knobs(op.model, knobs):  # the same name may stand in the kernel too: edit that literal
+        if id(k) not in runtime_ids:
+            edits.setdefault(k.file, []).append(knob_edit(k, knobs[k.name]))
     out = dict(texts or {})
     for path, file_edits in edits.items():
         out[path] = apply_edits(out.get(path, op.sources[path].text), file_edits)

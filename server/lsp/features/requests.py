@@ -11,7 +11,7 @@ import uuid
 
 from lsprotocol import types
 
-from analysis.rules.base import edit
+from analysis.rewrite import changed_knobs, knob_edit
 from server.lsp.convert import lsp_range, workspace_edit
 from server.lsp.state import uri_to_path
 
@@ -145,14 +145,13 @@ def _stream_improvement(ls, analysis, root: str, ev) -> None:
     from analysis.findings import Fix
 
     op = analysis.op
-    changed = [k for k in op.model.knobs if k.name in ev.best and ev.best[k.name] != k.value
-               and k.kind not in ("set_block_dim", "launch") and k.file in op.sources]
+    changed = [k for k in changed_knobs(op.model, ev.best) if k.file in op.sources]
     if not changed:
         return
     summary = ", ".join(f"{k.name}={ev.best[k.name]}" for k in changed)
     speed = ev.baseline_us / ev.best_us if ev.baseline_us else 1.0
     message = f"{summary}: {speed:.2f}x faster ({ev.best_us:.1f} µs vs {ev.baseline_us:.1f} µs)"
-    fix = Fix(title=f"Apply tuned tiling: {message}", edits=[edit(k.literal, str(ev.best[k.name])) for k in changed])
+    fix = Fix(title=f"Apply tuned tiling: {message}", edits=[knob_edit(k, ev.best[k.name]) for k in changed])
     action = types.CodeAction(title=fix.title, kind=types.CodeActionKind.QuickFix,
                               edit=workspace_edit(op.sources, fix))
     entry = ls.state.tuned.setdefault(root, {})
