@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from analysis.findings import Fix
-from analysis.rules.base import Rule, RuleContext, edit_range
+from analysis.rules.base import Rule, RuleContext, edit_range, indent_of
 
 
 class TilingFieldMismatch(Rule):
@@ -49,7 +49,6 @@ class TilingFieldMismatch(Rule):
         if end is None:
             return []
         line_start = sf.data.rfind(b"\n", 0, end.start) + 1
-        indent = "    " if not struct.fields else sf.line_text(struct.fields[-1].loc.line)[
-            : len(sf.line_text(struct.fields[-1].loc.line)) - len(sf.line_text(struct.fields[-1].loc.line).lstrip())]
+        indent = indent_of(sf, struct.fields[-1].loc.start) if struct.fields else "    "
         text = f"{indent}TILING_DATA_FIELD_DEF(uint32_t, {name});\n"
         return [Fix(title=f"Add field '{name}' to {struct.name}", edits=[edit_range(sf, line_start, line_start, text)])]

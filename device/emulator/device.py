@@ -154,10 +154,9 @@ class EmulatorDevice:
             return
         m.ok = True
         m.outputs = []
-        for i, out in enumerate(result.get("outputs", [])):
+        for out in result.get("outputs", []):
             dtype = BY_GE.get(out["dtype"])
             m.outputs.append(_output_stub(out["name"], out["shape"], dtype.name if dtype else "float32"))
-            _ = i
 
     def _execute_invocation(self, exe: Path, op: Operator, case: Case, arrays: dict[str, np.ndarray],
                             out_dtypes: list[str], workdir: Path, m: Measurement, trace_path: str | None,

@@ -21,6 +21,7 @@ class TPESearch(Strategy):
         self.study = optuna.create_study(direction="minimize", sampler=optuna.samplers.TPESampler(seed=seed,
                                                                                              n_startup_trials=6))
         self.pending: dict[tuple, optuna.trial.Trial] = {}
+        self.scores: dict[tuple, float] = {}  # what every told configuration scored, failures as the penalty
 
     def ask(self):
         for _ in range(50):
@@ -29,22 +30,16 @@ class TPESearch(Strategy):
             key = self.key(c)
             if key in self.seen or not self.feasible(c):
                 # Already measured or ruled out: tell optuna so it learns, and draw again.
-                self.study.tell(trial, FAILED_PENALTY if not self.feasible(c) else self._known.get(key, FAILED_PENALTY))
+                self.study.tell(trial, FAILED_PENALTY if not self.feasible(c) else self.scores.get(key, FAILED_PENALTY))
                 continue
             self.seen.add(key)
             self.pending[key] = trial
             return c
         return self.fresh(self.random_config)
 
-    @property
-    def _known(self) -> dict[tuple, float]:
-        if not hasattr(self, "_scores"):
-            self._scores: dict[tuple, float] = {}
-        return self._scores
-
     def tell(self, config, score):
         key = self.key(config)
-        self._known[key] = score if score is not None else FAILED_PENALTY
+        self.scores[key] = score if score is not None else FAILED_PENALTY
         trial = self.pending.pop(key, None)
         if trial is not None:
-            self.study.tell(trial, self._known[key])
+            self.study.tell(trial, self.scores[key])

@@ -17,12 +17,10 @@ def publish(server, root: str, analysis) -> None:
     for p in analysis.op.problems:
         sf = analysis.op.sources.get(p.file)
         if sf is not None and p.line:
-            start = sf.offset_of_line_col(p.line, 1)
             by_file[p.file].append(types.Diagnostic(
                 range=types.Range(start=types.Position(line=p.line - 1, character=0),
                                   end=types.Position(line=p.line - 1, character=len(sf.line_text(p.line)))),
                 message=p.message, severity=types.DiagnosticSeverity.Error, source="tilewise"))
-            del start
     for item in server.state.tuned.get(root, {}).get("diagnostics", []):
         by_file.setdefault(item["file"], []).append(item["diagnostic"])
     for path, diagnostics in by_file.items():

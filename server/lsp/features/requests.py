@@ -50,7 +50,7 @@ def _end(ls, token, message: str) -> None:
         ls.work_done_progress.end(token, types.WorkDoneProgressEnd(message=message))
 
 
-def _error_diagnostic(ls, analysis, m) -> list[dict]:
+def _error_diagnostic(analysis, m) -> list[dict]:
     e = m.error
     if e is None or not e.file or not e.line or e.file not in analysis.op.sources:
         return []
@@ -81,7 +81,7 @@ def register(server) -> None:
         _report(ls, token, f"case {cases[0].name}")
         m = await asyncio.to_thread(device.run, op, cases[0], trace_path=_get(params, "trace"))
         ls.state.last_run[root] = m
-        ls.state.tuned.setdefault(root, {})["diagnostics"] = _error_diagnostic(ls, analysis, m)
+        ls.state.tuned.setdefault(root, {})["diagnostics"] = _error_diagnostic(analysis, m)
         publish(ls, root, analysis)
         _end(ls, token, f"{m.time_us:.1f} µs" if m.time_us is not None else (m.error.kind if m.error else "done"))
         return m.model_dump(mode="json")
