@@ -12,6 +12,8 @@ import sqlite3
 import threading
 from pathlib import Path
 
+from pydantic import BaseModel
+
 from device.protocol import Measurement
 
 SCHEMA = """
@@ -24,6 +26,17 @@ CREATE TABLE IF NOT EXISTS results (
     measurement TEXT NOT NULL,
     created REAL NOT NULL DEFAULT (julianday('now')),
     PRIMARY KEY (source_hash, config, case_key, device, chip)
+);
+CREATE TABLE IF NOT EXISTS best_configs (
+    source_hash TEXT NOT NULL,
+    device TEXT NOT NULL,
+    chip TEXT NOT NULL,
+    cases TEXT NOT NULL,
+    config TEXT NOT NULL,
+    best_us REAL NOT NULL,
+    baseline_us REAL NOT NULL,
+    created REAL NOT NULL DEFAULT (julianday('now')),
+    PRIMARY KEY (source_hash, device, chip, cases)
 )
 """
 
@@ -42,6 +55,15 @@ def config_key(config: dict[str, int]) -> str:
     return json.dumps(dict(sorted(config.items())), separators=(",", ":"))
 
 
+class BestConfig(BaseModel):
+    """The best configuration a tune found for one source (the sources before any knob was changed)."""
+
+    config: dict[str, int]
+    best_us: float
+    baseline_us: float
+    cases: list[str]
+
+
 class ResultsCache:
     def __init__(self, path: Path):
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -50,7 +72,7 @@ class ResultsCache:
         self._db = sqlite3.connect(str(path), check_same_thread=False, isolation_level=None, timeout=30)
         self._db.execute("PRAGMA journal_mode=WAL")
         self._db.execute("PRAGMA synchronous=NORMAL")
-        self._db.execute(SCHEMA)
+        self._db.executescript(SCHEMA)
 
     def get(self, src: str, config: dict[str, int], case_key: str, device: str, chip: str) -> Measurement | None:
         with self._lock:
@@ -64,6 +86,24 @@ class ResultsCache:
             self._db.execute(
                 "INSERT OR REPLACE INTO results (source_hash, config, case_key, device, chip, measurement) "
                 "VALUES (?, ?, ?, ?, ?, ?)", (src, config_key(config), case_key, device, chip, m.model_dump_json()))
+
+    def put_best(self, src: str, device: str, chip: str, best: BestConfig) -> None:
+        """Kept per tuned source, so an editor reopened on the same sources shows the tune's result again."""
+        with self._lock:
+            self._db.execute(
+                "INSERT OR REPLACE INTO best_configs (source_hash, device, chip, cases, config, best_us, baseline_us) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?)", (src, device, chip, json.dumps(sorted(best.cases)),
+                                                 config_key(best.config), best.best_us, best.baseline_us))
+
+    def best(self, src: str, device: str, chip: str) -> BestConfig | None:
+        """The most recent tune's best configuration for these sources, whatever cases it ran."""
+        with self._lock:
+            row = self._db.execute(
+                "SELECT cases, config, best_us, baseline_us FROM best_configs WHERE source_hash=? AND device=? "
+                "AND chip=? ORDER BY created DESC LIMIT 1", (src, device, chip)).fetchone()
+        if row is None:
+            return None
+        return BestConfig(cases=json.loads(row[0]), config=json.loads(row[1]), best_us=row[2], baseline_us=row[3])
 
     def count(self) -> int:
         with self._lock:

@@ -22,7 +22,7 @@ from pydantic import BaseModel
 from analysis.manifest import Case
 from analysis.operator import Operator
 from device.protocol import Measurement
-from search.cache import ResultsCache, source_hash
+from search.cache import BestConfig, ResultsCache, source_hash
 from search.space import Config, SearchSpace, build_space, config_texts, violations
 from search.strategies import STRATEGIES
 
@@ -135,11 +135,23 @@ class Tuner:
                     improved = trial.ok and (best is None or trial.time_us < best.time_us)
                     if improved:
                         best = trial
+                        self._remember(best)
                     yield self._event("improved" if improved else "trial", trial, best)
             if self._stop.is_set():
                 for fut in pending:
                     fut.cancel()
         yield self._event("stopped" if self._stop.is_set() else "done", None, best)
+
+    def _remember(self, best: Trial) -> None:
+        """Record the best so far against the untouched sources (the editor shows it again when reopened)."""
+        base = self.trials[0]
+        if self.cache is None or not base.ok or best.index == 0:
+            return
+        try:
+            self.cache.put_best(source_hash(self.base_texts), self.device.name, self.device.chip.name, BestConfig(
+                config=best.config, best_us=best.time_us, baseline_us=base.time_us, cases=[c.name for c in self.cases]))
+        except Exception:  # noqa: BLE001 - a cache that cannot be written must not end the search
+            log.exception("could not record the best configuration")
 
     def _event(self, kind, trial: Trial | None, best: Trial | None) -> TrialEvent:
         base = self.trials[0] if self.trials else None

@@ -55,9 +55,23 @@ class TilewiseServer(LanguageServer):
             log.exception("analysis of %s failed", root)
             return
         self.state.analyses[root] = analysis
+        await self._replay_stored_tune(root, analysis)
         from server.lsp.features.diagnostics import publish
 
         publish(self, root, analysis)
+
+    async def _replay_stored_tune(self, root: str, analysis) -> None:
+        """Once per operator: show what an earlier tune of these very sources found."""
+        if root in self.state.replayed or root in self.state.tuned:
+            return
+        self.state.replayed.add(root)
+        try:
+            best = await asyncio.to_thread(self.state.stored_best, analysis)
+        except Exception:  # noqa: BLE001 - a damaged cache costs the replay, not the diagnostics
+            log.exception("could not read stored tune results for %s", root)
+            return
+        if best is not None:
+            self.state.tuned[root] = best
 
     async def analysis_for(self, uri: str):
         """The analysis of the operator holding `uri`, computed now if none is current."""

@@ -8,9 +8,10 @@ import logging
 import threading
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Literal
 from urllib.parse import unquote, urlparse
 
-from pydantic import BaseModel
+from pydantic import BaseModel, Field, field_validator
 
 from analysis.chip import load_chip
 from analysis.errors import TilewiseError
@@ -19,6 +20,7 @@ from analysis.lint import lint
 from analysis.operator import Operator, load_operator
 from analysis.project import locate
 from analysis.source import SourceFile
+from search.cache import BestConfig
 
 log = logging.getLogger("tilewise.lsp")
 _ANALYSIS_LOCK = threading.Lock()
@@ -33,11 +35,31 @@ def path_to_uri(path: str) -> str:
 
 
 class Settings(BaseModel):
-    device: str = "emulator"
+    """What the client may set (section `tilewise`); other keys, such as the client's own, are ignored."""
+
+    device: Literal["emulator"] = "emulator"
     chip: str = "910B2"
-    budget: int = 32
+    budget: int = Field(32, ge=1, le=10_000)
     strategy: str = "evo"
-    debounce_ms: int = 200
+    debounce_ms: int = Field(200, ge=0, le=10_000)
+
+    @field_validator("chip")
+    @classmethod
+    def _known_chip(cls, chip: str) -> str:
+        try:
+            load_chip(chip)
+        except TilewiseError as exc:
+            raise ValueError(f"chip '{chip}': {exc.message}") from None
+        return chip
+
+    @field_validator("strategy")
+    @classmethod
+    def _known_strategy(cls, strategy: str) -> str:
+        from search.strategies import STRATEGIES
+
+        if strategy not in STRATEGIES:
+            raise ValueError(f"unknown strategy '{strategy}'; use one of {', '.join(STRATEGIES)}")
+        return strategy
 
 
 @dataclass
@@ -54,7 +76,8 @@ class ServerState:
     pending: dict[str, asyncio.Task] = field(default_factory=dict)  # operator root -> debounced analysis
     sources: dict[str, SourceFile] = field(default_factory=dict)  # parsed open documents, reused incrementally
     last_run: dict[str, object] = field(default_factory=dict)  # operator root -> Measurement
-    tuned: dict[str, object] = field(default_factory=dict)  # operator root -> TuneResult
+    tuned: dict[str, BestConfig] = field(default_factory=dict)  # operator root -> best tuned configuration
+    replayed: set[str] = field(default_factory=set)  # operator roots whose stored tune results were looked up
     version: int = 0
 
     def root_of(self, path: str) -> str | None:
@@ -71,3 +94,18 @@ class ServerState:
             findings = lint(op, load_chip(self.settings.chip))
             self.version += 1
             return Analysis(op, findings, self.version)
+
+    def stored_best(self, analysis: Analysis) -> BestConfig | None:
+        """A tune's result from an earlier session for exactly these sources (runs on a worker thread)."""
+        from device.emulator.build import default_cache_dir
+        from search.cache import ResultsCache, source_hash
+
+        path = default_cache_dir() / "results.sqlite"
+        if not path.exists():
+            return None
+        cache = ResultsCache(path)
+        try:
+            texts = {p: sf.text for p, sf in analysis.op.sources.items()}
+            return cache.best(source_hash(texts), self.settings.device, self.settings.chip)
+        finally:
+            cache.close()

@@ -5,6 +5,7 @@ from __future__ import annotations
 from lsprotocol import types
 
 from server.lsp.convert import lsp_range, workspace_edit
+from server.lsp.results import editor_items
 from server.lsp.server import safe
 from server.lsp.state import uri_to_path
 
@@ -35,8 +36,7 @@ def register(server) -> None:
                     title=fix.title, kind=types.CodeActionKind.QuickFix, is_preferred=True,
                     diagnostics=[d for d in params.context.diagnostics if d.code == f.rule],
                     edit=workspace_edit(analysis.op.sources, fix)))
-        root = str(analysis.op.project.root)
-        for item in ls.state.tuned.get(root, {}).get("actions", []):
-            if item["file"] == path and _overlaps(item["range"], params.range):
-                actions.append(item["action"])
+        for item in editor_items(ls.state, analysis):
+            if item.action is not None and item.file == path and _overlaps(item.diagnostic.range, params.range):
+                actions.append(item.action)
         return actions

@@ -14,12 +14,18 @@ def register(server) -> None:
     def did_change_configuration(ls, params: types.DidChangeConfigurationParams):
         raw = params.settings or {}
         section = raw.get("tilewise", raw) if isinstance(raw, dict) else {}
+        old = ls.state.settings
         try:
             ls.state.settings = Settings.model_validate({**ls.state.settings.model_dump(), **section})
         except ValidationError as exc:
+            first = exc.errors()[0]
+            name = f"tilewise.{first['loc'][0]}" if first["loc"] else "tilewise settings"
             ls.window_show_message(types.ShowMessageParams(
-                type=types.MessageType.Error, message=f"tilewise settings: {exc.errors()[0]['msg']}"))
+                type=types.MessageType.Error, message=f"{name}: {first['msg']}; the old value is kept"))
             return
+        if (ls.state.settings.device, ls.state.settings.chip) != (old.device, old.chip):
+            ls.state.tuned.clear()  # measured on another device or chip: look up the stored results again
+            ls.state.replayed.clear()
         ls.state.analyses.clear()
         for uri in list(ls.workspace.text_documents):
             ls.schedule(uri, delay=0)

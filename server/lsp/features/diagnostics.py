@@ -5,6 +5,7 @@ from __future__ import annotations
 from lsprotocol import types
 
 from server.lsp.convert import diagnostic
+from server.lsp.results import editor_items
 from server.lsp.state import path_to_uri
 
 
@@ -21,8 +22,8 @@ def publish(server, root: str, analysis) -> None:
                 range=types.Range(start=types.Position(line=p.line - 1, character=0),
                                   end=types.Position(line=p.line - 1, character=len(sf.line_text(p.line)))),
                 message=p.message, severity=types.DiagnosticSeverity.Error, source="tilewise"))
-    for item in server.state.tuned.get(root, {}).get("diagnostics", []):
-        by_file.setdefault(item["file"], []).append(item["diagnostic"])
+    for item in editor_items(server.state, analysis):
+        by_file.setdefault(item.file, []).append(item.diagnostic)
     for path, diagnostics in by_file.items():
         server.text_document_publish_diagnostics_for(path_to_uri(path), diagnostics)
 

@@ -11,8 +11,7 @@ import uuid
 
 from lsprotocol import types
 
-from analysis.rewrite import changed_knobs, knob_edit
-from server.lsp.convert import lsp_range, workspace_edit
+from search.cache import BestConfig
 from server.lsp.state import uri_to_path
 
 
@@ -50,19 +49,6 @@ def _end(ls, token, message: str) -> None:
         ls.work_done_progress.end(token, types.WorkDoneProgressEnd(message=message))
 
 
-def _error_diagnostic(analysis, m) -> list[dict]:
-    e = m.error
-    if e is None or not e.file or not e.line or e.file not in analysis.op.sources:
-        return []
-    sf = analysis.op.sources[e.file]
-    line = sf.line_text(e.line)
-    start = sf.offset_of_line_col(e.line, len(line) - len(line.lstrip()) + 1)
-    end = sf.offset_of_line_col(e.line, len(line) + 1)
-    return [{"file": e.file, "diagnostic": types.Diagnostic(
-        range=lsp_range(sf, start, end), message=f"{e.kind}: {e.message}", severity=types.DiagnosticSeverity.Error,
-        source="tilewise emulator", code=e.kind)}]
-
-
 def register(server) -> None:
     from device.emulator import EmulatorDevice
     from server.lsp.features.diagnostics import publish
@@ -77,12 +63,16 @@ def register(server) -> None:
         root = str(op.project.root)
         cases = _cases(op, _get(params, "case"))
         token = await _progress(ls, f"Running {op.model.operator} on the emulator")
-        device = EmulatorDevice(chip=ls.state.settings.chip)
+        timeout = _get(params, "timeout")
+        device = EmulatorDevice(chip=ls.state.settings.chip, **({"timeout_s": float(timeout)} if timeout else {}))
         _report(ls, token, f"case {cases[0].name}")
-        m = await asyncio.to_thread(device.run, op, cases[0], trace_path=_get(params, "trace"))
+        try:
+            m = await asyncio.to_thread(device.run, op, cases[0], trace_path=_get(params, "trace"))
+        except asyncio.CancelledError:  # the run's subprocess ends by itself, bounded by the device's timeout
+            _end(ls, token, "cancelled")
+            raise
         ls.state.last_run[root] = m
-        ls.state.tuned.setdefault(root, {})["diagnostics"] = _error_diagnostic(analysis, m)
-        publish(ls, root, analysis)
+        publish(ls, root, ls.state.analyses.get(root, analysis))
         _end(ls, token, f"{m.time_us:.1f} µs" if m.time_us is not None else (m.error.kind if m.error else "done"))
         return m.model_dump(mode="json")
 
@@ -120,9 +110,10 @@ def register(server) -> None:
         try:
             while (ev := await queue.get()) is not None:
                 _report(ls, token, _progress_text(ev), int(100 * ev.evaluations / max(ev.budget, 1)))
-                if ev.kind == "improved" and ev.trial and ev.trial.index > 0:
-                    _stream_improvement(ls, analysis, root, ev)
-                    publish(ls, root, analysis)
+                if ev.kind == "improved" and ev.trial and ev.trial.index > 0 and ev.baseline_us:
+                    ls.state.tuned[root] = BestConfig(config=ev.best, best_us=ev.best_us, baseline_us=ev.baseline_us,
+                                                      cases=[c.name for c in tuner.cases])
+                    publish(ls, root, ls.state.analyses.get(root, analysis))
         except asyncio.CancelledError:
             tuner.stop()  # the search stops after the measurements in flight; results stay in the cache
             _end(ls, token, "cancelled")
@@ -138,28 +129,3 @@ def register(server) -> None:
 def _progress_text(ev) -> str:
     best = f", best {ev.best_us:.1f} µs" if ev.best_us else ""
     return f"{ev.evaluations}/{ev.budget} configurations{best}"
-
-
-def _stream_improvement(ls, analysis, root: str, ev) -> None:
-    """An Information diagnostic on each changed knob's literal, with an Apply action for the whole config."""
-    from analysis.findings import Fix
-
-    op = analysis.op
-    changed = [k for k in changed_knobs(op.model, ev.best) if k.file in op.sources]
-    if not changed:
-        return
-    summary = ", ".join(f"{k.name}={ev.best[k.name]}" for k in changed)
-    speed = ev.baseline_us / ev.best_us if ev.baseline_us else 1.0
-    message = f"{summary}: {speed:.2f}x faster ({ev.best_us:.1f} µs vs {ev.baseline_us:.1f} µs)"
-    fix = Fix(title=f"Apply tuned tiling: {message}", edits=[knob_edit(k, ev.best[k.name]) for k in changed])
-    action = types.CodeAction(title=fix.title, kind=types.CodeActionKind.QuickFix,
-                              edit=workspace_edit(op.sources, fix))
-    entry = ls.state.tuned.setdefault(root, {})
-    entry["diagnostics"] = []
-    entry["actions"] = []
-    for k in changed:
-        rng = lsp_range(op.sources[k.file], k.literal.start, k.literal.end)
-        entry["diagnostics"].append({"file": k.file, "diagnostic": types.Diagnostic(
-            range=rng, message=message, severity=types.DiagnosticSeverity.Information, source="tilewise tune",
-            code="tuned-tiling")})
-        entry["actions"].append({"file": k.file, "range": rng, "action": action})
