@@ -1,0 +1,210 @@
+// The palette and code-lens commands, and the status bar item that shows the last run.
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import type { LanguageClient } from 'vscode-languageclient/node';
+import { Measurement, Severity, TuneResult, runMessage, statusText, tuneMessage } from './format';
+
+/** JSON-RPC code the server answers with when a request was cancelled (LSP RequestCancelled). */
+const REQUEST_CANCELLED = -32800;
+
+export class Commands implements vscode.Disposable {
+    private readonly status: vscode.StatusBarItem;
+    private readonly disposables: vscode.Disposable[] = [];
+    private tuning: vscode.CancellationTokenSource | undefined;
+
+    constructor(
+        private readonly context: vscode.ExtensionContext,
+        private readonly output: vscode.LogOutputChannel,
+        private readonly client: () => LanguageClient | undefined,
+    ) {
+        this.status = vscode.window.createStatusBarItem('tilewise.lastRun', vscode.StatusBarAlignment.Left, 50);
+        this.status.name = 'tilewise last run';
+        this.status.command = 'tilewise.run';
+        this.showStatus(undefined);
+        this.disposables.push(
+            this.status,
+            // the code lenses pass the document's URI as a string; the palette passes nothing
+            vscode.commands.registerCommand('tilewise.run', (uri?: string | vscode.Uri) => this.run(uri)),
+            vscode.commands.registerCommand('tilewise.tune', (uri?: string | vscode.Uri) => this.tune(uri)),
+            vscode.commands.registerCommand('tilewise.cancelTune', () => this.cancelTune()),
+            vscode.commands.registerCommand('tilewise.trace', (uri?: string | vscode.Uri) => this.trace(uri)),
+            vscode.window.onDidChangeActiveTextEditor(() => this.updateVisibility()),
+            // relabelling a .cpp as ascendc re-opens the document without changing the active editor
+            vscode.workspace.onDidOpenTextDocument(() => this.updateVisibility()),
+        );
+        this.updateVisibility();
+    }
+
+    dispose(): void {
+        this.tuning?.cancel();
+        this.disposables.forEach((d) => d.dispose());
+    }
+
+    // ---- commands -------------------------------------------------------------------------------------------
+    async run(arg?: string | vscode.Uri): Promise<void> {
+        const target = this.target(arg);
+        if (target) {
+            await this.measure(target, undefined);
+        }
+    }
+
+    async trace(arg?: string | vscode.Uri): Promise<void> {
+        const target = this.target(arg);
+        if (!target) {
+            return;
+        }
+        // global storage survives the session; fall back to the temp dir when it cannot be made
+        let dir = this.context.globalStorageUri.fsPath;
+        try {
+            fs.mkdirSync(dir, { recursive: true });
+        } catch {
+            dir = os.tmpdir();
+        }
+        const name = path.basename(target.fsPath).replace(/\.[^.]*$/, '');
+        const file = path.join(dir, `trace-${name}-${Date.now()}.json`);
+        const m = await this.measure(target, file);
+        if (!m || m.error || !fs.existsSync(file)) {
+            return;
+        }
+        await vscode.window.showTextDocument(vscode.Uri.file(file), { preview: true });
+        void vscode.window.showInformationMessage(
+            `Pipeline trace written to ${file}. It is a Chrome trace: open it in Perfetto (ui.perfetto.dev) or chrome://tracing.`);
+    }
+
+    async tune(arg?: string | vscode.Uri): Promise<void> {
+        const target = this.target(arg);
+        const client = this.ready();
+        if (!target || !client) {
+            return;
+        }
+        if (this.tuning) {
+            void vscode.window.showInformationMessage('tilewise: a tune is already running ("tilewise: Cancel tuning" stops it).');
+            return;
+        }
+        const cts = new vscode.CancellationTokenSource();
+        this.tuning = cts;
+        void vscode.commands.executeCommand('setContext', 'tilewise.tuning', true);
+        const title = `tilewise: tuning the tiling of ${path.basename(target.fsPath)}`;
+        try {
+            await vscode.window.withProgress(
+                { location: vscode.ProgressLocation.Notification, title, cancellable: true },
+                async (progress, token) => {
+                    token.onCancellationRequested(() => cts.cancel());
+                    progress.report({ message: 'improvements appear as "tilewise tune" problems' });
+                    this.output.appendLine(`[tune] ${target.fsPath}`);
+                    try {
+                        const r = await client.sendRequest<TuneResult>('tilewise/tune', { uri: target.toString() }, cts.token);
+                        this.output.appendLine(`[tune] ${JSON.stringify({ best: r.best, best_us: r.best_us, speedup: r.speedup })}`);
+                        this.show(tuneMessage(r));
+                    } catch (err) {
+                        if (cts.token.isCancellationRequested || code(err) === REQUEST_CANCELLED) {
+                            this.output.appendLine('[tune] cancelled');
+                            void vscode.window.showInformationMessage(
+                                'tilewise: tuning cancelled; the improvements found so far stay in the Problems panel.');
+                        } else {
+                            this.failed('Tune', err);
+                        }
+                    }
+                });
+        } finally {
+            this.tuning = undefined;
+            cts.dispose();
+            void vscode.commands.executeCommand('setContext', 'tilewise.tuning', false);
+        }
+    }
+
+    cancelTune(): void {
+        if (!this.tuning) {
+            void vscode.window.showInformationMessage('tilewise: no tune is running.');
+            return;
+        }
+        this.tuning.cancel();
+    }
+
+    // ---- helpers --------------------------------------------------------------------------------------------
+    /** The document a command acts on: the lens's URI, else the active AscendC editor. */
+    private target(arg?: string | vscode.Uri): vscode.Uri | undefined {
+        if (typeof arg === 'string') {
+            return vscode.Uri.parse(arg);
+        }
+        if (arg instanceof vscode.Uri) {
+            return arg;
+        }
+        const doc = vscode.window.activeTextEditor?.document;
+        if (doc && doc.languageId === 'ascendc') {
+            return doc.uri;
+        }
+        void vscode.window.showWarningMessage('tilewise: open a file of an AscendC operator first.');
+        return undefined;
+    }
+
+    private ready(): LanguageClient | undefined {
+        const c = this.client();
+        if (!c || !c.isRunning()) {
+            void vscode.window.showErrorMessage(
+                'tilewise: the language server is not running (see the "tilewise" output channel; check tilewise.pythonPath).');
+            return undefined;
+        }
+        return c;
+    }
+
+    private async measure(target: vscode.Uri, trace: string | undefined): Promise<Measurement | undefined> {
+        const client = this.ready();
+        if (!client) {
+            return undefined;
+        }
+        this.output.appendLine(`[run] ${target.fsPath}${trace ? ` (trace ${trace})` : ''}`);
+        this.status.text = '$(sync~spin) running';
+        try {
+            const params: { uri: string; trace?: string } = { uri: target.toString() };
+            if (trace) {
+                params.trace = trace;
+            }
+            const m = await client.sendRequest<Measurement>('tilewise/run', params);
+            this.output.appendLine(`[run] ${JSON.stringify(m)}`);
+            this.showStatus(m);
+            this.show(runMessage(m));
+            return m;
+        } catch (err) {
+            this.showStatus(undefined);
+            this.failed('Run', err);
+            return undefined;
+        }
+    }
+
+    private showStatus(m: Measurement | undefined): void {
+        this.status.text = statusText(m);
+        this.status.tooltip = m ? runMessage(m).text + '\nClick to run again.' : 'tilewise: run on the emulator';
+    }
+
+    private updateVisibility(): void {
+        if (vscode.window.activeTextEditor?.document.languageId === 'ascendc') {
+            this.status.show();
+        } else {
+            this.status.hide();
+        }
+    }
+
+    private show(msg: { severity: Severity; text: string }): void {
+        const text = `tilewise: ${msg.text}`;
+        if (msg.severity === 'error') {
+            void vscode.window.showErrorMessage(text);
+        } else if (msg.severity === 'warning') {
+            void vscode.window.showWarningMessage(text);
+        } else {
+            void vscode.window.showInformationMessage(text);
+        }
+    }
+
+    private failed(what: string, err: unknown): void {
+        const message = err instanceof Error ? err.message : String(err);
+        this.output.appendLine(`[${what.toLowerCase()}] failed: ${message}`);
+        void vscode.window.showErrorMessage(`tilewise: ${what} failed: ${message}`);
+    }
+}
+
+function code(err: unknown): number | undefined {
+    return typeof err === 'object' && err !== null && 'code' in err ? Number((err as { code: unknown }).code) : undefined;
+}

@@ -1,0 +1,118 @@
+// Entry point: labels AscendC documents, finds the Python that has tilewise, starts the language server and
+// registers the commands. Command bodies live in commands.ts; pure logic in detect/python/format.ts.
+import * as os from 'node:os';
+import { execFile } from 'node:child_process';
+import * as vscode from 'vscode';
+import { LanguageClient, LanguageClientOptions, ServerOptions, TransportKind } from 'vscode-languageclient/node';
+import { Commands } from './commands';
+import { HEAD_CHARS, shouldBeAscendc } from './detect';
+import { candidates, findPython, notFoundMessage } from './python';
+
+let client: LanguageClient | undefined;
+
+export async function activate(context: vscode.ExtensionContext): Promise<void> {
+    const output = vscode.window.createOutputChannel('tilewise', { log: true });
+    const commands = new Commands(context, output, () => client);
+    context.subscriptions.push(output, commands);
+
+    // .cpp/.h files of an operator open as C++; relabel them (the rule is in detect.ts)
+    for (const doc of vscode.workspace.textDocuments) {
+        await relabel(doc);
+    }
+    context.subscriptions.push(vscode.workspace.onDidOpenTextDocument((doc) => void relabel(doc)));
+
+    context.subscriptions.push(vscode.workspace.onDidChangeConfiguration(async (e) => {
+        if (e.affectsConfiguration('tilewise.pythonPath')) {
+            output.appendLine('tilewise.pythonPath changed: restarting the server');
+            await stopClient();
+            await startClient(output);
+        }
+    }));
+    // not awaited: finding Python and starting the server must not hold up the editor
+    void startClient(output);
+}
+
+export async function deactivate(): Promise<void> {
+    await stopClient();
+}
+
+async function relabel(doc: vscode.TextDocument): Promise<void> {
+    if (doc.uri.scheme !== 'file') {
+        return;
+    }
+    const head = doc.getText(new vscode.Range(0, 0, 400, 0)).slice(0, HEAD_CHARS);
+    if (shouldBeAscendc(doc.uri.fsPath, doc.languageId, head)) {
+        await vscode.languages.setTextDocumentLanguage(doc, 'ascendc');
+    }
+}
+
+/** Runs `python -c "import server.cli"` away from any checkout (cwd = temp dir), so only an installed
+ *  tilewise counts, the same way the server is started below. */
+function canImport(python: string): Promise<boolean> {
+    return new Promise((resolve) => {
+        execFile(python, ['-c', 'import server.cli'], { cwd: os.tmpdir(), timeout: 30_000 }, (err) => resolve(!err));
+    });
+}
+
+/** The Python extension's selected interpreter, if that extension is installed; optional, never fatal. */
+async function pythonExtensionInterpreter(): Promise<string | undefined> {
+    const ext = vscode.extensions.getExtension('ms-python.python');
+    if (!ext) {
+        return undefined;
+    }
+    try {
+        const api = ext.isActive ? ext.exports : await ext.activate();
+        const env = api?.environments?.getActiveEnvironmentPath?.(vscode.workspace.workspaceFolders?.[0]?.uri);
+        return typeof env?.path === 'string' ? env.path : undefined;
+    } catch {
+        return undefined;
+    }
+}
+
+async function startClient(output: vscode.LogOutputChannel): Promise<void> {
+    const configured = vscode.workspace.getConfiguration('tilewise').get<string>('pythonPath', '');
+    const list = candidates({
+        configured,
+        workspaceFolders: (vscode.workspace.workspaceFolders ?? []).map((f) => f.uri.fsPath),
+        pythonExtension: configured ? undefined : await pythonExtensionInterpreter(),
+        platform: process.platform,
+        home: os.homedir(),
+    });
+    const { found, tried } = await findPython(list, canImport);
+    if (!found) {
+        const message = notFoundMessage(tried, configured.trim() !== '');
+        output.appendLine(message);
+        const choice = await vscode.window.showErrorMessage(message, 'Open Settings');
+        if (choice === 'Open Settings') {
+            await vscode.commands.executeCommand('workbench.action.openSettings', 'tilewise.pythonPath');
+        }
+        return;
+    }
+    output.appendLine(`tilewise server: ${found.python} -m server.cli serve (${found.why})`);
+    const serverOptions: ServerOptions = {
+        command: found.python,
+        args: ['-m', 'server.cli', 'serve'],
+        transport: TransportKind.stdio,
+        // the environment passes through: TILEWISE_CACHE and TILEWISE_OPT reach the emulator builds
+        options: { cwd: os.tmpdir(), env: process.env },
+    };
+    const clientOptions: LanguageClientOptions = {
+        documentSelector: [{ scheme: 'file', language: 'ascendc' }],
+        synchronize: { configurationSection: 'tilewise' },
+        outputChannel: output,
+    };
+    client = new LanguageClient('tilewise', 'tilewise', serverOptions, clientOptions);
+    try {
+        await client.start();
+    } catch (err) {
+        void vscode.window.showErrorMessage(`tilewise: the language server did not start: ${String(err)}`);
+    }
+}
+
+async function stopClient(): Promise<void> {
+    const c = client;
+    client = undefined;
+    if (c) {
+        await c.stop().catch(() => undefined);
+    }
+}

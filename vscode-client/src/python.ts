@@ -1,0 +1,77 @@
+// Finding the Python that has tilewise installed. The candidate order and the search are pure functions of
+// their inputs; the "can this interpreter import the server" check is injected, so tests need no Python.
+import * as path from 'node:path';
+
+export interface PythonSources {
+    /** `tilewise.pythonPath`, possibly empty. When set it is the only candidate: an explicit choice never
+     *  silently falls back to another interpreter. */
+    configured: string;
+    workspaceFolders: string[];
+    /** The Python extension's selected interpreter, when that extension is installed and has one. */
+    pythonExtension?: string;
+    platform: NodeJS.Platform;
+    home?: string;
+}
+
+export interface Candidate {
+    python: string;
+    why: string;
+}
+
+/** Expands `~` and `${workspaceFolder}` in a configured path. */
+export function expandPath(p: string, workspaceFolder: string | undefined, home: string | undefined): string {
+    let out = p.trim();
+    if (workspaceFolder !== undefined) {
+        out = out.replace(/\$\{workspaceFolder\}/g, workspaceFolder);
+    }
+    if (home !== undefined && (out === '~' || out.startsWith('~/'))) {
+        out = home + out.slice(1);
+    }
+    return out;
+}
+
+export function candidates(src: PythonSources): Candidate[] {
+    if (src.configured.trim() !== '') {
+        return [{ python: expandPath(src.configured, src.workspaceFolders[0], src.home), why: 'tilewise.pythonPath' }];
+    }
+    const win = src.platform === 'win32';
+    const inVenv = win ? ['Scripts', 'python.exe'] : ['bin', 'python'];
+    const out: Candidate[] = [];
+    for (const folder of src.workspaceFolders) {
+        for (const venv of ['.venv', 'venv']) {
+            out.push({ python: path.join(folder, venv, ...inVenv), why: `workspace ${venv}` });
+        }
+    }
+    if (src.pythonExtension) {
+        out.push({ python: src.pythonExtension, why: 'Python extension interpreter' });
+    }
+    out.push({ python: win ? 'python' : 'python3', why: 'PATH' });
+    // the same interpreter can come from two places; the first reason wins
+    const seen = new Set<string>();
+    return out.filter((c) => (seen.has(c.python) ? false : (seen.add(c.python), true)));
+}
+
+/** Returns the first candidate that can import the server, or the list of failures. */
+export async function findPython(
+    list: Candidate[],
+    canImport: (python: string) => Promise<boolean>,
+): Promise<{ found?: Candidate; tried: Candidate[] }> {
+    const tried: Candidate[] = [];
+    for (const c of list) {
+        if (await canImport(c.python)) {
+            return { found: c, tried };
+        }
+        tried.push(c);
+    }
+    return { tried };
+}
+
+/** The message shown when no interpreter works: what was tried and how to fix it. */
+export function notFoundMessage(tried: Candidate[], configured: boolean): string {
+    const list = tried.map((c) => `${c.python} (${c.why})`).join(', ');
+    const fix = configured
+        ? 'Fix tilewise.pythonPath so it names a Python where `python -c "import server.cli"` works'
+        : 'Install tilewise into a virtual environment (`python3 -m venv .venv && .venv/bin/pip install -e /path/to/tilewise`, ' +
+          'or `bash scripts/setup.sh` in the tilewise checkout) and set tilewise.pythonPath to its python';
+    return `tilewise: no Python with the tilewise server was found (tried ${list}). ${fix}.`;
+}

@@ -1,0 +1,56 @@
+import { test } from 'node:test';
+import * as assert from 'node:assert/strict';
+import { candidates, expandPath, findPython, notFoundMessage } from '../src/python';
+
+const base = { configured: '', workspaceFolders: ['/ws/a', '/ws/b'], platform: 'linux' as NodeJS.Platform, home: '/home/u' };
+
+test('without a setting: workspace .venv, venv per folder, then the Python extension, then python3', () => {
+    const list = candidates({ ...base, pythonExtension: '/opt/py/bin/python' }).map((c) => c.python);
+    assert.deepEqual(list, [
+        '/ws/a/.venv/bin/python', '/ws/a/venv/bin/python',
+        '/ws/b/.venv/bin/python', '/ws/b/venv/bin/python',
+        '/opt/py/bin/python', 'python3',
+    ]);
+});
+
+test('the Python extension is optional and duplicates are dropped', () => {
+    assert.deepEqual(candidates({ ...base, workspaceFolders: [] }).map((c) => c.python), ['python3']);
+    const dup = candidates({ ...base, workspaceFolders: ['/ws/a'], pythonExtension: '/ws/a/.venv/bin/python' });
+    assert.deepEqual(dup.map((c) => c.python), ['/ws/a/.venv/bin/python', '/ws/a/venv/bin/python', 'python3']);
+    assert.equal(dup[0].why, 'workspace .venv');
+});
+
+test('windows venvs live in Scripts', () => {
+    const list = candidates({ ...base, workspaceFolders: ['C:\\ws'], platform: 'win32' }).map((c) => c.python);
+    assert.equal(list[list.length - 1], 'python');
+    assert.ok(list[0].endsWith('python.exe') && list[0].includes('Scripts'), list[0]);
+});
+
+test('a configured path is the only candidate, with ~ and ${workspaceFolder} expanded', () => {
+    assert.deepEqual(candidates({ ...base, configured: '${workspaceFolder}/.venv/bin/python' }),
+        [{ python: '/ws/a/.venv/bin/python', why: 'tilewise.pythonPath' }]);
+    assert.equal(candidates({ ...base, configured: ' ~/envs/tw/bin/python ' })[0].python, '/home/u/envs/tw/bin/python');
+    assert.equal(expandPath('~', undefined, '/root'), '/root');
+    assert.equal(expandPath('/x/~/y', '/ws', '/root'), '/x/~/y');
+});
+
+test('findPython returns the first candidate that can import the server and what failed before it', async () => {
+    const checked: string[] = [];
+    const canImport = async (py: string) => (checked.push(py), py === '/ws/b/.venv/bin/python' || py === 'python3');
+    const { found, tried } = await findPython(candidates(base), canImport);
+    assert.equal(found?.python, '/ws/b/.venv/bin/python');
+    assert.deepEqual(tried.map((c) => c.python), ['/ws/a/.venv/bin/python', '/ws/a/venv/bin/python']);
+    assert.equal(checked.length, 3); // stops at the first that works
+});
+
+test('when nothing works the message lists every candidate and says how to fix it', async () => {
+    const { found, tried } = await findPython(candidates(base), async () => false);
+    assert.equal(found, undefined);
+    assert.equal(tried.length, 5);
+    const msg = notFoundMessage(tried, false);
+    assert.match(msg, /\/ws\/a\/\.venv\/bin\/python \(workspace \.venv\)/);
+    assert.match(msg, /python3 \(PATH\)/);
+    assert.match(msg, /tilewise\.pythonPath/);
+    assert.match(msg, /pip install -e/);
+    assert.match(notFoundMessage([{ python: '/bad', why: 'tilewise.pythonPath' }], true), /Fix tilewise\.pythonPath/);
+});
