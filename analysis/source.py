@@ -104,8 +104,14 @@ class SourceFile:
         return cls(p, decode_source(data, str(p)))
 
     def _set_text(self, text: str) -> None:
+        try:
+            self.data = text.encode("utf-8")
+        except UnicodeEncodeError:
+            # An editor can hand over lone surrogates (text it decoded from broken bytes). Each becomes one '?',
+            # also one UTF-16 unit, so every position the editor sends still lands on the same character.
+            text = text.encode("utf-8", "replace").decode("utf-8")
+            self.data = text.encode("utf-8")
         self.text = text
-        self.data = text.encode("utf-8")
         self.pre: Preprocessed = preprocess(self.data)
         self._qualifiers: tuple[Preprocessed, list[int], list[str]] | None = None
         self._facts: tuple[Tree, dict[str, list[Node]], dict[str, list[int]]] | None = None

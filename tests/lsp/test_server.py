@@ -3,58 +3,12 @@ requests with a crashing kernel, and malformed or foreign documents that never t
 
 from __future__ import annotations
 
-import os
-import shutil
-import sys
 from pathlib import Path
 
 import pytest
-import pytest_lsp
+from lsp_helpers import _workspace, diagnostics_for, kernel, open_doc
 from lsprotocol import types
-from pytest_lsp import ClientServerConfig, LanguageClient
-
-ROOT = Path(__file__).resolve().parents[2]
-EXAMPLES = ROOT / "examples"
-WORK = Path(os.environ.get("TMPDIR", "/tmp")) / f"tilewise-lsp-{os.getpid()}"
-
-
-def _workspace() -> Path:
-    if not WORK.exists():
-        shutil.copytree(EXAMPLES / "add_custom_slow_pipe_all", WORK / "slow")
-        shutil.copytree(EXAMPLES / "leaky_relu", WORK / "leaky")
-    return WORK
-
-
-@pytest_lsp.fixture(config=ClientServerConfig(
-    server_command=[sys.executable, "-m", "server.cli", "serve"],
-    server_env={**os.environ, "TILEWISE_CACHE": str(WORK / "cache"), "TILEWISE_OPT": "-O0",
-                "PYTHONPATH": str(ROOT)}))
-async def client(lsp_client: LanguageClient):
-    ws = _workspace()
-    await lsp_client.initialize_session(types.InitializeParams(
-        capabilities=types.ClientCapabilities(window=types.WindowClientCapabilities(work_done_progress=True)),
-        root_uri=ws.as_uri()))
-    yield
-    await lsp_client.shutdown_session()
-
-
-def open_doc(client: LanguageClient, path: Path, text: str | None = None) -> str:
-    uri = path.resolve().as_uri()
-    client.text_document_did_open(types.DidOpenTextDocumentParams(text_document=types.TextDocumentItem(
-        uri=uri, language_id="cpp", version=1, text=text if text is not None else path.read_text())))
-    return uri
-
-
-async def diagnostics_for(client: LanguageClient, uri: str) -> list[types.Diagnostic]:
-    for _ in range(20):
-        await client.wait_for_notification(types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
-        if uri in client.diagnostics:
-            return client.diagnostics[uri]
-    raise AssertionError(f"no diagnostics for {uri}")
-
-
-def kernel(name="slow") -> Path:
-    return _workspace() / name / "op_kernel" / ("add_custom.cpp" if name == "slow" else "leaky_relu.cpp")
+from pytest_lsp import LanguageClient
 
 
 @pytest.mark.asyncio

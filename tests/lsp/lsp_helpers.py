@@ -1,0 +1,46 @@
+"""Shared pieces of the language-server tests: a private copy of two examples and small client helpers."""
+
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+
+from lsprotocol import types
+from pytest_lsp import LanguageClient
+
+ROOT = Path(__file__).resolve().parents[2]
+EXAMPLES = ROOT / "examples"
+WORK = Path(os.environ.get("TMPDIR", "/tmp")) / f"tilewise-lsp-{os.getpid()}"
+
+
+def _workspace() -> Path:
+    if not WORK.exists():
+        shutil.copytree(EXAMPLES / "add_custom_slow_pipe_all", WORK / "slow")
+        shutil.copytree(EXAMPLES / "leaky_relu", WORK / "leaky")
+    return WORK
+
+
+SERVER_ENV = {**os.environ, "TILEWISE_CACHE": str(WORK / "cache"), "TILEWISE_OPT": "-O0",
+              "PYTHONPATH": str(ROOT)}
+
+
+def open_doc(client: LanguageClient, path: Path, text: str | None = None) -> str:
+    uri = path.resolve().as_uri()
+    client.text_document_did_open(types.DidOpenTextDocumentParams(text_document=types.TextDocumentItem(
+        uri=uri, language_id="cpp", version=1, text=text if text is not None else path.read_text())))
+    return uri
+
+
+async def diagnostics_for(client: LanguageClient, uri: str) -> list[types.Diagnostic]:
+    for _ in range(20):
+        await client.wait_for_notification(types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
+        if uri in client.diagnostics:
+            return client.diagnostics[uri]
+    raise AssertionError(f"no diagnostics for {uri}")
+
+
+def kernel(name="slow") -> Path:
+    return _workspace() / name / "op_kernel" / ("add_custom.cpp" if name == "slow" else "leaky_relu.cpp")
+
+
