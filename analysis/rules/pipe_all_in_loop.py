@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from analysis.rules._gain import loop_stages, overlap_text
 from analysis.rules.base import Rule, RuleContext, delete_statement, statement_of
 
 
@@ -20,15 +21,15 @@ class PipeAllInLoop(Rule):
             queued = any(c.name in ("EnQue", "DeQue") and c.owner == call.owner for c in ctx.model.api_calls)
             if found and queued:
                 sf, node = found
-                fixes.append(self.fix(sf, node))
+                fixes.append(self.fix(sf, node, loop_stages(ctx, call.owner)))
             where = "inside a tile loop" if call.loops else f"in {call.function}(), which runs inside a tile loop"
             yield self.finding(call.loc, (
                 f"PipeBarrier<PIPE_ALL> {where} drains every pipe each iteration, so MTE2, vector and MTE3 never "
                 "overlap and the time becomes the sum of the stages. The queues' EnQue/DeQue already order the "
                 "stages; remove the barrier, or use SetFlag/WaitFlag for the one dependency that needs it."), fixes)
 
-    def fix(self, sf, node):
+    def fix(self, sf, node, stages: int):
         from analysis.findings import Fix
 
-        return Fix(title="Remove the full pipe barrier (the queues already order the stages)",
+        return Fix(title=f"Remove the full pipe barrier (the queues already order the stages): {overlap_text(stages)}",
                    edits=[delete_statement(sf, statement_of(node))])

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from analysis.findings import Fix
+from analysis.rules._gain import overlap_text
 from analysis.rules.base import Rule, RuleContext, edit
 
 
@@ -30,7 +31,7 @@ class SingleBuffer(Rule):
                 note = ""
                 target = knob.literal if knob is not None else buf.num.loc
                 if target is not None:
-                    fixes.append(Fix(title=f"Enable double buffering ({buf.num.text} = 2): overlap copies with compute",
+                    fixes.append(Fix(title=f"Enable double buffering ({buf.num.text} = 2): {overlap_text(2)}",
                                      edits=[edit(target, "2")]))
             loc = knob.literal if knob is not None else (buf.num.loc or buf.loc)
             if knob is not None:

@@ -1,0 +1,40 @@
+"""Estimated gains for fix titles, from the chip's timing constants (the ones the emulator's timing model uses).
+
+These are estimates from the model's structure, stated as such; a tune or a run on the emulator measures the real
+effect. Where the sizes are unknown statically, the bound comes from how many pipes the fix lets overlap.
+"""
+
+from __future__ import annotations
+
+from analysis.apis import COPIES, PIPES
+
+_DEFAULTS = {"ub_scalar_cycles": 10.0, "gm_scalar_cycles": 250.0, "scalar_issue_cycles": 2.0, "pad_row_cycles": 24.0}
+
+
+def timing(chip) -> dict:
+    extra = getattr(chip, "model_extra", None) or {}
+    return {**_DEFAULTS, **(extra.get("timing") or {})}
+
+
+def loop_stages(ctx, owner: str | None) -> int:
+    """How many pipes work in the tile loops of one kernel class: copy-in (MTE2), vector, copy-out (MTE3).
+    A class with copies both ways has two copy stages; the barrier or the single buffer serialises them all."""
+    calls = [c for c in ctx.model.api_calls if c.owner == owner and c.in_loop]
+    copies = [c for c in calls if c.name in COPIES]
+    outward = sum(1 for c in copies if c.args and ctx.is_global(c.args[0].text))
+    stages = (1 if len(copies) - outward > 0 else 0) + (1 if outward else 0)
+    stages += 1 if any(PIPES.get(c.name) == "vector" for c in calls) else 0
+    return max(stages, 2)
+
+
+def overlap_text(stages: int) -> str:
+    return f"up to {stages}x on the tile loop (estimate, for balanced stages)"
+
+
+def scalar_loop_gain(chip, global_memory: bool, elem_bytes: int = 2) -> float:
+    """Per-element scalar round trips against one vector repeat per 256 bytes, for a long loop."""
+    t = timing(chip)
+    access = t["gm_scalar_cycles"] if global_memory else t["ub_scalar_cycles"]
+    scalar_per_repeat = (256 // elem_bytes) * (2 * access + 2 * t["scalar_issue_cycles"])
+    startup, slope = (t.get("vector_default") or [6.0, 2.0])[:2]
+    return scalar_per_repeat / (slope + startup / 8)  # startup amortised over a typical 8-repeat instruction
