@@ -3,7 +3,7 @@
 import * as os from 'node:os';
 import { execFile } from 'node:child_process';
 import * as vscode from 'vscode';
-import { LanguageClient, LanguageClientOptions, ServerOptions, TransportKind } from 'vscode-languageclient/node';
+import { LanguageClient, LanguageClientOptions, ServerOptions } from 'vscode-languageclient/node';
 import { Commands } from './commands';
 import { HEAD_CHARS, shouldBeAscendc } from './detect';
 import { candidates, findPython, notFoundMessage } from './python';
@@ -91,8 +91,8 @@ async function startClient(output: vscode.LogOutputChannel): Promise<void> {
     output.appendLine(`tilewise server: ${found.python} -m server.cli serve (${found.why})`);
     const serverOptions: ServerOptions = {
         command: found.python,
+        // stdio without a `transport` field: TransportKind.stdio would append --stdio, which `serve` rejects
         args: ['-m', 'server.cli', 'serve'],
-        transport: TransportKind.stdio,
         // the environment passes through: TILEWISE_CACHE and TILEWISE_OPT reach the emulator builds
         options: { cwd: os.tmpdir(), env: process.env },
     };

@@ -1,0 +1,298 @@
+// End-to-end test of the tilewise extension in a real VS Code (code-server) driven through Chromium, as a user
+// would: open the kernel, see the lint problem, apply its quick fix, tune, apply the tuned tiling.
+//
+// node e2e/run.mjs --code-server BIN --vsix FILE --python PY --example DIR
+// Environment: TILEWISE_OPT / TILEWISE_CACHE pass through code-server to the language server.
+// Prints one line per step and closes with "N passed, M failed"; exits 1 on the first failing step.
+import { spawn, execFileSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as net from 'node:net';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { parseArgs } from 'node:util';
+import { chromium } from 'playwright-core';
+
+const { values: opt } = parseArgs({
+    options: {
+        'code-server': { type: 'string' },
+        vsix: { type: 'string' },
+        python: { type: 'string' },
+        example: { type: 'string' },
+        budget: { type: 'string', default: '6' },
+        chromium: { type: 'string', default: '/usr/bin/chromium' },
+    },
+});
+for (const k of ['code-server', 'vsix', 'python', 'example']) {
+    if (!opt[k]) {
+        console.error(`missing --${k}`);
+        process.exit(2);
+    }
+}
+
+// ---- workspace, settings, code-server ------------------------------------------------------------------------
+const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'tilewise-e2e-'));
+const shots = fs.mkdtempSync(path.join(os.tmpdir(), 'tilewise-e2e-shots-'));
+const ws = path.join(tmp, 'workspace', path.basename(opt.example));
+const kernelFile = path.join(ws, 'op_kernel', 'add_custom.cpp');
+const hostFile = path.join(ws, 'op_host', 'add_custom.cpp');
+const userDir = path.join(tmp, 'user');
+const extDir = path.join(tmp, 'ext');
+console.log(`screenshots: ${shots}`);
+console.log(`workspace:   ${ws}`);
+
+fs.cpSync(opt.example, ws, { recursive: true });
+writeJson(path.join(ws, '.vscode', 'settings.json'), {
+    'tilewise.pythonPath': opt.python,
+    'tilewise.budget': Number(opt.budget),
+});
+// quiet the workbench so nothing covers the editor or steals focus
+writeJson(path.join(userDir, 'User', 'settings.json'), {
+    'workbench.startupEditor': 'none',
+    'workbench.tips.enabled': false,
+    'workbench.welcomePage.walkthroughs.openOnInstall': false,
+    'security.workspace.trust.enabled': false,
+    'extensions.ignoreRecommendations': true,
+    'telemetry.telemetryLevel': 'off',
+    'update.mode': 'none',
+    'editor.codeLens': true,
+    'chat.commandCenter.enabled': false,
+});
+
+const env = {
+    ...process.env,
+    XDG_CONFIG_HOME: path.join(tmp, 'xdg-config'),
+    XDG_DATA_HOME: path.join(tmp, 'xdg-data'),
+};
+const csArgs = ['--user-data-dir', userDir, '--extensions-dir', extDir];
+execFileSync(opt['code-server'], [...csArgs, '--install-extension', path.resolve(opt.vsix), '--force'],
+    { env, stdio: ['ignore', 'ignore', 'inherit'], timeout: 120_000 });
+
+const port = await freePort();
+// detached = its own process group, so the whole tree (file watcher, extension host, server) can be killed
+const server = spawn(opt['code-server'], [
+    '--bind-addr', `127.0.0.1:${port}`, '--auth', 'none', '--disable-telemetry', '--disable-update-check',
+    '--disable-workspace-trust', ...csArgs, ws,
+], { env, detached: true, stdio: ['ignore', fs.openSync(path.join(tmp, 'code-server.log'), 'w'), 'inherit'] });
+fs.writeFileSync(path.join(tmp, 'code-server.pgid'), String(server.pid));
+if (process.env.TILEWISE_E2E_PGID_FILE) {
+    fs.writeFileSync(process.env.TILEWISE_E2E_PGID_FILE, String(server.pid)); // e2e.sh's trap kills it too
+}
+
+let browser;
+function cleanup() {
+    try {
+        process.kill(-server.pid, 'SIGTERM');
+    } catch { /* already gone */ }
+}
+process.on('exit', cleanup);
+for (const sig of ['SIGINT', 'SIGTERM']) {
+    process.on(sig, () => process.exit(130));
+}
+
+// ---- steps -------------------------------------------------------------------------------------------------
+let passed = 0;
+let page;
+let improvement; // the knob values of the streamed improvement, read in step 4, checked on disk in step 5
+const steps = [
+    ['open the kernel file; it opens as AscendC', openKernel],
+    ['the single-buffer problem shows in Problems', seeSingleBuffer],
+    ['its quick fix sets BUFFER_NUM = 2 on disk and the problem clears', applyQuickFix],
+    ['Tune tiling streams a "faster" improvement into Problems', tune],
+    ['Apply tuned tiling writes the new knob values to disk', applyTuned],
+];
+
+try {
+    await waitFor(async () => (await fetch(`http://127.0.0.1:${port}/healthz`)).ok, 60_000, 'code-server /healthz');
+    browser = await chromium.launchPersistentContext(path.join(tmp, 'chromium'), {
+        executablePath: opt.chromium, headless: true, viewport: { width: 1600, height: 1000 },
+        args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
+            '--disable-component-update', '--disable-sync'],
+    });
+    page = browser.pages()[0] ?? await browser.newPage();
+    await page.goto(`http://127.0.0.1:${port}/?folder=${encodeURIComponent(ws)}`);
+    await page.locator('.monaco-workbench').waitFor({ timeout: 60_000 });
+    await page.waitForTimeout(2000); // let the workbench restore its layout before typing into it
+
+    for (const [i, [name, fn]] of steps.entries()) {
+        const n = i + 1;
+        try {
+            const detail = await fn();
+            await shot(`step${n}`);
+            passed++;
+            console.log(`PASS ${n} ${name}${detail ? ` (${detail})` : ''}`);
+        } catch (err) {
+            await shot(`step${n}-failed`).catch(() => undefined);
+            console.log(`FAIL ${n} ${name}: ${err.message}`);
+            console.log(`see ${path.join(shots, `step${n}-failed.png`)}; the extension's log is under ${userDir}/logs`);
+            break;
+        }
+    }
+} catch (err) {
+    console.log(`FAIL setup: ${err.stack ?? err}`);
+    if (page) {
+        await shot('setup-failed').catch(() => undefined);
+    }
+} finally {
+    await browser?.close().catch(() => undefined);
+    cleanup();
+}
+const failed = passed === steps.length ? 0 : 1;
+console.log(`${passed} passed, ${failed} failed`);
+process.exit(failed ? 1 : 0);
+
+// ---- the five steps ------------------------------------------------------------------------------------------
+async function openKernel() {
+    await page.keyboard.press('Control+P');
+    const input = page.locator('.quick-input-widget input');
+    await input.waitFor({ timeout: 10_000 });
+    await input.fill('op_kernel/add_custom.cpp');
+    await page.locator('.quick-input-list .monaco-list-row', { hasText: 'add_custom.cpp' }).first()
+        .waitFor({ timeout: 15_000 });
+    await page.keyboard.press('Enter');
+    await page.locator('.tab.active', { hasText: 'add_custom.cpp' }).waitFor({ timeout: 15_000 });
+    await page.locator('.view-line', { hasText: 'BUFFER_NUM = 1' }).waitFor({ timeout: 15_000 });
+    // the language mode in the status bar: the extension relabelled this .cpp as AscendC
+    await page.locator('.statusbar-item', { hasText: /^\s*AscendC\s*$/ }).waitFor({ timeout: 30_000 });
+    return 'language mode AscendC';
+}
+
+async function seeSingleBuffer() {
+    await page.keyboard.press('Control+Shift+M');
+    const row = problemRow(/single buffer/);
+    await row.waitFor({ timeout: 90_000 }); // the server starts and analyses first
+    await page.locator('.squiggly-warning').first().waitFor({ timeout: 10_000 });
+    return (await row.innerText()).split('\n')[0].slice(0, 80);
+}
+
+async function applyQuickFix() {
+    const before = fs.readFileSync(kernelFile, 'utf8');
+    if (!/BUFFER_NUM = 1;/.test(before)) {
+        throw new Error('the copied kernel does not start with BUFFER_NUM = 1');
+    }
+    await problemRow(/single buffer/).dblclick(); // puts the cursor on the diagnostic in the editor
+    await codeAction(/double buffering/);
+    await page.locator('.view-line', { hasText: 'BUFFER_NUM = 2' }).first().waitFor({ timeout: 10_000 });
+    await runCommand('File: Save All');
+    await waitFor(() => /constexpr int32_t BUFFER_NUM = 2;/.test(fs.readFileSync(kernelFile, 'utf8')), 10_000,
+        'BUFFER_NUM = 2 on disk');
+    await problemRow(/single buffer/).waitFor({ state: 'detached', timeout: 30_000 });
+    return 'kernel file on disk has BUFFER_NUM = 2';
+}
+
+async function tune() {
+    await page.locator('.tab.active', { hasText: 'add_custom.cpp' }).click();
+    await runCommand('tilewise: Tune tiling');
+    await page.locator('.notifications-toasts', { hasText: 'tuning the tiling' }).waitFor({ timeout: 15_000 });
+    const row = problemRow(/faster/);
+    await row.first().waitFor({ timeout: 240_000 });
+    await shot('step4-streamed');
+    // the closing message says "best X µs (Nx)"; the streamed problems show the best improvement
+    const done = page.locator('.notifications-toasts', { hasText: /best [\d.]+ µs \([\d.]+x\)/ });
+    await done.waitFor({ timeout: 240_000 });
+    const text = await row.first().innerText();
+    improvement = Object.fromEntries([...text.split(':')[0].matchAll(/([A-Z][A-Z0-9_]*)=(\d+)/g)].map((m) => [m[1], m[2]]));
+    if (Object.keys(improvement).length === 0) {
+        throw new Error(`no knob values in the problem "${text}"`);
+    }
+    return `${text.split('\n')[0]}; ${(await done.innerText()).split('\n')[0].slice(0, 120)}`;
+}
+
+async function applyTuned() {
+    const before = fs.readFileSync(hostFile, 'utf8') + fs.readFileSync(kernelFile, 'utf8');
+    await closeNotifications();
+    await problemRow(/faster/).first().dblclick();
+    await codeAction(/Apply tuned tiling/);
+    await runCommand('File: Save All');
+    const onDisk = () => fs.readFileSync(hostFile, 'utf8') + fs.readFileSync(kernelFile, 'utf8');
+    await waitFor(() => Object.entries(improvement).every(([k, v]) => new RegExp(`constexpr\\s+\\w+\\s+${k}\\s*=\\s*${v};`).test(onDisk())),
+        15_000, `knobs ${JSON.stringify(improvement)} on disk`);
+    if (onDisk() === before) {
+        throw new Error('the files on disk did not change');
+    }
+    await problemRow(/faster/).first().waitFor({ state: 'detached', timeout: 30_000 }); // applied: nothing to offer
+    return Object.entries(improvement).map(([k, v]) => `${k} = ${v}`).join(', ');
+}
+
+// ---- helpers -------------------------------------------------------------------------------------------------
+function problemRow(text) {
+    return page.locator('.markers-panel .monaco-list-row', { hasText: text });
+}
+
+async function codeAction(title) {
+    // a double-clicked problem opens its file; Ctrl+. must reach that editor, not the panel
+    await page.locator('.editor-group-container.active .monaco-editor.focused').waitFor({ timeout: 10_000 });
+    const rows = page.locator('.action-widget .monaco-list-row');
+    for (let attempt = 1; ; attempt++) {
+        await page.waitForTimeout(500); // the editor takes the cursor move before the code action request
+        await page.keyboard.press('Control+.');
+        try {
+            await rows.filter({ hasText: title }).first().waitFor({ timeout: 7_500 });
+            break;
+        } catch (err) {
+            if (attempt === 3) {
+                throw err;
+            }
+            await page.keyboard.press('Escape');
+        }
+    }
+    // choose with the keyboard, as the widget's overlay swallows synthetic clicks: walk down to the action
+    const count = await rows.count();
+    for (let i = 0; i <= count; i++) {
+        const focused = page.locator('.action-widget .monaco-list-row.focused');
+        if (title.test(await focused.innerText({ timeout: 2_000 }).catch(() => ''))) {
+            await page.keyboard.press('Enter');
+            await page.locator('.action-widget').waitFor({ state: 'hidden', timeout: 10_000 });
+            return;
+        }
+        await page.keyboard.press('ArrowDown');
+    }
+    throw new Error(`could not focus the code action ${title}`);
+}
+
+async function runCommand(title) {
+    await page.keyboard.press('F1');
+    const input = page.locator('.quick-input-widget input');
+    await input.waitFor({ timeout: 10_000 });
+    await input.fill(`>${title}`);
+    await page.locator('.quick-input-list .monaco-list-row', { hasText: title }).first().waitFor({ timeout: 10_000 });
+    await page.keyboard.press('Enter');
+    await page.locator('.quick-input-widget').waitFor({ state: 'hidden', timeout: 10_000 });
+}
+
+async function closeNotifications() {
+    await runCommand('Notifications: Clear All Notifications').catch(() => undefined);
+}
+
+async function shot(name) {
+    await page.screenshot({ path: path.join(shots, `${name}.png`) });
+}
+
+async function waitFor(check, ms, what) {
+    const end = Date.now() + ms;
+    for (;;) {
+        try {
+            if (await check()) {
+                return;
+            }
+        } catch { /* not yet */ }
+        if (Date.now() > end) {
+            throw new Error(`timed out after ${ms / 1000} s waiting for ${what}`);
+        }
+        await new Promise((r) => setTimeout(r, 250));
+    }
+}
+
+function writeJson(file, value) {
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    fs.writeFileSync(file, JSON.stringify(value, null, 2));
+}
+
+function freePort() {
+    return new Promise((resolve, reject) => {
+        const s = net.createServer().listen(0, '127.0.0.1', () => {
+            const { port } = s.address();
+            s.close(() => resolve(port));
+        });
+        s.on('error', reject);
+    });
+}
