@@ -67,6 +67,7 @@ class Analysis:
     op: Operator
     findings: list[Finding]
     version: int
+    context: object = None  # the rules' RuleContext, made on the first hover that needs sizes
 
 
 @dataclass

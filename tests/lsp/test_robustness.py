@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import asyncio
+import importlib.util
 import json
 import re
 import socket
@@ -17,8 +18,13 @@ from lsprotocol import types
 from pytest_lsp import LanguageClient
 from pytest_lsp.client import make_test_lsp_client
 
-sys.path.insert(0, str(ROOT / "benchmarks"))
-from synth import write_big_operator  # noqa: E402
+
+def write_big_operator(root: Path, lines: int) -> Path:
+    """benchmarks/synth.py's generator, loaded by path: benchmarks/ on sys.path would shadow the `search` package."""
+    spec = importlib.util.spec_from_file_location("tilewise_bench_synth", ROOT / "benchmarks" / "synth.py")
+    synth = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(synth)
+    return synth.write_big_operator(root, lines=lines)
 
 
 def change(client: LanguageClient, uri: str, version: int, text: str) -> None:

@@ -52,6 +52,8 @@ async def test_hover_on_an_api_call_and_a_knob(client: LanguageClient):
         text_document=types.TextDocumentIdentifier(uri=uri),
         position=types.Position(line=row, character=lines[row].index("Add") + 1)))
     assert "**Add** (vector pipe)" in hover.contents.value and "cycles per 256-byte repeat" in hover.contents.value
+    # sized: the count is tileLength, which the host sets from TILE_LENGTH (fp16: 32 repeats of 256 bytes)
+    assert "for 4,096 elements (with TILE_LENGTH = 4096): 32 repeats" in hover.contents.value
     host = _workspace() / "slow" / "op_host" / "add_custom.cpp"
     huri = open_doc(client, host)
     hlines = host.read_text().splitlines()
@@ -72,6 +74,11 @@ async def test_definition_of_a_tiling_field(client: LanguageClient):
         text_document=types.TextDocumentIdentifier(uri=uri),
         position=types.Position(line=row, character=lines[row].index("tileLength", lines[row].index("tilingData.")))))
     assert loc.uri.endswith("op_host/add_custom_tiling.h")
+    hover = await client.text_document_hover_async(types.HoverParams(
+        text_document=types.TextDocumentIdentifier(uri=uri),
+        position=types.Position(line=row, character=lines[row].index("tileLength", lines[row].index("tilingData.")))))
+    assert "**tiling field uint32_t tileLength**" in hover.contents.value
+    assert "TILE_LENGTH = 4096, search domain [64" in hover.contents.value
     header = (_workspace() / "slow" / "op_host" / "add_custom_tiling.h").read_text().splitlines()
     assert "tileLength" in header[loc.range.start.line]
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from lsprotocol import types
 
-from analysis.apis import DOCS, pipe_of
+from analysis.apis import COPIES, DOCS, VECTOR_BINARY, VECTOR_SCALAR, VECTOR_UNARY, pipe_of
 from server.lsp.server import safe
 from server.lsp.state import uri_to_path
 
@@ -26,16 +26,74 @@ def _vector_cost(ls, name: str) -> str | None:
             f"{cost.fp32[0]:g} + {cost.fp32[1]:g} (fp32)")
 
 
+_COUNT_ARG = {**dict.fromkeys(VECTOR_BINARY + VECTOR_SCALAR, 3), **dict.fromkeys(VECTOR_UNARY, 2), "DataCopy": 2}
+
+
+def _context(ls, analysis):
+    """The rules' view of the analysis (data flow, tensor types), made once per analysis on the first hover."""
+    from analysis.chip import load_chip
+    from analysis.rules.base import RuleContext
+
+    if analysis.context is None:
+        analysis.context = RuleContext(analysis.op.model, analysis.op.sources, load_chip(ls.state.settings.chip))
+    return analysis.context
+
+
+def _duration(us: float) -> str:
+    return f"{us * 1e3:.0f} ns" if us < 0.1 else f"{us:.2f} µs"
+
+
+def _sized_cost(ls, analysis, call) -> str | None:
+    """The call's cost for its size, where the element count is known: a constant, or the one tile knob that
+    reaches it (followed through the tiling data into the host)."""
+    from analysis.chip import load_chip
+    from device.emulator.timing import timing_config
+
+    index = _COUNT_ARG.get(call.name)
+    if index is None or len(call.args) != index + 1:
+        return None  # mask/repeat forms: the count is not one argument
+    chip = load_chip(ls.state.settings.chip)
+    ctx = _context(ls, analysis)
+    found = ctx.node(call.loc)
+    if found is None:
+        return None
+    sf, node = found
+    args = [a for a in node.child_by_field_name("arguments").named_children if a.type != "comment"]
+    count, via = ctx.evaluator(sf).value(args[index]), ""
+    if count is None:
+        knobs = ctx.flow.knobs_reaching(ctx.flow.kernel_names(sf, args[index]), role="tile")
+        if len(knobs) != 1:
+            return None
+        count, via = knobs[0].value, f" (with {knobs[0].name} = {knobs[0].value})"
+    elem = ctx.elem_size(call, call.args[0].text) or ctx.elem_size(call, call.args[1].text) or 2
+    t = timing_config(chip)
+    nbytes = count * elem
+    if call.name == "DataCopy":
+        gibps = t.dma_peak_gibps * nbytes / (t.dma_half_bytes + nbytes)
+        us = nbytes / (gibps * 2**30) * 1e6 + t.dma_startup_cycles / (chip.clock_ghz * 1e3)
+        return f"for {count:,} elements{via}: {nbytes:,} bytes at about {gibps:.0f} GiB/s, about {_duration(us)}"
+    cost = t.vector.get(call.name)
+    startup, slope = (cost.fp16 if elem <= 2 else cost.fp32) if cost else t.vector_default
+    repeats = -(-nbytes // 256)
+    cycles = startup + slope * repeats
+    return (f"for {count:,} elements{via}: {repeats:,} repeat{'s' if repeats > 1 else ''}, about {cycles:,.0f} "
+            f"cycles ({_duration(cycles / (chip.clock_ghz * 1e3))})")
+
+
 def describe(ls, analysis, path: str, offset: int) -> str | None:
     model = analysis.op.model
     for c in model.api_calls:
         name_end = c.loc.start + len((c.receiver + ".") if c.receiver else "") + len(c.name) + 40
         if _at(c.loc, path, offset) and offset <= name_end:
-            pipe = pipe_of(c.name)
+            to_global = _context(ls, analysis).is_global(c.args[0].text) if c.name in COPIES and c.args else None
+            pipe = pipe_of(c.name, receiver_is_global=to_global)
             lines = [f"**{c.name}** ({pipe} pipe)", DOCS.get(c.name, "")]
             cost = _vector_cost(ls, c.name) if pipe == "vector" else None
             if cost:
                 lines.append(cost)
+            sized = _sized_cost(ls, analysis, c)
+            if sized:
+                lines.append(sized)
             if c.in_loop:
                 lines.append("Runs inside a tile loop.")
             return "\n\n".join(x for x in lines if x)
@@ -56,8 +114,15 @@ def describe(ls, analysis, path: str, offset: int) -> str | None:
             setters = [s.expr.text for tf in model.tiling.functions for s in tf.setters if s.field == r.field]
             if field is None:
                 return f"**{r.field}**: not a field of {model.tiling.struct}"
-            return (f"**tiling field {field.type} {field.name}** of {model.tiling.struct}\n\n"
+            text = (f"**tiling field {field.type} {field.name}** of {model.tiling.struct}\n\n"
                     f"set by the host as: {', '.join(setters) or '(never set)'}")
+            ctx = _context(ls, analysis)
+            found = ctx.node(r.loc)
+            knobs = ctx.flow.knobs_reaching(ctx.flow.kernel_names(*found)) if found else []
+            if knobs:
+                text += "\n\ndecided by " + "; ".join(
+                    f"{k.name} = {k.value}" + (f", search domain {k.domain}" if k.domain else "") for k in knobs)
+            return text
     return None
 
 
