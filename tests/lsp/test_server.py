@@ -162,3 +162,53 @@ async def test_a_tune_can_be_cancelled_and_the_server_answers_after(client: Lang
     lenses = await client.text_document_code_lens_async(types.CodeLensParams(
         text_document=types.TextDocumentIdentifier(uri=uri)))
     assert lenses and lenses[0].command.title == "Run on emulator"
+
+
+@pytest.mark.asyncio
+async def test_editing_the_tiling_header_rechecks_the_kernel(client: LanguageClient):
+    kuri = open_doc(client, kernel())
+    header = _workspace() / "slow" / "op_host" / "add_custom_tiling.h"
+    text = header.read_text()
+    huri = open_doc(client, header)
+    await diagnostics_for(client, kuri)
+    client.diagnostics.pop(kuri, None)
+    client.text_document_did_change(types.DidChangeTextDocumentParams(
+        text_document=types.VersionedTextDocumentIdentifier(uri=huri, version=2),
+        content_changes=[types.TextDocumentContentChangeWholeDocument(
+            text=text.replace("TILING_DATA_FIELD_DEF(uint32_t, tileLength);\n", ""))]))
+    for _ in range(20):  # the kernel, not the edited header, now reads a field that does not exist
+        await client.wait_for_notification(types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
+        if any(d.code == "tiling-field-mismatch" for d in client.diagnostics.get(kuri, [])):
+            break
+    (missing,) = [d for d in client.diagnostics[kuri] if d.code == "tiling-field-mismatch"]
+    assert missing.severity == types.DiagnosticSeverity.Error and "tileLength" in missing.message
+
+
+@pytest.mark.asyncio
+async def test_definition_of_a_queue_use(client: LanguageClient):
+    path = kernel()
+    uri = open_doc(client, path)
+    lines = path.read_text().splitlines()
+    row = next(i for i, text in enumerate(lines) if "inQueueX.AllocTensor" in text)
+    loc = await client.text_document_definition_async(types.DefinitionParams(
+        text_document=types.TextDocumentIdentifier(uri=uri),
+        position=types.Position(line=row, character=lines[row].index("inQueueX") + 2)))
+    declared = lines[loc.range.start.line]
+    assert "TQue<" in declared and "inQueueX" in declared
+
+
+@pytest.mark.asyncio
+async def test_a_sanitizer_error_is_an_error_diagnostic_at_the_users_line(client: LanguageClient):
+    path = kernel("leaky")
+    bad = "DataCopy(xLocal, xGm[offset + 100000], len);"
+    text = path.read_text().replace("DataCopy(xLocal, xGm[offset], len);", bad)
+    uri = open_doc(client, path, text)
+    result = await client.protocol.send_request_async("tilewise/run", {"uri": uri})
+    assert not result.ok and result.error.kind == "gm_out_of_bounds"
+    for _ in range(20):
+        errors = [d for d in client.diagnostics.get(uri, []) if d.source == "tilewise emulator"]
+        if errors:
+            break
+        await client.wait_for_notification(types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
+    (error,) = errors
+    assert error.severity == types.DiagnosticSeverity.Error and bad in text.splitlines()[error.range.start.line]
