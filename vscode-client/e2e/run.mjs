@@ -65,14 +65,15 @@ const env = {
 };
 const csArgs = ['--user-data-dir', userDir, '--extensions-dir', extDir];
 execFileSync(opt['code-server'], [...csArgs, '--install-extension', path.resolve(opt.vsix), '--force'],
-    { env, stdio: ['ignore', 'ignore', 'inherit'], timeout: 120_000 });
+    { env, stdio: ['ignore', 'ignore', 'pipe'], timeout: 120_000 });
 
 const port = await freePort();
+const csLog = fs.openSync(path.join(tmp, 'code-server.log'), 'w'); // its noise (no marketplace here) stays out of the report
 // detached = its own process group, so the whole tree (file watcher, extension host, server) can be killed
 const server = spawn(opt['code-server'], [
     '--bind-addr', `127.0.0.1:${port}`, '--auth', 'none', '--disable-telemetry', '--disable-update-check',
     '--disable-workspace-trust', ...csArgs, ws,
-], { env, detached: true, stdio: ['ignore', fs.openSync(path.join(tmp, 'code-server.log'), 'w'), 'inherit'] });
+], { env, detached: true, stdio: ['ignore', csLog, csLog] });
 fs.writeFileSync(path.join(tmp, 'code-server.pgid'), String(server.pid));
 if (process.env.TILEWISE_E2E_PGID_FILE) {
     fs.writeFileSync(process.env.TILEWISE_E2E_PGID_FILE, String(server.pid)); // e2e.sh's trap kills it too
@@ -123,7 +124,7 @@ try {
         } catch (err) {
             await shot(`step${n}-failed`).catch(() => undefined);
             console.log(`FAIL ${n} ${name}: ${err.message}`);
-            console.log(`see ${path.join(shots, `step${n}-failed.png`)}; the extension's log is under ${userDir}/logs`);
+            console.log(`see ${path.join(shots, `step${n}-failed.png`)}; the extension's log is under ${userDir}/logs, code-server's in ${tmp}/code-server.log`);
             break;
         }
     }

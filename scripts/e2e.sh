@@ -1,0 +1,87 @@
+#!/usr/bin/env bash
+# End-to-end test of the VS Code client in a real VS Code (code-server 4.100.3) driven through Debian's Chromium.
+# On a fresh Debian 12 machine, as root: installs what is missing (Debian packages, code-server into a cache
+# outside the repo, the project's .venv, the extension's npm packages), compiles, runs the extension's unit
+# tests, packages the VSIX and runs the five-step browser test (vscode-client/e2e/run.mjs). Reruns reuse the
+# installs. Exits non-zero on any failure. Environment: TILEWISE_E2E_CACHE (default ~/.cache/tilewise-e2e).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+ROOT=$PWD
+CACHE="${TILEWISE_E2E_CACHE:-$HOME/.cache/tilewise-e2e}"
+CS_VERSION=4.100.3
+CS_DIR="$CACHE/code-server-$CS_VERSION"
+CS_BIN="$CS_DIR/node_modules/.bin/code-server"
+step() { printf '\n== %s\n' "$*"; }
+
+step "Debian packages"
+missing=()
+for p in build-essential pkg-config libkrb5-dev libxkbfile-dev libsecret-1-dev ripgrep chromium; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+    apt-get update -q
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -q "${missing[@]}"
+fi
+node_major=$(node -p 'process.versions.node.split(".")[0]' 2>/dev/null || echo 0)
+if [ "$node_major" -lt 20 ]; then
+    echo "e2e: node 20 is needed (code-server $CS_VERSION runs on it); found '$(node --version 2>/dev/null || echo none)'" >&2
+    exit 1
+fi
+
+step "code-server $CS_VERSION in $CS_DIR"
+if ! "$CS_BIN" --version >/dev/null 2>&1; then
+    rm -rf "$CS_DIR"
+    mkdir -p "$CS_DIR"
+    # @vscode/ripgrep's postinstall downloads rg from GitHub, which is unreachable: seed its cache with Debian's rg
+    seed=$(mktemp -d)
+    rg_cache=/tmp/vscode-ripgrep-cache-1.15.11
+    mkdir -p "$rg_cache"
+    cp /usr/bin/rg "$seed/rg"
+    tar czf "$rg_cache/ripgrep-v13.0.0-10-x86_64-unknown-linux-musl.tar.gz" -C "$seed" rg
+    rm -rf "$seed"
+    echo '{"name": "tilewise-e2e-code-server", "private": true}' > "$CS_DIR/package.json"
+    # unsafe_perm: postinstall refuses to run as root without it; yes: node-pty's postinstall runs `npx node-gyp`
+    (cd "$CS_DIR" && npm_config_unsafe_perm=true npm_config_yes=true \
+        npm install "code-server@$CS_VERSION" --foreground-scripts --no-audit --no-fund --loglevel=error >"$CS_DIR/install.log" 2>&1) \
+        || { tail -40 "$CS_DIR/install.log"; echo "e2e: code-server install failed (log: $CS_DIR/install.log)" >&2; exit 1; }
+fi
+"$CS_BIN" --version | head -1
+
+step "Python environment (.venv with tilewise)"
+if ! (cd /tmp && "$ROOT/.venv/bin/python" -c "import server.cli") 2>/dev/null; then
+    bash scripts/setup.sh
+fi
+
+step "extension: npm ci, compile, unit tests, VSIX"
+cd vscode-client
+# npm ci only when the lock file changed since the last install (it deletes node_modules every time)
+stamp=node_modules/.tilewise-lock.sha256
+if [ ! -f "$stamp" ] || ! sha256sum --check --status "$stamp"; then
+    npm ci --no-audit --no-fund --loglevel=error
+    sha256sum package-lock.json > "$stamp"
+fi
+rm -rf out
+npx tsc -p .
+node --test out/test/
+npx vsce package --allow-missing-repository --skip-license -o tilewise.vsix
+cd "$ROOT"
+
+step "browser test"
+export TILEWISE_OPT=-O0                     # emulator builds at -O0: faster to compile, fast enough to run
+export TILEWISE_CACHE="$CACHE/tilewise-cache"  # builds are reused across reruns ...
+rm -f "$TILEWISE_CACHE"/results.sqlite*     # ... measurements are not, so the tune really runs
+pgid_file=$(mktemp)
+export TILEWISE_E2E_PGID_FILE=$pgid_file
+# the driver kills code-server's process group itself; this is the backstop if the driver dies first
+cleanup() {
+    pgid=$(cat "$pgid_file" 2>/dev/null || true)
+    if [ -n "$pgid" ]; then kill -- "-$pgid" 2>/dev/null || true; fi
+    rm -f "$pgid_file"
+}
+trap cleanup EXIT
+timeout 600 node vscode-client/e2e/run.mjs \
+    --code-server "$CS_BIN" \
+    --vsix vscode-client/tilewise.vsix \
+    --python "$ROOT/.venv/bin/python" \
+    --example examples/add_custom_slow_single_buffer \
+    --budget 6
