@@ -44,3 +44,17 @@ def kernel(name="slow") -> Path:
     return _workspace() / name / "op_kernel" / ("add_custom.cpp" if name == "slow" else "leaky_relu.cpp")
 
 
+def change(client: LanguageClient, uri: str, version: int, text: str) -> None:
+    client.diagnostics.pop(uri, None)  # so the next wait sees this edit's diagnostics
+    client.text_document_did_change(types.DidChangeTextDocumentParams(
+        text_document=types.VersionedTextDocumentIdentifier(uri=uri, version=version),
+        content_changes=[types.TextDocumentContentChangeWholeDocument(text=text)]))
+
+
+async def wait_until(client: LanguageClient, uri: str, predicate, tries: int = 30) -> list[types.Diagnostic]:
+    for _ in range(tries):
+        diags = client.diagnostics.get(uri)
+        if diags is not None and predicate(diags):
+            return diags
+        await client.wait_for_notification(types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
+    raise AssertionError(f"diagnostics never matched: {client.diagnostics.get(uri)}")

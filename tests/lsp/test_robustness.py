@@ -13,7 +13,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from lsp_helpers import ROOT, SERVER_ENV, _workspace, diagnostics_for, kernel, open_doc
+from lsp_helpers import ROOT, SERVER_ENV, _workspace, change, diagnostics_for, kernel, open_doc, wait_until
 from lsprotocol import types
 from pytest_lsp import LanguageClient
 from pytest_lsp.client import make_test_lsp_client
@@ -25,22 +25,6 @@ def write_big_operator(root: Path, lines: int) -> Path:
     synth = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(synth)
     return synth.write_big_operator(root, lines=lines)
-
-
-def change(client: LanguageClient, uri: str, version: int, text: str) -> None:
-    client.diagnostics.pop(uri, None)  # so the next wait sees this edit's diagnostics
-    client.text_document_did_change(types.DidChangeTextDocumentParams(
-        text_document=types.VersionedTextDocumentIdentifier(uri=uri, version=version),
-        content_changes=[types.TextDocumentContentChangeWholeDocument(text=text)]))
-
-
-async def wait_until(client: LanguageClient, uri: str, predicate, tries: int = 30) -> list[types.Diagnostic]:
-    for _ in range(tries):
-        diags = client.diagnostics.get(uri)
-        if diags is not None and predicate(diags):
-            return diags
-        await client.wait_for_notification(types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
-    raise AssertionError(f"diagnostics never matched: {client.diagnostics.get(uri)}")
 
 
 def hover_at(client: LanguageClient, uri: str, line: int, character: int):

@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from lsp_helpers import _workspace, diagnostics_for, kernel, open_doc
+from lsp_helpers import _workspace, change, diagnostics_for, kernel, open_doc, wait_until
 from lsprotocol import types
 from pytest_lsp import LanguageClient
 
@@ -32,14 +32,8 @@ async def test_diagnostics_follow_edits(client: LanguageClient):
     uri = open_doc(client, kernel())
     await diagnostics_for(client, uri)
     fixed = kernel().read_text().replace("            PipeBarrier<PIPE_ALL>();\n", "")
-    client.text_document_did_change(types.DidChangeTextDocumentParams(
-        text_document=types.VersionedTextDocumentIdentifier(uri=uri, version=2),
-        content_changes=[types.TextDocumentContentChangeWholeDocument(text=fixed)]))
-    for _ in range(20):
-        await client.wait_for_notification(types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
-        if not any(d.code == "pipe-all-in-loop" for d in client.diagnostics.get(uri, [])):
-            break
-    assert not any(d.code == "pipe-all-in-loop" for d in client.diagnostics[uri])
+    change(client, uri, 2, fixed)
+    await wait_until(client, uri, lambda ds: not any(d.code == "pipe-all-in-loop" for d in ds))
 
 
 @pytest.mark.asyncio
@@ -172,15 +166,10 @@ async def test_editing_the_tiling_header_rechecks_the_kernel(client: LanguageCli
     huri = open_doc(client, header)
     await diagnostics_for(client, kuri)
     client.diagnostics.pop(kuri, None)
-    client.text_document_did_change(types.DidChangeTextDocumentParams(
-        text_document=types.VersionedTextDocumentIdentifier(uri=huri, version=2),
-        content_changes=[types.TextDocumentContentChangeWholeDocument(
-            text=text.replace("TILING_DATA_FIELD_DEF(uint32_t, tileLength);\n", ""))]))
-    for _ in range(20):  # the kernel, not the edited header, now reads a field that does not exist
-        await client.wait_for_notification(types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
-        if any(d.code == "tiling-field-mismatch" for d in client.diagnostics.get(kuri, [])):
-            break
-    (missing,) = [d for d in client.diagnostics[kuri] if d.code == "tiling-field-mismatch"]
+    change(client, huri, 2, text.replace("TILING_DATA_FIELD_DEF(uint32_t, tileLength);\n", ""))
+    # the kernel, not the edited header, now reads a field that does not exist
+    diags = await wait_until(client, kuri, lambda ds: any(d.code == "tiling-field-mismatch" for d in ds))
+    (missing,) = [d for d in diags if d.code == "tiling-field-mismatch"]
     assert missing.severity == types.DiagnosticSeverity.Error and "tileLength" in missing.message
 
 
