@@ -5,7 +5,7 @@ action and hover latency, and the server's resident memory. The baseline, measur
 `shutdown`-free round trip that does no work (a hover outside any token), so ratios show the analysis's own cost.
 Target: p95 under 50 ms for diagnostics and code actions.
 
-    python benchmarks/lsp_latency.py [--edits 30]
+    python benchmarks/lsp_latency.py [--edits 30] [--lines 3000]
 """
 
 from __future__ import annotations
@@ -31,8 +31,8 @@ def pct(xs: list[float], p: float) -> float:
     return xs[min(len(xs) - 1, int(round(p / 100 * (len(xs) - 1))))]
 
 
-async def main(edits: int) -> None:
-    root = write_big_operator(Path(tempfile.mkdtemp()) / "big")
+async def main(edits: int, lines: int) -> None:
+    root = write_big_operator(Path(tempfile.mkdtemp()) / "big", lines=lines)
     kernel = root / "op_kernel" / "scale.cpp"
     text = kernel.read_text()
     client = make_test_lsp_client()
@@ -96,4 +96,6 @@ async def main(edits: int) -> None:
 if __name__ == "__main__":
     ap = argparse.ArgumentParser()
     ap.add_argument("--edits", type=int, default=30)
-    asyncio.run(main(ap.parse_args().edits))
+    ap.add_argument("--lines", type=int, default=3000, help="kernel size (the target is stated for 3000 lines)")
+    args = ap.parse_args()
+    asyncio.run(main(args.edits, args.lines))
