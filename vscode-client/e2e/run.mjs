@@ -1,5 +1,6 @@
 // End-to-end test of the tilewise extension in a real VS Code (code-server) driven through Chromium, as a user
-// would: open the kernel, see the lint problem, apply its quick fix, tune, apply the tuned tiling.
+// would: open the kernel, see the lint problem, apply its quick fix, tune, apply the tuned tiling; then run,
+// open a pipeline trace and cancel a tune.
 //
 // node e2e/run.mjs --code-server BIN --vsix FILE --python PY --example DIR
 // Environment: TILEWISE_OPT / TILEWISE_CACHE pass through code-server to the language server.
@@ -100,6 +101,9 @@ const steps = [
     ['its quick fix sets BUFFER_NUM = 2 on disk and the problem clears', applyQuickFix],
     ['Tune tiling streams a "faster" improvement into Problems', tune],
     ['Apply tuned tiling writes the new knob values to disk', applyTuned],
+    ['Run on emulator shows the time and bottleneck in the status bar', runOnEmulator],
+    ['Open pipeline trace writes a Chrome trace and opens it', openTrace],
+    ['Cancel tuning stops a running tune', cancelTune],
 ];
 
 try {
@@ -141,7 +145,7 @@ const failed = passed === steps.length ? 0 : 1;
 console.log(`${passed} passed, ${failed} failed`);
 process.exit(failed ? 1 : 0);
 
-// ---- the five steps ------------------------------------------------------------------------------------------
+// ---- the steps ------------------------------------------------------------------------------------------
 async function openKernel() {
     await page.keyboard.press('Control+P');
     const input = page.locator('.quick-input-widget input');
@@ -212,6 +216,50 @@ async function applyTuned() {
     }
     await problemRow(/faster/).first().waitFor({ state: 'detached', timeout: 30_000 }); // applied: nothing to offer
     return Object.entries(improvement).map(([k, v]) => `${k} = ${v}`).join(', ');
+}
+
+async function runOnEmulator() {
+    await closeNotifications();
+    await runCommand('tilewise: Run on emulator');
+    const status = page.locator('.statusbar-item', { hasText: /\d+\.\d µs · [A-Z0-9]+/ });
+    await status.waitFor({ timeout: 120_000 });
+    const note = page.locator('.notifications-toasts', { hasText: /Ran \(case \w+\): [\d.]+ µs/ });
+    await note.waitFor({ timeout: 10_000 });
+    return `status bar "${(await status.innerText()).trim()}"`;
+}
+
+async function openTrace() {
+    await closeNotifications();
+    await runCommand('tilewise: Open pipeline trace');
+    const note = page.locator('.notifications-toasts', { hasText: 'Pipeline trace written to' });
+    await note.waitFor({ timeout: 120_000 });
+    const file = /written to (\S+\.json)/.exec(await note.innerText())?.[1];
+    if (!file || !fs.existsSync(file)) {
+        throw new Error(`the notification names no trace file that exists: ${file}`);
+    }
+    const trace = JSON.parse(fs.readFileSync(file, 'utf8'));
+    const events = Array.isArray(trace) ? trace : trace.traceEvents;
+    if (!Array.isArray(events) || events.length === 0) {
+        throw new Error(`${file} holds no trace events`);
+    }
+    await page.locator('.tab.active', { hasText: path.basename(file) }).waitFor({ timeout: 15_000 });
+    return `${events.length} events in ${file}`;
+}
+
+async function cancelTune() {
+    await closeNotifications();
+    // a budget the cache cannot answer at once, so the tune is still running when it is cancelled
+    writeJson(path.join(ws, '.vscode', 'settings.json'), { 'tilewise.pythonPath': opt.python, 'tilewise.budget': 40 });
+    await page.waitForTimeout(2_000); // the settings file watcher and didChangeConfiguration
+    await page.locator('.tab', { hasText: 'add_custom.cpp' }).first().click();
+    await runCommand('tilewise: Tune tiling');
+    const progress = page.locator('.notifications-toasts', { hasText: 'tuning the tiling' });
+    await progress.waitFor({ timeout: 15_000 });
+    await page.waitForTimeout(2_000);
+    await runCommand('tilewise: Cancel tuning');
+    await page.locator('.notifications-toasts', { hasText: 'tuning cancelled' }).waitFor({ timeout: 60_000 });
+    await progress.waitFor({ state: 'detached', timeout: 60_000 });
+    return 'the progress notification closed with "tuning cancelled"';
 }
 
 // ---- helpers -------------------------------------------------------------------------------------------------
