@@ -1,6 +1,6 @@
 // End-to-end test of the tilewise extension in a real VS Code (code-server) driven through Chromium, as a user
 // would: open the kernel, see the lint problem, apply its quick fix, tune, apply the tuned tiling; then run,
-// open a pipeline trace and cancel a tune.
+// open a pipeline trace, cancel a tune, and point tilewise.pythonPath at a Python without tilewise.
 //
 // node e2e/run.mjs --code-server BIN --vsix FILE --python PY --example DIR
 // Environment: TILEWISE_OPT / TILEWISE_CACHE pass through code-server to the language server.
@@ -104,6 +104,7 @@ const steps = [
     ['Run on emulator shows the time and bottleneck in the status bar', runOnEmulator],
     ['Open pipeline trace writes a Chrome trace and opens it', openTrace],
     ['Cancel tuning stops a running tune', cancelTune],
+    ['a tilewise.pythonPath without tilewise restarts the server and says how to fix it', badPython],
 ];
 
 try {
@@ -142,6 +143,11 @@ try {
     cleanup();
 }
 const failed = passed === steps.length ? 0 : 1;
+if (!failed) {
+    // keep the workspace and logs only when they can explain a failure; screenshots always stay
+    await new Promise((r) => setTimeout(r, 500)); // code-server's group is going down
+    fs.rmSync(tmp, { recursive: true, force: true, maxRetries: 3 });
+}
 console.log(`${passed} passed, ${failed} failed`);
 process.exit(failed ? 1 : 0);
 
@@ -260,6 +266,19 @@ async function cancelTune() {
     await page.locator('.notifications-toasts', { hasText: 'tuning cancelled' }).waitFor({ timeout: 60_000 });
     await progress.waitFor({ state: 'detached', timeout: 60_000 });
     return 'the progress notification closed with "tuning cancelled"';
+}
+
+async function badPython() {
+    await closeNotifications();
+    const bad = path.join(tmp, 'no-such-venv', 'bin', 'python');
+    writeJson(path.join(ws, '.vscode', 'settings.json'), { 'tilewise.pythonPath': bad, 'tilewise.budget': 6 });
+    const note = page.locator('.notifications-toasts', { hasText: 'no Python with the tilewise server was found' });
+    await note.waitFor({ timeout: 30_000 });
+    const text = await note.innerText();
+    if (!text.includes(bad) || !text.includes('Fix tilewise.pythonPath')) {
+        throw new Error(`the error does not name the path and the fix: ${text}`);
+    }
+    return 'error names the path and the setting to fix';
 }
 
 // ---- helpers -------------------------------------------------------------------------------------------------
