@@ -51,14 +51,26 @@ class TilewiseServer(LanguageServer):
             analysis = await asyncio.to_thread(self.state.analyse, root, snapshot)
         except asyncio.CancelledError:
             return
-        except Exception:  # noqa: BLE001 - bad input must never take the server down
+        except Exception as exc:  # noqa: BLE001 - bad input must never take the server down
             log.exception("analysis of %s failed", root)
+            self._report_failure(root, f"tilewise could not analyse {root}: {type(exc).__name__}: {exc}")
             return
+        self.state.failures.pop(root, None)
         self.state.analyses[root] = analysis
         await self._replay_stored_tune(root, analysis)
         from server.lsp.features.diagnostics import publish
 
         publish(self, root, analysis)
+
+    def _report_failure(self, root: str, message: str) -> None:
+        """Tell the user, once per distinct failure (not on every keystroke); the log has the traceback."""
+        from lsprotocol import types
+
+        if self.state.failures.get(root) == message:
+            return
+        self.state.failures[root] = message
+        self.window_show_message(types.ShowMessageParams(type=types.MessageType.Error,
+                                                         message=message + " (the server log has the details)"))
 
     async def _replay_stored_tune(self, root: str, analysis) -> None:
         """Once per operator: show what an earlier tune of these very sources found."""

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import os
 import shutil
 from pathlib import Path
@@ -34,9 +35,12 @@ def open_doc(client: LanguageClient, path: Path, text: str | None = None) -> str
 
 async def diagnostics_for(client: LanguageClient, uri: str) -> list[types.Diagnostic]:
     for _ in range(20):
-        await client.wait_for_notification(types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
         if uri in client.diagnostics:
             return client.diagnostics[uri]
+        try:  # bounded: a server that publishes nothing more fails the test instead of hanging it
+            await asyncio.wait_for(client.wait_for_notification(types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS), 60)
+        except TimeoutError:
+            break
     raise AssertionError(f"no diagnostics for {uri}")
 
 
@@ -56,5 +60,8 @@ async def wait_until(client: LanguageClient, uri: str, predicate, tries: int = 3
         diags = client.diagnostics.get(uri)
         if diags is not None and predicate(diags):
             return diags
-        await client.wait_for_notification(types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
-    raise AssertionError(f"diagnostics never matched: {client.diagnostics.get(uri)}")
+        try:
+            await asyncio.wait_for(client.wait_for_notification(types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS), 60)
+        except TimeoutError:
+            break
+    raise AssertionError(f"diagnostics for {uri} never matched: {client.diagnostics.get(uri)}")

@@ -186,3 +186,24 @@ async def test_websocket_transport():
     finally:
         proc.terminate()
         proc.wait(timeout=10)
+
+
+@pytest.mark.asyncio
+async def test_a_malformed_manifest_is_a_diagnostic_on_its_line(client: LanguageClient):
+    manifest = _workspace() / "leaky" / "tilewise.toml"
+    good = manifest.read_text()
+    bad = good.replace("shape = [64, 2048]", 'shape = [64, "wide"]', 1)
+    row = bad.splitlines().index('shape = [64, "wide"]')
+    manifest.write_text(bad)
+    try:
+        open_doc(client, kernel("leaky"))
+        muri = manifest.resolve().as_uri()
+        diags = await wait_until(client, muri, lambda ds: bool(ds))
+        assert diags[0].range.start.line == row and "shape" in diags[0].message
+        assert diags[0].severity == types.DiagnosticSeverity.Error
+        manifest.write_text(good)  # fixed and saved: the diagnostic clears
+        client.text_document_did_save(types.DidSaveTextDocumentParams(
+            text_document=types.TextDocumentIdentifier(uri=kernel("leaky").resolve().as_uri())))
+        await wait_until(client, muri, lambda ds: not ds)
+    finally:
+        manifest.write_text(good)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from lsprotocol import types
 
 from server.lsp.convert import diagnostic
@@ -16,16 +18,32 @@ def publish(server, root: str, analysis) -> None:
         if sf is not None:
             by_file.setdefault(f.file, []).append(diagnostic(sf, f))
     for p in analysis.op.problems:
-        sf = analysis.op.sources.get(p.file)
-        if sf is not None and p.line:
-            by_file[p.file].append(types.Diagnostic(
-                range=types.Range(start=types.Position(line=p.line - 1, character=0),
-                                  end=types.Position(line=p.line - 1, character=len(sf.line_text(p.line)))),
-                message=p.message, severity=types.DiagnosticSeverity.Error, source="tilewise"))
+        diagnostic_ = _problem(analysis, p)
+        if diagnostic_ is not None:
+            by_file.setdefault(p.file, []).append(diagnostic_)
     for item in editor_items(server.state, analysis):
         by_file.setdefault(item.file, []).append(item.diagnostic)
+    # A file that had diagnostics last time and has none now (a fixed tilewise.toml) is cleared too.
+    for path in server.state.published.get(root, set()) - set(by_file):
+        by_file[path] = []
+    server.state.published[root] = {path for path, diagnostics in by_file.items() if diagnostics}
     for path, diagnostics in by_file.items():
         server.text_document_publish_diagnostics_for(path_to_uri(path), diagnostics)
+
+
+def _problem(analysis, p) -> types.Diagnostic | None:
+    """A problem at its line: in a source, the whole line; in another file of the operator (tilewise.toml, a
+    header that is not UTF-8), the start of the line."""
+    sf = analysis.op.sources.get(p.file)
+    if sf is not None and not p.line:
+        return None  # e.g. the operator-level problems shown by `tilewise lint`
+    if sf is None and not Path(p.file).is_file():
+        return None  # a missing folder: there is no file to attach it to
+    line = max(p.line or 1, 1)
+    end = len(sf.line_text(line)) if sf is not None and line <= sf.line_count() else 0
+    return types.Diagnostic(range=types.Range(start=types.Position(line=line - 1, character=0),
+                                              end=types.Position(line=line - 1, character=end)),
+                            message=p.message, severity=types.DiagnosticSeverity.Error, source="tilewise")
 
 
 def register(server) -> None:
