@@ -17,7 +17,7 @@ from tree_sitter import Node
 from analysis.apis import FREE_APIS, MEMBER_APIS
 from analysis.errors import TilewiseError
 from analysis.evaluate import DTYPE_SIZES, Evaluator, parse_int_literal
-from analysis.knobs import parse_annotation, role_of
+from analysis.knobs import is_tuned, parse_annotation, role_of
 from analysis.model import (
     ApiCall,
     AttrDef,
@@ -309,9 +309,10 @@ class ModelBuilder:
 
     def _knob(self, sf: SourceFile, name: str, value: int, kind: str, side: str, start: int, end: int) -> Knob:
         literal = self.loc(sf, start, end)
+        line = sf.line_text(literal.line)
         return make(Knob,
             name=name, value=value, file=sf.path, line=literal.line, col=literal.col, kind=kind, side=side,
-            role=role_of(name), domain=parse_annotation(sf.line_text(literal.line), name), literal=literal,
+            role=role_of(name), domain=parse_annotation(line, name), tuned=is_tuned(line), literal=literal,
         )
 
     # ---- host: tiling struct and function ------------------------------------------------------------------------

@@ -19,6 +19,15 @@ def parse_annotation(line: str, name: str) -> list[int] | None:
     return None
 
 
+_TUNED_RE = re.compile(r"tilewise:\s*tuned\b")
+TUNED_MARK = "tilewise: tuned"
+
+
+def is_tuned(line: str) -> bool:
+    """`// tilewise: tuned` on a constant's line: its value was chosen by measurement (an applied tune)."""
+    return bool(_TUNED_RE.search(line))
+
+
 def role_of(name: str) -> str:
     upper = name.upper()
     if "BUFFER_NUM" in upper or "BUFFERNUM" in upper or "DOUBLE_BUFFER" in upper or upper in ("BUF_NUM", "DB_NUM"):

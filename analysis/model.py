@@ -181,6 +181,7 @@ class Knob(BaseModel):
     side: Literal["host", "kernel"]
     role: Literal["block_dim", "buffer_num", "tile", "other"] = "other"
     domain: list[int] | None = None  # from a `// tilewise: tune NAME in [...]` annotation
+    tuned: bool = False  # `// tilewise: tuned` on its line: a measured choice the rules leave alone
     literal: Loc
 
 

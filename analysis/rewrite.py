@@ -7,6 +7,7 @@ from pathlib import Path
 
 from analysis.errors import TilewiseError
 from analysis.findings import Fix, TextEdit
+from analysis.knobs import TUNED_MARK
 from analysis.model import Knob, OperatorModel
 
 
@@ -51,6 +52,27 @@ def changed_knobs(model: OperatorModel, config: dict[str, int]) -> list[Knob]:
     the analysis, but the tuner sets blockDim through the named constant it comes from."""
     return [k for k in model.knobs if k.name in config and config[k.name] != k.value
             and k.kind not in ("set_block_dim", "launch")]
+
+
+def tuned_edits(model: OperatorModel, sources: dict, config: dict[str, int]) -> list[TextEdit]:
+    """Apply a tuned configuration: each changed literal, and `// tilewise: tuned` on the line of every knob the
+    search decided (changed or confirmed), so the rules that would second-guess a measured choice (too few cores,
+    small tiles, one buffer) leave it alone."""
+    edits = []
+    for k in model.knobs:
+        if k.name not in config or k.kind in ("set_block_dim", "launch"):
+            continue
+        if config[k.name] != k.value:
+            edits.append(knob_edit(k, config[k.name]))
+        sf = sources.get(k.file)
+        if sf is None or k.tuned:
+            continue
+        line = sf.line_text(k.line)
+        at = sf.offset_of_line_col(k.line, len(line) + 1)
+        mark = f" ({TUNED_MARK})" if "//" in line else f"  // {TUNED_MARK}"
+        edits.append(TextEdit(file=k.file, line=k.line, col=len(line) + 1, end_line=k.line, end_col=len(line) + 1,
+                              new_text=mark, start=at, end=at))
+    return edits
 
 
 def knob_edits(model: OperatorModel, config: dict[str, int]) -> list[TextEdit]:

@@ -358,11 +358,9 @@ def _apply_best(op: Operator, tuner, result, device) -> dict:
     """Rewrite the knob literals in the sources, then prove the operator still builds and passes."""
     from analysis.findings import Fix
     from analysis.operator import load_operator as reload
-    from analysis.rewrite import apply_fix
-    from analysis.rules.base import edit
+    from analysis.rewrite import apply_fix, changed_knobs, tuned_edits
 
-    edits = [edit(k.literal, str(result.best[k.name])) for k in op.model.knobs
-             if k.name in result.best and result.best[k.name] != k.value and k.kind not in ("set_block_dim", "launch")]
+    edits = tuned_edits(op.model, op.sources, result.best)
     apply_fix(Fix(title="apply tuned tiling", edits=edits), write=True)
     fresh = reload(op.project.root)
     failures = []
@@ -370,8 +368,8 @@ def _apply_best(op: Operator, tuner, result, device) -> dict:
         m = device.run(fresh, case, seed=tuner.data_seed)
         if not m.ok or m.correct is False:
             failures.append(f"{case.name}: {m.error.message if m.error else 'wrong output'}")
-    return {"files": sorted({e.file for e in edits}), "edits": len(edits), "verified": not failures,
-            "failures": failures}
+    return {"files": sorted({e.file for e in edits}), "edits": len(changed_knobs(op.model, result.best)),
+            "verified": not failures, "failures": failures}
 
 
 def _print_tune(result, applied) -> None:
@@ -465,6 +463,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("serve", help="run the language server (LSP over stdio, or websockets with --ws)")
     p.add_argument("--ws", type=int, metavar="PORT", help="serve websockets on 127.0.0.1:PORT instead of stdio")
+    p.add_argument("--stdio", action="store_true", help="LSP over stdio (the default)")
     p.add_argument("--verbose", "-v", action="store_true")
     p.set_defaults(func=cmd_serve)
     return parser

@@ -175,6 +175,18 @@ def test_low_block_dim_fires_through_local_variable_and_fix_uses_all_cores(tmp_p
     assert fix_and_recheck(root, "low-block-dim") == []
 
 
+def test_knobs_marked_tuned_are_left_alone(tmp_path: Path):
+    """An applied tune measured these values: the rules that would second-guess them stay quiet."""
+    host = replace_once(HOST, "constexpr uint32_t BLOCK_DIM = 48;", "constexpr uint32_t BLOCK_DIM = 8;")
+    host = replace_once(host, "constexpr uint32_t TILE_LENGTH = 8192;", "constexpr uint32_t TILE_LENGTH = 256;")
+    root = write_operator(tmp_path / "op", host=host)
+    assert findings(root, "low-block-dim") and findings(root, "small-copy")
+    marked = host.replace("BLOCK_DIM = 8;", "BLOCK_DIM = 8;  // tilewise: tuned")
+    marked = marked.replace("TILE_LENGTH = 256;", "TILE_LENGTH = 256;  // cores x tiles (tilewise: tuned)")
+    root = write_operator(tmp_path / "marked", host=marked)
+    assert findings(root, "low-block-dim") == [] and findings(root, "small-copy") == []
+
+
 def test_low_block_dim_is_chip_aware(tmp_path: Path):
     host = replace_once(HOST, "constexpr uint32_t BLOCK_DIM = 48;", "constexpr uint32_t BLOCK_DIM = 40;")
     root = write_operator(tmp_path / "op", host=host)

@@ -33,6 +33,8 @@ class LowBlockDim(Rule):
             if knob.kind in ("set_block_dim", "launch"):
                 candidates[(knob.file, knob.line, knob.name)] = knob
         for knob in candidates.values():
+            if knob.tuned:
+                continue  # an applied tune measured this count: more cores were not faster
             if knob.value >= cores:
                 continue
             splits = ctx.uses_block_idx()

@@ -22,7 +22,7 @@ class SingleBuffer(Rule):
             if key not in queues or key not in looped or buf.num.value != 1:
                 continue
             knob = ctx.model.knob(buf.num.text) if buf.num.text and not buf.num.text.isdigit() else None
-            if knob is not None and knob.name in reported_knobs:
+            if knob is not None and (knob.name in reported_knobs or knob.tuned):
                 continue
             fixes = []
             if not self._fits_doubled(ctx, buf.owner):

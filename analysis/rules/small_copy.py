@@ -42,7 +42,8 @@ class SmallCopy(Rule):
             names = ctx.flow.kernel_names(sf, length)
             elem = ctx.elem_size(call, call.args[0].text) or ctx.elem_size(call, call.args[1].text) or 2
             for knob in ctx.flow.knobs_reaching(names, role="tile"):
-                if knob.name in reported or not _LENGTH_NAME.search(knob.name) or _COUNT_NAME.search(knob.name):
+                if knob.name in reported or knob.tuned or not _LENGTH_NAME.search(knob.name) \
+                        or _COUNT_NAME.search(knob.name):
                     continue
                 nbytes = knob.value * elem
                 if nbytes >= SMALL_BYTES:

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from lsprotocol import types
 
 from analysis.findings import Fix
-from analysis.rewrite import changed_knobs, knob_edit
+from analysis.rewrite import changed_knobs, tuned_edits
 from search.cache import BestConfig
 from server.lsp.convert import lsp_range, workspace_edit
 
@@ -39,7 +39,7 @@ def tuned_items(analysis, best: BestConfig | None) -> list[EditorItem]:
     if not changed:
         return []
     message = tuned_message(best, [k.name for k in changed])
-    fix = Fix(title=f"Apply tuned tiling: {message}", edits=[knob_edit(k, best.config[k.name]) for k in changed])
+    fix = Fix(title=f"Apply tuned tiling: {message}", edits=tuned_edits(op.model, op.sources, best.config))
     items = []
     for k in changed:
         diagnostic = types.Diagnostic(

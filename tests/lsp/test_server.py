@@ -83,8 +83,11 @@ async def test_code_lens_and_run_request(client: LanguageClient):
     lenses = await client.text_document_code_lens_async(types.CodeLensParams(
         text_document=types.TextDocumentIdentifier(uri=uri)))
     assert [lens.command.title for lens in lenses] == ["Run on emulator", "Tune tiling"]
-    result = await client.protocol.send_request_async("tilewise/run", {"uri": uri})
+    client.progress_reports["run-1"] = []  # the client's own token: the server reports on it, creating none
+    result = await client.protocol.send_request_async("tilewise/run", {"uri": uri, "workDoneToken": "run-1"})
     assert result.ok and result.correct and result.time_us > 0
+    kinds = [getattr(p, "kind", None) for p in client.progress_reports["run-1"]]
+    assert kinds[0] == "begin" and kinds[-1] == "end" and len(client.progress_reports) == 1
     lenses = await client.text_document_code_lens_async(types.CodeLensParams(
         text_document=types.TextDocumentIdentifier(uri=uri)))
     assert lenses[-1].command.title.startswith("last: ") and "bottleneck" in lenses[-1].command.title

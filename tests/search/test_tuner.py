@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 from opgen import HOST, KERNEL, replace_once, write_operator
 
+from analysis.lint import lint
 from analysis.operator import load_operator
 from device.emulator import EmulatorDevice
 from search.cache import ResultsCache
@@ -114,8 +115,12 @@ def test_apply_rewrites_the_literals_and_the_operator_still_passes(tmp_path, emu
     assert data["best"] == {"BLOCK_DIM": 8, "TILE_LENGTH": 8192}
     assert data["applied"]["verified"] is True
     host = (root / "op_host" / "scale.cpp").read_text()
-    assert "constexpr uint32_t TILE_LENGTH = 8192;  // tilewise: tune TILE_LENGTH in [1024, 8192]" in host
-    assert host.replace("TILE_LENGTH = 8192;", "TILE_LENGTH = 1024;") == TUNED_HOST  # nothing else changed
+    # the values, and a mark on every knob the search decided, so the rules leave measured choices alone
+    assert "TILE_LENGTH = 8192;  // tilewise: tune TILE_LENGTH in [1024, 8192] (tilewise: tuned)\n" in host
+    assert "BLOCK_DIM = 8;  // tilewise: tune BLOCK_DIM in [1, 8, 48] (tilewise: tuned)\n" in host
+    unmarked = host.replace(" (tilewise: tuned)", "").replace("TILE_LENGTH = 8192;", "TILE_LENGTH = 1024;")
+    assert unmarked == TUNED_HOST  # nothing else changed
+    assert [f.rule for f in lint(load_operator(root)) if f.rule in ("low-block-dim", "small-copy")] == []
 
 
 def test_ctrl_c_stops_cleanly_and_keeps_results(tmp_path, emu_cache, needs_gxx):

@@ -3,7 +3,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { LanguageClient } from 'vscode-languageclient/node';
+import { LanguageClient, WorkDoneProgress } from 'vscode-languageclient/node';
 import { Measurement, Severity, TuneResult, runMessage, statusText, tuneMessage } from './format';
 
 /** JSON-RPC code the server answers with when a request was cancelled (LSP RequestCancelled). */
@@ -94,8 +94,16 @@ export class Commands implements vscode.Disposable {
                     token.onCancellationRequested(() => cts.cancel());
                     progress.report({ message: 'improvements appear as "tilewise tune" problems' });
                     this.output.appendLine(`[tune] ${target.fsPath}`);
+                    // The server reports on our token, so its "3/32 configurations, best ..." lands in this notification.
+                    const workDoneToken = `tilewise-tune-${Date.now()}`;
+                    const listening = client.onProgress(WorkDoneProgress.type, workDoneToken, (value) => {
+                        if (value.kind === 'report' && value.message) {
+                            progress.report({ message: value.message });
+                        }
+                    });
                     try {
-                        const r = await client.sendRequest<TuneResult>('tilewise/tune', { uri: target.toString() }, cts.token);
+                        const r = await client.sendRequest<TuneResult>(
+                            'tilewise/tune', { uri: target.toString(), workDoneToken }, cts.token);
                         this.output.appendLine(`[tune] ${JSON.stringify({ best: r.best, best_us: r.best_us, speedup: r.speedup })}`);
                         this.show(tuneMessage(r));
                     } catch (err) {
@@ -106,6 +114,8 @@ export class Commands implements vscode.Disposable {
                         } else {
                             this.failed('Tune', err);
                         }
+                    } finally {
+                        listening.dispose();
                     }
                 });
         } finally {

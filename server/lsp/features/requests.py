@@ -29,7 +29,13 @@ def _cases(op, name):
     raise ValueError("the operator has no tilewise.toml with shape cases; add one to run or tune it")
 
 
-async def _progress(ls, title: str):
+async def _progress(ls, title: str, params=None):
+    """Progress on the client's own `workDoneToken` when it sent one (its UI shows our messages), else on a token
+    the server creates."""
+    token = _get(params, "workDoneToken") or _get(params, "work_done_token")
+    if token:
+        ls.work_done_progress.begin(token, types.WorkDoneProgressBegin(title=title, cancellable=True))
+        return token
     token = str(uuid.uuid4())
     try:
         await ls.work_done_progress.create_async(token)
@@ -62,7 +68,7 @@ def register(server) -> None:
         op = analysis.op
         root = str(op.project.root)
         cases = _cases(op, _get(params, "case"))
-        token = await _progress(ls, f"Running {op.model.operator} on the emulator")
+        token = await _progress(ls, f"Running {op.model.operator} on the emulator", params)
         timeout = _get(params, "timeout")
         device = EmulatorDevice(chip=ls.state.settings.chip, **({"timeout_s": float(timeout)} if timeout else {}))
         _report(ls, token, f"case {cases[0].name}")
@@ -94,7 +100,7 @@ def register(server) -> None:
         tuner = Tuner(op, device, _cases(op, _get(params, "case")), cache=cache,
                       strategy=_get(params, "strategy", settings.strategy),
                       budget=int(_get(params, "budget", settings.budget)))
-        token = await _progress(ls, f"Tuning {op.model.operator}")
+        token = await _progress(ls, f"Tuning {op.model.operator}", params)
         loop = asyncio.get_running_loop()
         queue: asyncio.Queue = asyncio.Queue()
 
