@@ -79,9 +79,17 @@ cleanup() {
     rm -f "$pgid_file"
 }
 trap cleanup EXIT
-timeout 600 node vscode-client/e2e/run.mjs \
-    --code-server "$CS_BIN" \
-    --vsix vscode-client/tilewise.vsix \
-    --python "$ROOT/.venv/bin/python" \
-    --example examples/add_custom_slow_single_buffer \
-    --budget 6
+browser_test() {
+    timeout 600 node vscode-client/e2e/run.mjs \
+        --code-server "$CS_BIN" \
+        --vsix vscode-client/tilewise.vsix \
+        --python "$ROOT/.venv/bin/python" \
+        --example examples/add_custom_slow_single_buffer \
+        --budget 6
+}
+# One retry, said out loud: a browser on a loaded 2-core machine can miss a frame; a real bug fails both times.
+if ! browser_test; then
+    cleanup
+    echo "e2e: the browser test failed; running it once more to tell a real failure from a missed frame" >&2
+    browser_test
+fi
