@@ -91,7 +91,7 @@ async function startClient(output: vscode.LogOutputChannel): Promise<void> {
     output.appendLine(`tilewise server: ${found.python} -m server.cli serve (${found.why})`);
     const serverOptions: ServerOptions = {
         command: found.python,
-        // stdio without a `transport` field: TransportKind.stdio would append --stdio, which `serve` rejects
+        // stdio without a `transport` field: stdio is the default of `serve` (which also accepts --stdio)
         args: ['-m', 'server.cli', 'serve'],
         // the environment passes through: TILEWISE_CACHE and TILEWISE_OPT reach the emulator builds
         options: { cwd: os.tmpdir(), env: process.env },
