@@ -9,10 +9,11 @@ import asyncio
 import contextlib
 import functools
 import logging
+import threading
 
 from pygls.lsp.server import LanguageServer
 
-from server.lsp.state import ServerState, path_to_uri, uri_to_path
+from server.lsp.state import ServerState, Superseded, path_to_uri, uri_to_path
 
 log = logging.getLogger("tilewise.lsp")
 
@@ -45,11 +46,15 @@ class TilewiseServer(LanguageServer):
         self.state.pending[root] = asyncio.ensure_future(self._analyse_later(root, wait))
 
     async def _analyse_later(self, root: str, delay: float) -> None:
+        superseded = threading.Event()
         try:
             await asyncio.sleep(delay)
             snapshot = self.open_texts(root)
-            analysis = await asyncio.to_thread(self.state.analyse, root, snapshot)
+            analysis = await asyncio.to_thread(self.state.analyse, root, snapshot, superseded)
         except asyncio.CancelledError:
+            superseded.set()  # the worker thread stops at its next step; its result would be stale anyway
+            return
+        except Superseded:
             return
         except Exception as exc:  # noqa: BLE001 - bad input must never take the server down
             log.exception("analysis of %s failed", root)

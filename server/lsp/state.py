@@ -62,6 +62,10 @@ class Settings(BaseModel):
         return strategy
 
 
+class Superseded(Exception):
+    """An analysis stopped because a newer edit arrived."""
+
+
 @dataclass
 class Analysis:
     op: Operator
@@ -89,11 +93,16 @@ class ServerState:
         except TilewiseError:
             return None
 
-    def analyse(self, root: str, overlay: dict[str, str]) -> Analysis:
+    def analyse(self, root: str, overlay: dict[str, str], superseded: threading.Event | None = None) -> Analysis:
         """Runs on a worker thread: the overlay is a snapshot, so edits that arrive meanwhile do not interfere.
-        Serialised, because re-parsing reuses (and updates) the open documents' trees."""
+        Serialised, because re-parsing reuses (and updates) the open documents' trees. `superseded` is set when a
+        newer edit made this work stale: it then stops at the next step instead of finishing for nothing."""
         with _ANALYSIS_LOCK:
+            if superseded is not None and superseded.is_set():
+                raise Superseded
             op = load_operator(root, overlay=overlay, cache=self.sources)
+            if superseded is not None and superseded.is_set():
+                raise Superseded
             findings = lint(op, load_chip(self.settings.chip))
             self.version += 1
             return Analysis(op, findings, self.version)
