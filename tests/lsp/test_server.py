@@ -187,6 +187,10 @@ async def test_definition_of_a_queue_use(client: LanguageClient):
         position=types.Position(line=row, character=lines[row].index("inQueueX") + 2)))
     declared = lines[loc.range.start.line]
     assert "TQue<" in declared and "inQueueX" in declared
+    hover = await client.text_document_hover_async(types.HoverParams(
+        text_document=types.TextDocumentIdentifier(uri=uri), position=loc.range.start))
+    assert "(VECIN, depth 2)" in hover.contents.value  # depth, and UB use for the tile the host ships today
+    assert "with TILE_LENGTH = 4096: 16,384 bytes for 2-byte elements" in hover.contents.value
 
 
 @pytest.mark.asyncio

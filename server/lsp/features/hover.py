@@ -80,6 +80,33 @@ def _sized_cost(ls, analysis, call) -> str | None:
             f"cycles ({_duration(cycles / (chip.clock_ghz * 1e3))})")
 
 
+def _ub_estimate(ls, analysis, ib) -> str | None:
+    """A queue's UB bytes when its size depends on a run-time tile length: with the tile knob's current value
+    and each element size the operator's dtypes allow."""
+    from analysis.evaluate import DTYPE_SIZES, Evaluator
+
+    ctx = _context(ls, analysis)
+    found = ctx.node(ib.size.loc)
+    if found is None:
+        return None
+    sf, node = found
+    env = dict(ctx.kernel_env)
+    free = {n for n in ctx.flow.kernel.names_in(sf, node) if n not in env and n not in ("T", "sizeof")}
+    knobs = ctx.flow.knobs_reaching(ctx.flow.kernel_names(sf, node), role="tile")
+    if len(free) != 1 or len(knobs) != 1:
+        return None  # only the simple, common case: one run-time length decided by one tile knob
+    env[free.pop()] = knobs[0].value
+    sizes = sorted({DTYPE_SIZES[d] for t in analysis.op.model.inputs for d in t.dtypes if d in DTYPE_SIZES}) or [2]
+    out = []
+    for size in sizes:
+        ev = Evaluator(sf.node_text, env, {"T": size, "DTYPE": size})
+        one, num = ev.value(node), ib.num.value or ctx.kernel_env.get(ib.num.text)
+        if one is None or num is None:
+            return None
+        out.append(f"{num * one:,} bytes for {size}-byte elements")
+    return f"with {knobs[0].name} = {knobs[0].value}: " + "; ".join(out)
+
+
 def describe(ls, analysis, path: str, offset: int) -> str | None:
     model = analysis.op.model
     for c in model.api_calls:
@@ -106,6 +133,9 @@ def describe(ls, analysis, path: str, offset: int) -> str | None:
             ib = next((b for b in model.init_buffers if b.queue == q.name and b.owner == q.owner), None)
             ub = f"{ib.bytes:,} bytes of UB" if ib and ib.bytes else (
                 f"UB: {ib.num.text} x {ib.size.text}" if ib else "never initialised")
+            estimate = _ub_estimate(ls, analysis, ib) if ib and not ib.bytes else None
+            if estimate:
+                ub += f"\n\n{estimate}"
             depth = f", depth {q.depth}" if q.depth is not None else ""
             return f"**{q.kind} {q.name}** ({q.position}{depth})\n\n{ub}"
     for r in model.tiling_reads:
