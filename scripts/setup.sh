@@ -7,5 +7,13 @@ if [ ! -x .venv/bin/python ]; then
     "$PYTHON" -m venv .venv
 fi
 .venv/bin/python -m pip install --quiet --upgrade pip >/dev/null 2>&1 || true
-.venv/bin/python -m pip install --quiet -e ".[test]" 2>&1 | grep -v "^WARNING: Location" || true
+# pip's own output (setuptools deprecation notices and the like) goes to a log, shown only when the install fails
+log=$(mktemp)
+if ! .venv/bin/python -m pip install --quiet -e ".[test]" >"$log" 2>&1; then
+    cat "$log" >&2
+    rm -f "$log"
+    echo "setup: installing tilewise into .venv failed (pip's output above)" >&2
+    exit 1
+fi
+rm -f "$log"
 .venv/bin/python -c "import analysis, server, tree_sitter_cpp, pygls" # fail loudly if the install did not work
