@@ -65,3 +65,8 @@ async def wait_until(client: LanguageClient, uri: str, predicate, tries: int = 3
         except TimeoutError:
             break
     raise AssertionError(f"diagnostics for {uri} never matched: {client.diagnostics.get(uri)}")
+
+
+def hover_at(client: LanguageClient, uri: str, line: int, character: int):
+    return client.text_document_hover_async(types.HoverParams(
+        text_document=types.TextDocumentIdentifier(uri=uri), position=types.Position(line=line, character=character)))

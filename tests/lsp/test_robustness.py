@@ -13,7 +13,17 @@ import sys
 from pathlib import Path
 
 import pytest
-from lsp_helpers import ROOT, SERVER_ENV, _workspace, change, diagnostics_for, kernel, open_doc, wait_until
+from lsp_helpers import (
+    ROOT,
+    SERVER_ENV,
+    _workspace,
+    change,
+    diagnostics_for,
+    hover_at,
+    kernel,
+    open_doc,
+    wait_until,
+)
 from lsprotocol import types
 from pytest_lsp import LanguageClient
 from pytest_lsp.client import make_test_lsp_client
@@ -25,11 +35,6 @@ def write_big_operator(root: Path, lines: int) -> Path:
     synth = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(synth)
     return synth.write_big_operator(root, lines=lines)
-
-
-def hover_at(client: LanguageClient, uri: str, line: int, character: int):
-    return client.text_document_hover_async(types.HoverParams(
-        text_document=types.TextDocumentIdentifier(uri=uri), position=types.Position(line=line, character=character)))
 
 
 @pytest.mark.asyncio

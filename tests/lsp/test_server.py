@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from lsp_helpers import _workspace, change, diagnostics_for, kernel, open_doc, wait_until
+from lsp_helpers import _workspace, change, diagnostics_for, hover_at, kernel, open_doc, wait_until
 from lsprotocol import types
 from pytest_lsp import LanguageClient
 
@@ -42,9 +42,7 @@ async def test_hover_on_an_api_call_and_a_knob(client: LanguageClient):
     uri = open_doc(client, path)
     lines = path.read_text().splitlines()
     row = next(i for i, text in enumerate(lines) if "Add(zLocal" in text)
-    hover = await client.text_document_hover_async(types.HoverParams(
-        text_document=types.TextDocumentIdentifier(uri=uri),
-        position=types.Position(line=row, character=lines[row].index("Add") + 1)))
+    hover = await hover_at(client, uri, row, lines[row].index("Add") + 1)
     assert "**Add** (vector pipe)" in hover.contents.value and "cycles per 256-byte repeat" in hover.contents.value
     # sized: the count is tileLength, which the host sets from TILE_LENGTH (fp16: 32 repeats of 256 bytes)
     assert "for 4,096 elements (with TILE_LENGTH = 4096): 32 repeats" in hover.contents.value
@@ -52,9 +50,7 @@ async def test_hover_on_an_api_call_and_a_knob(client: LanguageClient):
     huri = open_doc(client, host)
     hlines = host.read_text().splitlines()
     row = next(i for i, text in enumerate(hlines) if text.startswith("constexpr uint32_t TILE_LENGTH"))
-    hover = await client.text_document_hover_async(types.HoverParams(
-        text_document=types.TextDocumentIdentifier(uri=huri),
-        position=types.Position(line=row, character=hlines[row].index("4096"))))
+    hover = await hover_at(client, huri, row, hlines[row].index("4096"))
     assert "knob TILE_LENGTH** = 4096" in hover.contents.value and "search domain [64" in hover.contents.value
 
 
@@ -68,9 +64,7 @@ async def test_definition_of_a_tiling_field(client: LanguageClient):
         text_document=types.TextDocumentIdentifier(uri=uri),
         position=types.Position(line=row, character=lines[row].index("tileLength", lines[row].index("tilingData.")))))
     assert loc.uri.endswith("op_host/add_custom_tiling.h")
-    hover = await client.text_document_hover_async(types.HoverParams(
-        text_document=types.TextDocumentIdentifier(uri=uri),
-        position=types.Position(line=row, character=lines[row].index("tileLength", lines[row].index("tilingData.")))))
+    hover = await hover_at(client, uri, row, lines[row].index("tileLength", lines[row].index("tilingData.")))
     assert "**tiling field uint32_t tileLength**" in hover.contents.value
     assert "TILE_LENGTH = 4096, search domain [64" in hover.contents.value
     header = (_workspace() / "slow" / "op_host" / "add_custom_tiling.h").read_text().splitlines()
