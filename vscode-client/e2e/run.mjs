@@ -102,6 +102,7 @@ const steps = [
     ['Tune tiling streams a "faster" improvement into Problems', tune],
     ['Apply tuned tiling writes the new knob values to disk', applyTuned],
     ['Run on emulator shows the time and bottleneck in the status bar', runOnEmulator],
+    ['the kernel entry\'s code lens shows the last result and runs again on click', codeLens],
     ['Open pipeline trace writes a Chrome trace and opens it', openTrace],
     ['Cancel tuning stops a running tune', cancelTune],
     ['a tilewise.pythonPath without tilewise restarts the server and says how to fix it', badPython],
@@ -232,6 +233,29 @@ async function runOnEmulator() {
     const note = page.locator('.notifications-toasts', { hasText: /Ran \(case \w+\): [\d.]+ µs/ });
     await note.waitFor({ timeout: 10_000 });
     return `status bar "${(await status.innerText()).trim()}"`;
+}
+
+async function codeLens() {
+    await closeNotifications();
+    // the kernel's tab (both files are add_custom.cpp: the tab's description tells them apart), scrolled to its
+    // __global__ entry, where the server puts its lenses
+    await page.locator('.tab', { hasText: 'op_kernel' }).click();
+    await page.locator('.tab.active', { hasText: 'op_kernel' }).waitFor({ timeout: 10_000 });
+    const input = page.locator('.quick-input-widget input');
+    const entry = fs.readFileSync(kernelFile, 'utf8').split('\n').findIndex((l) => l.includes('__global__')) + 1;
+    await page.keyboard.press('Control+G');
+    await input.waitFor({ timeout: 10_000 });
+    await input.fill(`:${entry}`);
+    await page.keyboard.press('Enter');
+    const lenses = page.locator('.codelens-decoration');
+    const last = lenses.filter({ hasText: /last: [\d.]+ µs, bottleneck [A-Z0-9]+/ }).first();
+    await last.waitFor({ timeout: 30_000 });
+    await shot('step7-lens');
+    await lenses.locator('a', { hasText: 'Run on emulator' }).first().click();
+    const note = page.locator('.notifications-toasts', { hasText: /Ran \(case \w+\): [\d.]+ µs/ });
+    await note.waitFor({ timeout: 120_000 });
+    const shown = (await last.innerText()).match(/last: [\d.]+ µs, bottleneck [A-Z0-9]+/)[0];
+    return `lens "${shown}", clicked "Run on emulator"`;
 }
 
 async function openTrace() {
