@@ -62,6 +62,8 @@ INT_TYPES = {
 }
 LOOP_TYPES = {"for_statement": "for", "for_range_loop": "for", "while_statement": "while", "do_statement": "do"}
 
+_TILING_DATA_CALLS = frozenset(("GET_TILING_DATA", "GET_TILING_DATA_WITH_STRUCT", "GET_TILING_DATA_PTR_WITH_STRUCT",
+                                "TILING_KEY_IS"))
 _KINDS = ("call", "function", "class", "define", "decl", "field", "param", "assign", "init")
 
 
@@ -87,6 +89,7 @@ class ModelBuilder:
         self.host_env: dict[str, int] = {}
         self.kernel_env: dict[str, int] = {}
         self.type_sizes: dict[str, int] = {}
+        self._parts: dict[tuple[str, int, int], tuple[str, str | None, str | None]] = {}
 
     # ---- helpers -----------------------------------------------------------------------------------------------
     def loc(self, sf: SourceFile, start: int, end: int) -> Loc:
@@ -104,6 +107,14 @@ class ModelBuilder:
         value = ev.value(node) if ev else None
         return make(Expr, text=_squash(sf.node_text(node)), value=value, loc=self.nloc(sf, node),
                     start=node.start_byte, end=node.end_byte)
+
+    def call_parts(self, sf: SourceFile, call: Node) -> tuple[str, str | None, str | None]:
+        """`_call_parts`, once per call per build: several passes look at every call of a kernel."""
+        key = (sf.path, call.start_byte, call.end_byte)  # nested calls can share a start: `a()->b()`
+        parts = self._parts.get(key)
+        if parts is None:
+            parts = self._parts[key] = _call_parts(sf, call)
+        return parts
 
     def evaluator(self, sf: SourceFile, side: str) -> Evaluator:
         env = self.kernel_env if side == "kernel" else self.host_env
@@ -566,16 +577,17 @@ class ModelBuilder:
             sf = f.sf
             ev = self.evaluator(sf, "kernel")
             for call in f.caps.get("call", []):
-                name, receiver, targs = _call_parts(sf, call)
+                name, receiver, targs = self.call_parts(sf, call)
+                is_api = name in FREE_APIS if receiver is None else (name in MEMBER_APIS or name in FREE_APIS)
+                if not is_api and name not in user_functions:
+                    continue  # neither an AscendC call nor an edge of the kernel's own call graph
                 fn_node, loops = _context(call)
                 fn_name, owner = _fn_info(sf, fn_node, fn_cache)
                 if name in user_functions:
                     callees.setdefault(fn_name or "", set()).add(name)
                     if loops:
                         loop_calls[name] = True
-                if receiver is None and name not in FREE_APIS:
-                    continue
-                if receiver is not None and name not in MEMBER_APIS and name not in FREE_APIS:
+                if not is_api:
                     continue
                 api = make(ApiCall,
                     name=name, receiver=receiver, template_args=targs,
@@ -624,7 +636,9 @@ class ModelBuilder:
             sf = f.sf
             vars_: set[str] = set()
             for call in f.caps.get("call", []):
-                name, receiver, _ = _call_parts(sf, call)
+                name, receiver, _ = self.call_parts(sf, call)
+                if receiver is not None or name not in _TILING_DATA_CALLS:
+                    continue
                 args = _arg_nodes(call)
                 if receiver is None and name in ("GET_TILING_DATA", "GET_TILING_DATA_WITH_STRUCT",
                                                  "GET_TILING_DATA_PTR_WITH_STRUCT") and args:

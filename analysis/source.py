@@ -193,7 +193,7 @@ class SourceFile:
         if self._facts is None or self._facts[0] is not self.tree:
             caps = QueryCursor(FACTS_QUERY).captures(self.tree.root_node)
             for nodes in caps.values():
-                nodes.sort(key=lambda n: n.start_byte)
+                nodes.sort(key=lambda n: (n.start_byte, -n.end_byte))  # outer first: `a()->b()` nests
             self._facts = (self.tree, caps, {k: [n.start_byte for n in v] for k, v in caps.items()})
         nodes = self._facts[1].get(kind, [])
         if within is None:
