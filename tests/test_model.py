@@ -148,3 +148,9 @@ def test_half_typed_kernel_still_builds_a_model(tmp_path: Path):
     assert op.model.syntax_errors
     assert {b.queue for b in op.model.init_buffers} == {"inQueueX", "outQueueY"}
     assert op.model.calls("Muls") and op.model.tiling.struct == "ScaleTilingData"
+
+
+def test_the_model_is_deterministic_where_calls_nest():
+    """`GetTPipePtr()->FetchEventID(...)`: two calls start at one byte; their order must not vary between loads."""
+    runs = {load_operator(EXAMPLES / "softmax_row").model.model_dump_json() for _ in range(4)}
+    assert len(runs) == 1
