@@ -12,8 +12,9 @@ from analysis.rules import ALL_RULES, RuleContext
 log = logging.getLogger(__name__)
 
 
-def lint(op: Operator, chip: Chip | None = None, rules=None) -> list[Finding]:
-    ctx = RuleContext(op.model, op.sources, chip or load_chip())
+def lint(op: Operator, chip: Chip | None = None, rules=None, context: RuleContext | None = None) -> list[Finding]:
+    """`context` lets a caller keep the rules' view (data flow, tensor types) for later questions, e.g. hovers."""
+    ctx = context or RuleContext(op.model, op.sources, chip or load_chip())
     findings: list[Finding] = []
     for loc in op.model.syntax_errors:
         sf = op.sources.get(loc.file)

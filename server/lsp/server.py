@@ -103,6 +103,14 @@ class TilewiseServer(LanguageServer):
             self.state.analyses[root] = await asyncio.to_thread(self.state.analyse, root, self.open_texts(root))
         return self.state.analyses[root]
 
+    async def analysis_at(self, uri: str, position):
+        """(analysis, path, byte offset) of an LSP position in one of an operator's sources, else None."""
+        analysis = await self.analysis_for(uri)
+        path = uri_to_path(uri)
+        if analysis is None or path not in analysis.op.sources:
+            return None
+        return analysis, path, analysis.op.sources[path].offset_of_lsp(position.line, position.character)
+
     def text_document_publish_diagnostics_for(self, uri: str, diagnostics) -> None:
         from lsprotocol import types
 

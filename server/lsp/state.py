@@ -19,6 +19,7 @@ from analysis.findings import Finding
 from analysis.lint import lint
 from analysis.operator import Operator, load_operator
 from analysis.project import locate
+from analysis.rules import RuleContext
 from analysis.source import SourceFile
 from search.cache import BestConfig
 
@@ -71,7 +72,7 @@ class Analysis:
     op: Operator
     findings: list[Finding]
     version: int
-    context: object = None  # the rules' RuleContext, made on the first hover that needs sizes
+    context: RuleContext  # the rules' view (chip, data flow, tensor types), kept for hovers
 
 
 @dataclass
@@ -103,9 +104,10 @@ class ServerState:
             op = load_operator(root, overlay=overlay, cache=self.sources)
             if superseded is not None and superseded.is_set():
                 raise Superseded
-            findings = lint(op, load_chip(self.settings.chip))
+            context = RuleContext(op.model, op.sources, load_chip(self.settings.chip))
+            findings = lint(op, context=context)
             self.version += 1
-            return Analysis(op, findings, self.version)
+            return Analysis(op, findings, self.version, context)
 
     def stored_best(self, analysis: Analysis) -> BestConfig | None:
         """A tune's result from an earlier session for exactly these sources (runs on a worker thread)."""

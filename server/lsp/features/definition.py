@@ -7,19 +7,18 @@ from lsprotocol import types
 
 from server.lsp.convert import lsp_range
 from server.lsp.server import safe
-from server.lsp.state import path_to_uri, uri_to_path
+from server.lsp.state import path_to_uri
 
 
 def register(server) -> None:
     @server.feature(types.TEXT_DOCUMENT_DEFINITION)
     @safe(None)
     async def definition(ls, params: types.DefinitionParams):
-        analysis = await ls.analysis_for(params.text_document.uri)
-        path = uri_to_path(params.text_document.uri)
-        if analysis is None or path not in analysis.op.sources:
+        at = await ls.analysis_at(params.text_document.uri, params.position)
+        if at is None:
             return None
+        analysis, path, offset = at
         model, sources = analysis.op.model, analysis.op.sources
-        offset = sources[path].offset_of_lsp(params.position.line, params.position.character)
         target = None
         for r in model.tiling_reads:
             if r.loc.file == path and r.loc.start <= offset <= r.loc.end:

@@ -7,19 +7,14 @@ from lsprotocol import types
 
 from analysis.apis import COPIES, DOCS, VECTOR_BINARY, VECTOR_SCALAR, VECTOR_UNARY, pipe_of
 from server.lsp.server import safe
-from server.lsp.state import uri_to_path
 
 
 def _at(loc, path: str, offset: int) -> bool:
     return loc is not None and loc.file == path and loc.start <= offset <= loc.end
 
 
-def _vector_cost(ls, name: str) -> str | None:
-    from analysis.chip import load_chip
-    from device.emulator.timing import timing_config
-
-    chip = load_chip(ls.state.settings.chip)
-    cost = timing_config(chip).vector.get(name)
+def _vector_cost(chip, timing, name: str) -> str | None:
+    cost = timing.vector.get(name)
     if cost is None:
         return None
     return (f"cost on {chip.name}: {cost.fp16[0]:g} + {cost.fp16[1]:g} cycles per 256-byte repeat (fp16), "
@@ -29,31 +24,17 @@ def _vector_cost(ls, name: str) -> str | None:
 _COUNT_ARG = {**dict.fromkeys(VECTOR_BINARY + VECTOR_SCALAR, 3), **dict.fromkeys(VECTOR_UNARY, 2), "DataCopy": 2}
 
 
-def _context(ls, analysis):
-    """The rules' view of the analysis (data flow, tensor types), made once per analysis on the first hover."""
-    from analysis.chip import load_chip
-    from analysis.rules.base import RuleContext
-
-    if analysis.context is None:
-        analysis.context = RuleContext(analysis.op.model, analysis.op.sources, load_chip(ls.state.settings.chip))
-    return analysis.context
-
-
 def _duration(us: float) -> str:
     return f"{us * 1e3:.0f} ns" if us < 0.1 else f"{us:.2f} µs"
 
 
-def _sized_cost(ls, analysis, call) -> str | None:
+def _sized_cost(ctx, t, call) -> str | None:
     """The call's cost for its size, where the element count is known: a constant, or the one tile knob that
-    reaches it (followed through the tiling data into the host)."""
-    from analysis.chip import load_chip
-    from device.emulator.timing import timing_config
-
+    reaches it (followed through the tiling data into the host). `ctx` is the rules' view, `t` the chip's timing."""
     index = _COUNT_ARG.get(call.name)
     if index is None or len(call.args) != index + 1:
         return None  # mask/repeat forms: the count is not one argument
-    chip = load_chip(ls.state.settings.chip)
-    ctx = _context(ls, analysis)
+    chip = ctx.chip
     found = ctx.node(call.loc)
     if found is None:
         return None
@@ -66,7 +47,6 @@ def _sized_cost(ls, analysis, call) -> str | None:
             return None
         count, via = knobs[0].value, f" (with {knobs[0].name} = {knobs[0].value})"
     elem = ctx.elem_size(call, call.args[0].text) or ctx.elem_size(call, call.args[1].text) or 2
-    t = timing_config(chip)
     nbytes = count * elem
     if call.name == "DataCopy":
         gibps = t.dma_peak_gibps * nbytes / (t.dma_half_bytes + nbytes)
@@ -80,12 +60,12 @@ def _sized_cost(ls, analysis, call) -> str | None:
             f"cycles ({_duration(cycles / (chip.clock_ghz * 1e3))})")
 
 
-def _ub_estimate(ls, analysis, ib) -> str | None:
+def _ub_estimate(analysis, ib) -> str | None:
     """A queue's UB bytes when its size depends on a run-time tile length: with the tile knob's current value
     and each element size the operator's dtypes allow."""
     from analysis.evaluate import DTYPE_SIZES, Evaluator
 
-    ctx = _context(ls, analysis)
+    ctx = analysis.context
     found = ctx.node(ib.size.loc)
     if found is None:
         return None
@@ -107,18 +87,21 @@ def _ub_estimate(ls, analysis, ib) -> str | None:
     return f"with {knobs[0].name} = {knobs[0].value}: " + "; ".join(out)
 
 
-def describe(ls, analysis, path: str, offset: int) -> str | None:
-    model = analysis.op.model
+def describe(analysis, path: str, offset: int) -> str | None:
+    from device.emulator.timing import timing_config
+
+    model, ctx = analysis.op.model, analysis.context
     for c in model.api_calls:
         name_end = c.loc.start + len((c.receiver + ".") if c.receiver else "") + len(c.name) + 40
         if _at(c.loc, path, offset) and offset <= name_end:
-            to_global = _context(ls, analysis).is_global(c.args[0].text) if c.name in COPIES and c.args else None
+            to_global = ctx.is_global(c.args[0].text) if c.name in COPIES and c.args else None
             pipe = pipe_of(c.name, receiver_is_global=to_global)
             lines = [f"**{c.name}** ({pipe} pipe)", DOCS.get(c.name, "")]
-            cost = _vector_cost(ls, c.name) if pipe == "vector" else None
+            timing = timing_config(ctx.chip)
+            cost = _vector_cost(ctx.chip, timing, c.name) if pipe == "vector" else None
             if cost:
                 lines.append(cost)
-            sized = _sized_cost(ls, analysis, c)
+            sized = _sized_cost(ctx, timing, c)
             if sized:
                 lines.append(sized)
             if c.in_loop:
@@ -133,7 +116,7 @@ def describe(ls, analysis, path: str, offset: int) -> str | None:
             ib = next((b for b in model.init_buffers if b.queue == q.name and b.owner == q.owner), None)
             ub = f"{ib.bytes:,} bytes of UB" if ib and ib.bytes else (
                 f"UB: {ib.num.text} x {ib.size.text}" if ib else "never initialised")
-            estimate = _ub_estimate(ls, analysis, ib) if ib and not ib.bytes else None
+            estimate = _ub_estimate(analysis, ib) if ib and not ib.bytes else None
             if estimate:
                 ub += f"\n\n{estimate}"
             depth = f", depth {q.depth}" if q.depth is not None else ""
@@ -146,7 +129,6 @@ def describe(ls, analysis, path: str, offset: int) -> str | None:
                 return f"**{r.field}**: not a field of {model.tiling.struct}"
             text = (f"**tiling field {field.type} {field.name}** of {model.tiling.struct}\n\n"
                     f"set by the host as: {', '.join(setters) or '(never set)'}")
-            ctx = _context(ls, analysis)
             found = ctx.node(r.loc)
             knobs = ctx.flow.knobs_reaching(ctx.flow.kernel_names(*found)) if found else []
             if knobs:
@@ -164,12 +146,8 @@ def register(server) -> None:
     @server.feature(types.TEXT_DOCUMENT_HOVER)
     @safe(None)
     async def hover(ls, params: types.HoverParams):
-        analysis = await ls.analysis_for(params.text_document.uri)
-        path = uri_to_path(params.text_document.uri)
-        if analysis is None or path not in analysis.op.sources:
-            return None
-        offset = analysis.op.sources[path].offset_of_lsp(params.position.line, params.position.character)
-        text = describe(ls, analysis, path, offset)
+        at = await ls.analysis_at(params.text_document.uri, params.position)
+        text = describe(*at) if at else None
         if text is None:
             return None
         return types.Hover(contents=types.MarkupContent(kind=types.MarkupKind.Markdown, value=text))
