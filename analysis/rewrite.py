@@ -47,11 +47,15 @@ def knob_edit(knob: Knob, value: int) -> TextEdit:
                     new_text=str(value), start=lit.start, end=lit.end)
 
 
+def decided_knobs(model: OperatorModel, config: dict[str, int]) -> list[Knob]:
+    """The constants a configuration sets. A literal SetBlockDim or launch argument is a knob for the analysis, but
+    the tuner sets blockDim through the named constant it comes from."""
+    return [k for k in model.knobs if k.name in config and k.kind not in ("set_block_dim", "launch")]
+
+
 def changed_knobs(model: OperatorModel, config: dict[str, int]) -> list[Knob]:
-    """The constants whose literal a configuration changes. A literal SetBlockDim or launch argument is a knob for
-    the analysis, but the tuner sets blockDim through the named constant it comes from."""
-    return [k for k in model.knobs if k.name in config and config[k.name] != k.value
-            and k.kind not in ("set_block_dim", "launch")]
+    """The constants whose literal a configuration changes."""
+    return [k for k in decided_knobs(model, config) if config[k.name] != k.value]
 
 
 def tuned_edits(model: OperatorModel, sources: dict, config: dict[str, int]) -> list[TextEdit]:
@@ -59,9 +63,7 @@ def tuned_edits(model: OperatorModel, sources: dict, config: dict[str, int]) -> 
     search decided (changed or confirmed), so the rules that would second-guess a measured choice (too few cores,
     small tiles, one buffer) leave it alone."""
     edits = []
-    for k in model.knobs:
-        if k.name not in config or k.kind in ("set_block_dim", "launch"):
-            continue
+    for k in decided_knobs(model, config):
         if config[k.name] != k.value:
             edits.append(knob_edit(k, config[k.name]))
         sf = sources.get(k.file)

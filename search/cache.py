@@ -41,6 +41,13 @@ CREATE TABLE IF NOT EXISTS best_configs (
 """
 
 
+def default_results_path() -> Path:
+    """Beside the emulator's build cache: `$TILEWISE_CACHE/results.sqlite` (CLI, language server and replay)."""
+    from device.emulator.build import default_cache_dir
+
+    return default_cache_dir() / "results.sqlite"
+
+
 def source_hash(texts: dict[str, str]) -> str:
     h = hashlib.sha256()
     for path in sorted(texts):

@@ -295,8 +295,7 @@ def cmd_tune(args: argparse.Namespace) -> int:
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
     from device.emulator import EmulatorDevice
-    from device.emulator.build import default_cache_dir
-    from search.cache import ResultsCache
+    from search.cache import ResultsCache, default_results_path
     from search.tuner import Tuner
 
     try:
@@ -309,7 +308,7 @@ def cmd_tune(args: argparse.Namespace) -> int:
             args.case = args.case[0] if args.case else None
             cases = [build_case(op, args)]
         device = EmulatorDevice(chip=args.chip, timeout_s=args.timeout)
-        cache = None if args.no_cache else ResultsCache(default_cache_dir() / "results.sqlite")
+        cache = None if args.no_cache else ResultsCache(default_results_path())
         tuner = Tuner(op, device, cases, strategy=args.strategy, budget=args.budget, seed=args.seed, cache=cache,
                       workers=args.workers)
     except (TilewiseError, ValueError) as exc:

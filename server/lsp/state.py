@@ -111,10 +111,9 @@ class ServerState:
 
     def stored_best(self, analysis: Analysis) -> BestConfig | None:
         """A tune's result from an earlier session for exactly these sources (runs on a worker thread)."""
-        from device.emulator.build import default_cache_dir
-        from search.cache import ResultsCache, source_hash
+        from search.cache import ResultsCache, default_results_path, source_hash
 
-        path = default_cache_dir() / "results.sqlite"
+        path = default_results_path()
         if not path.exists():
             return None
         cache = ResultsCache(path)

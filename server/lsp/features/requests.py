@@ -29,6 +29,15 @@ def _cases(op, name):
     raise ValueError("the operator has no tilewise.toml with shape cases; add one to run or tune it")
 
 
+async def _operator_analysis(ls, params):
+    """The analysis of the operator holding the request's `uri`; an error the client shows when there is none."""
+    uri = _get(params, "uri")
+    analysis = await ls.analysis_for(uri)
+    if analysis is None:
+        raise ValueError(f"{uri_to_path(uri)} is not inside an AscendC operator")
+    return analysis
+
+
 async def _progress(ls, title: str, params=None):
     """Progress on the client's own `workDoneToken` when it sent one (its UI shows our messages), else on a token
     the server creates."""
@@ -61,10 +70,7 @@ def register(server) -> None:
 
     @server.feature("tilewise/run")
     async def run(ls, params):
-        uri = _get(params, "uri")
-        analysis = await ls.analysis_for(uri)
-        if analysis is None:
-            raise ValueError(f"{uri_to_path(uri)} is not inside an AscendC operator")
+        analysis = await _operator_analysis(ls, params)
         op = analysis.op
         root = str(op.project.root)
         cases = _cases(op, _get(params, "case"))
@@ -84,19 +90,15 @@ def register(server) -> None:
 
     @server.feature("tilewise/tune")
     async def tune(ls, params):
-        from device.emulator.build import default_cache_dir
-        from search.cache import ResultsCache
+        from search.cache import ResultsCache, default_results_path
         from search.tuner import Tuner
 
-        uri = _get(params, "uri")
-        analysis = await ls.analysis_for(uri)
-        if analysis is None:
-            raise ValueError(f"{uri_to_path(uri)} is not inside an AscendC operator")
+        analysis = await _operator_analysis(ls, params)
         op = analysis.op  # the tune keeps this snapshot whatever the user types meanwhile
         root = str(op.project.root)
         settings = ls.state.settings
         device = EmulatorDevice(chip=settings.chip)
-        cache = ResultsCache(default_cache_dir() / "results.sqlite")
+        cache = ResultsCache(default_results_path())
         tuner = Tuner(op, device, _cases(op, _get(params, "case")), cache=cache,
                       strategy=_get(params, "strategy", settings.strategy),
                       budget=int(_get(params, "budget", settings.budget)))
