@@ -1,6 +1,7 @@
 """Chip descriptions: data files of documented constants, validated at load time.
 
-The analysis needs only the core count and UB size; the emulator's timing model (device/) extends the same files.
+The analysis needs the core count and UB size, and the `timing` section's constants for its gain estimates; the
+emulator's timing model (device/) schedules with the same constants.
 A user passes a built-in name (`910B2`) or the path of their own JSON file.
 """
 
@@ -52,3 +53,35 @@ def load_chip(name_or_path: str | None = None) -> Chip:
         err = exc.errors()[0]
         where = ".".join(str(p) for p in err["loc"])
         raise TilewiseError(str(path), 0, f"chip field '{where}': {err['msg']}") from None
+
+
+class VectorCost(BaseModel):
+    fp16: tuple[float, float]  # startup cycles, cycles per repeat
+    fp32: tuple[float, float]
+
+
+class TimingConfig(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    launch_us_base: float = Field(ge=0)
+    launch_us_per_core: float = Field(ge=0)
+    dma_peak_gibps: float = Field(gt=0)
+    dma_half_bytes: float = Field(ge=0)
+    dma_startup_cycles: float = Field(ge=0)
+    pad_row_cycles: float = Field(ge=0)
+    scalar_issue_cycles: float = Field(ge=0)
+    ub_scalar_cycles: float = Field(ge=0)
+    gm_scalar_cycles: float = Field(ge=0)
+    sync_all_cycles: float = Field(ge=0)
+    vector_default: tuple[float, float]
+    vector: dict[str, VectorCost] = {}
+
+
+def timing_config(chip: Chip) -> TimingConfig:
+    raw = (chip.model_extra or {}).get("timing")
+    if raw is None:
+        raise TilewiseError(chip.name, 0, "chip file has no 'timing' section; copy one from a built-in chip file")
+    try:
+        return TimingConfig.model_validate(raw)
+    except Exception as exc:  # pydantic's message names the field
+        raise TilewiseError(chip.name, 0, f"chip timing section is invalid: {exc}") from None

@@ -7,13 +7,16 @@ effect. Where the sizes are unknown statically, the bound comes from how many pi
 from __future__ import annotations
 
 from analysis.apis import COPIES, PIPES
+from analysis.chip import Chip, TimingConfig, load_chip, timing_config
+from analysis.errors import TilewiseError
 
-_DEFAULTS = {"ub_scalar_cycles": 10.0, "gm_scalar_cycles": 250.0, "scalar_issue_cycles": 2.0, "pad_row_cycles": 24.0}
 
-
-def timing(chip) -> dict:
-    extra = getattr(chip, "model_extra", None) or {}
-    return {**_DEFAULTS, **(extra.get("timing") or {})}
+def timing(chip: Chip) -> TimingConfig:
+    """The chip's timing constants; a user's chip file without a valid timing section borrows the default chip's."""
+    try:
+        return timing_config(chip)
+    except TilewiseError:
+        return timing_config(load_chip())
 
 
 def loop_stages(ctx, owner: str | None) -> int:
@@ -34,7 +37,7 @@ def overlap_text(stages: int) -> str:
 def scalar_loop_gain(chip, global_memory: bool, elem_bytes: int = 2) -> float:
     """Per-element scalar round trips against one vector repeat per 256 bytes, for a long loop."""
     t = timing(chip)
-    access = t["gm_scalar_cycles"] if global_memory else t["ub_scalar_cycles"]
-    scalar_per_repeat = (256 // elem_bytes) * (2 * access + 2 * t["scalar_issue_cycles"])
-    startup, slope = (t.get("vector_default") or [6.0, 2.0])[:2]
+    access = t.gm_scalar_cycles if global_memory else t.ub_scalar_cycles
+    scalar_per_repeat = (256 // elem_bytes) * (2 * access + 2 * t.scalar_issue_cycles)
+    startup, slope = t.vector_default
     return scalar_per_repeat / (slope + startup / 8)  # startup amortised over a typical 8-repeat instruction

@@ -34,7 +34,7 @@ class AlignedDataCopyPad(Rule):
             if ev.value(count) == 1 and elems is not None and all(s == 0 for s in strides):
                 dst, src = call.args[0].text, call.args[1].text
                 fixes.append(Fix(title="Use DataCopy: the length is a whole number of 32-byte blocks (saves about "
-                                       f"{timing(ctx.chip)['pad_row_cycles']:.0f} cycles per copy, estimate)",
+                                       f"{timing(ctx.chip).pad_row_cycles:.0f} cycles per copy, estimate)",
                                  edits=[edit(call.loc, f"DataCopy({dst}, {src}, {elems})")]))
             yield self.finding(call.loc, (
                 f"DataCopyPad moves '{sf.node_text(length)}' bytes, a provable multiple of 32: it pays for padding "

@@ -1,4 +1,4 @@
-"""The timing model's constants, validated from the chip file, and how they travel to the runner.
+"""How the timing model's constants (validated from the chip file by analysis.chip) travel to the runner.
 
 The schedule itself runs inside the runner (tw/timing.h): traces can hold millions of records, and replaying them in
 C++ keeps scheduling a small share of the run.
@@ -6,42 +6,7 @@ C++ keeps scheduling a small share of the run.
 
 from __future__ import annotations
 
-from pydantic import BaseModel, ConfigDict, Field
-
-from analysis.chip import Chip
-from analysis.errors import TilewiseError
-
-
-class VectorCost(BaseModel):
-    fp16: tuple[float, float]  # startup cycles, cycles per repeat
-    fp32: tuple[float, float]
-
-
-class TimingConfig(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
-    launch_us_base: float = Field(ge=0)
-    launch_us_per_core: float = Field(ge=0)
-    dma_peak_gibps: float = Field(gt=0)
-    dma_half_bytes: float = Field(ge=0)
-    dma_startup_cycles: float = Field(ge=0)
-    pad_row_cycles: float = Field(ge=0)
-    scalar_issue_cycles: float = Field(ge=0)
-    ub_scalar_cycles: float = Field(ge=0)
-    gm_scalar_cycles: float = Field(ge=0)
-    sync_all_cycles: float = Field(ge=0)
-    vector_default: tuple[float, float]
-    vector: dict[str, VectorCost] = {}
-
-
-def timing_config(chip: Chip) -> TimingConfig:
-    raw = (chip.model_extra or {}).get("timing")
-    if raw is None:
-        raise TilewiseError(chip.name, 0, "chip file has no 'timing' section; copy one from a built-in chip file")
-    try:
-        return TimingConfig.model_validate(raw)
-    except Exception as exc:  # pydantic's message names the field
-        raise TilewiseError(chip.name, 0, f"chip timing section is invalid: {exc}") from None
+from analysis.chip import Chip, timing_config
 
 
 def spec_lines(chip: Chip) -> list[str]:

@@ -88,7 +88,7 @@ def _ub_estimate(analysis, ib) -> str | None:
 
 
 def describe(analysis, path: str, offset: int) -> str | None:
-    from device.emulator.timing import timing_config
+    from analysis.chip import timing_config
 
     model, ctx = analysis.op.model, analysis.context
     for c in model.api_calls:
