@@ -30,6 +30,11 @@ def loop_stages(ctx, owner: str | None) -> int:
     return max(stages, 2)
 
 
+def dma_efficiency(chip: Chip, nbytes: int) -> float:
+    """Share of peak DMA bandwidth one copy of `nbytes` reaches: bw(B) = peak * B / (K + B), K from the chip."""
+    return nbytes / (timing(chip).dma_half_bytes + nbytes)
+
+
 def overlap_text(stages: int) -> str:
     return f"up to {stages}x on the tile loop (estimate, for balanced stages)"
 

@@ -5,17 +5,13 @@ from __future__ import annotations
 import re
 
 from analysis.findings import Fix
+from analysis.rules._gain import dma_efficiency
 from analysis.rules._params import param_items
 from analysis.rules.base import GOOD_COPY_BYTES, Rule, RuleContext, edit
 
 SMALL_BYTES = 4 * 1024  # "well under" 16 KB: a quarter of it
-DMA_HALF_BYTES = 30643  # K in bw(B) = peak * B / (K + B), PTO-ISA's GM->UB fit for 910B3
 _LENGTH_NAME = re.compile(r"LEN|SIZE|ELEM|CHUNK|COL_TILE|TILE_COLS", re.I)
 _COUNT_NAME = re.compile(r"NUM|COUNT|CNT", re.I)
-
-
-def dma_efficiency(nbytes: int) -> float:
-    return nbytes / (DMA_HALF_BYTES + nbytes)
 
 
 class SmallCopy(Rule):
@@ -55,15 +51,16 @@ class SmallCopy(Rule):
         target = _target_value(knob, elem, ctx)
         fixes = []
         if target > knob.value:
-            gain = dma_efficiency(target * elem) / dma_efficiency(nbytes)
+            gain = dma_efficiency(ctx.chip, target * elem) / dma_efficiency(ctx.chip, nbytes)
             fixes.append(Fix(
                 title=f"Enlarge the tile: {knob.name} = {target} ({target * elem // 1024} KB copies, "
                       f"about {gain:.1f}x the DMA bandwidth per copy)",
                 edits=[edit(knob.literal, str(target))]))
         return self.finding(knob.literal, (
             f"{knob.name} = {knob.value} makes each tile copy about {nbytes} bytes ({call.name} at "
-            f"{call.loc.file.rsplit('/', 1)[-1]}:{call.loc.line}); DMA reaches only ~{dma_efficiency(nbytes):.0%} of "
-            f"peak bandwidth at that size, copies of 16 KB or more approach it."), fixes)
+            f"{call.loc.file.rsplit('/', 1)[-1]}:{call.loc.line}); DMA reaches only "
+            f"~{dma_efficiency(ctx.chip, nbytes):.0%} of peak bandwidth at that size, copies of 16 KB or more approach "
+            "it."), fixes)
 
 
 def _target_value(knob, elem: int, ctx: RuleContext) -> int:
