@@ -3,6 +3,10 @@
 One pass per fact over tree-sitter queries (fast, in C), then a little Python to connect them: constants are
 evaluated host-first so that the kernel can see tiling values the host sets from constants, and a call graph marks
 API calls that run inside a tile loop even when the loop sits in a caller (`Process` calling `CopyIn`).
+
+The per-file passes (constants, and everything the kernel says) work chunk by chunk and keep their results in the
+SourceFile's memo (`analysis.chunks`): the language server re-builds the model on every keystroke, and only the
+chunk that changed is extracted again.
 """
 
 from __future__ import annotations
@@ -15,6 +19,7 @@ from pathlib import Path
 from tree_sitter import Node
 
 from analysis.apis import FREE_APIS, MEMBER_APIS
+from analysis.chunks import memo
 from analysis.errors import TilewiseError
 from analysis.evaluate import DTYPE_SIZES, Evaluator, parse_int_literal
 from analysis.knobs import is_tuned, parse_annotation, role_of
@@ -47,7 +52,7 @@ from analysis.model import (
     make,
 )
 from analysis.project import OperatorProject
-from analysis.source import SourceFile
+from analysis.source import Chunk, SourceFile
 
 GE_DTYPES = {
     "DT_FLOAT16": "float16", "DT_FLOAT": "float32", "DT_BF16": "bfloat16", "DT_DOUBLE": "float64",
@@ -67,15 +72,52 @@ _TILING_DATA_CALLS = frozenset(("GET_TILING_DATA", "GET_TILING_DATA_WITH_STRUCT"
 _KINDS = ("call", "function", "class", "define", "decl", "field", "param", "assign", "init")
 
 
-def _captures(sf: SourceFile, node: Node | None = None) -> dict[str, list[Node]]:
-    return {k: sf.facts(k, node) for k in _KINDS}
+class _Facts:
+    """Facts of a whole file, or of one chunk (`facts_in`), found when first asked for."""
+
+    def __init__(self, sf: SourceFile, chunk: Chunk | None = None):
+        self.sf, self.chunk = sf, chunk
+
+    def get(self, kind: str, default: list[Node] | None = None) -> list[Node]:
+        if self.chunk is None:
+            return self.sf.facts(kind)
+        return self.sf.facts_in(self.chunk.start, self.chunk.end).get(kind, [])
 
 
 @dataclass
 class _FileFacts:
     sf: SourceFile
     side: str
-    caps: dict[str, list[Node]] = field(default_factory=dict)
+    caps: _Facts
+
+    def of(self, chunk: Chunk) -> _FileFacts:
+        return _FileFacts(self.sf, self.side, _Facts(self.sf, chunk))
+
+
+@dataclass
+class _KernelChunk:
+    """What one chunk of a kernel-side file says; assembled into the model by `_kernel`."""
+
+    entries: list[KernelEntry] = field(default_factory=list)
+    classes: list[KernelClass] = field(default_factory=list)
+    queues: list[QueueDecl] = field(default_factory=list)
+    pipes: list[str] = field(default_factory=list)
+    calls: list[tuple[ApiCall, str | None]] = field(default_factory=list)  # with the enclosing function's name
+    init_buffers: list[InitBufferCall] = field(default_factory=list)
+    callees: dict[str, set[str]] = field(default_factory=dict)  # function -> user functions it calls
+    loop_called: set[str] = field(default_factory=set)  # user functions called from inside a loop
+    data_uses: list[TilingDataUse] = field(default_factory=list)
+    key_branches: list[TilingKeyBranch] = field(default_factory=list)
+    tiling_vars: set[str] = field(default_factory=set)
+    field_uses: list[tuple[str, str, int, int]] = field(default_factory=list)  # base, field, offsets in the chunk
+    problems: list[Problem] = field(default_factory=list)
+
+
+@dataclass
+class _ConstantsChunk:
+    env: dict[str, int]  # what the chunk added to the environment
+    knobs: list[Knob]
+    problems: list[Problem]
 
 
 class ModelBuilder:
@@ -90,13 +132,16 @@ class ModelBuilder:
         self.kernel_env: dict[str, int] = {}
         self.type_sizes: dict[str, int] = {}
         self._parts: dict[tuple[str, int, int], tuple[str, str | None, str | None]] = {}
+        self._movable: list | None = None  # while a chunk is extracted: the position-bearing objects it creates
 
     # ---- helpers -----------------------------------------------------------------------------------------------
     def loc(self, sf: SourceFile, start: int, end: int) -> Loc:
         line, col = sf.line_col(start)
         end_line, end_col = sf.line_col(end)
-        return make(Loc, file=sf.path, line=line, col=col, end_line=end_line, end_col=end_col,
-                                   start=start, end=end)
+        loc = make(Loc, file=sf.path, line=line, col=col, end_line=end_line, end_col=end_col, start=start, end=end)
+        if self._movable is not None:
+            self._movable.append(loc)
+        return loc
 
     def nloc(self, sf: SourceFile, node: Node) -> Loc:
         return self.loc(sf, node.start_byte, node.end_byte)
@@ -105,8 +150,11 @@ class ModelBuilder:
         if node is None:
             return make(Expr, text="", value=None, loc=None)
         value = ev.value(node) if ev else None
-        return make(Expr, text=_squash(sf.node_text(node)), value=value, loc=self.nloc(sf, node),
+        expr = make(Expr, text=_squash(sf.node_text(node)), value=value, loc=self.nloc(sf, node),
                     start=node.start_byte, end=node.end_byte)
+        if self._movable is not None:
+            self._movable.append(expr)
+        return expr
 
     def call_parts(self, sf: SourceFile, call: Node) -> tuple[str, str | None, str | None]:
         """`_call_parts`, once per call per build: several passes look at every call of a kernel."""
@@ -130,7 +178,7 @@ class ModelBuilder:
             if sf is None:
                 continue
             side = "kernel" if path in kernel and (path not in host or p.layout == "invocation") else "host"
-            self.files.append(_FileFacts(sf, side, _captures(sf)))
+            self.files.append(_FileFacts(sf, side, _Facts(sf)))
 
         model = OperatorModel(operator=p.name, layout=p.layout, root=str(p.root))
         model.files = [f.sf.path for f in self.files]
@@ -153,10 +201,7 @@ class ModelBuilder:
         self._run(model, self._tiling_structs)
         self._run(model, self._tiling_functions)
         self._run(model, self._launches)
-        self._run(model, self._kernel_entries)
-        self._run(model, self._classes_and_queues)
-        self._run(model, self._api_calls)
-        self._run(model, self._tiling_data)
+        self._run(model, self._kernel)
 
         registered = next((s.op_type for s in model.tiling.structs if s.op_type), None)
         model.operator = ((model.opdef.name if model.opdef else None) or registered
@@ -167,15 +212,31 @@ class ModelBuilder:
             model.kernel.entry = model.launches[0].kernel
         return model
 
-    def _run(self, model: OperatorModel, step) -> None:
+    def _run(self, model: OperatorModel, step, problems: list[Problem] | None = None) -> None:
         # One broken fact must not cost the others: record it as a problem and carry on.
+        problems = self.problems if problems is None else problems
         try:
             step(model)
-        except TilewiseError as exc:
-            self.problems.append(Problem(file=exc.file, line=exc.line, message=exc.message))
         except Exception as exc:  # noqa: BLE001 - analysis of arbitrary user code must never take a caller down
-            self.problems.append(Problem(file=str(self.project.root), message=(
-                f"internal error in {step.__name__.strip('_')}: {type(exc).__name__}: {exc}; please report it")))
+            problems.append(self._problem(exc, step.__name__.strip("_")))
+
+    def _problem(self, exc: Exception, step: str) -> Problem:
+        if isinstance(exc, TilewiseError):
+            return Problem(file=exc.file, line=exc.line, message=exc.message)
+        return Problem(file=str(self.project.root), message=(
+            f"internal error in {step}: {type(exc).__name__}: {exc}; please report it"))
+
+    def _chunked(self, f: _FileFacts, name: str, extract, fingerprint) -> list[tuple[Chunk, object]]:
+        """(chunk, `extract(view, chunk)`) for every chunk of f's file, taking back what an earlier build kept for
+        chunks that did not change (same text, same `fingerprint(chunk)`)."""
+        def compute(chunk: Chunk, movable: list):
+            self._movable = movable
+            try:
+                return extract(f.of(chunk), chunk)
+            finally:
+                self._movable = None
+
+        return memo(f.sf, f"{name}:{f.side}").run(f.sf, compute, fingerprint)
 
     def _of_side(self, side: str) -> Iterable[_FileFacts]:
         return (f for f in self.files if f.side == side or self.project.layout == "invocation")
@@ -265,16 +326,34 @@ class ModelBuilder:
 
     # ---- constants and knobs -------------------------------------------------------------------------------------
     def _constants(self, model: OperatorModel) -> None:
+        sizes = tuple(sorted(self.type_sizes.items()))
         for side in ("host", "kernel"):
+            env = self.host_env if side == "host" else self.kernel_env
             for f in self._of_side(side):
-                env = self.host_env if side == "host" else self.kernel_env
-                ev = Evaluator(f.sf.node_text, env, self.type_sizes)
-                items = [(n.start_byte, n) for n in f.caps.get("define", []) + f.caps.get("decl", [])]
-                for _, node in sorted(items, key=lambda x: x[0]):
-                    knob = self._constant(f, node, ev, side, env)
-                    if (knob and side == _knob_side(f, node, self.project.layout)
-                            and not any(k.name == knob.name and k.file == knob.file for k in model.knobs)):
-                        model.knobs.append(knob)
+                # A chunk's constants depend on those before it: its fingerprint is the environment it starts in.
+                view = _FileFacts(f.sf, side, f.caps)
+                for _, part in self._chunked(view, "constants", lambda v, _c, env=env: self._constants_in(v, env),
+                                          lambda _c, env=env: (frozenset(env.items()), sizes, self.project.layout)):
+                    env.update(part.env)
+                    self.problems.extend(part.problems)
+                    for knob in part.knobs:
+                        if not any(k.name == knob.name and k.file == knob.file for k in model.knobs):
+                            model.knobs.append(knob)
+
+    def _constants_in(self, f: _FileFacts, env: dict[str, int]) -> _ConstantsChunk:
+        before = dict(env)
+        part = _ConstantsChunk({}, [], [])
+        ev = Evaluator(f.sf.node_text, env, self.type_sizes)
+        items = [(n.start_byte, n) for n in f.caps.get("define", []) + f.caps.get("decl", [])]
+        try:
+            for _, node in sorted(items, key=lambda x: x[0]):
+                knob = self._constant(f, node, ev, f.side, env)
+                if knob and f.side == _knob_side(f, node, self.project.layout):
+                    part.knobs.append(knob)
+        except Exception as exc:  # noqa: BLE001 - see _run
+            part.problems.append(self._problem(exc, "constants"))
+        part.env = {k: v for k, v in env.items() if k not in before or before[k] != v}
+        return part
 
     def _constant(self, f: _FileFacts, node: Node, ev: Evaluator, side: str, env: dict[str, int]) -> Knob | None:
         sf = f.sf
@@ -321,10 +400,13 @@ class ModelBuilder:
     def _knob(self, sf: SourceFile, name: str, value: int, kind: str, side: str, start: int, end: int) -> Knob:
         literal = self.loc(sf, start, end)
         line = sf.line_text(literal.line)
-        return make(Knob,
+        knob = make(Knob,
             name=name, value=value, file=sf.path, line=literal.line, col=literal.col, kind=kind, side=side,
             role=role_of(name), domain=parse_annotation(line, name), tuned=is_tuned(line), literal=literal,
         )
+        if self._movable is not None:
+            self._movable.append(knob)
+        return knob
 
     # ---- host: tiling struct and function ------------------------------------------------------------------------
     def _tiling_structs(self, model: OperatorModel) -> None:
@@ -471,60 +553,126 @@ class ModelBuilder:
                                                   bd.loc.end))
 
     # ---- kernel ----------------------------------------------------------------------------------------------
-    def _kernel_entries(self, model: OperatorModel) -> None:
-        entries = []
-        for f in self._of_side("kernel"):
-            for fn in f.caps.get("function", []):
-                decl = fn.child_by_field_name("declarator")
-                if decl is None:
-                    continue
-                head = (fn.start_byte, decl.start_byte)
-                has_global = f.sf.has_qualifier(*head, "__global__")
-                has_aicore = f.sf.has_qualifier(*head, "__aicore__")
-                extern_c = fn.parent is not None and fn.parent.type == "linkage_specification"
-                name = _function_name(f.sf, fn)
-                if not name or name == "main" or not (has_global or (extern_c and "GM_ADDR" in f.sf.node_text(decl))):
-                    continue
-                params = []
-                plist = decl.child_by_field_name("parameters")
-                for p in plist.named_children if plist is not None else []:
-                    t, d = p.child_by_field_name("type"), p.child_by_field_name("declarator")
-                    if t is not None:
-                        params.append(KernelParam(type=_squash(f.sf.node_text(t) + (
-                            "*" if d is not None and d.type == "pointer_declarator" else "")),
-                            name=re.sub(r"[*&\s]", "", f.sf.node_text(d)) if d is not None else ""))
-                entries.append(make(KernelEntry,
-                    name=name, file=f.sf.path, params=params, has_aicore=has_aicore, has_global=has_global,
-                    loc=self.nloc(f.sf, decl.child_by_field_name("declarator") or decl)))
+    def _kernel(self, model: OperatorModel) -> None:
+        """Entries, classes, queues, API calls and tiling-data uses of the kernel side, chunk by chunk; then what
+        needs the whole kernel: the main entry, which calls run inside a loop, and which fields read tiling data."""
+        files = list(self._of_side("kernel"))
+        user_functions: set[str] = set()
+        for f in files:
+            for _, names in self._chunked(f, "functions", self._function_names, lambda _c: None):
+                user_functions |= names
+        struct_names = frozenset(s.name for s in model.tiling.structs)
+        fingerprint = (frozenset(self.kernel_env.items()), frozenset(self.type_sizes.items()),
+                       frozenset(user_functions), struct_names, model.tiling.struct)
+        entries: list[KernelEntry] = []
+        classes: list[KernelClass] = []
+        callees: dict[str, set[str]] = {}
+        in_loop: set[str] = set()
+        calls: list[tuple[ApiCall, str | None]] = []
+        for f in files:
+            parts = self._chunked(f, "kernel", lambda view, chunk: self._kernel_chunk(
+                view, chunk, user_functions, struct_names, model.tiling.struct), lambda _c: fingerprint)
+            tiling_vars: set[str] = set()
+            for _, part in parts:
+                entries += part.entries
+                classes += part.classes
+                model.queues += part.queues
+                model.pipes += part.pipes
+                calls += part.calls
+                model.init_buffers += part.init_buffers
+                for caller, called in part.callees.items():
+                    callees.setdefault(caller, set()).update(called)
+                in_loop |= part.loop_called
+                model.tiling_data_uses += part.data_uses
+                model.tiling_key_branches += part.key_branches
+                tiling_vars |= part.tiling_vars
+                self.problems += part.problems
+            for chunk, part in parts:
+                for base, name, start, end in part.field_uses:
+                    if base in tiling_vars or base.lstrip("*&") in tiling_vars:
+                        model.tiling_reads.append(make(TilingRead, var=base, field=name,
+                                                       loc=self.loc(f.sf, chunk.start + start, chunk.start + end)))
         main = next((e for e in entries if Path(e.file).stem == Path(self.project.root).name), None)
         main = main or (entries[0] if entries else None)
         model.kernel = make(Kernel, entry=main.name if main else None, file=main.file if main else None,
-                                              entries=entries, classes=[])
+                            entries=entries, classes=classes)
         if not entries and self.project.layout == "project" and self.project.kernel_files:
             self.problems.append(Problem(file=str(self.project.kernel_files[0]), message=(
                 "no kernel entry found: declare it as extern \"C\" __global__ __aicore__ void <op>(GM_ADDR ...)")))
+        # A call runs in a loop when it sits in one, or when its function is called from one, however indirectly.
+        changed = True
+        while changed:
+            changed = False
+            for caller, called in callees.items():
+                if caller in in_loop:
+                    new = called - in_loop
+                    if new:
+                        in_loop |= new
+                        changed = True
+        for api, fn_name in calls:
+            api.in_loop = bool(api.loops) or fn_name in in_loop  # kept objects are shared: set, never accumulate
+            model.api_calls.append(api)
 
-    def _classes_and_queues(self, model: OperatorModel) -> None:
-        for f in self._of_side("kernel"):
-            ev = self.evaluator(f.sf, "kernel")
-            for cls in f.caps.get("class", []):
-                name = cls.child_by_field_name("name")
-                body = cls.child_by_field_name("body")
-                if name is None or body is None:
-                    continue
-                tparams = []
-                if cls.parent is not None and cls.parent.type == "template_declaration":
-                    plist = cls.parent.child_by_field_name("parameters")
-                    tparams = [_squash(f.sf.node_text(p)) for p in plist.named_children] if plist else []
-                methods = [_function_name(f.sf, m) or "" for m in body.named_children
-                           if m.type in ("function_definition", "declaration", "field_declaration")
-                           and _function_name(f.sf, m)]
-                model.kernel.classes.append(make(KernelClass,
-                    name=f.sf.node_text(name), template_params=tparams, methods=methods, loc=self.nloc(f.sf, name)))
-            for decl in f.caps.get("decl", []):
-                self._queue_decl(model, f.sf, decl, ev)
+    def _function_names(self, f: _FileFacts, _chunk: Chunk) -> set[str]:
+        return {n for n in (_function_name(f.sf, fn) for fn in f.caps.get("function", [])) if n}
 
-    def _queue_decl(self, model: OperatorModel, sf: SourceFile, decl: Node, ev: Evaluator) -> None:
+    def _kernel_chunk(self, f: _FileFacts, chunk: Chunk, user_functions: set[str], struct_names: frozenset[str],
+                      struct: str | None) -> _KernelChunk:
+        part = _KernelChunk()
+        for step in (self._kernel_entries, self._classes_and_queues,
+                     lambda view, p: self._api_calls(view, p, user_functions),
+                     lambda view, p: self._tiling_data(view, p, chunk, struct_names, struct)):
+            try:
+                step(f, part)
+            except Exception as exc:  # noqa: BLE001 - see _run: one broken step costs only its own facts
+                name = getattr(step, "__name__", "")
+                part.problems.append(self._problem(exc, name.strip("_") if name != "<lambda>" else "kernel"))
+        return part
+
+    def _kernel_entries(self, f: _FileFacts, part: _KernelChunk) -> None:
+        for fn in f.caps.get("function", []):
+            decl = fn.child_by_field_name("declarator")
+            if decl is None:
+                continue
+            head = (fn.start_byte, decl.start_byte)
+            has_global = f.sf.has_qualifier(*head, "__global__")
+            has_aicore = f.sf.has_qualifier(*head, "__aicore__")
+            extern_c = fn.parent is not None and fn.parent.type == "linkage_specification"
+            name = _function_name(f.sf, fn)
+            if not name or name == "main" or not (has_global or (extern_c and "GM_ADDR" in f.sf.node_text(decl))):
+                continue
+            params = []
+            plist = decl.child_by_field_name("parameters")
+            for p in plist.named_children if plist is not None else []:
+                t, d = p.child_by_field_name("type"), p.child_by_field_name("declarator")
+                if t is not None:
+                    params.append(KernelParam(type=_squash(f.sf.node_text(t) + (
+                        "*" if d is not None and d.type == "pointer_declarator" else "")),
+                        name=re.sub(r"[*&\s]", "", f.sf.node_text(d)) if d is not None else ""))
+            part.entries.append(make(KernelEntry,
+                name=name, file=f.sf.path, params=params, has_aicore=has_aicore, has_global=has_global,
+                loc=self.nloc(f.sf, decl.child_by_field_name("declarator") or decl)))
+
+    def _classes_and_queues(self, f: _FileFacts, part: _KernelChunk) -> None:
+        ev = self.evaluator(f.sf, "kernel")
+        for cls in f.caps.get("class", []):
+            name = cls.child_by_field_name("name")
+            body = cls.child_by_field_name("body")
+            if name is None or body is None:
+                continue
+            tparams = []
+            if cls.parent is not None and cls.parent.type == "template_declaration":
+                plist = cls.parent.child_by_field_name("parameters")
+                tparams = [_squash(f.sf.node_text(p)) for p in plist.named_children] if plist else []
+            methods = [_function_name(f.sf, m) or "" for m in body.named_children
+                       if m.type in ("function_definition", "declaration", "field_declaration")
+                       and _function_name(f.sf, m)]
+            part.classes.append(make(KernelClass,
+                name=f.sf.node_text(name), template_params=tparams, methods=methods, loc=self.nloc(f.sf, name)))
+        for decl in f.caps.get("decl", []):
+            self._queue_decl(part, f.sf, decl, ev)
+
+    def _queue_decl(self, part: _KernelChunk, sf: SourceFile, decl: Node, ev: Evaluator) -> None:
         t = decl.child_by_field_name("type")
         if t is None:
             return
@@ -552,72 +700,57 @@ class ModelBuilder:
             depth = make(Expr, text="", value=1, loc=None)  # AscendC's default depth
         owner = _owner_class(sf, decl)
         if kind == "TPipe":
-            model.pipes.extend(sf.node_text(d).strip("*& ") for d in decl.children_by_field_name("declarator"))
+            part.pipes.extend(sf.node_text(d).strip("*& ") for d in decl.children_by_field_name("declarator"))
             return
         for d in decl.children_by_field_name("declarator"):
             ident = d if d.type in ("identifier", "field_identifier") else d.child_by_field_name("declarator")
             if ident is not None:
-                model.queues.append(make(QueueDecl,
+                part.queues.append(make(QueueDecl,
                     name=sf.node_text(ident), kind=kind, position=position, depth=depth.value if depth else None,
                     depth_expr=depth.text if depth else None, owner=owner,
                     loc=self.nloc(sf, ident)))
 
-    def _api_calls(self, model: OperatorModel) -> None:
-        loop_calls: dict[str, bool] = {}  # user function name -> called from inside a loop somewhere
-        callees: dict[str, set[str]] = {}
-        pending: list[tuple[ApiCall, str | None]] = []
-        user_functions: set[str] = set()
-        for f in self._of_side("kernel"):
-            for fn in f.caps.get("function", []):
-                n = _function_name(f.sf, fn)
-                if n:
-                    user_functions.add(n)
+    def _api_calls(self, f: _FileFacts, part: _KernelChunk, user_functions: set[str]) -> None:
+        sf = f.sf
+        ev = self.evaluator(sf, "kernel")
         fn_cache: dict[int, tuple[str | None, str | None]] = {}
-        for f in self._of_side("kernel"):
-            sf = f.sf
-            ev = self.evaluator(sf, "kernel")
-            for call in f.caps.get("call", []):
-                name, receiver, targs = self.call_parts(sf, call)
-                is_api = name in FREE_APIS if receiver is None else (name in MEMBER_APIS or name in FREE_APIS)
-                if not is_api and name not in user_functions:
-                    continue  # neither an AscendC call nor an edge of the kernel's own call graph
-                fn_node, loops = _context(call)
-                fn_name, owner = _fn_info(sf, fn_node, fn_cache)
-                if name in user_functions:
-                    callees.setdefault(fn_name or "", set()).add(name)
-                    if loops:
-                        loop_calls[name] = True
-                if not is_api:
-                    continue
-                api = make(ApiCall,
-                    name=name, receiver=receiver, template_args=targs,
-                    args=[_arg_expr(sf, a) for a in _arg_nodes(call)],
-                    function=fn_name, owner=owner,
-                    loops=[make(LoopInfo, kind=LOOP_TYPES[lp.type], header=_loop_header(sf, lp),
-                                                    loc=self.nloc(sf, lp)) for lp in loops],
-                    in_loop=bool(loops), loc=self.nloc(sf, call))
-                pending.append((api, fn_name))
-                if name == "InitBuffer":
-                    self._init_buffer(model, sf, api, ev)
-        in_loop = set(loop_calls)
-        changed = True
-        while changed:
-            changed = False
-            for caller, called in callees.items():
-                if caller in in_loop:
-                    new = called - in_loop
-                    if new:
-                        in_loop |= new
-                        changed = True
-        for api, fn_name in pending:
-            api.in_loop = api.in_loop or (fn_name in in_loop)
-            model.api_calls.append(api)
+        loop_infos: dict[int, LoopInfo] = {}  # calls in one loop share its LoopInfo
+        for call in f.caps.get("call", []):
+            name, receiver, targs = self.call_parts(sf, call)
+            is_api = name in FREE_APIS if receiver is None else (name in MEMBER_APIS or name in FREE_APIS)
+            if not is_api and name not in user_functions:
+                continue  # neither an AscendC call nor an edge of the kernel's own call graph
+            fn_node, loops = _context(call)
+            fn_name, owner = _fn_info(sf, fn_node, fn_cache)
+            if name in user_functions:
+                part.callees.setdefault(fn_name or "", set()).add(name)
+                if loops:
+                    part.loop_called.add(name)
+            if not is_api:
+                continue
+            infos = []
+            for lp in loops:
+                info = loop_infos.get(lp.id)
+                if info is None:
+                    info = loop_infos[lp.id] = make(LoopInfo, kind=LOOP_TYPES[lp.type], header=_loop_header(sf, lp),
+                                                    loc=self.nloc(sf, lp))
+                infos.append(info)
+            api = make(ApiCall,
+                name=name, receiver=receiver, template_args=targs,
+                args=[self._arg_expr(sf, a) for a in _arg_nodes(call)],
+                function=fn_name, owner=owner, loops=infos, in_loop=bool(loops), loc=self.nloc(sf, call))
+            part.calls.append((api, fn_name))
+            if name == "InitBuffer":
+                self._init_buffer(part, sf, api, call, ev)
 
-    def _init_buffer(self, model: OperatorModel, sf: SourceFile, api: ApiCall, ev: Evaluator) -> None:
-        found = self.sources[api.loc.file].tree.root_node.descendant_for_byte_range(api.loc.start, api.loc.end)
-        while found is not None and found.type != "call_expression":
-            found = found.parent
-        nodes = _arg_nodes(found) if found is not None else []
+    def _arg_expr(self, sf: SourceFile, node: Node) -> Expr:
+        expr = _arg_expr(sf, node)
+        if self._movable is not None:
+            self._movable.append(expr)
+        return expr
+
+    def _init_buffer(self, part: _KernelChunk, sf: SourceFile, api: ApiCall, call: Node, ev: Evaluator) -> None:
+        nodes = _arg_nodes(call)
         if len(nodes) == 3:
             queue, num, size = (self.expr(sf, n, ev) for n in nodes)
         elif len(nodes) == 2:
@@ -626,47 +759,41 @@ class ModelBuilder:
         else:
             return
         total = num.value * size.value if num.value is not None and size.value is not None else None
-        model.init_buffers.append(make(InitBufferCall,
+        part.init_buffers.append(make(InitBufferCall,
             queue=re.split(r"\.|->", queue.text)[-1], num=num, size=size, bytes=total, owner=api.owner,
             loc=api.loc))
 
-    def _tiling_data(self, model: OperatorModel) -> None:
-        struct_names = {s.name for s in model.tiling.structs}
-        for f in self._of_side("kernel"):
-            sf = f.sf
-            vars_: set[str] = set()
-            for call in f.caps.get("call", []):
-                name, receiver, _ = self.call_parts(sf, call)
-                if receiver is not None or name not in _TILING_DATA_CALLS:
-                    continue
-                args = _arg_nodes(call)
-                if receiver is None and name in ("GET_TILING_DATA", "GET_TILING_DATA_WITH_STRUCT",
-                                                 "GET_TILING_DATA_PTR_WITH_STRUCT") and args:
-                    var_node = args[0] if name == "GET_TILING_DATA" else (args[1] if len(args) > 1 else args[0])
-                    struct = sf.node_text(args[0]) if name != "GET_TILING_DATA" else model.tiling.struct
-                    var = sf.node_text(var_node)
-                    vars_.add(var)
-                    model.tiling_data_uses.append(make(TilingDataUse,
-                        var=var, struct=struct, loc=self.nloc(sf, call)))
-                elif receiver is None and name == "TILING_KEY_IS" and args:
-                    ev = self.evaluator(sf, "kernel")
-                    model.tiling_key_branches.append(make(TilingKeyBranch,
-                        key=self.expr(sf, args[0], ev), loc=self.nloc(sf, call)))
-            # Parameters and locals typed as the tiling struct also carry tiling data (`const FooTiling* t`).
-            for decl in f.caps.get("decl", []) + f.caps.get("param", []):
-                t = decl.child_by_field_name("type")
-                if t is not None and sf.node_text(t).split("::")[-1].strip() in struct_names:
-                    for d in decl.children_by_field_name("declarator"):
-                        vars_.add(re.sub(r"[*&\s]|=.*", "", sf.node_text(d)))
-            for fe in f.caps.get("field", []):
-                arg = fe.child_by_field_name("argument")
-                fld = fe.child_by_field_name("field")
-                if arg is None or fld is None:
-                    continue
-                base = sf.node_text(arg).replace("this->", "")
-                if base in vars_ or base.lstrip("*&") in vars_:
-                    model.tiling_reads.append(make(TilingRead,
-                        var=base, field=sf.node_text(fld), loc=self.nloc(sf, fld)))
+    def _tiling_data(self, f: _FileFacts, part: _KernelChunk, chunk: Chunk, struct_names: frozenset[str],
+                     struct: str | None) -> None:
+        sf = f.sf
+        for call in f.caps.get("call", []):
+            name, receiver, _ = self.call_parts(sf, call)
+            if receiver is not None or name not in _TILING_DATA_CALLS:
+                continue
+            args = _arg_nodes(call)
+            if name in ("GET_TILING_DATA", "GET_TILING_DATA_WITH_STRUCT", "GET_TILING_DATA_PTR_WITH_STRUCT") and args:
+                var_node = args[0] if name == "GET_TILING_DATA" else (args[1] if len(args) > 1 else args[0])
+                var = sf.node_text(var_node)
+                part.tiling_vars.add(var)
+                part.data_uses.append(make(TilingDataUse,
+                    var=var, struct=sf.node_text(args[0]) if name != "GET_TILING_DATA" else struct,
+                    loc=self.nloc(sf, call)))
+            elif name == "TILING_KEY_IS" and args:
+                ev = self.evaluator(sf, "kernel")
+                part.key_branches.append(make(TilingKeyBranch, key=self.expr(sf, args[0], ev), loc=self.nloc(sf, call)))
+        # Parameters and locals typed as the tiling struct also carry tiling data (`const FooTiling* t`).
+        for decl in f.caps.get("decl", []) + f.caps.get("param", []):
+            t = decl.child_by_field_name("type")
+            if t is not None and sf.node_text(t).split("::")[-1].strip() in struct_names:
+                for d in decl.children_by_field_name("declarator"):
+                    part.tiling_vars.add(re.sub(r"[*&\s]|=.*", "", sf.node_text(d)))
+        # Which of these read tiling data is known once the whole file's tiling variables are: keep them all.
+        for fe in f.caps.get("field", []):
+            arg = fe.child_by_field_name("argument")
+            fld = fe.child_by_field_name("field")
+            if arg is not None and fld is not None:
+                part.field_uses.append((sf.node_text(arg).replace("this->", ""), sf.node_text(fld),
+                                        fld.start_byte - chunk.start, fld.end_byte - chunk.start))
 
 
 # ---- free helpers ------------------------------------------------------------------------------------------

@@ -10,6 +10,7 @@ import bisect
 import re
 import threading
 from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
 
 import tree_sitter_cpp
@@ -39,6 +40,10 @@ FACTS_QUERY = Query(
     """,
 )
 _NEWLINE_RE = re.compile(b"\n")
+# Containers whose children are the real top-level declarations (a header guard wraps a whole header).
+_CONTAINERS = {"translation_unit", "declaration_list", "namespace_definition", "preproc_if", "preproc_ifdef",
+               "preproc_else", "preproc_elif", "preproc_elifdef"}
+_CONTAINER_HEADS = ("name", "condition")  # a container's own head, not a declaration
 _local = threading.local()
 
 
@@ -86,11 +91,27 @@ def _common_suffix(a: bytes, b: bytes, limit: int) -> int:
     return lo
 
 
+@dataclass(eq=False)
+class Chunk:
+    """One top-level declaration (a class, a function, a constant...) with the blank and comment text before it.
+
+    Analyses keep per-chunk results and reuse them while `key` is unchanged: typing in one function then costs
+    the work for that function, not for the file. `key` covers the chunk's text, its neutralised text, and the
+    text before it on its first line (so that columns match too)."""
+
+    start: int  # byte offset: where the previous chunk ended
+    end: int
+    row: int  # 0-based line of `start`
+    key: bytes
+    node: Node
+
+
 class SourceFile:
     """A parsed source. Re-parse after an edit with `update`, which reuses the old tree (incremental)."""
 
     def __init__(self, path: str | Path, text: str):
         self.path = str(path)
+        self.memo: dict[str, object] = {}  # analysis name -> per-chunk results, kept across `update`
         self._set_text(text)
         self.tree: Tree = _parser().parse(self.pre.text)
 
@@ -115,6 +136,8 @@ class SourceFile:
         self.pre: Preprocessed = preprocess(self.data)
         self._qualifiers: tuple[Preprocessed, list[int], list[str]] | None = None
         self._facts: tuple[Tree, dict[str, list[Node]], dict[str, list[int]]] | None = None
+        self._chunks: tuple[Tree, list[Chunk], list[int]] | None = None
+        self._range_facts: tuple[Tree, dict[tuple[int, int], dict[str, list[Node]]]] | None = None
         self._line_starts = [0, *(m.end() for m in _NEWLINE_RE.finditer(self.data))]
 
     def update(self, text: str) -> None:
@@ -188,12 +211,15 @@ class SourceFile:
         return self.data[start:end].decode("utf-8", "replace")
 
     def facts(self, kind: str, within: Node | None = None) -> list[Node]:
-        """Nodes of one kind (`call`, `function`, `decl`, ... see FACTS_QUERY) in source order, optionally only
-        those inside `within`. Computed once per tree."""
+        """Nodes of one kind (`call`, `function`, `decl`, ... see FACTS_QUERY) in source order, outer first where
+        they start together, optionally only those inside `within`. The whole file's are computed once per tree;
+        those inside a node are found by a query over its range alone unless the whole file's are known."""
+        if within is not None and (self._facts is None or self._facts[0] is not self.tree):
+            return self.facts_in(within.start_byte, within.end_byte).get(kind, [])
         if self._facts is None or self._facts[0] is not self.tree:
             caps = QueryCursor(FACTS_QUERY).captures(self.tree.root_node)
             for nodes in caps.values():
-                nodes.sort(key=lambda n: (n.start_byte, -n.end_byte))  # outer first: `a()->b()` nests
+                nodes.sort(key=_outer_first)
             self._facts = (self.tree, caps, {k: [n.start_byte for n in v] for k, v in caps.items()})
         nodes = self._facts[1].get(kind, [])
         if within is None:
@@ -202,6 +228,45 @@ class SourceFile:
         i = bisect.bisect_left(starts, within.start_byte)
         j = bisect.bisect_left(starts, within.end_byte, lo=i)
         return [n for n in nodes[i:j] if n.end_byte <= within.end_byte]
+
+    def facts_in(self, start: int, end: int) -> dict[str, list[Node]]:
+        """Every kind of fact inside [start, end), by one query over that range (memoised per tree)."""
+        if self._range_facts is None or self._range_facts[0] is not self.tree:
+            self._range_facts = (self.tree, {})
+        found = self._range_facts[1].get((start, end))
+        if found is None:
+            cursor = QueryCursor(FACTS_QUERY)
+            cursor.set_byte_range(start, end)
+            found = {}
+            for k, nodes in cursor.captures(self.tree.root_node).items():
+                inside = [n for n in nodes if n.start_byte >= start and n.end_byte <= end]
+                inside.sort(key=_outer_first)
+                found[k] = inside
+            self._range_facts[1][(start, end)] = found
+        return found
+
+    def chunks(self) -> list[Chunk]:
+        """The top-level chunks of the current tree, in order (see `Chunk`)."""
+        if self._chunks is None or self._chunks[0] is not self.tree:
+            out: list[Chunk] = []
+            prev = 0
+            for node in _top_level(self.tree.root_node):
+                if node.type == "comment" or node.end_byte <= prev:
+                    continue  # a comment belongs to the declaration after it
+                row = bisect.bisect_right(self._line_starts, prev) - 1
+                line_start = self._line_starts[row]
+                end = node.end_byte
+                key = b"%d\0%s\0%s" % (prev - line_start, self.data[line_start:end], self.pre.text[line_start:end])
+                out.append(Chunk(prev, end, row, key, node))
+                prev = end
+            self._chunks = (self.tree, out, [c.start for c in out])
+        return self._chunks[1]
+
+    def chunk_at(self, offset: int) -> Chunk | None:
+        chunks = self.chunks()
+        assert self._chunks is not None
+        i = bisect.bisect_right(self._chunks[2], offset) - 1
+        return chunks[i] if i >= 0 and offset < chunks[i].end else None
 
     def errors(self) -> Iterator[Node]:
         """ERROR and MISSING nodes: what the real compiler would reject too.
@@ -236,6 +301,27 @@ class SourceFile:
             marks = self.pre.marks_of("qualifier")
             self._qualifiers = (self.pre, [m.start for m in marks], [m.name for m in marks])
         return self._qualifiers[1], self._qualifiers[2]
+
+
+def _outer_first(node: Node) -> tuple[int, int]:
+    return node.start_byte, -node.end_byte  # nested calls can start together: `a()->b()`
+
+
+def _top_level(node: Node) -> Iterator[Node]:
+    """The declarations of a file, looking through namespaces, header guards and `#if` blocks."""
+    if node.type == "namespace_definition":
+        body = node.child_by_field_name("body")
+        if body is not None:
+            yield from _top_level(body)
+        return
+    heads = {h.id for h in (node.child_by_field_name(f) for f in _CONTAINER_HEADS) if h is not None}
+    for child in node.named_children:
+        if child.id in heads:
+            continue
+        if child.type in _CONTAINERS:
+            yield from _top_level(child)
+        else:
+            yield child
 
 
 def _point(line_starts: list[int], offset: int) -> Point:
