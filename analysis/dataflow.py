@@ -15,11 +15,14 @@ from __future__ import annotations
 import bisect
 from collections import defaultdict
 from collections.abc import Iterable
+from dataclasses import dataclass
+from dataclasses import field as _field
 
 from tree_sitter import Node
 
+from analysis.chunks import memo
 from analysis.model import OperatorModel
-from analysis.source import SourceFile
+from analysis.source import Chunk, SourceFile
 
 
 def _last_name(sf: SourceFile, node: Node) -> str | None:
@@ -34,62 +37,100 @@ def _last_name(sf: SourceFile, node: Node) -> str | None:
     return None
 
 
+@dataclass
+class _ChunkFlow:
+    """What one chunk contributes to the slices, with offsets relative to the chunk (kept across edits)."""
+
+    inits: list[tuple[str, int, int]] = _field(default_factory=list)  # name <- expression at [start, end)
+    assigns: list[tuple[str, int, int]] = _field(default_factory=list)
+    params: dict[str, list[str]] = _field(default_factory=dict)  # function -> parameter names
+    calls: list[tuple[str, list[tuple[int, int]]]] = _field(default_factory=list)  # callee, argument ranges
+    ident_starts: list[int] = _field(default_factory=list)
+    ident_names: list[str] = _field(default_factory=list)
+
+
+def _chunk_flow(sf: SourceFile, chunk: Chunk, _movable: list) -> _ChunkFlow:
+    caps = sf.facts_in(chunk.start, chunk.end)
+    out = _ChunkFlow()
+    base = chunk.start
+    for kind, into in (("init", out.inits), ("assign", out.assigns)):
+        for node in caps.get(kind, []):
+            target = node.child_by_field_name("declarator") or node.child_by_field_name("left")
+            value = node.child_by_field_name("value") or node.child_by_field_name("right")
+            key = _last_name(sf, target) if target is not None else None
+            if value is not None and key:
+                into.append((key, value.start_byte - base, value.end_byte - base))
+    for fn in caps.get("function", []):
+        decl = fn.child_by_field_name("declarator")
+        while decl is not None and decl.type != "function_declarator":
+            decl = decl.child_by_field_name("declarator")
+        if decl is None:
+            continue
+        fname = sf.node_text(decl.child_by_field_name("declarator")).split("::")[-1]
+        plist = decl.child_by_field_name("parameters")
+        pnames = []
+        for p in plist.named_children if plist is not None else []:
+            d = p.child_by_field_name("declarator")
+            pnames.append(_last_name(sf, d) if d is not None else "")
+        out.params[fname] = pnames
+    for call in caps.get("call", []):
+        fn = call.child_by_field_name("function")
+        if fn is None:
+            continue
+        name = _last_name(sf, fn) if fn.type != "qualified_identifier" else sf.node_text(fn).split("::")[-1]
+        args = call.child_by_field_name("arguments")
+        if name and args is not None:
+            out.calls.append((name, [(a.start_byte - base, a.end_byte - base) for a in args.named_children
+                                     if a.type != "comment"]))
+    for node in caps.get("ident", []):
+        out.ident_starts.append(node.start_byte - base)
+        out.ident_names.append(sf.node_text(node))
+    return out
+
+
 class DefUse:
-    """name -> expressions (as (SourceFile, Node)) that may flow into it, for one side of the operator."""
+    """name -> expressions (as (SourceFile, start, end)) that may flow into it, for one side of the operator.
+
+    Built from per-chunk pieces that the SourceFile keeps (`analysis.chunks`), so an edit re-reads one chunk."""
 
     def __init__(self, sources: Iterable[SourceFile]):
-        self._idents: dict[str, tuple] = {}
         self._closures: dict[str, frozenset[str]] = {}
-        self.defs: dict[str, list[tuple[SourceFile, Node]]] = defaultdict(list)
+        self._reaching: dict[frozenset[str], set[str]] = {}
+        self._chunks: dict[str, tuple[list[int], list[tuple[int, _ChunkFlow]]]] = {}
+        self.defs: dict[str, list[tuple[SourceFile, int, int]]] = defaultdict(list)
         params: dict[str, list[str]] = {}
-        calls: list[tuple[SourceFile, str, list[Node]]] = []
+        calls: list[tuple[SourceFile, str, list[tuple[int, int]]]] = []
         for sf in sources:
-            for node in sf.facts("init") + sf.facts("assign"):
-                target = node.child_by_field_name("declarator") or node.child_by_field_name("left")
-                value = node.child_by_field_name("value") or node.child_by_field_name("right")
-                key = _last_name(sf, target) if target is not None else None
-                if value is not None and key:
-                    self.defs[key].append((sf, value))
-            for fn in sf.facts("function"):
-                decl = fn.child_by_field_name("declarator")
-                while decl is not None and decl.type != "function_declarator":
-                    decl = decl.child_by_field_name("declarator")
-                if decl is None:
-                    continue
-                fname = sf.node_text(decl.child_by_field_name("declarator")).split("::")[-1]
-                plist = decl.child_by_field_name("parameters")
-                pnames = []
-                for p in plist.named_children if plist is not None else []:
-                    d = p.child_by_field_name("declarator")
-                    pnames.append(_last_name(sf, d) if d is not None else "")
-                params[fname] = pnames
-            for call in sf.facts("call"):
-                fn = call.child_by_field_name("function")
-                if fn is None:
-                    continue
-                name = _last_name(sf, fn) if fn.type != "qualified_identifier" else sf.node_text(fn).split("::")[-1]
-                args = call.child_by_field_name("arguments")
-                if name and args is not None:
-                    calls.append((sf, name, [a for a in args.named_children if a.type != "comment"]))
+            parts = memo(sf, "flow").run(sf, lambda chunk, movable, sf=sf: _chunk_flow(sf, chunk, movable))
+            self._chunks[sf.path] = ([c.start for c, _ in parts], [(c.start, flow) for c, flow in parts])
+            for attr in ("inits", "assigns"):  # declarations first, then assignments, as the file reads
+                for chunk, flow in parts:
+                    for name, start, end in getattr(flow, attr):
+                        self.defs[name].append((sf, chunk.start + start, chunk.start + end))
+            for chunk, flow in parts:
+                params.update(flow.params)
+                calls += [(sf, name, [(chunk.start + s, chunk.start + e) for s, e in args])
+                          for name, args in flow.calls]
         for sf, name, args in calls:
-            for pname, arg in zip(params.get(name, []), args, strict=False):
+            for pname, (start, end) in zip(params.get(name, []), args, strict=False):
                 if pname:
-                    self.defs[pname].append((sf, arg))
+                    self.defs[pname].append((sf, start, end))
 
-    def _identifiers(self, sf: SourceFile) -> tuple[list[int], list[str]]:
-        """All identifiers of a file as (sorted start offsets, names): one query per file, not per lookup."""
-        cached = self._idents.get(sf.path)
-        if cached is None or cached[0] is not sf.tree:
-            nodes = sf.facts("ident")
-            cached = (sf.tree, [n.start_byte for n in nodes], [sf.node_text(n) for n in nodes])
-            self._idents[sf.path] = cached
-        return cached[1], cached[2]
-
-    def names_in(self, sf: SourceFile, node: Node) -> list[str]:
-        starts, names = self._identifiers(sf)
-        i = bisect.bisect_left(starts, node.start_byte)
-        j = bisect.bisect_left(starts, node.end_byte, lo=i)
-        return names[i:j]
+    def names_in(self, sf: SourceFile, start: int, end: int) -> list[str]:
+        """The identifiers written in [start, end) of a file."""
+        found = self._chunks.get(sf.path)
+        if found is None:
+            return []
+        starts, chunks = found
+        out: list[str] = []
+        i = max(bisect.bisect_right(starts, start) - 1, 0)
+        while i < len(chunks) and chunks[i][0] < end:
+            base, flow = chunks[i]
+            lo = bisect.bisect_left(flow.ident_starts, start - base)
+            hi = bisect.bisect_left(flow.ident_starts, end - base, lo=lo)
+            out += flow.ident_names[lo:hi]
+            i += 1
+        return out
 
     def closure(self, name: str, limit: int = 400) -> frozenset[str]:
         """Every name whose value may flow into `name` (memoised: rules ask about the same names again and again)."""
@@ -100,12 +141,12 @@ class DefUse:
         work = list(self.defs.get(name, []))
         visited: set[tuple[str, int, int]] = set()
         while work and len(visited) < limit:
-            f, n = work.pop()
-            key = (f.path, n.start_byte, n.end_byte)
+            f, start, end = work.pop()
+            key = (f.path, start, end)
             if key in visited:
                 continue
             visited.add(key)
-            for other in self.names_in(f, n):
+            for other in self.names_in(f, start, end):
                 if other not in seen:
                     seen.add(other)
                     work.extend(self.defs.get(other, []))
@@ -115,10 +156,14 @@ class DefUse:
 
     def names_reaching(self, sf: SourceFile, node: Node) -> set[str]:
         """Every name whose value may flow into node (including the names written in node itself)."""
-        out: set[str] = set()
-        for name in set(self.names_in(sf, node)):
-            out |= self.closure(name)
-        return out
+        written = frozenset(self.names_in(sf, node.start_byte, node.end_byte))
+        out = self._reaching.get(written)
+        if out is None:  # many expressions name the same few variables
+            out = set()
+            for name in written:
+                out |= self.closure(name)
+            self._reaching[written] = out
+        return set(out)
 
 
 class OperatorFlow:

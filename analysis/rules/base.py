@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from functools import cached_property
 
 from tree_sitter import Node
 
 from analysis.chip import Chip
+from analysis.chunks import memo
 from analysis.dataflow import OperatorFlow
 from analysis.evaluate import DTYPE_SIZES, TYPE_SIZES, Evaluator
 from analysis.findings import Finding, Fix, Severity, TextEdit
@@ -67,23 +68,30 @@ class RuleContext:
     def tensor_types(self) -> dict[str, tuple[str, str]]:
         """name -> (LocalTensor|GlobalTensor, element type) for every tensor declared in the kernel."""
         out: dict[str, tuple[str, str]] = {}
-        for p in self.model.kernel_files:
-            sf = self.sources.get(p)
-            if sf is None:
-                continue
-            for m in _TENSOR_DECL_RE.finditer(sf.text):
-                out.setdefault(m.group(3), (m.group(1), m.group(2).split("::")[-1]))
+        for tensors, _ in self._declared_names():
+            for name, kind, elem in tensors:
+                out.setdefault(name, (kind, elem))
         return out
 
     @cached_property
     def param_vars(self) -> set[str]:
         """Names declared as DataCopyParams / DataCopyExtParams / DataCopyPadExtParams anywhere in the kernel."""
         names: set[str] = set()
+        for _, params in self._declared_names():
+            names.update(params)
+        return names
+
+    def _declared_names(self) -> Iterator[tuple[list[tuple[str, str, str]], list[str]]]:
+        """Per chunk of each kernel file (kept across edits): its tensors and its copy-parameter variables."""
         for p in self.model.kernel_files:
             sf = self.sources.get(p)
-            if sf is not None:
-                names.update(m.group(1) for m in _PARAMS_DECL_RE.finditer(sf.text))
-        return names
+            if sf is None:
+                continue
+            for _, found in memo(sf, "declared").run(sf, lambda chunk, _m, sf=sf: _names_declared(
+                    sf.slice(chunk.start, chunk.end))):
+                yield found
+            chunks = sf.chunks()
+            yield _names_declared(sf.slice(chunks[-1].end if chunks else 0, len(sf.data)))  # text after the last
 
     def elem_size(self, call: ApiCall, tensor_text: str) -> int | None:
         """Size of the element type of a tensor named in a call (`xLocal`, `xGm[offset]`)."""
@@ -103,6 +111,11 @@ class RuleContext:
     def is_global(self, tensor_text: str) -> bool | None:
         found = self.tensor_types.get(tensor_text.split("[")[0].strip().replace("this->", ""))
         return None if found is None else found[0] == "GlobalTensor"
+
+
+def _names_declared(text: str) -> tuple[list[tuple[str, str, str]], list[str]]:
+    tensors = [(m.group(3), m.group(1), m.group(2).split("::")[-1]) for m in _TENSOR_DECL_RE.finditer(text)]
+    return tensors, [m.group(1) for m in _PARAMS_DECL_RE.finditer(text)]
 
 
 _TENSOR_DECL_RE = re.compile(r"\b(LocalTensor|GlobalTensor)\s*<\s*([\w:]+)\s*>\s*&?\s*(\w+)")
