@@ -116,7 +116,11 @@ class DefUse:
                 if pname:
                     self.defs[pname].append((sf, start, end))
 
-    def names_in(self, sf: SourceFile, start: int, end: int) -> list[str]:
+    def names_in(self, sf: SourceFile, node: Node) -> list[str]:
+        """The identifiers written in a node."""
+        return self.names_between(sf, node.start_byte, node.end_byte)
+
+    def names_between(self, sf: SourceFile, start: int, end: int) -> list[str]:
         """The identifiers written in [start, end) of a file."""
         found = self._chunks.get(sf.path)
         if found is None:
@@ -146,7 +150,7 @@ class DefUse:
             if key in visited:
                 continue
             visited.add(key)
-            for other in self.names_in(f, start, end):
+            for other in self.names_between(f, start, end):
                 if other not in seen:
                     seen.add(other)
                     work.extend(self.defs.get(other, []))
@@ -156,7 +160,7 @@ class DefUse:
 
     def names_reaching(self, sf: SourceFile, node: Node) -> set[str]:
         """Every name whose value may flow into node (including the names written in node itself)."""
-        written = frozenset(self.names_in(sf, node.start_byte, node.end_byte))
+        written = frozenset(self.names_in(sf, node))
         out = self._reaching.get(written)
         if out is None:  # many expressions name the same few variables
             out = set()

@@ -610,7 +610,9 @@ class ModelBuilder:
                         in_loop |= new
                         changed = True
         for api, fn_name in calls:
-            api.in_loop = bool(api.loops) or fn_name in in_loop  # kept objects are shared: set, never accumulate
+            # Kept objects are shared between models: set the flag afresh, never accumulate (and skip pydantic's
+            # __setattr__, which costs more than the rest of this loop).
+            api.__dict__["in_loop"] = bool(api.loops) or fn_name in in_loop
             model.api_calls.append(api)
 
     def _function_names(self, f: _FileFacts, _chunk: Chunk) -> set[str]:

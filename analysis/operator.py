@@ -5,6 +5,7 @@
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -13,7 +14,7 @@ from analysis.extract import build_model
 from analysis.manifest import Manifest, load_manifest
 from analysis.model import OperatorModel, Problem, TensorParam
 from analysis.project import OperatorProject, locate
-from analysis.source import SourceFile
+from analysis.source import SourceFile, decode_source
 
 
 @dataclass
@@ -27,6 +28,9 @@ class Operator:
 
 def load_sources(project: OperatorProject, overlay: dict[str, str] | None = None,
                  cache: dict[str, SourceFile] | None = None) -> tuple[dict[str, SourceFile], list[Problem]]:
+    """Every source of the project, parsed; `overlay` texts replace what is on disk. With a `cache` (the language
+    server's), parsed files are kept and re-parsed incrementally when their text changes, and a file on disk is
+    read again only when its size or modification time changed."""
     sources: dict[str, SourceFile] = {}
     problems: list[Problem] = []
     overlay = overlay or {}
@@ -34,20 +38,42 @@ def load_sources(project: OperatorProject, overlay: dict[str, str] | None = None
         key = str(path)
         try:
             if key in overlay:
-                cached = (cache or {}).get(key)
-                if cached is not None:
-                    if cached.text != overlay[key]:
-                        cached.update(overlay[key])
-                    sources[key] = cached
-                else:
-                    sources[key] = SourceFile(key, overlay[key])
-                    if cache is not None:
-                        cache[key] = sources[key]
-            else:
+                sources[key] = _cached(cache, key, overlay[key], stamp=None)
+            elif cache is None:
                 sources[key] = SourceFile.load(key)
+            else:
+                sources[key] = _from_disk(cache, key)
         except TilewiseError as exc:
             problems.append(Problem(file=exc.file, line=exc.line, message=exc.message))
     return sources, problems
+
+
+def _cached(cache: dict[str, SourceFile] | None, key: str, text: str, stamp: tuple | None) -> SourceFile:
+    found = (cache or {}).get(key)
+    if found is None:
+        found = SourceFile(key, text)
+        if cache is not None:
+            cache[key] = found
+    elif found.text != text:
+        found.update(text)
+    found.stamp = stamp
+    return found
+
+
+def _from_disk(cache: dict[str, SourceFile], key: str) -> SourceFile:
+    try:
+        st = os.stat(key)
+    except OSError:
+        return SourceFile.load(key)  # raises the error that names the file
+    stamp = (st.st_mtime_ns, st.st_size, st.st_ino)
+    found = cache.get(key)
+    if found is not None and found.stamp == stamp:
+        return found
+    try:
+        data = Path(key).read_bytes()
+    except OSError:
+        return SourceFile.load(key)
+    return _cached(cache, key, decode_source(data, key), stamp)
 
 
 def load_operator(path: str | Path, overlay: dict[str, str] | None = None,

@@ -12,6 +12,7 @@ from __future__ import annotations
 import bisect
 import re
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 QUALIFIERS = (
     b"__aicore__", b"__global__", b"__gm__", b"__ubuf__", b"__inline__", b"__cbuf__", b"__ca__", b"__cb__",
@@ -24,7 +25,8 @@ _TILING_MACRO_RE = re.compile(
 )
 _LAUNCH_RE = re.compile(rb"<<<")
 _TEMPLATE_NO_ARGS_RE = re.compile(rb"template(?=\s+[A-Za-z_]\w*\s*\()")
-_CAPS_CALL_RE = re.compile(rb"\b([A-Z][A-Z0-9_]{2,})\s*\(")
+_CAPS_CALL_RE = re.compile(rb"[A-Z][A-Z0-9_][A-Z0-9_]++\s*+\(")
+_WORD_BYTES = frozenset(b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_")
 _CONTROL_IN_ARGS_RE = re.compile(rb"\b(return|break|continue|goto|throw)\b|;")
 _VANISHING = {b"ASSERT", b"ASCENDC_ASSERT", b"ASCENDC_DEBUG_ASSERT", b"ASSERT_MSG"}
 _EMPTY_ARG_RE = re.compile(rb",\s*(,|$)")
@@ -32,16 +34,15 @@ _CONDITIONAL_RE = re.compile(rb"#[ \t]*(if|ifdef|ifndef|elif|else|endif)\b[^\n]*
 _TYPE_KEYWORDS = {b"float", b"double", b"int", b"char", b"bool", b"short", b"long", b"unsigned", b"signed", b"void"}
 
 
-@dataclass(frozen=True)
-class Arg:
+class Arg(NamedTuple):
     text: str
     start: int
     end: int
 
 
-@dataclass(frozen=True)
-class Mark:
-    """Something AscendC-specific that was neutralised, with what it said."""
+class Mark(NamedTuple):
+    """Something AscendC-specific that was neutralised, with what it said. (A tuple: a 3000-line kernel has
+    hundreds of qualifiers, and a tuple is made several times faster than a frozen dataclass.)"""
 
     kind: str  # qualifier | tiling_begin | tiling_field | tiling_end | tiling_register | launch | macro_stmt | ...
     name: str
@@ -54,6 +55,11 @@ class Mark:
 class Preprocessed:
     text: bytes
     marks: list[Mark] = field(default_factory=list)
+    # For `reprocess`: the comment and literal ranges, and whether anything made the result depend on text far
+    # away (a `#else` branch blanked, a macro's parentheses or a launch's `>>>` never closed).
+    opaque: list[tuple[int, int]] = field(default_factory=list)
+    calls: list[tuple[int, int]] = field(default_factory=list)  # every macro-like call looked at, neutralised or not
+    far_reaching: bool = False
 
     def marks_of(self, kind: str) -> list[Mark]:
         return [m for m in self.marks if m.kind == kind]
@@ -71,8 +77,8 @@ def opaque_ranges(src: bytes) -> list[tuple[int, int]]:
 
 
 class _Opaque:
-    def __init__(self, src: bytes):
-        self._ranges = opaque_ranges(src)
+    def __init__(self, src: bytes, ranges: list[tuple[int, int]] | None = None):
+        self._ranges = opaque_ranges(src) if ranges is None else ranges
         self._starts = [r[0] for r in self._ranges]
 
     def contains(self, pos: int) -> bool:
@@ -154,41 +160,102 @@ def _put(buf: bytearray, pos: int, token: bytes) -> None:
 def preprocess(src: bytes) -> Preprocessed:
     """Neutralise AscendC-only syntax in `src`; the result has exactly the same length and line structure."""
     buf = bytearray(src)
-    out = Preprocessed(b"", [])
     opaque = _Opaque(src)
+    out = Preprocessed(b"", [], opaque._ranges)
+    _neutralise(src, buf, opaque, out, 0, len(src))
+    _neutralise_conditionals(src, buf, opaque, out)
+    out.text = bytes(buf)
+    out.marks.sort(key=lambda mk: mk.start)
+    return out
 
-    for m in _QUALIFIER_RE.finditer(src):
-        if not opaque.contains(m.start()):
-            _blank(buf, m.start(), m.end())
-            out.marks.append(Mark("qualifier", m.group(0).decode(), m.start(), m.end()))
 
-    for m in _TILING_MACRO_RE.finditer(src) if b"TILING_DATA" in src else ():
+def reprocess(old: Preprocessed, src: bytes, lo: int, hi: int, delta: int) -> Preprocessed | None:
+    """`preprocess(src)` after an edit, redoing only the window [lo, hi) of the old text (the edit grew or shrank
+    it by `delta` bytes). The caller picks a window that starts and ends between declarations and has some
+    unchanged text on either side of the edit; this checks everything else that could make the result differ
+    from a full pass, and returns None when in doubt."""
+    new_hi = hi + delta
+    if old.far_reaching or new_hi < lo or hi > len(old.text) or new_hi > len(src) or b"<<<" in src:
+        return None  # (launches live in small host files: not worth the care their look-ahead would need)
+    if any(a < lo < b or a < hi < b for ranges in (old.opaque, old.calls, [m[2:4] for m in old.marks])
+           for a, b in ranges):
+        return None  # a comment, a macro's arguments or a neutralised construct cross the window's edge
+    window_opaque = []
+    for m in _OPAQUE_RE.finditer(src, lo):
+        if m.start() >= new_hi:
+            break
+        if m.end() > new_hi:
+            return None  # e.g. a `/*` typed without its `*/`: everything after it changed
+        window_opaque.append(m.span())
+    head = [r for r in old.opaque if r[1] <= lo]
+    tail = [(a + delta, b + delta) for a, b in old.opaque if a >= hi]
+    opaque = _Opaque(src, head + window_opaque + tail)
+    for m in _CONDITIONAL_RE.finditer(src, lo):
+        if m.start() >= new_hi:
+            break
+        line_start = src.rfind(b"\n", 0, m.start()) + 1
+        if not src[line_start : m.start()].strip() and not opaque.contains(m.start()):
+            return None  # `#if` nesting is the whole file's business
+    buf = bytearray(src)
+    out = Preprocessed(b"", [], opaque._ranges)
+    _neutralise(src, buf, opaque, out, lo, new_hi)
+    if out.far_reaching or any(m.end > new_hi for m in out.marks) or buf[new_hi:] != src[new_hi:]:
+        return None
+    out.marks.sort(key=lambda mk: mk.start)
+    out.marks = ([m for m in old.marks if m.end <= lo] + out.marks
+                 + [_moved(m, delta) for m in old.marks if m.start >= hi])
+    out.calls = ([c for c in old.calls if c[1] <= lo] + out.calls
+                 + [(a + delta, b + delta) for a, b in old.calls if a >= hi])
+    out.text = old.text[:lo] + bytes(buf[lo:new_hi]) + old.text[hi:]
+    return out
+
+
+def _moved(mark: Mark, delta: int) -> Mark:
+    return mark._replace(start=mark.start + delta, end=mark.end + delta,
+                         args=tuple(a._replace(start=a.start + delta, end=a.end + delta) for a in mark.args))
+
+
+def _neutralise(src: bytes, buf: bytearray, opaque: _Opaque, out: Preprocessed, lo: int, hi: int) -> None:
+    """Every rewrite but the conditionals, for constructs that start in [lo, hi); they may read the text around."""
+    marks = out.marks
+    for m in _QUALIFIER_RE.finditer(src, lo):
+        start, end = m.span()
+        if start >= hi:
+            break
+        if not opaque.contains(start):
+            buf[start:end] = b" " * (end - start)  # a qualifier is one word: no line break to keep
+            marks.append(Mark("qualifier", m.group(0).decode(), start, end))
+
+    for m in _TILING_MACRO_RE.finditer(src, lo) if b"TILING_DATA" in src else ():
+        if m.start() >= hi:
+            break
         if opaque.contains(m.start()):
             continue
         _neutralise_tiling_macro(src, buf, m, opaque, out)
 
-    for m in _LAUNCH_RE.finditer(src) if b"<<<" in src else ():
+    for m in _LAUNCH_RE.finditer(src, lo) if b"<<<" in src else ():
+        if m.start() >= hi:
+            break
         if opaque.contains(m.start()):
             continue
         close = src.find(b">>>", m.end())
         if close < 0 or b";" in src[m.end() : close]:
+            out.far_reaching = out.far_reaching or close < 0
             continue
         callee = re.search(rb"([A-Za-z_]\w*)\s*(<[^<>;]*>)?\s*$", src[max(0, m.start() - 200) : m.start()])
         args = _split_args(src, m.end(), close, opaque)
         _blank(buf, m.start(), close + 3)
-        out.marks.append(Mark("launch", callee.group(1).decode() if callee else "", m.start(), close + 3, args))
+        marks.append(Mark("launch", callee.group(1).decode() if callee else "", m.start(), close + 3, args))
 
-    for m in _TEMPLATE_NO_ARGS_RE.finditer(src) if b"template" in src else ():
+    for m in _TEMPLATE_NO_ARGS_RE.finditer(src, lo) if b"template" in src else ():
+        if m.start() >= hi:
+            break
         # `obj.template Method(arg)` without template arguments: Huawei's compiler accepts it, C++ does not
         before = src[max(0, m.start() - 64) : m.start()].rstrip()
         if (before.endswith(b".") or before.endswith(b"->")) and not opaque.contains(m.start()):
             _blank(buf, m.start(), m.end())
 
-    _neutralise_statement_macros(src, buf, opaque, out)
-    _neutralise_conditionals(src, buf, opaque, out)
-    out.text = bytes(buf)
-    out.marks.sort(key=lambda mk: mk.start)
-    return out
+    _neutralise_statement_macros(src, buf, opaque, out, lo, hi)
 
 
 def _neutralise_tiling_macro(src: bytes, buf: bytearray, m: re.Match, opaque: _Opaque, out: Preprocessed) -> None:
@@ -205,6 +272,7 @@ def _neutralise_tiling_macro(src: bytes, buf: bytearray, m: re.Match, opaque: _O
         return
     close = _match_paren(src, open_pos, opaque)
     if close < 0:
+        out.far_reaching = True  # a later `)` would change this
         return
     args = _split_args(src, open_pos + 1, close, opaque)
     kind = {
@@ -228,16 +296,20 @@ def _neutralise_tiling_macro(src: bytes, buf: bytearray, m: re.Match, opaque: _O
         _put(buf, name_arg.start, src[name_arg.start : name_arg.end])
 
 
-def _neutralise_statement_macros(src: bytes, buf: bytearray, opaque: _Opaque, out: Preprocessed) -> None:
+def _neutralise_statement_macros(src: bytes, buf: bytearray, opaque: _Opaque, out: Preprocessed, lo: int = 0,
+                                 hi: int | None = None) -> None:
     """Macros such as `OP_CHECK(cond, LOG(..), return ge::GRAPH_FAILED);` carry statements in their arguments;
     macros such as `ALIGN_UP(n, float)` take types. Plain C++ can't read either, the real compiler can."""
-    pos = 0
+    pos = lo
+    hi = len(src) if hi is None else hi
     while True:
         m = _CAPS_CALL_RE.search(src, pos)
-        if not m:
+        if not m or m.start() >= hi:
             return
         pos = m.end()
-        name = m.group(1)
+        if m.start() and (src[m.start() - 1] in _WORD_BYTES):
+            continue  # inside a longer word (the pattern has no leading \b: it scans three times faster without)
+        name = m.group(0)[: m.group(0).index(b"(")].rstrip()
         if opaque.contains(m.start()) or name in (b"TILING_KEY_IS", b"GET_TILING_DATA"):
             continue
         if _TILING_MACRO_RE.fullmatch(name):
@@ -245,7 +317,9 @@ def _neutralise_statement_macros(src: bytes, buf: bytearray, opaque: _Opaque, ou
         open_pos = m.end() - 1
         close = _match_paren(src, open_pos, opaque)
         if close < 0:
+            out.far_reaching = True  # a `)` typed later would make this a macro to neutralise
             continue
+        out.calls.append((m.start(), close + 1))
         inner = src[open_pos + 1 : close]
         before = src[max(0, m.start() - 80) : m.start()].rstrip()
         if name in _VANISHING and before[-1:].isalnum() | before.endswith((b"_", b")")):
@@ -306,6 +380,7 @@ def _neutralise_conditionals(src: bytes, buf: bytearray, opaque: _Opaque, out: P
         if kind in (b"if", b"ifdef", b"ifndef"):
             stack.append(False)
         elif kind in (b"elif", b"else") and stack:
+            out.far_reaching = True  # which branch text is blanked depends on directives anywhere above
             if not stack[-1] and blank_from is None:
                 blank_from = m.end()
                 stack[-1] = True

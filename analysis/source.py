@@ -17,7 +17,7 @@ import tree_sitter_cpp
 from tree_sitter import Language, Node, Parser, Point, Query, QueryCursor, Tree
 
 from analysis.errors import SourceError
-from analysis.preprocess import Preprocessed, preprocess
+from analysis.preprocess import Preprocessed, preprocess, reprocess
 
 CPP = Language(tree_sitter_cpp.language())
 # Every node kind any analysis looks for, found in one query pass per tree (a pass costs the same for 1 or 10 kinds).
@@ -112,6 +112,7 @@ class SourceFile:
     def __init__(self, path: str | Path, text: str):
         self.path = str(path)
         self.memo: dict[str, object] = {}  # analysis name -> per-chunk results, kept across `update`
+        self.stamp: tuple | None = None  # (mtime, size, inode) of the disk file this text was read from
         self._set_text(text)
         self.tree: Tree = _parser().parse(self.pre.text)
 
@@ -124,7 +125,8 @@ class SourceFile:
             raise SourceError(str(p), 0, f"cannot be read ({exc.strerror}); check the path and permissions") from None
         return cls(p, decode_source(data, str(p)))
 
-    def _set_text(self, text: str) -> None:
+    def _set_text(self, text: str, incremental: bool = False) -> None:
+        old_data, old_pre, old_lines = getattr(self, "data", b""), getattr(self, "pre", None), self._lines()
         try:
             self.data = text.encode("utf-8")
         except UnicodeEncodeError:
@@ -133,18 +135,32 @@ class SourceFile:
             text = text.encode("utf-8", "replace").decode("utf-8")
             self.data = text.encode("utf-8")
         self.text = text
-        self.pre: Preprocessed = preprocess(self.data)
+        edit = _edit_range(old_data, self.data) if incremental and old_pre is not None else None
+        pre = None
+        if edit is not None:
+            start, old_end, new_end = edit
+            lo, hi = _window(old_data, old_lines, start, old_end)
+            pre = reprocess(old_pre, self.data, lo, hi, len(self.data) - len(old_data))
+            delta = new_end - old_end
+            i, j = bisect.bisect_right(old_lines, start), bisect.bisect_right(old_lines, old_end)
+            self._line_starts = (old_lines[:i] + [m.end() for m in _NEWLINE_RE.finditer(self.data, start, new_end)]
+                                 + [x + delta for x in old_lines[j:]])
+        else:
+            self._line_starts = [0, *(m.end() for m in _NEWLINE_RE.finditer(self.data))]
+        self.pre: Preprocessed = pre or preprocess(self.data)
         self._qualifiers: tuple[Preprocessed, list[int], list[str]] | None = None
         self._facts: tuple[Tree, dict[str, list[Node]], dict[str, list[int]]] | None = None
         self._chunks: tuple[Tree, list[Chunk], list[int]] | None = None
         self._range_facts: tuple[Tree, dict[tuple[int, int], dict[str, list[Node]]]] | None = None
-        self._line_starts = [0, *(m.end() for m in _NEWLINE_RE.finditer(self.data))]
+
+    def _lines(self) -> list[int]:
+        return getattr(self, "_line_starts", [0])
 
     def update(self, text: str) -> None:
         """Replace the text and re-parse incrementally from the changed byte range of the neutralised text."""
         old = self.pre.text
         old_points = self._line_starts
-        self._set_text(text)
+        self._set_text(text, incremental=True)
         new = self.pre.text
         if old == new:
             return
@@ -322,6 +338,29 @@ def _top_level(node: Node) -> Iterator[Node]:
             yield from _top_level(child)
         else:
             yield child
+
+
+def _edit_range(old: bytes, new: bytes) -> tuple[int, int, int] | None:
+    """(start, old end, new end) of the one range in which two texts differ; None when they are equal."""
+    if old == new:
+        return None
+    start = _common_prefix(old, new)
+    tail = _common_suffix(old, new, min(len(old), len(new)) - start)
+    return start, len(old) - tail, len(new) - tail
+
+
+_CONTEXT = 256  # bytes of unchanged text kept on each side of an edit when re-preprocessing: more than any
+#                 neutralisation looks back (a launch's callee, 200) or ahead
+
+
+def _window(data: bytes, line_starts: list[int], start: int, end: int) -> tuple[int, int]:
+    """Whole lines around [start, end) with `_CONTEXT` bytes of unchanged text, some of it code, on either side."""
+    row = max(bisect.bisect_right(line_starts, max(start - _CONTEXT, 0)) - 1, 0)
+    while row > 0 and not data[line_starts[row] : start].strip():
+        row -= 1
+    row_end = bisect.bisect_right(line_starts, end + _CONTEXT)
+    hi = line_starts[row_end] if row_end < len(line_starts) else len(data)
+    return line_starts[row], hi
 
 
 def _point(line_starts: list[int], offset: int) -> Point:

@@ -142,3 +142,19 @@ def write_operator(root: Path, kernel: str = KERNEL, host: str = HOST, tiling_h:
 def replace_once(text: str, old: str, new: str) -> str:
     assert text.count(old) == 1, f"test fixture: {old!r} must occur exactly once"
     return text.replace(old, new)
+
+
+def big_kernel(lines: int = 3000) -> str:
+    """A realistic large kernel: copies of KERNEL's class, renamed, until the file has about `lines` lines."""
+    head, _, rest = KERNEL.partition("class KernelScale {")
+    cls, _, entry = rest.partition("};\n\nextern")
+    body = []
+    i = 0
+    while True:
+        chunk = f"class KernelScale{i} {{" + cls.replace("KernelScale()", f"KernelScale{i}()") + "};\n\n"
+        if len((head + "".join(body) + chunk).splitlines()) > lines - 10:
+            break
+        body.append(chunk)
+        i += 1
+    text = head + "".join(body) + "class KernelScale {" + cls + "};\n\nextern" + entry
+    return text

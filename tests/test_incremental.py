@@ -1,0 +1,130 @@
+"""The language server re-analyses on every keystroke by reusing what did not change: the preprocessed text
+around the edit, and per-chunk extraction results. Whatever it reuses, the result must be exactly what a fresh
+analysis of the same text gives."""
+
+from __future__ import annotations
+
+import os
+import random
+from pathlib import Path
+
+import pytest
+from opgen import big_kernel, write_operator
+from paths import EXAMPLES
+from pydantic import BaseModel
+
+from analysis.chip import load_chip
+from analysis.chunks import memo
+from analysis.lint import lint
+from analysis.operator import load_operator
+from analysis.rules import RuleContext
+from analysis.source import SourceFile
+
+SNIPPETS = ["x", "\n", "(", ")", "{", "}", ";", "/*", "*/", '"', "// c", "#else\n", "#if 1\n", "#endif\n",
+            "__aicore__ ", "ASSERT(", "CHECK(a, return;)", "\n\n\n", "template ", "é", "DECLARE(half)\n", ""]
+
+
+def dump(obj):
+    """Everything in a model, positions included (`start`/`end` are left out of pydantic's own dump)."""
+    if isinstance(obj, BaseModel):
+        return {k: dump(v) for k, v in obj.__dict__.items()}
+    if isinstance(obj, list):
+        return [dump(x) for x in obj]
+    return obj
+
+
+def same_as_fresh(sf: SourceFile) -> None:
+    fresh = SourceFile(sf.path, sf.text)
+    assert sf.pre.text == fresh.pre.text
+    assert sf.pre.marks == fresh.pre.marks
+    assert sf._line_starts == fresh._line_starts  # noqa: SLF001
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_preprocessing_after_random_edits_matches_a_fresh_pass(seed):
+    rng = random.Random(seed)
+    texts = [big_kernel(600)] + [p.read_text() for p in sorted(EXAMPLES.glob("*/op_kernel/*.cpp"))[:4]]
+    for text in texts:
+        sf = SourceFile("k.cpp", text)
+        for _ in range(60):
+            i = rng.randrange(len(text) + 1)
+            j = min(len(text), i + rng.choice([0, 0, 1, 5, 50]))
+            text = text[:i] + rng.choice(SNIPPETS) * rng.choice([1, 2]) + text[j:]
+            sf.update(text)
+            same_as_fresh(sf)
+
+
+def test_an_edit_inside_a_long_macro_call_reprocesses_the_whole_call():
+    # The macro starts far above the edit; a `return` typed into its arguments makes it a statement macro.
+    items = ",\n".join(f"        ITEM_{i}" for i in range(60))
+    text = f"int a = 1;\n\nDECL_ARGS(\n    Op,\n{items});\n\nint b = 2;\n"
+    sf = SourceFile("k.h", text)
+    at = text.index("ITEM_50")
+    sf.update(text[:at] + "CHECK(a, return;) " + text[at:])
+    same_as_fresh(sf)
+    assert any(m.name == "DECL_ARGS" for m in sf.pre.marks)
+
+
+def test_an_unterminated_comment_blanks_to_the_end_and_closing_it_restores():
+    text = big_kernel(400)
+    sf = SourceFile("k.cpp", text)
+    at = text.index("uint32_t loops")
+    for edited in (text[:at] + "/*" + text[at:], text):
+        sf.update(edited)
+        same_as_fresh(sf)
+
+
+def _operator(tmp_path: Path, lines: int = 900) -> tuple[Path, Path, str]:
+    root = write_operator(tmp_path / "big", kernel=big_kernel(lines))
+    kernel = root / "op_kernel" / "scale.cpp"
+    return root, kernel, kernel.read_text()
+
+
+def _analysis(root: Path, kernel: Path, text: str, cache=None):
+    op = load_operator(root, overlay={str(kernel): text}, cache=cache)
+    findings = lint(op, context=RuleContext(op.model, op.sources, load_chip()))
+    return op, dump(op.model), [f.model_dump() | {"start": f.start, "end": f.end} for f in findings]
+
+
+EDITS = {
+    "type in a function body": lambda t: t.replace("uint32_t loops", "uint32_t loopsx", 1),
+    "add lines at the top": lambda t: "// header\n\n\n" + t,
+    "duplicate a class": lambda t: t + t[t.index("class KernelScale0"):t.index("class KernelScale1")],
+    "change a constant": lambda t: t.replace("BUFFER_NUM = 2", "BUFFER_NUM = 1", 1),
+    "rename a function": lambda t: t.replace("CopyIn(", "Fetch(", 3),
+    "break the syntax": lambda t: t[: len(t) // 2] + "{{ (" + t[len(t) // 2:],
+    "non-ASCII on a moved line": lambda t: "// é\n" + t.replace("uint32_t loops", "uint32_t lé", 1),
+}
+
+
+def test_a_model_rebuilt_from_kept_chunks_is_the_fresh_model(tmp_path):
+    root, kernel, text = _operator(tmp_path)
+    cache: dict[str, SourceFile] = {}
+    _analysis(root, kernel, text, cache)
+    for name, edit in EDITS.items():
+        text = edit(text)
+        _, model, findings = _analysis(root, kernel, text, cache)
+        _, fresh_model, fresh_findings = _analysis(root, kernel, text)
+        assert model == fresh_model, name
+        assert findings == fresh_findings, name
+
+
+def test_typing_in_one_function_re_extracts_only_its_chunk(tmp_path):
+    root, kernel, text = _operator(tmp_path)
+    cache: dict[str, SourceFile] = {}
+    _analysis(root, kernel, text, cache)
+    op, _, _ = _analysis(root, kernel, text.replace("uint32_t loops", "uint32_t loopz", 1), cache)
+    kept = memo(op.sources[str(kernel)], "kernel:kernel")
+    assert kept.misses == 1 and kept.hits >= 5
+
+
+def test_a_source_changed_on_disk_is_read_again(tmp_path):
+    root, kernel, text = _operator(tmp_path, lines=200)
+    host = root / "op_host" / "scale.cpp"
+    cache: dict[str, SourceFile] = {}
+    before, _, _ = _analysis(root, kernel, text, cache)
+    assert before.sources[str(host)] is _analysis(root, kernel, text, cache)[0].sources[str(host)]  # not re-read
+    host.write_text(host.read_text() + "\n// edited\n")
+    os.utime(host, ns=(0, 0))  # a different stamp even on a file system with coarse times
+    after, _, _ = _analysis(root, kernel, text, cache)
+    assert after.sources[str(host)].text.endswith("// edited\n")
