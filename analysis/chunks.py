@@ -54,10 +54,12 @@ class ChunkMemo(Generic[T]):
         self.misses = 0
 
     def run(self, sf: SourceFile, compute: Callable[[Chunk, list], T],
-            fingerprint: Callable[[Chunk], Hashable] = lambda chunk: None) -> list[tuple[Chunk, T]]:
+            fingerprint: Callable[[Chunk], Hashable] = lambda chunk: None,
+            then: Callable[[T], None] | None = None) -> list[tuple[Chunk, T]]:
         """(chunk, result) for every chunk of `sf` in order. `compute(chunk, movable)` makes a missing result and
-        appends each position-bearing object it creates to `movable`; `fingerprint(chunk)` is called just before
-        a chunk is looked up, so it may depend on what earlier chunks did."""
+        appends each position-bearing object it creates to `movable`. `fingerprint(chunk)` is called just before
+        a chunk is looked up, and `then(result)` just after, kept or computed: a pass whose chunks depend on the
+        ones before them (constants) applies each result there, so the next fingerprint sees it."""
         old, new = self._entries, {}
         out: list[tuple[Chunk, T]] = []
         self.hits = self.misses = 0
@@ -74,6 +76,8 @@ class ChunkMemo(Generic[T]):
                 self.misses += 1
             new.setdefault(key, []).append(entry)
             out.append((chunk, entry.value))
+            if then is not None:
+                then(entry.value)
         self._entries = new  # what no chunk claimed is gone: the cache holds one file's worth, never more
         return out
 

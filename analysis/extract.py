@@ -226,7 +226,7 @@ class ModelBuilder:
         return Problem(file=str(self.project.root), message=(
             f"internal error in {step}: {type(exc).__name__}: {exc}; please report it"))
 
-    def _chunked(self, f: _FileFacts, name: str, extract, fingerprint) -> list[tuple[Chunk, object]]:
+    def _chunked(self, f: _FileFacts, name: str, extract, fingerprint, then=None) -> list[tuple[Chunk, object]]:
         """(chunk, `extract(view, chunk)`) for every chunk of f's file, taking back what an earlier build kept for
         chunks that did not change (same text, same `fingerprint(chunk)`)."""
         def compute(chunk: Chunk, movable: list):
@@ -236,7 +236,7 @@ class ModelBuilder:
             finally:
                 self._movable = None
 
-        return memo(f.sf, f"{name}:{f.side}").run(f.sf, compute, fingerprint)
+        return memo(f.sf, f"{name}:{f.side}").run(f.sf, compute, fingerprint, then)
 
     def _of_side(self, side: str) -> Iterable[_FileFacts]:
         return (f for f in self.files if f.side == side or self.project.layout == "invocation")
@@ -332,9 +332,10 @@ class ModelBuilder:
             for f in self._of_side(side):
                 # A chunk's constants depend on those before it: its fingerprint is the environment it starts in.
                 view = _FileFacts(f.sf, side, f.caps)
-                for _, part in self._chunked(view, "constants", lambda v, _c, env=env: self._constants_in(v, env),
-                                          lambda _c, env=env: (frozenset(env.items()), sizes, self.project.layout)):
-                    env.update(part.env)
+                parts = self._chunked(view, "constants", lambda v, _c, env=env: self._constants_in(v, env),
+                                      lambda _c, env=env: (frozenset(env.items()), sizes, self.project.layout),
+                                      lambda part, env=env: env.update(part.env))
+                for _, part in parts:
                     self.problems.extend(part.problems)
                     for knob in part.knobs:
                         if not any(k.name == knob.name and k.file == knob.file for k in model.knobs):

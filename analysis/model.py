@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, PrivateAttr
 
 
 class Loc(BaseModel):
@@ -239,8 +239,21 @@ class OperatorModel(BaseModel):
     syntax_errors: list[Loc] = []
     problems: list[Problem] = []
 
+    # name -> positions in `api_calls`, for the list `api_calls` was when it was indexed
+    _calls_by_name: tuple[int, int, dict[str, list[int]]] | None = PrivateAttr(None)
+
     def calls(self, *names: str) -> list[ApiCall]:
-        return [c for c in self.api_calls if c.name in names]
+        """The calls of these APIs, in source order (indexed once: every rule asks, and a kernel has thousands)."""
+        index = self._calls_by_name
+        if index is None or index[0] != id(self.api_calls) or index[1] != len(self.api_calls):
+            by_name: dict[str, list[int]] = {}
+            for i, c in enumerate(self.api_calls):
+                by_name.setdefault(c.name, []).append(i)
+            index = self._calls_by_name = (id(self.api_calls), len(self.api_calls), by_name)
+        found = [i for name in dict.fromkeys(names) for i in index[2].get(name, [])]
+        if len(names) > 1:
+            found.sort()
+        return [self.api_calls[i] for i in found]
 
     def knob(self, name: str) -> Knob | None:
         return next((k for k in self.knobs if k.name == name), None)

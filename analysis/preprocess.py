@@ -196,9 +196,14 @@ def reprocess(old: Preprocessed, src: bytes, lo: int, hi: int, delta: int) -> Pr
         line_start = src.rfind(b"\n", 0, m.start()) + 1
         if not src[line_start : m.start()].strip() and not opaque.contains(m.start()):
             return None  # `#if` nesting is the whole file's business
+    # Scans stop a little after the window instead of running to the end of the file; a match that starts in the
+    # window never needs more than a few bytes after it, unless the next `_LOOKAHEAD` bytes are all blank.
+    scan_end = min(len(src), new_hi + _LOOKAHEAD)
+    if scan_end < len(src) and not src[new_hi:scan_end].strip():
+        return None
     buf = bytearray(src)
     out = Preprocessed(b"", [], opaque._ranges)
-    _neutralise(src, buf, opaque, out, lo, new_hi)
+    _neutralise(src, buf, opaque, out, lo, new_hi, scan_end)
     if out.far_reaching or any(m.end > new_hi for m in out.marks) or buf[new_hi:] != src[new_hi:]:
         return None
     out.marks.sort(key=lambda mk: mk.start)
@@ -210,15 +215,23 @@ def reprocess(old: Preprocessed, src: bytes, lo: int, hi: int, delta: int) -> Pr
     return out
 
 
+_LOOKAHEAD = 4096
+
+
 def _moved(mark: Mark, delta: int) -> Mark:
-    return mark._replace(start=mark.start + delta, end=mark.end + delta,
-                         args=tuple(a._replace(start=a.start + delta, end=a.end + delta) for a in mark.args))
+    kind, name, start, end, args = mark
+    if args:
+        args = tuple(Arg(a.text, a.start + delta, a.end + delta) for a in args)
+    return Mark(kind, name, start + delta, end + delta, args)
 
 
-def _neutralise(src: bytes, buf: bytearray, opaque: _Opaque, out: Preprocessed, lo: int, hi: int) -> None:
-    """Every rewrite but the conditionals, for constructs that start in [lo, hi); they may read the text around."""
+def _neutralise(src: bytes, buf: bytearray, opaque: _Opaque, out: Preprocessed, lo: int, hi: int,
+                scan_end: int | None = None) -> None:
+    """Every rewrite but the conditionals, for constructs that start in [lo, hi); they may read the text around,
+    and the scans for them stop at `scan_end`."""
     marks = out.marks
-    for m in _QUALIFIER_RE.finditer(src, lo):
+    scan_end = len(src) if scan_end is None else scan_end
+    for m in _QUALIFIER_RE.finditer(src, lo, scan_end):
         start, end = m.span()
         if start >= hi:
             break
@@ -226,7 +239,7 @@ def _neutralise(src: bytes, buf: bytearray, opaque: _Opaque, out: Preprocessed, 
             buf[start:end] = b" " * (end - start)  # a qualifier is one word: no line break to keep
             marks.append(Mark("qualifier", m.group(0).decode(), start, end))
 
-    for m in _TILING_MACRO_RE.finditer(src, lo) if b"TILING_DATA" in src else ():
+    for m in _TILING_MACRO_RE.finditer(src, lo, scan_end) if b"TILING_DATA" in src else ():
         if m.start() >= hi:
             break
         if opaque.contains(m.start()):
@@ -247,7 +260,7 @@ def _neutralise(src: bytes, buf: bytearray, opaque: _Opaque, out: Preprocessed, 
         _blank(buf, m.start(), close + 3)
         marks.append(Mark("launch", callee.group(1).decode() if callee else "", m.start(), close + 3, args))
 
-    for m in _TEMPLATE_NO_ARGS_RE.finditer(src, lo) if b"template" in src else ():
+    for m in _TEMPLATE_NO_ARGS_RE.finditer(src, lo, scan_end) if b"template" in src else ():
         if m.start() >= hi:
             break
         # `obj.template Method(arg)` without template arguments: Huawei's compiler accepts it, C++ does not
@@ -255,7 +268,7 @@ def _neutralise(src: bytes, buf: bytearray, opaque: _Opaque, out: Preprocessed, 
         if (before.endswith(b".") or before.endswith(b"->")) and not opaque.contains(m.start()):
             _blank(buf, m.start(), m.end())
 
-    _neutralise_statement_macros(src, buf, opaque, out, lo, hi)
+    _neutralise_statement_macros(src, buf, opaque, out, lo, hi, scan_end)
 
 
 def _neutralise_tiling_macro(src: bytes, buf: bytearray, m: re.Match, opaque: _Opaque, out: Preprocessed) -> None:
@@ -297,13 +310,14 @@ def _neutralise_tiling_macro(src: bytes, buf: bytearray, m: re.Match, opaque: _O
 
 
 def _neutralise_statement_macros(src: bytes, buf: bytearray, opaque: _Opaque, out: Preprocessed, lo: int = 0,
-                                 hi: int | None = None) -> None:
+                                 hi: int | None = None, scan_end: int | None = None) -> None:
     """Macros such as `OP_CHECK(cond, LOG(..), return ge::GRAPH_FAILED);` carry statements in their arguments;
     macros such as `ALIGN_UP(n, float)` take types. Plain C++ can't read either, the real compiler can."""
     pos = lo
     hi = len(src) if hi is None else hi
+    scan_end = len(src) if scan_end is None else scan_end
     while True:
-        m = _CAPS_CALL_RE.search(src, pos)
+        m = _CAPS_CALL_RE.search(src, pos, scan_end)
         if not m or m.start() >= hi:
             return
         pos = m.end()

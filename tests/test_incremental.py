@@ -128,3 +128,18 @@ def test_a_source_changed_on_disk_is_read_again(tmp_path):
     os.utime(host, ns=(0, 0))  # a different stamp even on a file system with coarse times
     after, _, _ = _analysis(root, kernel, text, cache)
     assert after.sources[str(host)].text.endswith("// edited\n")
+
+
+def test_a_constant_computed_from_one_in_a_kept_chunk_keeps_its_value(tmp_path):
+    # DEPTH depends on constants in chunks above it, kept or not; an edit below must not lose their values.
+    text = big_kernel(600).replace("class KernelScale0", "constexpr uint32_t BLOCK = 512;\n\nclass KernelScale0", 1)
+    text = text.replace("class KernelScale1 {", "constexpr uint32_t DEPTH = BLOCK / 512 + BUFFER_NUM;\n\n"
+                        "class KernelScale1 {\n    TQue<QuePosition::VECIN, DEPTH> extraQueue;", 1)
+    root = write_operator(tmp_path / "op", kernel=text)
+    kernel = root / "op_kernel" / "scale.cpp"
+    cache: dict[str, SourceFile] = {}
+    for edited in (text, text[: text.index("DEPTH =")] + text[text.index("DEPTH ="):].replace(
+            "uint32_t loops", "uint32_t loopz", 1)):
+        op, model, _ = _analysis(root, kernel, edited, cache)
+        assert next(q for q in op.model.queues if q.name == "extraQueue").depth == 3
+        assert model == _analysis(root, kernel, edited)[1]
