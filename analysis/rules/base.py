@@ -25,10 +25,19 @@ class RuleContext:
         self.model = model
         self.sources = sources
         self.chip = chip
+        self._evaluators: dict[str, Evaluator] = {}
 
     @cached_property
     def flow(self) -> OperatorFlow:
         return OperatorFlow(self.model, self.sources)
+
+    @cached_property
+    def calls_by_owner(self) -> dict[str | None, list[ApiCall]]:
+        """Kernel class -> its API calls, in source order (rules ask per class, for every finding)."""
+        out: dict[str | None, list[ApiCall]] = {}
+        for c in self.model.api_calls:
+            out.setdefault(c.owner, []).append(c)
+        return out
 
     @cached_property
     def kernel_env(self) -> dict[str, int]:
@@ -38,11 +47,20 @@ class RuleContext:
         return env
 
     def evaluator(self, sf: SourceFile) -> Evaluator:
-        sizes = {}
-        for t in self.model.inputs + self.model.outputs:
-            if t.dtypes:
-                sizes[f"DTYPE_{t.name.upper()}"] = DTYPE_SIZES.get(t.dtypes[0], 2)
-        return Evaluator(sf.node_text, self.kernel_env, sizes)
+        found = self._evaluators.get(sf.path)
+        if found is None:
+            sizes = {}
+            for t in self.model.inputs + self.model.outputs:
+                if t.dtypes:
+                    sizes[f"DTYPE_{t.name.upper()}"] = DTYPE_SIZES.get(t.dtypes[0], 2)
+            found = self._evaluators[sf.path] = Evaluator(sf.node_text, self.kernel_env, sizes)
+        return found
+
+    def may_evaluate(self, text: str) -> bool:
+        """False when `evaluator(...).value` of this expression is certainly None: it names no literal, no constant
+        and no sizeof. Rules ask it before the (much dearer) tree lookup of each of thousands of calls."""
+        env = self.kernel_env
+        return any(w[0].isdigit() or w in env or w in _VALUED_WORDS for w in _WORD_RE.findall(text))
 
     def node(self, loc: Loc | None) -> tuple[SourceFile, Node] | None:
         if loc is None or loc.file not in self.sources:
@@ -118,6 +136,8 @@ def _names_declared(text: str) -> tuple[list[tuple[str, str, str]], list[str]]:
     return tensors, [m.group(1) for m in _PARAMS_DECL_RE.finditer(text)]
 
 
+_WORD_RE = re.compile(r"\w+")
+_VALUED_WORDS = frozenset(("sizeof", "true", "false"))
 _TENSOR_DECL_RE = re.compile(r"\b(LocalTensor|GlobalTensor)\s*<\s*([\w:]+)\s*>\s*&?\s*(\w+)")
 _PARAMS_DECL_RE = re.compile(r"\bDataCopy\w*Params(?:<[^>]*>)?\s+(\w+)")
 

@@ -20,6 +20,8 @@ class SmallCopy(Rule):
     summary = "copies well under 16 KB because the tile constant is small"
 
     def check(self, ctx: RuleContext):
+        if not any(_reportable(k) and k.value < SMALL_BYTES for k in ctx.model.knobs):
+            return  # no tile knob is small even for 1-byte elements: no need to slice thousands of copies
         reported: set[str] = set()
         for call in ctx.model.calls("DataCopy", "DataCopyPad"):
             if not call.in_loop or len(call.args) < 3:
@@ -38,8 +40,7 @@ class SmallCopy(Rule):
             names = ctx.flow.kernel_names(sf, length)
             elem = ctx.elem_size(call, call.args[0].text) or ctx.elem_size(call, call.args[1].text) or 2
             for knob in ctx.flow.knobs_reaching(names, role="tile"):
-                if knob.name in reported or knob.tuned or not _LENGTH_NAME.search(knob.name) \
-                        or _COUNT_NAME.search(knob.name):
+                if knob.name in reported or not _reportable(knob):
                     continue
                 nbytes = knob.value * elem
                 if nbytes >= SMALL_BYTES:
@@ -61,6 +62,12 @@ class SmallCopy(Rule):
             f"{call.loc.file.rsplit('/', 1)[-1]}:{call.loc.line}); DMA reaches only "
             f"~{dma_efficiency(ctx.chip, nbytes):.0%} of peak bandwidth at that size, copies of 16 KB or more approach "
             "it."), fixes)
+
+
+def _reportable(knob) -> bool:
+    """A tile-length knob the search has not decided (counts such as TILE_NUM are another rule's business)."""
+    return (knob.role == "tile" and not knob.tuned and bool(_LENGTH_NAME.search(knob.name))
+            and not _COUNT_NAME.search(knob.name))
 
 
 def _target_value(knob, elem: int, ctx: RuleContext) -> int:

@@ -13,7 +13,7 @@ class UnalignedDataCopy(Rule):
 
     def check(self, ctx: RuleContext):
         for call in ctx.model.calls("DataCopy"):
-            if len(call.args) != 3 or _is_params(ctx, call.args[2].text):
+            if len(call.args) != 3 or _is_params(ctx, call.args[2].text) or not ctx.may_evaluate(call.args[2].text):
                 continue
             found = ctx.node(call.loc)
             if found is None:

@@ -106,6 +106,9 @@ class ServerState:
                 raise Superseded
             context = RuleContext(op.model, op.sources, load_chip(self.settings.chip))
             findings = lint(op, context=context)
+            # Hovers read these later on the event loop; computing them here keeps every use of the sources'
+            # per-chunk memory (which the next analysis updates) under this lock.
+            context.flow, context.tensor_types, context.param_vars  # noqa: B018
             self.version += 1
             return Analysis(op, findings, self.version, context)
 
