@@ -35,3 +35,34 @@ def test_bad_settings_name_what_is_allowed(values, complaint):
 def test_settings_ignore_the_clients_own_keys():
     s = Settings.model_validate({"chip": "910B4", "pythonPath": "/somewhere/python", "trace": {"server": "off"}})
     assert s.chip == "910B4" and s.strategy == "evo"
+
+
+@pytest.mark.asyncio
+async def test_a_stored_tune_lookup_cut_short_by_an_edit_is_made_again():
+    """Opening a second file of an operator cancels the first analysis; if that happened while the stored tune
+    results were being read, the next analysis must read them, not skip them as already done."""
+    import asyncio
+
+    from search.cache import BestConfig
+    from server.lsp.server import TilewiseServer
+
+    server = TilewiseServer()
+    root = str(EXAMPLES / "add_custom")
+    best = BestConfig(cases=["c"], config={"TILE_LENGTH": 4096}, best_us=1.0, baseline_us=2.0)
+    started = threading.Event()
+
+    def slow_lookup(analysis):
+        started.set()
+        threading.Event().wait(0.3)
+        return best
+
+    server.state.stored_best = slow_lookup
+    analysis = await asyncio.to_thread(server.state.analyse, root, {})
+    first = asyncio.ensure_future(server._replay_stored_tune(root, analysis))  # noqa: SLF001
+    await asyncio.to_thread(started.wait, 5)
+    first.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await first
+    assert root not in server.state.tuned
+    await server._replay_stored_tune(root, analysis)  # noqa: SLF001 - what the next analysis does
+    assert server.state.tuned[root] == best
