@@ -99,7 +99,7 @@ class DefUse:
         self._chunks: dict[str, tuple[list[int], list[tuple[int, _ChunkFlow]]]] = {}
         self.defs: dict[str, list[tuple[SourceFile, int, int]]] = defaultdict(list)
         params: dict[str, list[str]] = {}
-        calls: list[tuple[SourceFile, str, list[tuple[int, int]]]] = []
+        calls: list[tuple[SourceFile, int, _ChunkFlow]] = []
         for sf in sources:
             parts = memo(sf, "flow").run(sf, lambda chunk, movable, sf=sf: _chunk_flow(sf, chunk, movable))
             self._chunks[sf.path] = ([c.start for c, _ in parts], [(c.start, flow) for c, flow in parts])
@@ -109,12 +109,13 @@ class DefUse:
                         self.defs[name].append((sf, chunk.start + start, chunk.start + end))
             for chunk, flow in parts:
                 params.update(flow.params)
-                calls += [(sf, name, [(chunk.start + s, chunk.start + e) for s, e in args])
-                          for name, args in flow.calls]
-        for sf, name, args in calls:
-            for pname, (start, end) in zip(params.get(name, []), args, strict=False):
-                if pname:
-                    self.defs[pname].append((sf, start, end))
+                calls.append((sf, chunk.start, flow))
+        # Arguments flow into the parameters of the kernel's own functions (most calls are AscendC's: skipped).
+        for sf, base, flow in calls:
+            for name, args in flow.calls:
+                for pname, (start, end) in zip(params.get(name, ()), args, strict=False):
+                    if pname:
+                        self.defs[pname].append((sf, base + start, base + end))
 
     def names_in(self, sf: SourceFile, node: Node) -> list[str]:
         """The identifiers written in a node."""

@@ -84,7 +84,8 @@ class ServerState:
     last_run: dict[str, object] = field(default_factory=dict)  # operator root -> Measurement
     tuned: dict[str, BestConfig] = field(default_factory=dict)  # operator root -> best tuned configuration
     replayed: set[str] = field(default_factory=set)  # operator roots whose stored tune results were looked up
-    published: dict[str, set[str]] = field(default_factory=dict)  # operator root -> files with diagnostics now
+    # operator root -> path -> (hash of its text, diagnostics) as last sent to the client
+    published: dict[str, dict[str, tuple[int, list]]] = field(default_factory=dict)
     failures: dict[str, str] = field(default_factory=dict)  # operator root -> the last analysis failure shown
     version: int = 0
 

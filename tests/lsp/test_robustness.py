@@ -28,6 +28,8 @@ from lsprotocol import types
 from pytest_lsp import LanguageClient
 from pytest_lsp.client import make_test_lsp_client
 
+from server.lsp.state import path_to_uri
+
 
 def write_big_operator(root: Path, lines: int) -> Path:
     """benchmarks/synth.py's generator, loaded by path: benchmarks/ on sys.path would shadow the `search` package."""
@@ -96,17 +98,18 @@ async def test_text_that_is_not_valid_unicode(client: LanguageClient):
 
 @pytest.mark.asyncio
 async def test_bad_settings_are_reported_and_good_ones_apply(client: LanguageClient):
-    uri = open_doc(client, kernel())
-    await diagnostics_for(client, uri)
+    open_doc(client, kernel("leaky"))
+    host = path_to_uri(str(_workspace() / "leaky" / "op_host" / "leaky_relu.cpp"))
+    await wait_until(client, host, lambda ds: any("on 910B2" in d.message for d in ds))  # BLOCK_DIM = 8 of 48
     client.workspace_did_change_configuration(types.DidChangeConfigurationParams(
         settings={"tilewise": {"chip": "910X"}}))
     message = await client.wait_for_notification(types.WINDOW_SHOW_MESSAGE)
     assert message.type == types.MessageType.Error and "tilewise.chip" in message.message
     assert "910B1" in message.message  # the fix: the chips there are
-    client.diagnostics.pop(uri, None)
     client.workspace_did_change_configuration(types.DidChangeConfigurationParams(
         settings={"tilewise": {"chip": "910B4", "budget": 4, "pythonPath": "/ignored/by/the/server"}}))
-    await wait_until(client, uri, lambda ds: True)
+    diags = await wait_until(client, host, lambda ds: any("on 910B4" in d.message for d in ds))
+    assert any("of the 40 vector cores" in d.message for d in diags)  # the new chip's core count
 
 
 @pytest.mark.asyncio

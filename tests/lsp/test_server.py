@@ -37,6 +37,20 @@ async def test_diagnostics_follow_edits(client: LanguageClient):
 
 
 @pytest.mark.asyncio
+async def test_only_files_whose_diagnostics_or_text_changed_are_published_again(client: LanguageClient):
+    uri = open_doc(client, kernel("leaky"))
+    host = (_workspace() / "leaky" / "op_host" / "leaky_relu.cpp").as_uri()
+    await wait_until(client, host, lambda ds: any(d.code == "low-block-dim" for d in ds))
+    await diagnostics_for(client, uri)
+    client.diagnostics.pop(host)
+    text = kernel("leaky").read_text()
+    change(client, uri, 2, text + "\n// a comment at the end: nothing the host's findings quote moves\n")
+    await diagnostics_for(client, uri)  # the edited file's always come again (an edit above them moves them)
+    await hover_at(client, uri, 0, 0)  # a round trip: anything published before its answer has arrived
+    assert host not in client.diagnostics
+
+
+@pytest.mark.asyncio
 async def test_hover_on_an_api_call_and_a_knob(client: LanguageClient):
     path = kernel()
     uri = open_doc(client, path)

@@ -24,10 +24,19 @@ def publish(server, root: str, analysis) -> None:
     for item in editor_items(server.state, analysis):
         by_file.setdefault(item.file, []).append(item.diagnostic)
     # A file that had diagnostics last time and has none now (a fixed tilewise.toml) is cleared too.
-    for path in server.state.published.get(root, set()) - set(by_file):
+    sent = server.state.published.setdefault(root, {})
+    for path in set(sent) - set(by_file):
         by_file[path] = []
-    server.state.published[root] = {path for path, diagnostics in by_file.items() if diagnostics}
     for path, diagnostics in by_file.items():
+        # Only what changed goes out: a file whose text and diagnostics are those the client has already (the
+        # host files, while the kernel is edited) is not sent again on every keystroke.
+        sf = analysis.op.sources.get(path)
+        state = (hash(sf.text) if sf is not None else 0, diagnostics)
+        if sent.get(path) == state:
+            continue
+        sent[path] = state
+        if not diagnostics and sf is None:
+            del sent[path]
         server.text_document_publish_diagnostics_for(path_to_uri(path), diagnostics)
 
 
