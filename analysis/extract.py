@@ -103,13 +103,16 @@ class _KernelChunk:
     queues: list[QueueDecl] = field(default_factory=list)
     pipes: list[str] = field(default_factory=list)
     calls: list[tuple[ApiCall, str | None]] = field(default_factory=list)  # with the enclosing function's name
+    in_loop_applied: frozenset[str] | None = None  # the in-loop functions the calls' `in_loop` flags were set for
     init_buffers: list[InitBufferCall] = field(default_factory=list)
     callees: dict[str, set[str]] = field(default_factory=dict)  # function -> user functions it calls
     loop_called: set[str] = field(default_factory=set)  # user functions called from inside a loop
     data_uses: list[TilingDataUse] = field(default_factory=list)
     key_branches: list[TilingKeyBranch] = field(default_factory=list)
     tiling_vars: set[str] = field(default_factory=set)
-    field_uses: list[tuple[str, str, int, int]] = field(default_factory=list)  # base, field, offsets in the chunk
+    # `base.field` expressions by base, with the field and its offsets in the chunk: which read tiling data is
+    # known once the whole file's tiling variables are
+    field_uses: dict[str, list[tuple[str, int, int]]] = field(default_factory=dict)
     problems: list[Problem] = field(default_factory=list)
 
 
@@ -569,7 +572,7 @@ class ModelBuilder:
         classes: list[KernelClass] = []
         callees: dict[str, set[str]] = {}
         in_loop: set[str] = set()
-        calls: list[tuple[ApiCall, str | None]] = []
+        kept: list[_KernelChunk] = []
         for f in files:
             parts = self._chunked(f, "kernel", lambda view, chunk: self._kernel_chunk(
                 view, chunk, user_functions, struct_names, model.tiling.struct), lambda _c: fingerprint)
@@ -579,7 +582,7 @@ class ModelBuilder:
                 classes += part.classes
                 model.queues += part.queues
                 model.pipes += part.pipes
-                calls += part.calls
+                kept.append(part)
                 model.init_buffers += part.init_buffers
                 for caller, called in part.callees.items():
                     callees.setdefault(caller, set()).update(called)
@@ -589,10 +592,13 @@ class ModelBuilder:
                 tiling_vars |= part.tiling_vars
                 self.problems += part.problems
             for chunk, part in parts:
-                for base, name, start, end in part.field_uses:
-                    if base in tiling_vars or base.lstrip("*&") in tiling_vars:
-                        model.tiling_reads.append(make(TilingRead, var=base, field=name,
-                                                       loc=self.loc(f.sf, chunk.start + start, chunk.start + end)))
+                if not tiling_vars:
+                    break
+                reads = [(start, base, name, end) for base, uses in part.field_uses.items()
+                         if base in tiling_vars or base.lstrip("*&") in tiling_vars for name, start, end in uses]
+                for start, base, name, end in sorted(reads):
+                    model.tiling_reads.append(make(TilingRead, var=base, field=name,
+                                                   loc=self.loc(f.sf, chunk.start + start, chunk.start + end)))
         main = next((e for e in entries if Path(e.file).stem == Path(self.project.root).name), None)
         main = main or (entries[0] if entries else None)
         model.kernel = make(Kernel, entry=main.name if main else None, file=main.file if main else None,
@@ -610,11 +616,15 @@ class ModelBuilder:
                     if new:
                         in_loop |= new
                         changed = True
-        for api, fn_name in calls:
-            # Kept objects are shared between models: set the flag afresh, never accumulate (and skip pydantic's
-            # __setattr__, which costs more than the rest of this loop).
-            api.__dict__["in_loop"] = bool(api.loops) or fn_name in in_loop
-            model.api_calls.append(api)
+        looping = frozenset(in_loop)
+        for part in kept:
+            if part.in_loop_applied != looping:  # (a kept chunk's flags are right while the call graph is the same)
+                for api, fn_name in part.calls:
+                    # Kept objects are shared between models: set the flag afresh, never accumulate (and skip
+                    # pydantic's __setattr__, which costs more than the rest of this loop).
+                    api.__dict__["in_loop"] = bool(api.loops) or fn_name in looping
+                part.in_loop_applied = looping
+            model.api_calls += [api for api, _ in part.calls]
 
     def _function_names(self, f: _FileFacts, _chunk: Chunk) -> set[str]:
         return {n for n in (_function_name(f.sf, fn) for fn in f.caps.get("function", [])) if n}
@@ -740,17 +750,11 @@ class ModelBuilder:
                 infos.append(info)
             api = make(ApiCall,
                 name=name, receiver=receiver, template_args=targs,
-                args=[self._arg_expr(sf, a) for a in _arg_nodes(call)],
+                args=[_arg_expr(sf, a, call.start_byte) for a in _arg_nodes(call)],
                 function=fn_name, owner=owner, loops=infos, in_loop=bool(loops), loc=self.nloc(sf, call))
             part.calls.append((api, fn_name))
             if name == "InitBuffer":
                 self._init_buffer(part, sf, api, call, ev)
-
-    def _arg_expr(self, sf: SourceFile, node: Node) -> Expr:
-        expr = _arg_expr(sf, node)
-        if self._movable is not None:
-            self._movable.append(expr)
-        return expr
 
     def _init_buffer(self, part: _KernelChunk, sf: SourceFile, api: ApiCall, call: Node, ev: Evaluator) -> None:
         nodes = _arg_nodes(call)
@@ -795,8 +799,8 @@ class ModelBuilder:
             arg = fe.child_by_field_name("argument")
             fld = fe.child_by_field_name("field")
             if arg is not None and fld is not None:
-                part.field_uses.append((sf.node_text(arg).replace("this->", ""), sf.node_text(fld),
-                                        fld.start_byte - chunk.start, fld.end_byte - chunk.start))
+                part.field_uses.setdefault(sf.node_text(arg).replace("this->", ""), []).append(
+                    (sf.node_text(fld), fld.start_byte - chunk.start, fld.end_byte - chunk.start))
 
 
 # ---- free helpers ------------------------------------------------------------------------------------------
@@ -808,10 +812,11 @@ def _camel(snake: str) -> str:
     return "".join(p[:1].upper() + p[1:] for p in re.split(r"[_\-\s]+", snake) if p)
 
 
-def _arg_expr(sf: SourceFile, node: Node) -> Expr:
+def _arg_expr(sf: SourceFile, node: Node, call_start: int) -> Expr:
+    """An API call's argument; its offsets count from the call's start, so they stay true when the call moves."""
     value = parse_int_literal(sf.node_text(node)) if node.type == "number_literal" else None
-    return make(Expr, text=_squash(sf.node_text(node)), value=value, loc=None, start=node.start_byte,
-                end=node.end_byte)
+    return make(Expr, text=_squash(sf.node_text(node)), value=value, loc=None, start=node.start_byte - call_start,
+                end=node.end_byte - call_start)
 
 
 def _arg_nodes(call: Node) -> list[Node]:

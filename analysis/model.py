@@ -25,8 +25,9 @@ class Loc(BaseModel):
 class Expr(BaseModel):
     """A source expression, with its value when it evaluates to a constant integer.
 
-    API-call arguments carry only byte offsets (`loc` None, `value` only for literals): there are thousands of
-    them and most are never looked at; tiling, buffer and launch expressions get a full `loc` and value."""
+    API-call arguments carry only byte offsets, counted from the start of their call (`loc` None, `value` only for
+    literals): there are thousands of them and most are never looked at, and offsets relative to the call stay true
+    when an edit above moves it. Tiling, buffer and launch expressions get a full `loc` and value."""
 
     text: str
     value: int | None = None

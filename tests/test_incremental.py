@@ -143,3 +143,51 @@ def test_a_constant_computed_from_one_in_a_kept_chunk_keeps_its_value(tmp_path):
         op, model, _ = _analysis(root, kernel, edited, cache)
         assert next(q for q in op.model.queues if q.name == "extraQueue").depth == 3
         assert model == _analysis(root, kernel, edited)[1]
+
+
+OUT_OF_CLASS = """#include "kernel_operator.h"
+using namespace AscendC;
+
+class KernelCopy {
+public:
+    __aicore__ inline void Process(GM_ADDR x);
+    __aicore__ inline void CopyIn(uint32_t i);
+    TPipe pipe;
+    TQue<QuePosition::VECIN, 2> inQueueX;
+    GlobalTensor<half> xGm;
+};
+
+__aicore__ inline void KernelCopy::Process(GM_ADDR x)
+{
+    for (uint32_t i = 0; i < 8; i++) {
+        CopyIn(i);
+    }
+}
+
+__aicore__ inline void KernelCopy::CopyIn(uint32_t i)
+{
+    LocalTensor<half> xLocal = inQueueX.AllocTensor<half>();
+    DataCopy(xLocal, xGm[i * 4096], 4096);
+    inQueueX.EnQue(xLocal);
+}
+
+extern "C" __global__ __aicore__ void scale(GM_ADDR x, GM_ADDR y, GM_ADDR workspace, GM_ADDR tiling)
+{
+    KernelCopy op;
+    op.Process(x);
+}
+"""
+
+
+def test_a_kept_chunk_follows_a_call_graph_change_in_another(tmp_path):
+    # CopyIn's chunk does not change; whether its DataCopy runs in a loop is decided in Process's chunk.
+    root = write_operator(tmp_path / "op", kernel=OUT_OF_CLASS)
+    kernel = root / "op_kernel" / "scale.cpp"
+    cache: dict[str, SourceFile] = {}
+    looped = _analysis(root, kernel, OUT_OF_CLASS, cache)[0].model.calls("DataCopy")
+    assert looped[0].in_loop
+    once = OUT_OF_CLASS.replace("for (uint32_t i = 0; i < 8; i++) {\n        CopyIn(i);\n    }", "CopyIn(0);")
+    op, model, _ = _analysis(root, kernel, once, cache)
+    assert not op.model.calls("DataCopy")[0].in_loop
+    assert memo(op.sources[str(kernel)], "kernel:kernel").hits >= 2  # CopyIn's chunk was kept, not re-extracted
+    assert model == _analysis(root, kernel, once)[1]

@@ -163,7 +163,41 @@ def create_server() -> TilewiseServer:
     server = TilewiseServer()
     for feature in (diagnostics, code_actions, hover, code_lens, definition, requests, config):
         feature.register(server)
+    warm_up(server)
     return server
+
+
+def warm_up(server: TilewiseServer) -> None:
+    """cattrs writes its (un)structuring functions for a message type the first time it sees one: 25 ms or more
+    for the first code action. Pay that at startup, not on the user's first lightbulb or hover."""
+    from lsprotocol import types
+
+    convert = server.protocol._converter  # noqa: SLF001 - pygls has no public accessor
+    position = types.Position(line=0, character=0)
+    span = types.Range(start=position, end=position)
+    found = types.Diagnostic(range=span, message="", severity=types.DiagnosticSeverity.Warning, source="tilewise",
+                             code="rule")
+    edit = types.WorkspaceEdit(changes={"file:///x": [types.TextEdit(range=span, new_text="")]})
+    document = types.TextDocumentIdentifier(uri="file:///x")
+    samples = [
+        types.CodeActionResponse(id=0, result=[types.CodeAction(title="", kind=types.CodeActionKind.QuickFix,
+                                                                diagnostics=[found], edit=edit)]),
+        types.CodeActionRequest(id=0, params=types.CodeActionParams(
+            text_document=document, range=span, context=types.CodeActionContext(diagnostics=[found]))),
+        types.HoverResponse(id=0, result=types.Hover(contents=types.MarkupContent(
+            kind=types.MarkupKind.Markdown, value=""), range=span)),
+        types.HoverRequest(id=0, params=types.HoverParams(text_document=document, position=position)),
+        types.PublishDiagnosticsNotification(params=types.PublishDiagnosticsParams(uri="file:///x",
+                                                                                   diagnostics=[found])),
+        types.DidChangeTextDocumentNotification(params=types.DidChangeTextDocumentParams(
+            text_document=types.VersionedTextDocumentIdentifier(uri="file:///x", version=1),
+            content_changes=[types.TextDocumentContentChangePartial(range=span, text="")])),
+    ]
+    for sample in samples:
+        try:
+            convert.structure(convert.unstructure(sample), type(sample))
+        except Exception:  # noqa: BLE001 - a warm-up that fails costs speed, never the server
+            log.debug("warm-up of %s failed", type(sample).__name__, exc_info=True)
 
 
 __all__ = ["TilewiseServer", "create_server", "path_to_uri", "safe"]
