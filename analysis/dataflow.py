@@ -41,10 +41,11 @@ def _last_name(sf: SourceFile, node: Node) -> str | None:
 class _ChunkFlow:
     """What one chunk contributes to the slices, with offsets relative to the chunk (kept across edits)."""
 
-    inits: list[tuple[str, int, int]] = _field(default_factory=list)  # name <- expression at [start, end)
-    assigns: list[tuple[str, int, int]] = _field(default_factory=list)
+    # name <- expressions at [start, end): declarations, then assignments
+    inits: dict[str, list[tuple[int, int]]] = _field(default_factory=dict)
+    assigns: dict[str, list[tuple[int, int]]] = _field(default_factory=dict)
     params: dict[str, list[str]] = _field(default_factory=dict)  # function -> parameter names
-    calls: list[tuple[str, list[tuple[int, int]]]] = _field(default_factory=list)  # callee, argument ranges
+    calls: dict[str, list[list[tuple[int, int]]]] = _field(default_factory=dict)  # callee -> argument ranges
     ident_starts: list[int] = _field(default_factory=list)
     ident_names: list[str] = _field(default_factory=list)
 
@@ -59,7 +60,7 @@ def _chunk_flow(sf: SourceFile, chunk: Chunk, _movable: list) -> _ChunkFlow:
             value = node.child_by_field_name("value") or node.child_by_field_name("right")
             key = _last_name(sf, target) if target is not None else None
             if value is not None and key:
-                into.append((key, value.start_byte - base, value.end_byte - base))
+                into.setdefault(key, []).append((value.start_byte - base, value.end_byte - base))
     for fn in caps.get("function", []):
         decl = fn.child_by_field_name("declarator")
         while decl is not None and decl.type != "function_declarator":
@@ -80,8 +81,8 @@ def _chunk_flow(sf: SourceFile, chunk: Chunk, _movable: list) -> _ChunkFlow:
         name = _last_name(sf, fn) if fn.type != "qualified_identifier" else sf.node_text(fn).split("::")[-1]
         args = call.child_by_field_name("arguments")
         if name and args is not None:
-            out.calls.append((name, [(a.start_byte - base, a.end_byte - base) for a in args.named_children
-                                     if a.type != "comment"]))
+            out.calls.setdefault(name, []).append([(a.start_byte - base, a.end_byte - base)
+                                                   for a in args.named_children if a.type != "comment"])
     for node in caps.get("ident", []):
         out.ident_starts.append(node.start_byte - base)
         out.ident_names.append(sf.node_text(node))
@@ -96,26 +97,42 @@ class DefUse:
     def __init__(self, sources: Iterable[SourceFile]):
         self._closures: dict[str, frozenset[str]] = {}
         self._reaching: dict[frozenset[str], set[str]] = {}
+        self._defs: dict[str, list[tuple[SourceFile, int, int]]] = {}
         self._chunks: dict[str, tuple[list[int], list[tuple[int, _ChunkFlow]]]] = {}
-        self.defs: dict[str, list[tuple[SourceFile, int, int]]] = defaultdict(list)
+        self._files: list[tuple[SourceFile, list[tuple[int, _ChunkFlow]]]] = []
         params: dict[str, list[str]] = {}
-        calls: list[tuple[SourceFile, int, _ChunkFlow]] = []
         for sf in sources:
             parts = memo(sf, "flow").run(sf, lambda chunk, movable, sf=sf: _chunk_flow(sf, chunk, movable))
-            self._chunks[sf.path] = ([c.start for c, _ in parts], [(c.start, flow) for c, flow in parts])
-            for attr in ("inits", "assigns"):  # declarations first, then assignments, as the file reads
-                for chunk, flow in parts:
-                    for name, start, end in getattr(flow, attr):
-                        self.defs[name].append((sf, chunk.start + start, chunk.start + end))
-            for chunk, flow in parts:
+            flows = [(c.start, flow) for c, flow in parts]
+            self._chunks[sf.path] = ([start for start, _ in flows], flows)
+            self._files.append((sf, flows))
+            for _, flow in flows:
                 params.update(flow.params)
-                calls.append((sf, chunk.start, flow))
         # Arguments flow into the parameters of the kernel's own functions (most calls are AscendC's: skipped).
-        for sf, base, flow in calls:
-            for name, args in flow.calls:
-                for pname, (start, end) in zip(params.get(name, ()), args, strict=False):
-                    if pname:
-                        self.defs[pname].append((sf, base + start, base + end))
+        self._bound: dict[str, list[tuple[SourceFile, int, int]]] = defaultdict(list)
+        for sf, flows in self._files:
+            for base, flow in flows:
+                for name, calls in flow.calls.items():
+                    if name not in params:
+                        continue
+                    for args in calls:
+                        for pname, (start, end) in zip(params[name], args, strict=False):
+                            if pname:
+                                self._bound[pname].append((sf, base + start, base + end))
+
+    def defs(self, name: str) -> list[tuple[SourceFile, int, int]]:
+        """The expressions assigned to `name`: declarations, then assignments, in file order, then the arguments
+        passed for a parameter of that name. Gathered per name on demand: the slices ask about few names."""
+        found = self._defs.get(name)
+        if found is None:
+            found = []
+            for sf, flows in self._files:
+                for attr in ("inits", "assigns"):
+                    for base, flow in flows:
+                        found += [(sf, base + start, base + end) for start, end in getattr(flow, attr).get(name, ())]
+            found += self._bound.get(name, [])
+            self._defs[name] = found
+        return found
 
     def names_in(self, sf: SourceFile, node: Node) -> list[str]:
         """The identifiers written in a node."""
@@ -143,7 +160,7 @@ class DefUse:
         if cached is not None:
             return cached
         seen = {name}
-        work = list(self.defs.get(name, []))
+        work = list(self.defs(name))
         visited: set[tuple[str, int, int]] = set()
         while work and len(visited) < limit:
             f, start, end = work.pop()
@@ -154,7 +171,7 @@ class DefUse:
             for other in self.names_between(f, start, end):
                 if other not in seen:
                     seen.add(other)
-                    work.extend(self.defs.get(other, []))
+                    work.extend(self.defs(other))
         result = frozenset(seen)
         self._closures[name] = result
         return result

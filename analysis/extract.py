@@ -577,18 +577,21 @@ class ModelBuilder:
             parts = self._chunked(f, "kernel", lambda view, chunk: self._kernel_chunk(
                 view, chunk, user_functions, struct_names, model.tiling.struct), lambda _c: fingerprint)
             tiling_vars: set[str] = set()
+            # (the model's lists are extended in place: `model.x += ...` would go through pydantic's __setattr__)
+            queues, pipes, buffers = model.queues, model.pipes, model.init_buffers
+            uses, branches = model.tiling_data_uses, model.tiling_key_branches
             for _, part in parts:
                 entries += part.entries
                 classes += part.classes
-                model.queues += part.queues
-                model.pipes += part.pipes
+                queues.extend(part.queues)
+                pipes.extend(part.pipes)
                 kept.append(part)
-                model.init_buffers += part.init_buffers
+                buffers.extend(part.init_buffers)
                 for caller, called in part.callees.items():
                     callees.setdefault(caller, set()).update(called)
                 in_loop |= part.loop_called
-                model.tiling_data_uses += part.data_uses
-                model.tiling_key_branches += part.key_branches
+                uses.extend(part.data_uses)
+                branches.extend(part.key_branches)
                 tiling_vars |= part.tiling_vars
                 self.problems += part.problems
             for chunk, part in parts:
@@ -624,7 +627,7 @@ class ModelBuilder:
                     # pydantic's __setattr__, which costs more than the rest of this loop).
                     api.__dict__["in_loop"] = bool(api.loops) or fn_name in looping
                 part.in_loop_applied = looping
-            model.api_calls += [api for api, _ in part.calls]
+            model.api_calls.extend([api for api, _ in part.calls])
 
     def _function_names(self, f: _FileFacts, _chunk: Chunk) -> set[str]:
         return {n for n in (_function_name(f.sf, fn) for fn in f.caps.get("function", [])) if n}
