@@ -25,6 +25,7 @@ from search.cache import BestConfig
 
 log = logging.getLogger("tilewise.lsp")
 _ANALYSIS_LOCK = threading.Lock()
+KEPT_SOURCES = 64  # parsed files kept between analyses (with their per-chunk results)
 
 
 def uri_to_path(uri: str) -> str:
@@ -103,6 +104,7 @@ class ServerState:
             if superseded is not None and superseded.is_set():
                 raise Superseded
             op = load_operator(root, overlay=overlay, cache=self.sources)
+            self._keep_recent(op.sources)
             if superseded is not None and superseded.is_set():
                 raise Superseded
             context = RuleContext(op.model, op.sources, load_chip(self.settings.chip))
@@ -112,6 +114,15 @@ class ServerState:
             context.flow, context.tensor_types, context.param_vars  # noqa: B018
             self.version += 1
             return Analysis(op, findings, self.version, context)
+
+    def _keep_recent(self, used: dict[str, SourceFile]) -> None:
+        """The parsed-source cache holds the files of the operators analysed last, not of every one ever opened."""
+        for path in used:
+            if path in self.sources:
+                self.sources[path] = self.sources.pop(path)  # most recently used last
+        for path in list(self.sources)[: max(len(self.sources) - KEPT_SOURCES, 0)]:
+            if path not in used:
+                del self.sources[path]
 
     def stored_best(self, analysis: Analysis) -> BestConfig | None:
         """A tune's result from an earlier session for exactly these sources (runs on a worker thread)."""

@@ -66,3 +66,18 @@ async def test_a_stored_tune_lookup_cut_short_by_an_edit_is_made_again():
     assert root not in server.state.tuned
     await server._replay_stored_tune(root, analysis)  # noqa: SLF001 - what the next analysis does
     assert server.state.tuned[root] == best
+
+
+def test_the_parsed_source_cache_keeps_the_recent_operators_only(monkeypatch):
+    import server.lsp.state as state_module
+
+    monkeypatch.setattr(state_module, "KEPT_SOURCES", 4)
+    state = ServerState()
+    first = str(EXAMPLES / "add_custom")
+    state.analyse(first, {})
+    for name in ("silu", "gelu", "leaky_relu"):
+        state.analyse(str(EXAMPLES / name), {})
+    assert len(state.sources) <= 4
+    assert not any(p.startswith(first + "/") for p in state.sources)  # the oldest operator's files went first
+    last = state.analyse(str(EXAMPLES / "leaky_relu"), {})
+    assert all(state.sources[p] is sf for p, sf in last.op.sources.items())  # the current one's are all kept
