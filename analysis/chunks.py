@@ -14,7 +14,6 @@ pass that owns them.
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable
-from dataclasses import dataclass, field
 from typing import Generic, TypeVar
 
 from analysis.source import Chunk, SourceFile
@@ -22,26 +21,30 @@ from analysis.source import Chunk, SourceFile
 T = TypeVar("T")
 
 
-@dataclass(eq=False)
 class _Entry(Generic[T]):
-    value: T
-    start: int
-    row: int
-    movable: list = field(default_factory=list)
+    """One chunk's result, and the fields of the objects in it that hold positions (sorted once, moved often)."""
+
+    __slots__ = ("value", "start", "row", "_spans", "_lines", "_ranges")
+
+    def __init__(self, value: T, start: int, row: int, movable: list):
+        self.value, self.start, self.row = value, start, row
+        dicts = [obj.__dict__ for obj in movable]
+        self._spans = [d for d in dicts if "start" in d]  # byte offsets: start, end
+        self._lines = [d for d in dicts if "line" in d and "end_line" not in d]  # a line alone (a knob)
+        self._ranges = [d for d in dicts if "end_line" in d]  # lines: line, end_line
 
     def move_to(self, start: int, row: int) -> None:
         delta, rows = start - self.start, row - self.row
-        if not delta and not rows:
-            return
-        for obj in self.movable:
-            d = obj.__dict__
-            if "start" in d:
+        if delta:
+            for d in self._spans:
                 d["start"] += delta
                 d["end"] += delta
-            if rows and "line" in d:
+        if rows:
+            for d in self._ranges:
                 d["line"] += rows
-                if "end_line" in d:
-                    d["end_line"] += rows
+                d["end_line"] += rows
+            for d in self._lines:
+                d["line"] += rows
         self.start, self.row = start, row
 
 

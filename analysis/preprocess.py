@@ -222,7 +222,10 @@ def _moved(mark: Mark, delta: int) -> Mark:
     kind, name, start, end, args = mark
     if args:
         args = tuple(Arg(a.text, a.start + delta, a.end + delta) for a in args)
-    return Mark(kind, name, start + delta, end + delta, args)
+    return _new_tuple(Mark, (kind, name, start + delta, end + delta, args))  # Mark(...) without its Python __new__
+
+
+_new_tuple = tuple.__new__
 
 
 def _neutralise(src: bytes, buf: bytearray, opaque: _Opaque, out: Preprocessed, lo: int, hi: int,

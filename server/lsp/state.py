@@ -89,6 +89,7 @@ class ServerState:
     published: dict[str, dict[str, tuple[int, list]]] = field(default_factory=dict)
     failures: dict[str, str] = field(default_factory=dict)  # operator root -> the last analysis failure shown
     version: int = 0
+    _loaded_chip: tuple[str, object] | None = None
 
     def root_of(self, path: str) -> str | None:
         try:
@@ -107,13 +108,19 @@ class ServerState:
             self._keep_recent(op.sources)
             if superseded is not None and superseded.is_set():
                 raise Superseded
-            context = RuleContext(op.model, op.sources, load_chip(self.settings.chip))
+            context = RuleContext(op.model, op.sources, self._chip())
             findings = lint(op, context=context)
             # Hovers read these later on the event loop; computing them here keeps every use of the sources'
             # per-chunk memory (which the next analysis updates) under this lock.
             context.flow, context.tensor_types, context.param_vars  # noqa: B018
             self.version += 1
             return Analysis(op, findings, self.version, context)
+
+    def _chip(self):
+        """The chip of the current settings, read once per setting rather than on every keystroke."""
+        if self._loaded_chip is None or self._loaded_chip[0] != self.settings.chip:
+            self._loaded_chip = (self.settings.chip, load_chip(self.settings.chip))
+        return self._loaded_chip[1]
 
     def _keep_recent(self, used: dict[str, SourceFile]) -> None:
         """The parsed-source cache holds the files of the operators analysed last, not of every one ever opened."""
