@@ -104,6 +104,8 @@ class _KernelChunk:
     pipes: list[str] = field(default_factory=list)
     calls: list[tuple[ApiCall, str | None]] = field(default_factory=list)  # with the enclosing function's name
     in_loop_applied: frozenset[str] | None = None  # the in-loop functions the calls' `in_loop` flags were set for
+    by_name: dict[str, list[int]] = field(default_factory=dict)  # API name -> positions in `calls`
+    by_owner: dict[str | None, list[int]] = field(default_factory=dict)  # class -> positions in `calls`
     init_buffers: list[InitBufferCall] = field(default_factory=list)
     callees: dict[str, set[str]] = field(default_factory=dict)  # function -> user functions it calls
     loop_called: set[str] = field(default_factory=set)  # user functions called from inside a loop
@@ -620,6 +622,8 @@ class ModelBuilder:
                         in_loop |= new
                         changed = True
         looping = frozenset(in_loop)
+        by_name: dict[str, list[int]] = {}
+        by_owner: dict[str | None, list[int]] = {}
         for part in kept:
             if part.in_loop_applied != looping:  # (a kept chunk's flags are right while the call graph is the same)
                 for api, fn_name in part.calls:
@@ -627,7 +631,12 @@ class ModelBuilder:
                     # pydantic's __setattr__, which costs more than the rest of this loop).
                     api.__dict__["in_loop"] = bool(api.loops) or fn_name in looping
                 part.in_loop_applied = looping
+            base = len(model.api_calls)
+            for index, local in ((by_name, part.by_name), (by_owner, part.by_owner)):
+                for key, positions in local.items():
+                    index.setdefault(key, []).extend([base + i for i in positions])
             model.api_calls.extend([api for api, _ in part.calls])
+        model.set_call_index(by_name, by_owner)
 
     def _function_names(self, f: _FileFacts, _chunk: Chunk) -> set[str]:
         return {n for n in (_function_name(f.sf, fn) for fn in f.caps.get("function", [])) if n}
@@ -755,6 +764,8 @@ class ModelBuilder:
                 name=name, receiver=receiver, template_args=targs,
                 args=[_arg_expr(sf, a, call.start_byte) for a in _arg_nodes(call)],
                 function=fn_name, owner=owner, loops=infos, in_loop=bool(loops), loc=self.nloc(sf, call))
+            part.by_name.setdefault(name, []).append(len(part.calls))
+            part.by_owner.setdefault(owner, []).append(len(part.calls))
             part.calls.append((api, fn_name))
             if name == "InitBuffer":
                 self._init_buffer(part, sf, api, call, ev)

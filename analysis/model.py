@@ -240,21 +240,36 @@ class OperatorModel(BaseModel):
     syntax_errors: list[Loc] = []
     problems: list[Problem] = []
 
-    # name -> positions in `api_calls`, for the list `api_calls` was when it was indexed
-    _calls_by_name: tuple[int, int, dict[str, list[int]]] | None = PrivateAttr(None)
+    # (id, length) of `api_calls` when indexed, then API name -> positions in it, and class -> positions
+    _call_index: tuple[int, int, dict[str, list[int]], dict[str | None, list[int]]] | None = PrivateAttr(None)
+
+    def set_call_index(self, by_name: dict[str, list[int]], by_owner: dict[str | None, list[int]]) -> None:
+        """The builder knows both indexes already (kept per chunk): hand them over instead of rebuilding them."""
+        self._call_index = (id(self.api_calls), len(self.api_calls), by_name, by_owner)
+
+    def _index(self) -> tuple[dict[str, list[int]], dict[str | None, list[int]]]:
+        index = self._call_index
+        if index is None or index[0] != id(self.api_calls) or index[1] != len(self.api_calls):
+            by_name: dict[str, list[int]] = {}
+            by_owner: dict[str | None, list[int]] = {}
+            for i, c in enumerate(self.api_calls):
+                by_name.setdefault(c.name, []).append(i)
+                by_owner.setdefault(c.owner, []).append(i)
+            self.set_call_index(by_name, by_owner)
+            index = self._call_index
+        return index[2], index[3]
 
     def calls(self, *names: str) -> list[ApiCall]:
         """The calls of these APIs, in source order (indexed once: every rule asks, and a kernel has thousands)."""
-        index = self._calls_by_name
-        if index is None or index[0] != id(self.api_calls) or index[1] != len(self.api_calls):
-            by_name: dict[str, list[int]] = {}
-            for i, c in enumerate(self.api_calls):
-                by_name.setdefault(c.name, []).append(i)
-            index = self._calls_by_name = (id(self.api_calls), len(self.api_calls), by_name)
-        found = [i for name in dict.fromkeys(names) for i in index[2].get(name, [])]
+        by_name = self._index()[0]
+        found = [i for name in dict.fromkeys(names) for i in by_name.get(name, [])]
         if len(names) > 1:
             found.sort()
         return [self.api_calls[i] for i in found]
+
+    def calls_in(self, owner: str | None) -> list[ApiCall]:
+        """The API calls of one kernel class (None: outside any class), in source order."""
+        return [self.api_calls[i] for i in self._index()[1].get(owner, [])]
 
     def knob(self, name: str) -> Knob | None:
         return next((k for k in self.knobs if k.name == name), None)

@@ -103,10 +103,16 @@ def test_a_model_rebuilt_from_kept_chunks_is_the_fresh_model(tmp_path):
     _analysis(root, kernel, text, cache)
     for name, edit in EDITS.items():
         text = edit(text)
-        _, model, findings = _analysis(root, kernel, text, cache)
+        op, model, findings = _analysis(root, kernel, text, cache)
         _, fresh_model, fresh_findings = _analysis(root, kernel, text)
         assert model == fresh_model, name
         assert findings == fresh_findings, name
+        calls = op.model.api_calls  # the call indexes the builder assembled from kept chunks
+        for api in {c.name for c in calls}:
+            assert op.model.calls(api) == [c for c in calls if c.name == api], (name, api)
+        for owner in {c.owner for c in calls}:
+            assert op.model.calls_in(owner) == [c for c in calls if c.owner == owner], (name, owner)
+        assert op.model.calls("EnQue", "DeQue") == [c for c in calls if c.name in ("EnQue", "DeQue")], name
 
 
 def test_typing_in_one_function_re_extracts_only_its_chunk(tmp_path):

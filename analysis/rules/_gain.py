@@ -22,7 +22,7 @@ def timing(chip: Chip) -> TimingConfig:
 def loop_stages(ctx, owner: str | None) -> int:
     """How many pipes work in the tile loops of one kernel class: copy-in (MTE2), vector, copy-out (MTE3).
     A class with copies both ways has two copy stages; the barrier or the single buffer serialises them all."""
-    calls = [c for c in ctx.calls_by_owner.get(owner, []) if c.in_loop]
+    calls = [c for c in ctx.model.calls_in(owner) if c.in_loop]
     copies = [c for c in calls if c.name in COPIES]
     outward = sum(1 for c in copies if c.args and ctx.is_global(c.args[0].text))
     stages = (1 if len(copies) - outward > 0 else 0) + (1 if outward else 0)

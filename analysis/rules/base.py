@@ -32,14 +32,6 @@ class RuleContext:
         return OperatorFlow(self.model, self.sources)
 
     @cached_property
-    def calls_by_owner(self) -> dict[str | None, list[ApiCall]]:
-        """Kernel class -> its API calls, in source order (rules ask per class, for every finding)."""
-        out: dict[str | None, list[ApiCall]] = {}
-        for c in self.model.api_calls:
-            out.setdefault(c.owner, []).append(c)
-        return out
-
-    @cached_property
     def kernel_env(self) -> dict[str, int]:
         env: dict[str, int] = {}
         for k in self.model.knobs:

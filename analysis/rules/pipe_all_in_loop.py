@@ -18,7 +18,7 @@ class PipeAllInLoop(Rule):
             fixes = []
             found = ctx.node(call.loc)
             # The queues' EnQue/DeQue already order the stages; without them the barrier may be load-bearing.
-            queued = any(c.name in ("EnQue", "DeQue") for c in ctx.calls_by_owner.get(call.owner, []))
+            queued = any(c.name in ("EnQue", "DeQue") for c in ctx.model.calls_in(call.owner))
             if found and queued:
                 sf, node = found
                 fixes.append(self.fix(sf, node, loop_stages(ctx, call.owner)))

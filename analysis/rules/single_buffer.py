@@ -15,7 +15,7 @@ class SingleBuffer(Rule):
     def check(self, ctx: RuleContext):
         queues = {(q.owner, q.name): q for q in ctx.model.queues if q.kind in ("TQue", "TQueBind")}
         looped = {(c.owner, (c.receiver or "").replace("this->", ""))
-                  for c in ctx.model.calls("EnQue", "DeQue", "AllocTensor") if c.in_loop}
+                  for name in ("EnQue", "DeQue", "AllocTensor") for c in ctx.model.calls(name) if c.in_loop}
         reported_knobs: set[str] = set()
         for buf in ctx.model.init_buffers:
             key = (buf.owner, buf.queue)
