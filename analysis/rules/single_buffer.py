@@ -14,12 +14,15 @@ class SingleBuffer(Rule):
 
     def check(self, ctx: RuleContext):
         queues = {(q.owner, q.name): q for q in ctx.model.queues if q.kind in ("TQue", "TQueBind")}
+        single = [b for b in ctx.model.init_buffers if b.num.value == 1 and (b.owner, b.queue) in queues]
+        # Which of those queues a tile loop uses: asked only of the classes that have one (a kernel has thousands
+        # of calls, and most have no single-buffered queue at all).
         looped = {(c.owner, (c.receiver or "").replace("this->", ""))
-                  for name in ("EnQue", "DeQue", "AllocTensor") for c in ctx.model.calls(name) if c.in_loop}
+                  for owner in {b.owner for b in single} for c in ctx.model.calls_in(owner)
+                  if c.in_loop and c.name in ("EnQue", "DeQue", "AllocTensor")}
         reported_knobs: set[str] = set()
-        for buf in ctx.model.init_buffers:
-            key = (buf.owner, buf.queue)
-            if key not in queues or key not in looped or buf.num.value != 1:
+        for buf in single:
+            if (buf.owner, buf.queue) not in looped:
                 continue
             knob = ctx.model.knob(buf.num.text) if buf.num.text and not buf.num.text.isdigit() else None
             if knob is not None and (knob.name in reported_knobs or knob.tuned):
