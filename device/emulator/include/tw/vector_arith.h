@@ -141,6 +141,21 @@ inline void un_count(const char* name, const AscendC::LocalTensor<D>& dst, const
          false);
 }
 
+// dst = src op s, the scalar-operand instructions (Adds ... LeakyRelu, the shifts): over `count` elements, or over
+// the repeats a mask selects.
+template <typename T, typename Op>
+inline void scalar_count(const char* name, const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor<T>& src,
+                         T s, int64_t count, Op op, const char* file, int line) {
+    un_count(name, dst, src, count, [s, op](T, T x) { return apply2<T>(op, x, s); }, file, line);
+}
+
+template <typename T, typename Op, typename Params>
+inline void scalar_mask(const char* name, const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor<T>& src,
+                        T s, const VMask& m, const Params& p, Op op, const char* file, int line) {
+    un_mask(name, dst, src, m, p.dstBlkStride, p.srcBlkStride, p.dstRepStride, p.srcRepStride,
+            [s, op](T, T x) { return apply2<T>(op, x, s); }, file, line);
+}
+
 }  // namespace tw
 
 namespace AscendC {
@@ -185,24 +200,19 @@ TW_BINARY(Or, tw::op::Or)
     template <typename T, bool isSetMask = true>                                                                   \
     void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src, const tw::nd_t<T>& scalarValue,                \
               const int32_t& count, TW_SRC) {                                                                      \
-        const T s = scalarValue;                                                                                   \
-        tw::un_count(#NAME, dst, src, count, [s](T, T x) { return tw::apply2<T>(OP{}, x, s); }, TW_AT);            \
+        tw::scalar_count<T>(#NAME, dst, src, scalarValue, count, OP{}, TW_AT);                                     \
     }                                                                                                              \
     template <typename T, bool isSetMask = true>                                                                   \
     void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src, const tw::nd_t<T>& scalarValue, uint64_t mask, \
               const uint8_t repeatTimes, const UnaryRepeatParams& p, TW_SRC) {                                     \
-        const T s = scalarValue;                                                                                   \
-        tw::un_mask(#NAME, dst, src, tw::mask_cont(mask, repeatTimes, 256 / sizeof(T), isSetMask), p.dstBlkStride, \
-                    p.srcBlkStride, p.dstRepStride, p.srcRepStride,                                                \
-                    [s](T, T x) { return tw::apply2<T>(OP{}, x, s); }, TW_AT);                                     \
+        tw::scalar_mask<T>(#NAME, dst, src, scalarValue,                                                           \
+                           tw::mask_cont(mask, repeatTimes, 256 / sizeof(T), isSetMask), p, OP{}, TW_AT);          \
     }                                                                                                              \
     template <typename T, bool isSetMask = true>                                                                   \
     void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src, const tw::nd_t<T>& scalarValue,                \
               const uint64_t mask[], const uint8_t repeatTimes, const UnaryRepeatParams& p, TW_SRC) {              \
-        const T s = scalarValue;                                                                                   \
-        tw::un_mask(#NAME, dst, src, tw::mask_bits(mask, repeatTimes, 256 / sizeof(T), isSetMask), p.dstBlkStride, \
-                    p.srcBlkStride, p.dstRepStride, p.srcRepStride,                                                \
-                    [s](T, T x) { return tw::apply2<T>(OP{}, x, s); }, TW_AT);                                     \
+        tw::scalar_mask<T>(#NAME, dst, src, scalarValue,                                                           \
+                           tw::mask_bits(mask, repeatTimes, 256 / sizeof(T), isSetMask), p, OP{}, TW_AT);          \
     }
 
 TW_SCALAR(Adds, tw::op::Add)
@@ -220,18 +230,15 @@ TW_SCALAR(LeakyRelu, tw::op::LeakyRelu)
     void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src, const tw::nd_t<T>& scalarValue,                \
               const int32_t& count, TW_SRC) {                                                                      \
         static_assert(std::is_integral<T>::value, #NAME " takes integer tensors");                                 \
-        const T s = scalarValue;                                                                                   \
-        tw::un_count(#NAME, dst, src, count, [s](T, T x) { return tw::apply2<T>(OP{}, x, s); }, TW_AT);            \
+        tw::scalar_count<T>(#NAME, dst, src, scalarValue, count, OP{}, TW_AT);                                     \
     }                                                                                                              \
     template <typename T, bool isSetMask = true>                                                                   \
     void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src, const tw::nd_t<T>& scalarValue, uint64_t mask, \
               const uint8_t repeatTimes, const UnaryRepeatParams& p, bool roundEn = false, TW_SRC) {               \
         static_assert(std::is_integral<T>::value, #NAME " takes integer tensors");                                 \
         (void)roundEn;                                                                                             \
-        const T s = scalarValue;                                                                                   \
-        tw::un_mask(#NAME, dst, src, tw::mask_cont(mask, repeatTimes, 256 / sizeof(T), isSetMask), p.dstBlkStride, \
-                    p.srcBlkStride, p.dstRepStride, p.srcRepStride,                                                \
-                    [s](T, T x) { return tw::apply2<T>(OP{}, x, s); }, TW_AT);                                     \
+        tw::scalar_mask<T>(#NAME, dst, src, scalarValue,                                                           \
+                           tw::mask_cont(mask, repeatTimes, 256 / sizeof(T), isSetMask), p, OP{}, TW_AT);          \
     }                                                                                                              \
     template <typename T, bool isSetMask = true>                                                                   \
     void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src, const tw::nd_t<T>& scalarValue,                \
@@ -239,10 +246,8 @@ TW_SCALAR(LeakyRelu, tw::op::LeakyRelu)
               TW_SRC) {                                                                                            \
         static_assert(std::is_integral<T>::value, #NAME " takes integer tensors");                                 \
         (void)roundEn;                                                                                             \
-        const T s = scalarValue;                                                                                   \
-        tw::un_mask(#NAME, dst, src, tw::mask_bits(mask, repeatTimes, 256 / sizeof(T), isSetMask), p.dstBlkStride, \
-                    p.srcBlkStride, p.dstRepStride, p.srcRepStride,                                                \
-                    [s](T, T x) { return tw::apply2<T>(OP{}, x, s); }, TW_AT);                                     \
+        tw::scalar_mask<T>(#NAME, dst, src, scalarValue,                                                           \
+                           tw::mask_bits(mask, repeatTimes, 256 / sizeof(T), isSetMask), p, OP{}, TW_AT);          \
     }
 
 TW_SHIFT(ShiftLeft, tw::op::ShiftL)
