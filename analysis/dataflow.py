@@ -122,17 +122,18 @@ class DefUse:
 
     def defs(self, name: str) -> list[tuple[SourceFile, int, int]]:
         """The expressions assigned to `name`: declarations, then assignments, in file order, then the arguments
-        passed for a parameter of that name. Gathered per name on demand: the slices ask about few names."""
-        found = self._defs.get(name)
-        if found is None:
-            found = []
+        passed for a parameter of that name. Indexed on the first question: many analyses never ask one."""
+        if not self._defs:
+            index: dict[str, list[tuple[SourceFile, int, int]]] = defaultdict(list)
             for sf, flows in self._files:
                 for attr in ("inits", "assigns"):
                     for base, flow in flows:
-                        found += [(sf, base + start, base + end) for start, end in getattr(flow, attr).get(name, ())]
-            found += self._bound.get(name, [])
-            self._defs[name] = found
-        return found
+                        for key, ranges in getattr(flow, attr).items():
+                            index[key] += [(sf, base + start, base + end) for start, end in ranges]
+            for key, bound in self._bound.items():
+                index[key] += bound
+            self._defs = dict(index) or {"": []}
+        return self._defs.get(name, [])
 
     def names_in(self, sf: SourceFile, node: Node) -> list[str]:
         """The identifiers written in a node."""
