@@ -249,20 +249,32 @@ class ModelBuilder:
     # ---- host: OpDef ---------------------------------------------------------------------------------------------
     def _opdef(self, model: OperatorModel) -> None:
         for f in self._of_side("host"):
+            for _, (found, problems) in self._chunked(f, "opdef", self._opdef_in, lambda _c: None):
+                self.problems.extend(problems)
+                if found is not None:
+                    model.opdef = found
+                    return
+
+    def _opdef_in(self, f: _FileFacts, _chunk: Chunk) -> tuple[OpDef | None, list[Problem]]:
+        """The first OpDef class of a chunk, and the problems reading it raised (kept with it)."""
+        outer, self.problems = self.problems, []
+        try:
             for cls in f.caps.get("class", []):
                 base = next((c for c in cls.children if c.type == "base_class_clause"), None)
                 name = cls.child_by_field_name("name")
                 if base is None or name is None or "OpDef" not in f.sf.node_text(base):
                     continue
                 op = make(OpDef, name=f.sf.node_text(name), inputs=[], outputs=[], attrs=[],
-                                           tiling_func=None, infer_shape=None, infer_dtype=None, configs=[],
-                                           loc=self.nloc(f.sf, name))
+                          tiling_func=None, infer_shape=None, infer_dtype=None, configs=[],
+                          loc=self.nloc(f.sf, name))
                 body = cls.child_by_field_name("body")
                 for call in f.sf.facts("call", body) if body else []:
                     if call.parent is not None and call.parent.type == "expression_statement":
                         self._opdef_chain(f.sf, op, call, body)
-                model.opdef = op
-                return
+                return op, self.problems
+            return None, self.problems
+        finally:
+            self.problems = outer
 
     def _opdef_chain(self, sf: SourceFile, op: OpDef, call: Node, scope: Node) -> None:
         chain = _flatten_chain(sf, call)
@@ -447,56 +459,77 @@ class ModelBuilder:
 
     def _plain_tiling_structs(self) -> list[TilingStruct]:
         # Kernel-invocation operators declare their tiling as a plain struct, usually named *Tiling*.
+        return [s for f in self.files for _, found in self._chunked(f, "plain_structs", self._plain_structs_in,
+                                                                    lambda _c: None) for s in found]
+
+    def _plain_structs_in(self, f: _FileFacts, _chunk: Chunk) -> list[TilingStruct]:
         out = []
-        for f in self.files:
-            for cls in f.caps.get("class", []):
-                name = cls.child_by_field_name("name")
-                body = cls.child_by_field_name("body")
-                if name is None or body is None or "tiling" not in f.sf.node_text(name).lower():
-                    continue
-                s = make(TilingStruct, name=f.sf.node_text(name), op_type=None, fields=[],
-                                                 loc=self.nloc(f.sf, name))
-                for fd in body.named_children:
-                    t = fd.child_by_field_name("type")
-                    for d in fd.children_by_field_name("declarator") if fd.type == "field_declaration" else []:
-                        ident = d if d.type == "field_identifier" else d.child_by_field_name("declarator")
-                        if t is not None and ident is not None:
-                            s.fields.append(make(TilingField,
-                                name=f.sf.node_text(ident), type=_squash(f.sf.node_text(t)), array_len=None,
-                                struct_type=None, loc=self.nloc(f.sf, fd)))
-                out.append(s)
+        for cls in f.caps.get("class", []):
+            name = cls.child_by_field_name("name")
+            body = cls.child_by_field_name("body")
+            if name is None or body is None or "tiling" not in f.sf.node_text(name).lower():
+                continue
+            s = make(TilingStruct, name=f.sf.node_text(name), op_type=None, fields=[], loc=self.nloc(f.sf, name))
+            for fd in body.named_children:
+                t = fd.child_by_field_name("type")
+                for d in fd.children_by_field_name("declarator") if fd.type == "field_declaration" else []:
+                    ident = d if d.type == "field_identifier" else d.child_by_field_name("declarator")
+                    if t is not None and ident is not None:
+                        s.fields.append(make(TilingField,
+                            name=f.sf.node_text(ident), type=_squash(f.sf.node_text(t)), array_len=None,
+                            struct_type=None, loc=self.nloc(f.sf, fd)))
+            out.append(s)
         return out
 
     def _tiling_functions(self, model: OperatorModel) -> None:
         wanted = model.opdef.tiling_func if model.opdef else None
-        funcs: list[TilingFunction] = []
+        fingerprint = (frozenset(self.host_env.items()), frozenset(self.type_sizes.items()), wanted)
+        found: list[tuple[bool, TilingFunction]] = []  # (a tiling function?, what its calls set), in file order
         for f in self._of_side("host"):
-            ev = Evaluator(f.sf.node_text, self.host_env, self.type_sizes)
-            for fn in f.caps.get("function", []):
-                name = _function_name(f.sf, fn)
-                params = _squash(f.sf.node_text(fn.child_by_field_name("declarator") or fn))
-                if name != wanted and "TilingContext" not in params:
-                    continue
-                tf = make(TilingFunction, name=name or "", loc=self.nloc(f.sf, fn), block_dim=[],
-                                                    setters=[], tiling_keys=[], workspace=[], uses_platform=False)
-                self._tiling_calls(f.sf, fn, tf, ev)
-                funcs.append(tf)
+            for _, functions in self._chunked(f, "tiling_functions", lambda view, _c: self._tiling_functions_in(
+                    view, wanted), lambda _c: fingerprint):
+                found += functions
+        # Kept results are shared between builds: the model gets copies, and the folding below extends those.
+        funcs = [make(TilingFunction, name=tf.name, loc=tf.loc, block_dim=list(tf.block_dim),
+                      setters=list(tf.setters), tiling_keys=list(tf.tiling_keys), workspace=list(tf.workspace),
+                      uses_platform=tf.uses_platform) for is_tiling, tf in found if is_tiling]
         # Helpers in *_tiling.cpp often do the setting; fold every host call site into the main function.
         if funcs:
             main = next((t for t in funcs if t.name == wanted), funcs[0])
-            for f in self._of_side("host"):
-                ev = Evaluator(f.sf.node_text, self.host_env, self.type_sizes)
-                covered = [t.loc for t in funcs if t.loc.file == f.sf.path]
-                for fn in f.caps.get("function", []):
-                    if any(c.start <= fn.start_byte < c.end for c in covered):
-                        continue
-                    self._tiling_calls(f.sf, fn, main, ev)
+            for is_tiling, tf in found:
+                if is_tiling:
+                    continue
+                main.block_dim += tf.block_dim
+                main.setters += tf.setters
+                main.tiling_keys += tf.tiling_keys
+                main.workspace += tf.workspace
+                main.uses_platform = main.uses_platform or tf.uses_platform
             model.tiling.function = main.name
         model.tiling.functions = funcs
         for tf in funcs:
             for s in tf.setters:
                 if s.expr.value is not None:
                     self.kernel_env.setdefault(s.field, s.expr.value)
+
+    def _tiling_functions_in(self, f: _FileFacts, wanted: str | None) -> list[tuple[bool, TilingFunction]]:
+        """Each function of a chunk: whether it is a tiling function, and the tiling calls in it. A function
+        nested in a tiling function is left out: the tiling function's own calls include it."""
+        ev = Evaluator(f.sf.node_text, self.host_env, self.type_sizes)
+        out: list[tuple[bool, TilingFunction]] = []
+        covered: list[Node] = []
+        for fn in f.caps.get("function", []):
+            name = _function_name(f.sf, fn)
+            params = _squash(f.sf.node_text(fn.child_by_field_name("declarator") or fn))
+            is_tiling = name == wanted or "TilingContext" in params
+            if not is_tiling and any(c.start_byte <= fn.start_byte < c.end_byte for c in covered):
+                continue
+            if is_tiling:
+                covered.append(fn)
+            tf = make(TilingFunction, name=name or "", loc=self.nloc(f.sf, fn), block_dim=[], setters=[],
+                      tiling_keys=[], workspace=[], uses_platform=False)
+            self._tiling_calls(f.sf, fn, tf, ev)
+            out.append((is_tiling, tf))
+        return out
 
     def _tiling_calls(self, sf: SourceFile, fn: Node, tf: TilingFunction, ev: Evaluator) -> None:
         ws_vars: set[str] = set()

@@ -197,3 +197,20 @@ def test_a_kept_chunk_follows_a_call_graph_change_in_another(tmp_path):
     assert not op.model.calls("DataCopy")[0].in_loop
     assert memo(op.sources[str(kernel)], "kernel:kernel").hits >= 2  # CopyIn's chunk was kept, not re-extracted
     assert model == _analysis(root, kernel, once)[1]
+
+
+def test_a_kernel_invocation_operator_rebuilt_from_kept_chunks_is_the_fresh_one(tmp_path):
+    # Host and kernel share one file: the host passes (OpDef, tiling struct and functions) are kept per chunk too.
+    import shutil
+
+    root = tmp_path / "kernel_invocation_add"
+    shutil.copytree(EXAMPLES / "kernel_invocation_add", root)
+    kernel = root / "add_kernel.cpp"
+    text = kernel.read_text() + big_kernel(600).split("using namespace AscendC;", 1)[1].split('extern "C"')[0]
+    cache: dict[str, SourceFile] = {}
+    _analysis(root, kernel, text, cache)
+    for name, edit in EDITS.items():
+        text = edit(text)
+        op, model, findings = _analysis(root, kernel, text, cache)
+        assert op.model.layout == "invocation"
+        assert (model, findings) == _analysis(root, kernel, text)[1:], name

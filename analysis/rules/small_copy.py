@@ -23,9 +23,17 @@ class SmallCopy(Rule):
         if not any(_reportable(k) and k.value < SMALL_BYTES for k in ctx.model.knobs):
             return  # no tile knob is small even for 1-byte elements: no need to slice thousands of copies
         reported: set[str] = set()
+        # The outcome depends only on the length expression's text (the names it slices from) and the element
+        # size: a kernel copies the same `tileLength` hundreds of times, and each pair is sliced once.
+        seen: set[tuple[str, str, int]] = set()
         for call in ctx.model.calls("DataCopy", "DataCopyPad"):
             if not call.in_loop or len(call.args) < 3:
                 continue
+            elem = ctx.elem_size(call, call.args[0].text) or ctx.elem_size(call, call.args[1].text) or 2
+            if call.name == "DataCopy":
+                if ("DataCopy", call.args[2].text, elem) in seen:
+                    continue
+                seen.add(("DataCopy", call.args[2].text, elem))
             found = ctx.node(call.loc)
             if found is None:
                 continue
@@ -37,8 +45,10 @@ class SmallCopy(Rule):
                 if params is None or len(params[1]) < 2:
                     continue
                 length = params[1][1]
+                if ("DataCopyPad", sf.node_text(length), elem) in seen:
+                    continue
+                seen.add(("DataCopyPad", sf.node_text(length), elem))
             names = ctx.flow.kernel_names(sf, length)
-            elem = ctx.elem_size(call, call.args[0].text) or ctx.elem_size(call, call.args[1].text) or 2
             for knob in ctx.flow.knobs_reaching(names, role="tile"):
                 if knob.name in reported or not _reportable(knob):
                     continue
