@@ -175,8 +175,8 @@ def reprocess(old: Preprocessed, src: bytes, lo: int, hi: int, delta: int) -> Pr
     unchanged text on either side of the edit; this checks everything else that could make the result differ
     from a full pass, and returns None when in doubt."""
     new_hi = hi + delta
-    if old.far_reaching or new_hi < lo or hi > len(old.text) or new_hi > len(src) or b"<<<" in src:
-        return None  # (launches live in small host files: not worth the care their look-ahead would need)
+    if old.far_reaching or new_hi < lo or hi > len(old.text) or new_hi > len(src):
+        return None
     if any(a < lo < b or a < hi < b for ranges in (old.opaque, old.calls, [m[2:4] for m in old.marks])
            for a, b in ranges):
         return None  # a comment, a macro's arguments or a neutralised construct cross the window's edge
@@ -249,14 +249,17 @@ def _neutralise(src: bytes, buf: bytearray, opaque: _Opaque, out: Preprocessed, 
             continue
         _neutralise_tiling_macro(src, buf, m, opaque, out)
 
-    for m in _LAUNCH_RE.finditer(src, lo) if b"<<<" in src else ():
+    for m in _LAUNCH_RE.finditer(src, lo, scan_end) if b"<<<" in src else ():
         if m.start() >= hi:
             break
         if opaque.contains(m.start()):
             continue
         close = src.find(b">>>", m.end())
-        if close < 0 or b";" in src[m.end() : close]:
-            out.far_reaching = out.far_reaching or close < 0
+        if close < 0:
+            out.far_reaching = True  # a `>>>` typed later would make this a launch
+            continue
+        out.calls.append((m.start(), close + 3))  # what decided it, neutralised or not (see reprocess)
+        if b";" in src[m.end() : close]:
             continue
         callee = re.search(rb"([A-Za-z_]\w*)\s*(<[^<>;]*>)?\s*$", src[max(0, m.start() - 200) : m.start()])
         args = _split_args(src, m.end(), close, opaque)

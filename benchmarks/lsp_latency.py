@@ -6,7 +6,7 @@ action and hover latency, and the server's resident memory. The baseline, measur
 `shutdown`-free round trip that does no work (a hover outside any token), so ratios show the analysis's own cost.
 Target: p95 under 50 ms for diagnostics and code actions.
 
-    python benchmarks/lsp_latency.py [--edits 60] [--lines 3000]
+    python benchmarks/lsp_latency.py [--edits 60] [--lines 3000] [--invocation]
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from lsprotocol import types  # noqa: E402
 from pytest_lsp.client import make_test_lsp_client  # noqa: E402
-from synth import write_big_operator  # noqa: E402
+from synth import write_big_invocation_operator, write_big_operator  # noqa: E402
 
 
 def pct(xs: list[float], p: float) -> float:
@@ -32,9 +32,13 @@ def pct(xs: list[float], p: float) -> float:
     return xs[min(len(xs) - 1, int(round(p / 100 * (len(xs) - 1))))]
 
 
-async def main(edits: int, lines: int) -> None:
-    root = write_big_operator(Path(tempfile.mkdtemp()) / "big", lines=lines)
-    kernel = root / "op_kernel" / "scale.cpp"
+async def main(edits: int, lines: int, invocation: bool) -> None:
+    if invocation:  # host and kernel in one file: the host passes see every edit too
+        root = write_big_invocation_operator(Path(tempfile.mkdtemp()) / "kernel_invocation_add", lines=lines)
+        kernel = root / "add_kernel.cpp"
+    else:
+        root = write_big_operator(Path(tempfile.mkdtemp()) / "big", lines=lines)
+        kernel = root / "op_kernel" / "scale.cpp"
     text = kernel.read_text()
     client = make_test_lsp_client()
     await client.start_io(sys.executable, "-m", "server.cli", "serve")
@@ -112,5 +116,7 @@ if __name__ == "__main__":
     ap = argparse.ArgumentParser()
     ap.add_argument("--edits", type=int, default=60)
     ap.add_argument("--lines", type=int, default=3000, help="kernel size (the target is stated for 3000 lines)")
+    ap.add_argument("--invocation", action="store_true",
+                    help="a kernel-invocation operator (host main() in the kernel's file) instead of a project")
     args = ap.parse_args()
-    asyncio.run(main(args.edits, args.lines))
+    asyncio.run(main(args.edits, args.lines, args.invocation))

@@ -21,7 +21,8 @@ from analysis.rules import RuleContext
 from analysis.source import SourceFile
 
 SNIPPETS = ["x", "\n", "(", ")", "{", "}", ";", "/*", "*/", '"', "// c", "#else\n", "#if 1\n", "#endif\n",
-            "__aicore__ ", "ASSERT(", "CHECK(a, return;)", "\n\n\n", "template ", "é", "DECLARE(half)\n", ""]
+            "__aicore__ ", "ASSERT(", "CHECK(a, return;)", "\n\n\n", "template ", "é", "DECLARE(half)\n", "<<<",
+            ">>>", ""]
 
 
 def dump(obj):
@@ -44,6 +45,7 @@ def same_as_fresh(sf: SourceFile) -> None:
 def test_preprocessing_after_random_edits_matches_a_fresh_pass(seed):
     rng = random.Random(seed)
     texts = [big_kernel(600)] + [p.read_text() for p in sorted(EXAMPLES.glob("*/op_kernel/*.cpp"))[:4]]
+    texts.append((EXAMPLES / "kernel_invocation_add" / "add_kernel.cpp").read_text())  # a <<<...>>> launch
     for text in texts:
         sf = SourceFile("k.cpp", text)
         for _ in range(60):
@@ -214,3 +216,14 @@ def test_a_kernel_invocation_operator_rebuilt_from_kept_chunks_is_the_fresh_one(
         op, model, findings = _analysis(root, kernel, text, cache)
         assert op.model.layout == "invocation"
         assert (model, findings) == _analysis(root, kernel, text)[1:], name
+
+
+def test_an_edit_between_a_launchs_brackets_far_apart_reprocesses_the_launch():
+    # `<<<` and `>>>` forty lines apart, with a `;` between them: not a launch until the edit removes the `;`.
+    filler = "".join(f"        // argument note {i}\n" for i in range(40))
+    text = f"void run()\n{{\n    add_kernel<<<8,\n{filler}        nullptr;\n        stream>>>(x, y);\n}}\n"
+    sf = SourceFile("main.cpp", text)
+    assert not any(m.kind == "launch" for m in sf.pre.marks)
+    sf.update(text.replace("nullptr;", "nullptr,"))  # far below the `<<<`: outside the re-read window
+    same_as_fresh(sf)
+    assert any(m.kind == "launch" for m in sf.pre.marks)
