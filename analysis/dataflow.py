@@ -97,20 +97,18 @@ class DefUse:
     def __init__(self, sources: Iterable[SourceFile]):
         self._closures: dict[str, frozenset[str]] = {}
         self._reaching: dict[frozenset[str], set[str]] = {}
-        self._defs: dict[str, list[tuple[SourceFile, int, int]]] = {}
-        self._chunks: dict[str, tuple[list[int], list[tuple[int, _ChunkFlow]]]] = {}
-        self._files: list[tuple[SourceFile, list[tuple[int, _ChunkFlow]]]] = []
+        self._defs: dict[str, list[tuple[SourceFile, int, int]]] | None = None
+        # path -> (the file, its chunks' starts, (start, flow) per chunk)
+        self._files: dict[str, tuple[SourceFile, list[int], list[tuple[int, _ChunkFlow]]]] = {}
         params: dict[str, list[str]] = {}
         for sf in sources:
             parts = memo(sf, "flow").run(sf, lambda chunk, movable, sf=sf: _chunk_flow(sf, chunk, movable))
-            flows = [(c.start, flow) for c, flow in parts]
-            self._chunks[sf.path] = ([start for start, _ in flows], flows)
-            self._files.append((sf, flows))
-            for _, flow in flows:
+            self._files[sf.path] = (sf, [c.start for c, _ in parts], [(c.start, flow) for c, flow in parts])
+            for _, flow in parts:
                 params.update(flow.params)
         # Arguments flow into the parameters of the kernel's own functions (most calls are AscendC's: skipped).
         self._bound: dict[str, list[tuple[SourceFile, int, int]]] = defaultdict(list)
-        for sf, flows in self._files:
+        for sf, _, flows in self._files.values():
             for base, flow in flows:
                 for name, calls in flow.calls.items():
                     if name not in params:
@@ -123,16 +121,16 @@ class DefUse:
     def defs(self, name: str) -> list[tuple[SourceFile, int, int]]:
         """The expressions assigned to `name`: declarations, then assignments, in file order, then the arguments
         passed for a parameter of that name. Indexed on the first question: many analyses never ask one."""
-        if not self._defs:
+        if self._defs is None:
             index: dict[str, list[tuple[SourceFile, int, int]]] = defaultdict(list)
-            for sf, flows in self._files:
+            for sf, _, flows in self._files.values():
                 for attr in ("inits", "assigns"):
                     for base, flow in flows:
                         for key, ranges in getattr(flow, attr).items():
                             index[key] += [(sf, base + start, base + end) for start, end in ranges]
             for key, bound in self._bound.items():
                 index[key] += bound
-            self._defs = dict(index) or {"": []}
+            self._defs = dict(index)
         return self._defs.get(name, [])
 
     def names_in(self, sf: SourceFile, node: Node) -> list[str]:
@@ -141,10 +139,10 @@ class DefUse:
 
     def names_between(self, sf: SourceFile, start: int, end: int) -> list[str]:
         """The identifiers written in [start, end) of a file."""
-        found = self._chunks.get(sf.path)
+        found = self._files.get(sf.path)
         if found is None:
             return []
-        starts, chunks = found
+        _, starts, chunks = found
         out: list[str] = []
         i = max(bisect.bisect_right(starts, start) - 1, 0)
         while i < len(chunks) and chunks[i][0] < end:

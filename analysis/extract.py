@@ -69,7 +69,6 @@ LOOP_TYPES = {"for_statement": "for", "for_range_loop": "for", "while_statement"
 
 _TILING_DATA_CALLS = frozenset(("GET_TILING_DATA", "GET_TILING_DATA_WITH_STRUCT", "GET_TILING_DATA_PTR_WITH_STRUCT",
                                 "TILING_KEY_IS"))
-_KINDS = ("call", "function", "class", "define", "decl", "field", "param", "assign", "init")
 
 
 class _Facts:
@@ -217,13 +216,12 @@ class ModelBuilder:
             model.kernel.entry = model.launches[0].kernel
         return model
 
-    def _run(self, model: OperatorModel, step, problems: list[Problem] | None = None) -> None:
+    def _run(self, model: OperatorModel, step) -> None:
         # One broken fact must not cost the others: record it as a problem and carry on.
-        problems = self.problems if problems is None else problems
         try:
             step(model)
         except Exception as exc:  # noqa: BLE001 - analysis of arbitrary user code must never take a caller down
-            problems.append(self._problem(exc, step.__name__.strip("_")))
+            self.problems.append(self._problem(exc, step.__name__.strip("_")))
 
     def _problem(self, exc: Exception, step: str) -> Problem:
         if isinstance(exc, TilewiseError):
@@ -343,7 +341,7 @@ class ModelBuilder:
 
     # ---- constants and knobs -------------------------------------------------------------------------------------
     def _constants(self, model: OperatorModel) -> None:
-        sizes = tuple(sorted(self.type_sizes.items()))
+        sizes = frozenset(self.type_sizes.items())
         for side in ("host", "kernel"):
             env = self.host_env if side == "host" else self.kernel_env
             for f in self._of_side(side):
@@ -514,7 +512,7 @@ class ModelBuilder:
     def _tiling_functions_in(self, f: _FileFacts, wanted: str | None) -> list[tuple[bool, TilingFunction]]:
         """Each function of a chunk: whether it is a tiling function, and the tiling calls in it. A function
         nested in a tiling function is left out: the tiling function's own calls include it."""
-        ev = Evaluator(f.sf.node_text, self.host_env, self.type_sizes)
+        ev = self.evaluator(f.sf, "host")
         out: list[tuple[bool, TilingFunction]] = []
         covered: list[Node] = []
         for fn in f.caps.get("function", []):
@@ -632,8 +630,8 @@ class ModelBuilder:
             for chunk, part in parts:
                 if not tiling_vars:
                     break
-                reads = [(start, base, name, end) for base, uses in part.field_uses.items()
-                         if base in tiling_vars or base.lstrip("*&") in tiling_vars for name, start, end in uses]
+                reads = [(start, base, name, end) for base, fields in part.field_uses.items()
+                         if base in tiling_vars or base.lstrip("*&") in tiling_vars for name, start, end in fields]
                 for start, base, name, end in sorted(reads):
                     model.tiling_reads.append(make(TilingRead, var=base, field=name,
                                                    loc=self.loc(f.sf, chunk.start + start, chunk.start + end)))
@@ -677,14 +675,15 @@ class ModelBuilder:
     def _kernel_chunk(self, f: _FileFacts, chunk: Chunk, user_functions: set[str], struct_names: frozenset[str],
                       struct: str | None) -> _KernelChunk:
         part = _KernelChunk()
-        for step in (self._kernel_entries, self._classes_and_queues,
-                     lambda view, p: self._api_calls(view, p, user_functions),
-                     lambda view, p: self._tiling_data(view, p, chunk, struct_names, struct)):
+        steps = (("kernel_entries", lambda: self._kernel_entries(f, part)),
+                 ("classes_and_queues", lambda: self._classes_and_queues(f, part)),
+                 ("api_calls", lambda: self._api_calls(f, part, user_functions)),
+                 ("tiling_data", lambda: self._tiling_data(f, part, chunk, struct_names, struct)))
+        for name, step in steps:
             try:
-                step(f, part)
+                step()
             except Exception as exc:  # noqa: BLE001 - see _run: one broken step costs only its own facts
-                name = getattr(step, "__name__", "")
-                part.problems.append(self._problem(exc, name.strip("_") if name != "<lambda>" else "kernel"))
+                part.problems.append(self._problem(exc, name))
         return part
 
     def _kernel_entries(self, f: _FileFacts, part: _KernelChunk) -> None:

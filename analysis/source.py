@@ -150,7 +150,7 @@ class SourceFile:
         self.pre: Preprocessed = pre or preprocess(self.data)
         self._qualifiers: tuple[Preprocessed, list[int], list[str]] | None = None
         self._facts: tuple[Tree, dict[str, list[Node]], dict[str, list[int]]] | None = None
-        self._chunks: tuple[Tree, list[Chunk], list[int]] | None = None
+        self._chunks: tuple[Tree, list[Chunk]] | None = None
         self._range_facts: tuple[Tree, dict[tuple[int, int], dict[str, list[Node]]]] | None = None
 
     def _lines(self) -> list[int]:
@@ -162,11 +162,10 @@ class SourceFile:
         old_points = self._line_starts
         self._set_text(text, incremental=True)
         new = self.pre.text
-        if old == new:
+        changed = _edit_range(old, new)
+        if changed is None:
             return
-        start = _common_prefix(old, new)
-        tail = _common_suffix(old, new, min(len(old), len(new)) - start)
-        old_end, new_end = len(old) - tail, len(new) - tail
+        start, old_end, new_end = changed
         self.tree.edit(
             start_byte=start,
             old_end_byte=old_end,
@@ -275,14 +274,8 @@ class SourceFile:
                 key = b"%d\0%s\0%s" % (prev - line_start, self.data[line_start:end], self.pre.text[line_start:end])
                 out.append(Chunk(prev, end, row, key, node))
                 prev = end
-            self._chunks = (self.tree, out, [c.start for c in out])
+            self._chunks = (self.tree, out)
         return self._chunks[1]
-
-    def chunk_at(self, offset: int) -> Chunk | None:
-        chunks = self.chunks()
-        assert self._chunks is not None
-        i = bisect.bisect_right(self._chunks[2], offset) - 1
-        return chunks[i] if i >= 0 and offset < chunks[i].end else None
 
     def errors(self) -> Iterator[Node]:
         """ERROR and MISSING nodes: what the real compiler would reject too.

@@ -75,7 +75,7 @@ class TilewiseServer(LanguageServer):
         behind, and an automatic collection in the middle of the next one costs it ~10 ms at the 95th percentile
         (benchmarks/lsp_latency.py). Now and then, collect everything."""
         self._collections += 1
-        gc.collect() if self._collections % 200 == 0 else gc.collect(1)
+        gc.collect(2 if self._collections % 200 == 0 else 1)
 
     def _report_failure(self, root: str, message: str) -> None:
         """Tell the user, once per distinct failure (not on every keystroke); the log has the traceback."""

@@ -13,7 +13,7 @@ from urllib.parse import unquote, urlparse
 
 from pydantic import BaseModel, Field, field_validator
 
-from analysis.chip import load_chip
+from analysis.chip import Chip, load_chip
 from analysis.errors import TilewiseError
 from analysis.findings import Finding
 from analysis.lint import lint
@@ -89,7 +89,7 @@ class ServerState:
     published: dict[str, dict[str, tuple[int, list]]] = field(default_factory=dict)
     failures: dict[str, str] = field(default_factory=dict)  # operator root -> the last analysis failure shown
     version: int = 0
-    _loaded_chip: tuple[str, object] | None = None
+    _loaded_chip: tuple[str, Chip] | None = None
 
     def root_of(self, path: str) -> str | None:
         try:
@@ -116,7 +116,7 @@ class ServerState:
             self.version += 1
             return Analysis(op, findings, self.version, context)
 
-    def _chip(self):
+    def _chip(self) -> Chip:
         """The chip of the current settings, read once per setting rather than on every keystroke."""
         if self._loaded_chip is None or self._loaded_chip[0] != self.settings.chip:
             self._loaded_chip = (self.settings.chip, load_chip(self.settings.chip))

@@ -34,9 +34,10 @@ def publish(server, root: str, analysis) -> None:
         state = (hash(sf.text) if sf is not None else 0, diagnostics)
         if sent.get(path) == state:
             continue
-        sent[path] = state
-        if not diagnostics and sf is None:
-            del sent[path]
+        if diagnostics or sf is not None:
+            sent[path] = state
+        else:
+            sent.pop(path, None)  # a cleared file that is not a source: nothing to remember
         server.text_document_publish_diagnostics_for(path_to_uri(path), diagnostics)
 
 
