@@ -76,6 +76,26 @@ class TimingConfig(BaseModel):
     vector_default: tuple[float, float]
     vector: dict[str, VectorCost] = {}
 
+    # The costs the emulator's timing model (tw/timing.h) charges, for estimates made without running: one place
+    # for the formulas, so hover and the lint rules' gain estimates cannot drift apart from each other.
+    def dma_gibps(self, nbytes: float) -> float:
+        """Bandwidth one core reaches on a copy of `nbytes`: peak * B / (K + B). The emulator further caps it by
+        the core's share of HBM when many cores copy at once, which a single call cannot know."""
+        return self.dma_peak_gibps * nbytes / (self.dma_half_bytes + nbytes) if nbytes > 0 else 0.0
+
+    def dma_us(self, nbytes: float, clock_ghz: float) -> float:
+        """One copy's time: its startup plus the bytes at `dma_gibps`."""
+        gibps = self.dma_gibps(nbytes)
+        transfer = nbytes / (gibps * 2**30) * 1e6 if gibps > 0 else 0.0
+        return transfer + self.dma_startup_cycles / (clock_ghz * 1e3)
+
+    def vector_cycles(self, name: str, elem_bytes: int, repeats: int) -> float:
+        """One vector instruction: startup + slope x repeats, from the API's row (fp16 or fp32 column) or the
+        default row for an API the chip file does not list."""
+        cost = self.vector.get(name)
+        startup, slope = (cost.fp16 if elem_bytes <= 2 else cost.fp32) if cost else self.vector_default
+        return startup + slope * max(repeats, 1)
+
 
 def timing_config(chip: Chip) -> TimingConfig:
     raw = (chip.model_extra or {}).get("timing")

@@ -58,8 +58,9 @@ async def test_hover_on_an_api_call_and_a_knob(client: LanguageClient):
     row = next(i for i, text in enumerate(lines) if "Add(zLocal" in text)
     hover = await hover_at(client, uri, row, lines[row].index("Add") + 1)
     assert "**Add** (vector pipe)" in hover.contents.value and "cycles per 256-byte repeat" in hover.contents.value
-    # sized: the count is tileLength, which the host sets from TILE_LENGTH (fp16: 32 repeats of 256 bytes)
-    assert "for 4,096 elements (with TILE_LENGTH = 4096): 32 repeats" in hover.contents.value
+    # the count is `len`, a tile the host computes from the input shape: the formula, never a made-up figure
+    assert "computes `len` elements of 2 bytes" in hover.contents.value and "repeats" not in hover.contents.value
+    assert "the input shape" in hover.contents.value and "TILE_LENGTH = 4096" in hover.contents.value
     host = _workspace() / "slow" / "op_host" / "add_custom.cpp"
     huri = open_doc(client, host)
     hlines = host.read_text().splitlines()
@@ -197,8 +198,10 @@ async def test_definition_of_a_queue_use(client: LanguageClient):
     assert "TQue<" in declared and "inQueueX" in declared
     hover = await client.text_document_hover_async(types.HoverParams(
         text_document=types.TextDocumentIdentifier(uri=uri), position=loc.range.start))
-    assert "(VECIN, depth 2)" in hover.contents.value  # depth, and UB use for the tile the host ships today
-    assert "with TILE_LENGTH = 4096: 16,384 bytes for 2-byte elements" in hover.contents.value
+    assert "(VECIN, depth 2)" in hover.contents.value
+    # the tile is computed by the host from the input shape: the formula, not a size taken from TILE_LENGTH
+    assert "UB: BUFFER_NUM x tileLength * sizeof(T), where" in hover.contents.value
+    assert "bytes of UB" not in hover.contents.value and "run case fp16_base" in hover.contents.value
 
 
 @pytest.mark.asyncio

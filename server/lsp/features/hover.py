@@ -1,11 +1,15 @@
-"""Hover: an AscendC call (what it does, its pipe, its cost on the chip), a knob (value and search domain), a queue
-(depth and UB use), a tiling field (type and the value the host sets)."""
+"""Hover: an AscendC call (what it does, its pipe, its cost on the chip, its size or the formula that decides it at
+run time, and the last run's measured figures for its line), a knob (value and search domain), a queue (depth and
+UB use), a tiling field (type and the value the host sets).
+
+An adapter: the facts come from `analysis.explain` (and the server state's last run); this module only finds what
+the cursor is on and formats Markdown. It never turns an unknown into a number."""
 
 from __future__ import annotations
 
 from lsprotocol import types
 
-from analysis.apis import COPIES, DOCS, VECTOR_BINARY, VECTOR_SCALAR, VECTOR_UNARY, pipe_of
+from analysis.explain import BufferExplanation, CallExplanation, Derivation, explain_buffer, explain_call
 from server.lsp.server import safe
 
 
@@ -13,99 +17,94 @@ def _at(loc, path: str, offset: int) -> bool:
     return loc is not None and loc.file == path and loc.start <= offset <= loc.end
 
 
-def _vector_cost(chip, timing, name: str) -> str | None:
-    cost = timing.vector.get(name)
-    if cost is None:
-        return None
-    return (f"cost on {chip.name}: {cost.fp16[0]:g} + {cost.fp16[1]:g} cycles per 256-byte repeat (fp16), "
-            f"{cost.fp32[0]:g} + {cost.fp32[1]:g} (fp32)")
-
-
-_COUNT_ARG = {**dict.fromkeys(VECTOR_BINARY + VECTOR_SCALAR, 3), **dict.fromkeys(VECTOR_UNARY, 2), "DataCopy": 2}
-
-
 def _duration(us: float) -> str:
     return f"{us * 1e3:.0f} ns" if us < 0.1 else f"{us:.2f} µs"
 
 
-def _sized_cost(ctx, t, call) -> str | None:
-    """The call's cost for its size, where the element count is known: a constant, or the one tile knob that
-    reaches it (followed through the tiling data into the host). `ctx` is the rules' view, `t` the chip's timing."""
-    index = _COUNT_ARG.get(call.name)
-    if index is None or len(call.args) != index + 1:
-        return None  # mask/repeat forms: the count is not one argument
-    chip = ctx.chip
-    found = ctx.node(call.loc)
-    if found is None:
-        return None
-    sf, node = found
-    args = [a for a in node.child_by_field_name("arguments").named_children if a.type != "comment"]
-    count, via = ctx.evaluator(sf).value(args[index]), ""
-    if count is None:
-        knobs = ctx.flow.knobs_reaching(ctx.flow.kernel_names(sf, args[index]), role="tile")
-        if len(knobs) != 1:
-            return None
-        count, via = knobs[0].value, f" (with {knobs[0].name} = {knobs[0].value})"
-    elem = ctx.elem_size(call, call.args[0].text) or ctx.elem_size(call, call.args[1].text) or 2
-    nbytes = count * elem
-    if call.name == "DataCopy":
-        gibps = t.dma_peak_gibps * nbytes / (t.dma_half_bytes + nbytes)
-        us = nbytes / (gibps * 2**30) * 1e6 + t.dma_startup_cycles / (chip.clock_ghz * 1e3)
-        return f"for {count:,} elements{via}: {nbytes:,} bytes at about {gibps:.0f} GiB/s, about {_duration(us)}"
-    cost = t.vector.get(call.name)
-    startup, slope = (cost.fp16 if elem <= 2 else cost.fp32) if cost else t.vector_default
-    repeats = -(-nbytes // 256)
-    cycles = startup + slope * repeats
-    return (f"for {count:,} elements{via}: {repeats:,} repeat{'s' if repeats > 1 else ''}, about {cycles:,.0f} "
-            f"cycles ({_duration(cycles / (chip.clock_ghz * 1e3))})")
+def _gibps(value: float) -> str:
+    return f"{value:.0f}" if value >= 10 else f"{value:.2g}"
 
 
-def _ub_estimate(analysis, ib) -> str | None:
-    """A queue's UB bytes when its size depends on a run-time tile length: with the tile knob's current value
-    and each element size the operator's dtypes allow."""
-    from analysis.evaluate import DTYPE_SIZES, Evaluator
+def _derivation_text(d: Derivation, first_case: str | None, per_line: bool = True) -> str:
+    """The chain as a Markdown list, then what decides it and how to see figures."""
+    items = []
+    for step in d.steps:
+        more = f" (and {step.more} other assignment{'s' if step.more > 1 else ''})" if step.more else ""
+        if step.side == "tiling":
+            items.append(f"- `{step.name}`: tiling field, set by the host to `{step.expr}`{more}")
+        else:
+            items.append(f"- {step.side}: `{step.name} = {step.expr}`{more}")
+    if d.truncated:
+        items.append("- ...")
+    why = list(d.decided_by) + [f"{name} = {value}" for name, value in d.knobs]
+    if d.fields and "the input shape" not in d.decided_by:
+        why.insert(0, "tiling fields the host computes at run time")
+    notes = [f"Decided by {', '.join(why)}." if why else "Not known statically."]
+    if first_case:
+        seen = "this line's measured figures" if per_line else "the UB peak it reaches"
+        notes.append(f"The host computes it when it runs: run case {first_case} on the emulator to see {seen}.")
+    else:
+        notes.append("Add a case to tilewise.toml, then run it, to see figures.")
+    return "\n\n".join(x for x in ("\n".join(items), " ".join(notes)) if x)
 
-    ctx = analysis.context
-    found = ctx.node(ib.size.loc)
-    if found is None:
-        return None
-    sf, node = found
-    env = dict(ctx.kernel_env)
-    free = {n for n in ctx.flow.kernel.names_in(sf, node) if n not in env and n not in ("T", "sizeof")}
-    knobs = ctx.flow.knobs_reaching(ctx.flow.kernel_names(sf, node), role="tile")
-    if len(free) != 1 or len(knobs) != 1:
-        return None  # only the simple, common case: one run-time length decided by one tile knob
-    env[free.pop()] = knobs[0].value
-    sizes = sorted({DTYPE_SIZES[d] for t in analysis.op.model.inputs for d in t.dtypes if d in DTYPE_SIZES}) or [2]
-    out = []
-    for size in sizes:
-        ev = Evaluator(sf.node_text, env, {"T": size, "DTYPE": size})
-        one, num = ev.value(node), ib.num.value or ctx.kernel_env.get(ib.num.text)
-        if one is None or num is None:
-            return None
-        out.append(f"{num * one:,} bytes for {size}-byte elements")
-    return f"with {knobs[0].name} = {knobs[0].value}: " + "; ".join(out)
+
+def format_call(e: CallExplanation) -> list[str]:
+    lines = [f"**{e.api}** ({e.pipe} pipe)", e.doc]
+    if e.repeat_cost:
+        fp16, fp32 = e.repeat_cost
+        lines.append(f"cost on {e.chip}: {fp16[0]:g} + {fp16[1]:g} cycles per 256-byte repeat (fp16), "
+                     f"{fp32[0]:g} + {fp32[1]:g} (fp32)")
+    size, elem = e.size, e.element
+    if size is not None and size.form == "params":
+        lines.append(f"Size: set by the copy parameters `{size.expr}` (blocks of 32 bytes).")
+    elif size is not None and size.form == "count":
+        unit = f"{elem.bytes} bytes ({elem.type})" if elem else "an element type not known here"
+        if size.elements is not None:
+            via = f" ({size.via})" if size.via else ""
+            if e.copy:
+                lines.append(f"for {size.elements:,} elements{via}: {e.copy.nbytes:,} bytes at about "
+                             f"{_gibps(e.copy.gibps)} GiB/s, about {_duration(e.copy.us)}")
+            elif e.vector:
+                r = e.vector.repeats
+                lines.append(f"for {size.elements:,} elements{via}: {r:,} repeat{'s' if r > 1 else ''}, about "
+                             f"{e.vector.cycles:,.0f} cycles ({_duration(e.vector.us)})")
+            else:
+                lines.append(f"for {size.elements:,} elements{via}, each of {unit}")
+        elif size.derivation is not None:
+            verb = "moves" if e.api in ("DataCopy", "DataCopyPad") else "computes"
+            if verb == "moves":
+                per = f"`{size.expr}` x {elem.bytes} bytes" if elem else f"`{size.expr}` elements ({unit})"
+            else:
+                per = f"`{size.expr}` elements of {unit}"
+            lines.append(f"Size not known before the host runs: {verb} {per} per call, where")
+            lines.append(_derivation_text(size.derivation, e.first_case))
+    if elem and elem.assumed and size is not None and size.form == "count":
+        lines.append(f"Element size: {elem.assumed}.")
+    if e.in_loop:
+        lines.append("Runs inside a tile loop.")
+    return lines
+
+
+def format_buffer(b: BufferExplanation) -> str:
+    if b.bytes is not None:
+        return f"{b.bytes:,} bytes of UB"
+    if b.per_element_size:
+        return f"UB: {b.formula}: " + "; ".join(f"{ub:,} bytes for {size}-byte elements"
+                                                for size, ub in b.per_element_size)
+    text = f"UB: {b.formula}"
+    if b.derivation is not None:
+        text += ", where\n\n" + _derivation_text(b.derivation, b.first_case, per_line=False)
+    return text
 
 
 def describe(analysis, path: str, offset: int) -> str | None:
-    from analysis.chip import timing_config
-
     model, ctx = analysis.op.model, analysis.context
+    manifest = analysis.op.manifest
+    first_case = manifest.cases[0].name if manifest and manifest.cases else None
     for c in model.api_calls:
         name_end = c.loc.start + len((c.receiver + ".") if c.receiver else "") + len(c.name) + 40
         if _at(c.loc, path, offset) and offset <= name_end:
-            to_global = ctx.is_global(c.args[0].text) if c.name in COPIES and c.args else None
-            pipe = pipe_of(c.name, receiver_is_global=to_global)
-            lines = [f"**{c.name}** ({pipe} pipe)", DOCS.get(c.name, "")]
-            timing = timing_config(ctx.chip)
-            cost = _vector_cost(ctx.chip, timing, c.name) if pipe == "vector" else None
-            if cost:
-                lines.append(cost)
-            sized = _sized_cost(ctx, timing, c)
-            if sized:
-                lines.append(sized)
-            if c.in_loop:
-                lines.append("Runs inside a tile loop.")
+            lines = format_call(explain_call(ctx, c, first_case))
             return "\n\n".join(x for x in lines if x)
     for k in model.knobs:
         if _at(k.literal, path, offset) or (k.file == path and _line_of(analysis, path, offset) == k.line):
@@ -114,11 +113,7 @@ def describe(analysis, path: str, offset: int) -> str | None:
     for q in model.queues:
         if _at(q.loc, path, offset):
             ib = next((b for b in model.init_buffers if b.queue == q.name and b.owner == q.owner), None)
-            ub = f"{ib.bytes:,} bytes of UB" if ib and ib.bytes else (
-                f"UB: {ib.num.text} x {ib.size.text}" if ib else "never initialised")
-            estimate = _ub_estimate(analysis, ib) if ib and not ib.bytes else None
-            if estimate:
-                ub += f"\n\n{estimate}"
+            ub = format_buffer(explain_buffer(ctx, ib, first_case)) if ib else "never initialised"
             depth = f", depth {q.depth}" if q.depth is not None else ""
             return f"**{q.kind} {q.name}** ({q.position}{depth})\n\n{ub}"
     for r in model.tiling_reads:
