@@ -1,0 +1,290 @@
+"""Measure tilewise on the development corpus of public operators (issue 12).
+
+    python benchmarks/corpus.py DIR [--jobs 2] [--no-run] [--only SUBSTR] [--goldens] [--json OUT]
+
+DIR is what `benchmarks/corpus_fetch.py` laid out. For every operator listed in `benchmarks/corpus/sources.toml`
+it prints one line, and the totals at the end:
+
+- parse: no syntax error (tilewise's `syntax-error` findings), or how many;
+- model: the kernel entry, the OpDef inputs (operator projects), the tiling fields (where the kernel reads tiling
+  data), and the queue and InitBuffer declarations found against an independent count of them in the sources;
+- compile: the emulator builds host and kernel;
+- run: every block runs under the sanitizer with random inputs (the manifest's cases, or for an operator project
+  without one, a made-up case from its OpDef: each input 8x1024 of its first dtype);
+- golden: the outputs match the numpy golden, for operators with a manifest written for the corpus.
+
+Every operator is measured in its own worker process, so a crash in one costs only that one's figures. Builds are
+cached by content (`TILEWISE_CACHE`), so a second run pays only for what changed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import sys
+import time
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from benchmarks.corpus_fetch import load_sources, operator_ids  # noqa: E402
+
+# An independent count of what the model should find, by plain text search over comment-free sources: a
+# declaration `TQue<...> a, b;` (also TQueBind, TBuf) and every `InitBuffer(` call.
+_QUEUE_DECL = re.compile(r"\bT(?:Que|QueBind|Buf)\s*<[^;{}()]*?>\s*([A-Za-z_][\w\s,\[\]]*?);")
+_INIT_BUFFER = re.compile(r"\bInitBuffer\s*\(")
+_COMMENT = re.compile(r"//[^\n]*|/\*.*?\*/", re.S)
+_KERNEL_SUFFIXES = {".cpp", ".cc", ".h", ".hpp", ".asc", ".inc"}
+RUN_TIMEOUT_S = 30.0
+# what stops an operator before it runs: it did not build, or tilewise could not make its case
+_BUILD_KINDS = {"compile_error", "link_error", "no_host", "no_kernel", "bad_case"}
+
+
+@dataclass
+class OpResult:
+    id: str
+    layout: str = "?"
+    error: str | None = None  # the operator could not be loaded at all
+    syntax_errors: int = 0
+    syntax_first: str = ""
+    entry: bool = False
+    inputs: bool | None = None  # None: not applicable (kernel invocation without a manifest)
+    tiling: bool | None = None  # None: the kernel reads no tiling data
+    queues_found: int = 0
+    queues_expected: int = 0
+    init_found: int = 0
+    init_expected: int = 0
+    compiled: bool | None = None  # None: not attempted
+    compile_error: str = ""
+    ran: bool | None = None
+    run_error: str = ""
+    golden: bool | None = None  # None: no golden
+    golden_detail: str = ""
+    cases: int = 0
+    seconds: float = 0.0
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def model_complete(self) -> bool:
+        return (self.entry and self.inputs is not False and self.tiling is not False
+                and self.queues_found >= self.queues_expected and self.init_found >= self.init_expected)
+
+
+def count_declarations(texts: list[str]) -> tuple[int, int]:
+    """(queue declarators, InitBuffer calls) in these sources, counted without tilewise's parser."""
+    queues = inits = 0
+    for text in texts:
+        plain = _COMMENT.sub(" ", text)
+        for m in _QUEUE_DECL.finditer(plain):
+            declarators = m.group(1)
+            # `TBuf<> &buf` parameters and `using X = TQue<...>;` aliases are not declarations of a queue
+            before = plain[max(0, m.start() - 40):m.start()]
+            if re.search(r"(using\s+\w+\s*=|typedef|[(,]\s*(const\s+)?)\s*(AscendC::)?$", before):
+                continue
+            queues += len([d for d in declarators.split(",") if d.strip()])
+        inits += len(_INIT_BUFFER.findall(plain))
+    return queues, inits
+
+
+def made_up_case(op):
+    """A case for an operator project without a manifest: each OpDef input 8x1024 of its first dtype."""
+    from analysis.manifest import Case, InputSpec
+
+    inputs = {}
+    for t in op.model.inputs:
+        dtype = t.dtypes[0] if t.dtypes else "float16"
+        try:
+            spec = InputSpec(shape=[8, 1024], dtype=dtype)
+        except ValueError:
+            spec = InputSpec(shape=[8, 1024], dtype="float16")
+        if t.param_type == "OPTIONAL":
+            continue
+        if t.param_type == "DYNAMIC":
+            inputs[f"{t.name}[0]"] = spec
+            inputs[f"{t.name}[1]"] = spec
+        else:
+            inputs[t.name] = spec
+    return Case(name="made-up", inputs=inputs) if inputs else None
+
+
+def measure(op_dir: str, op_id: str, run: bool, cache_dir: str | None) -> OpResult:
+    """Everything corpus.py reports about one operator; never raises."""
+    start = time.perf_counter()
+    r = OpResult(id=op_id)
+    try:
+        _measure(Path(op_dir), r, run, Path(cache_dir) if cache_dir else None)
+    except Exception as exc:  # noqa: BLE001 - one operator's failure is its own line, not the run's end
+        r.error = f"{type(exc).__name__}: {str(exc).splitlines()[0] if str(exc) else ''}"[:200]
+    r.seconds = time.perf_counter() - start
+    return r
+
+
+def _measure(root: Path, r: OpResult, run: bool, cache_dir: Path | None) -> None:
+    from analysis.lint import lint
+    from analysis.operator import load_operator
+
+    op = load_operator(root)
+    model = op.model
+    r.layout = model.layout
+    syntax = [f for f in lint(op, rules=[]) if f.rule == "syntax-error"]
+    r.syntax_errors = len(syntax)
+    if syntax:
+        f = syntax[0]
+        r.syntax_first = f"{Path(f.file).relative_to(root) if f.file.startswith(str(root)) else f.file}:{f.line}"
+    r.entry = bool(model.kernel.entry)
+    if model.layout == "project" or op.manifest is not None:  # an invocation's inputs come from its manifest
+        r.inputs = bool(model.inputs)
+    reads_tiling = bool(model.tiling_data_uses or model.tiling_reads)
+    if reads_tiling:
+        r.tiling = bool(model.tiling.fields or model.tiling.structs)
+    kernel_texts = [sf.text for path, sf in op.sources.items() if path in set(model.kernel_files)
+                    and Path(path).suffix.lower() in _KERNEL_SUFFIXES]
+    r.queues_expected, r.init_expected = count_declarations(kernel_texts)
+    r.queues_found, r.init_found = len(model.queues), len(model.init_buffers)
+    if not run:
+        return
+    _run(op, r, cache_dir)
+
+
+def _run(op, r: OpResult, cache_dir: Path | None) -> None:
+    from device.emulator import EmulatorDevice
+
+    manifest = op.manifest
+    cases = list(manifest.cases) if manifest and manifest.cases else []
+    if not cases and op.model.layout == "project":
+        made_up = made_up_case(op)
+        cases = [made_up] if made_up else []
+    if not cases:
+        r.notes.append("no case: a kernel-invocation program without a manifest")
+        return
+    r.cases = len(cases)
+    device = EmulatorDevice(cache_dir=cache_dir, timeout_s=RUN_TIMEOUT_S)
+    has_golden = bool(manifest and manifest.golden)
+    r.compiled, r.ran = True, True
+    if has_golden:
+        r.golden = True
+    for case in cases:
+        m = device.run(op, case, seed=0)
+        if m.error:
+            kind = m.error.kind
+            where = f"{Path(m.error.file).name}:{m.error.line} " if m.error.file else ""
+            detail = f"{kind}: {where}{m.error.message.splitlines()[0] if m.error.message else ''}"[:300]
+            if kind in _BUILD_KINDS:
+                r.compiled, r.compile_error = False, detail
+                r.ran = None
+                r.golden = False if has_golden else None
+                return
+            r.ran, r.run_error = False, f"[{case.name}] {detail}"
+            r.golden = False if has_golden else None
+            return
+        if has_golden and m.correct is False:
+            r.golden = False
+            bad = next((o for o in m.outputs if not o.ok), None)
+            r.golden_detail = f"[{case.name}] {bad.name}: {bad.mismatches} mismatches" if bad else f"[{case.name}]"
+
+
+# ---- report -----------------------------------------------------------------------------------------------------
+def _mark(value: bool | None) -> str:
+    return "-" if value is None else ("ok" if value else "NO")
+
+
+def line_for(r: OpResult) -> str:
+    if r.error:
+        return f"{r.id}: tool error: {r.error}"
+    parse = "ok" if r.syntax_errors == 0 else f"{r.syntax_errors} errors ({r.syntax_first})"
+    model = (f"entry {_mark(r.entry)} inputs {_mark(r.inputs)} tiling {_mark(r.tiling)} "
+             f"queues {r.queues_found}/{r.queues_expected} InitBuffer {r.init_found}/{r.init_expected}")
+    out = f"{r.id} [{r.layout}]: parse {parse}; {model}"
+    if r.compiled is not None or r.ran is not None:
+        out += f"; compile {_mark(r.compiled)} run {_mark(r.ran)} golden {_mark(r.golden)}"
+    for text in (r.compile_error, r.run_error, r.golden_detail, *r.notes):
+        if text:
+            out += f"\n    {text}"
+    return out
+
+
+def totals(results: list[OpResult], ran: bool) -> list[str]:
+    n = len(results)
+    loaded = [r for r in results if not r.error]
+
+    def pct(k: int, d: int) -> str:
+        return f"{k}/{d} ({100 * k / d:.1f}%)" if d else f"{k}/0"
+
+    lines = [f"operators: {n} ({sum(r.layout == 'project' for r in loaded)} operator projects, "
+             f"{sum(r.layout == 'invocation' for r in loaded)} kernel invocations, {n - len(loaded)} not loaded)"]
+    lines.append(f"parse with no syntax error: {pct(sum(r.syntax_errors == 0 for r in loaded), n)}")
+    lines.append(f"model complete: {pct(sum(r.model_complete for r in loaded), n)}  (entry "
+                 f"{pct(sum(r.entry for r in loaded), n)})")
+    qf = sum(min(r.queues_found, r.queues_expected) for r in loaded)
+    qe = sum(r.queues_expected for r in loaded)
+    fi = sum(min(r.init_found, r.init_expected) for r in loaded)
+    ie = sum(r.init_expected for r in loaded)
+    lines.append(f"queue declarations in the model: {pct(qf, qe)}; InitBuffer calls: {pct(fi, ie)}")
+    if ran:
+        tried = [r for r in loaded if r.compiled is not None]
+        lines.append(f"compiles in the emulator: {pct(sum(bool(r.compiled) for r in tried), len(tried))} "
+                     f"of those with a case")
+        lines.append(f"runs clean under the sanitizer: {pct(sum(bool(r.ran) for r in tried), len(tried))}")
+        with_golden = [r for r in results if r.id in _GOLDEN_IDS]
+        matched = sum(bool(r.golden) for r in with_golden)
+        lines.append(f"with a golden: compile, run and match: {pct(matched, len(with_golden))}")
+    return lines
+
+
+_GOLDEN_IDS: set[str] = set()
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("dir", type=Path, help="the corpus laid out by benchmarks/corpus_fetch.py")
+    ap.add_argument("--jobs", type=int, default=2, help="operators measured at once (default 2)")
+    ap.add_argument("--no-run", action="store_true", help="parse and model only: no compile, no run")
+    ap.add_argument("--goldens", action="store_true", help="only the operators with a manifest and golden")
+    ap.add_argument("--only", action="append", default=[], help="only operators whose id contains this")
+    ap.add_argument("--json", type=Path, help="also write every operator's figures to this JSON file")
+    ap.add_argument("--progress", action="store_true", help="print each operator's line to stderr as it finishes")
+    ap.add_argument("--cache", help="the emulator's build cache (default: TILEWISE_CACHE or ~/.cache/tilewise)")
+    args = ap.parse_args(argv)
+
+    ids = operator_ids(load_sources())
+    manifests = Path(__file__).resolve().parent / "corpus" / "manifests"
+    _GOLDEN_IDS.update(i for i in ids if (manifests / i / "tilewise.toml").is_file())
+    if args.goldens:
+        ids = [i for i in ids if i in _GOLDEN_IDS]
+    if args.only:
+        ids = [i for i in ids if any(s in i for s in args.only)]
+    missing = [i for i in ids if not (args.dir / i).is_dir()]
+    if missing:
+        print(f"{args.dir / missing[0]}: not there ({len(missing)} operators missing); lay the corpus out first: "
+              f"python benchmarks/corpus_fetch.py MIRRORS {args.dir}", file=sys.stderr)
+        return 2
+    results: dict[str, OpResult] = {}
+    with ProcessPoolExecutor(max_workers=max(1, args.jobs)) as pool:
+        futures = {pool.submit(measure, str(args.dir / i), i, not args.no_run, args.cache): i for i in ids}
+        for fut in as_completed(futures):
+            op_id = futures[fut]
+            try:
+                r = fut.result()
+            except Exception as exc:  # noqa: BLE001 - the worker died (a crash in native code)
+                r = OpResult(id=op_id, error=f"worker died: {exc}")
+            results[op_id] = r
+            if args.progress:
+                print(f"[{len(results)}/{len(ids)}] {line_for(r)}", file=sys.stderr, flush=True)
+    ordered = [results[i] for i in ids]
+    for r in ordered:
+        print(line_for(r))
+    print()
+    for line in totals(ordered, not args.no_run):
+        print(line)
+    if args.json:
+        tmp = args.json.with_suffix(".tmp")
+        tmp.write_text(json.dumps([asdict(r) for r in ordered], indent=1))
+        tmp.replace(args.json)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
