@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Protocol
 
-from pydantic import BaseModel, PrivateAttr
+from pydantic import BaseModel, Field, PrivateAttr
 
 from analysis.manifest import Case
 from analysis.operator import Operator
@@ -34,6 +34,25 @@ class PipeUse(BaseModel):
     ratio: float
 
 
+class SiteUse(BaseModel):
+    """What one API call site (a call at a file and line) did in one block of a run, from the emulator's trace:
+    how many calls, the bytes they moved or touched, their vector repeats, and their busy time on the pipe."""
+
+    block: int
+    pipe: str  # MTE2, MTE3, VECTOR or SCALAR
+    api: str
+    file: str
+    line: int
+    calls: int
+    bytes: int
+    min_bytes: int
+    max_bytes: int
+    repeats: int
+    min_repeats: int
+    max_repeats: int
+    busy_us: float
+
+
 class Measurement(BaseModel):
     ok: bool
     correct: bool | None = None  # None when there was nothing to compare against
@@ -59,6 +78,8 @@ class Measurement(BaseModel):
     waves: int | None = None
     chip: str | None = None
     schedule_s: float | None = None
+    # per block and call site, when the run was asked for them; left out of dumps (thousands of rows on big runs)
+    sites: list[SiteUse] = Field(default=[], exclude=True)
     _outputs: list | None = PrivateAttr(default=None)  # produced arrays, when the caller asked to keep them
 
 

@@ -25,7 +25,7 @@ from device.emulator.dtypes import BY_GE, DTYPES, as_float
 from device.emulator.inputs import make_inputs
 from device.emulator.timing import spec_lines as timing_spec_lines
 from device.golden import GoldenError, check_outputs, run_golden
-from device.protocol import Measurement, PipeUse, RunError
+from device.protocol import Measurement, PipeUse, RunError, SiteUse
 
 DEFAULT_TIMEOUT_S = 60.0
 DEFAULT_MEMORY_BYTES = 8 * 1024**3
@@ -44,7 +44,7 @@ class EmulatorDevice:
     def run(self, op: Operator, case: Case, *, knobs: dict[str, int] | None = None, seed: int = 0,
             golden: str | None = None, rtol: float | None = None, atol: float | None = None,
             inputs: dict[str, np.ndarray] | None = None, texts: dict[str, str] | None = None,
-            trace_path: str | None = None, keep_outputs: bool = False) -> Measurement:
+            trace_path: str | None = None, keep_outputs: bool = False, sites: bool = False) -> Measurement:
         m = Measurement(ok=False, case=case.name)
         try:
             type_macros, out_dtypes = bind_dtypes(op, case)
@@ -81,7 +81,7 @@ class EmulatorDevice:
                 self._execute_invocation(build.exe, op, case, arrays, out_dtypes, workdir, m, trace_path, hints)
             else:
                 hints = expected if isinstance(expected, list) else []
-                self._execute(build.exe, op, case, arrays, workdir, m, trace_path, hints, env)
+                self._execute(build.exe, op, case, arrays, workdir, m, trace_path, hints, env, sites)
             if m.ok:
                 self._check(op, case, arrays, out_dtypes, workdir, m, expected, rtol, atol, keep_outputs)
         finally:
@@ -105,7 +105,7 @@ class EmulatorDevice:
 
     def _execute(self, exe: Path, op: Operator, case: Case, arrays: dict[str, np.ndarray], workdir: Path,
                  m: Measurement, trace_path: str | None, hints: list[np.ndarray] | None = None,
-                 env: dict[str, str] | None = None) -> None:
+                 env: dict[str, str] | None = None, sites: bool = False) -> None:
         spec = [f"op {op.model.operator}",
                 f"platform {self.chip.vector_cores} {self.chip.cube_cores} {self.chip.ub_bytes} {self.chip.l1_bytes}"]
         for name, spec_in in case.inputs.items():
@@ -121,6 +121,8 @@ class EmulatorDevice:
             spec.append(f"attr {name} {_attr_text(value)}")
         if trace_path:
             spec.append(f"chrome_trace {trace_path}")
+        if sites:  # what each call site did per block (`Measurement.sites`), for the editor's per-line figures
+            spec.append(f"site_uses {workdir / 'sites.tsv'}")
         spec.append(f"result {workdir / 'result.json'}")
         spec.extend(timing_spec_lines(self.chip))
         (workdir / "spec.txt").write_text("\n".join(spec) + "\n")
@@ -147,6 +149,8 @@ class EmulatorDevice:
         m.ub_peak_bytes = result.get("ub_peak_bytes")
         m.trace_path = trace_path
         _read_timing(result, m, self.chip.name)
+        if sites and (workdir / "sites.tsv").exists():
+            m.sites = read_site_uses(workdir / "sites.tsv", self.chip.clock_ghz)
         if result["status"] != "ok":
             e = result["error"]
             m.error = RunError(kind=e["kind"], message=e["message"], file=e.get("file") or None,
@@ -355,6 +359,19 @@ def _read_timing(result: dict, m: Measurement, chip: str) -> None:
     m.time_us, m.cycles, m.launch_us = result["time_us"], result["cycles"], result["launch_us"]
     m.bottleneck, m.waves, m.schedule_s, m.chip = result["bottleneck"], result["waves"], result.get("schedule_s"), chip
     m.pipes = {k: PipeUse(**v) for k, v in result["pipes"].items()}
+
+
+def read_site_uses(path: Path, clock_ghz: float) -> list[SiteUse]:
+    """The runner's per-block, per-call-site lines (tw/timing.h `write_site_uses`), busy cycles as microseconds."""
+    out = []
+    for row in path.read_text(encoding="utf-8", errors="replace").splitlines():
+        f = row.split("\t", 12)
+        if len(f) != 13:
+            continue
+        out.append(SiteUse(block=int(f[0]), pipe=f[1], calls=int(f[2]), bytes=int(f[3]), min_bytes=int(f[4]),
+                           max_bytes=int(f[5]), repeats=int(f[6]), min_repeats=int(f[7]), max_repeats=int(f[8]),
+                           busy_us=float(f[9]) / (clock_ghz * 1e3), api=f[10], line=int(f[11]), file=f[12]))
+    return out
 
 
 def _attr_text(value) -> str:

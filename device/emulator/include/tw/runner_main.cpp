@@ -43,7 +43,7 @@ struct Spec {
     std::vector<tw_host::TensorDesc> inputs;
     std::vector<std::pair<std::string, tw_host::AttrValue>> attrs;
     std::vector<std::vector<int64_t>> output_shapes;  // the golden's, for outputs InferShape leaves unset
-    std::string trace_path, result_path, chrome_path;
+    std::string trace_path, result_path, chrome_path, sites_path;
     tw::TimingParams timing;
     uint64_t system_workspace = 16 * 1024 * 1024;
 };
@@ -95,6 +95,7 @@ Spec read_spec(const char* path) {
         else if (key == "result") ls >> s.result_path;
         else if (key == "system_workspace") ls >> s.system_workspace;
         else if (key == "chrome_trace") ls >> s.chrome_path;
+        else if (key == "site_uses") ls >> s.sites_path;
         else if (key == "timing") { std::string k; ls >> k; s.timing.set(k, ls); }
     }
     return s;
@@ -439,10 +440,12 @@ int main(int argc, char** argv) {
     }
     uint64_t ub_peak = 0;
     auto t3 = std::chrono::steady_clock::now();
-    tw::Scheduler scheduler(spec.timing, launch.names, static_cast<int>(tiling.block_dim), !spec.chrome_path.empty());
+    tw::Scheduler scheduler(spec.timing, launch.names, static_cast<int>(tiling.block_dim), !spec.chrome_path.empty(),
+                            !spec.sites_path.empty());
     tw::KernelTiming timing = scheduler.run(result.blocks);
     auto t4 = std::chrono::steady_clock::now();
     if (!spec.chrome_path.empty()) tw::write_chrome_trace(spec.chrome_path, timing, launch.names, spec.timing.clock_ghz);
+    if (!spec.sites_path.empty()) tw::write_site_uses(spec.sites_path, timing, launch.names);
     if (!spec.trace_path.empty()) {
         std::ofstream tr(spec.trace_path);
         tr << "names";
@@ -460,6 +463,7 @@ int main(int argc, char** argv) {
     std::ostringstream body;
     if (result.ok) body << "\"status\": \"ok\", \"error\": null";
     else body << error_json(result.kind, result.message, result.file, result.line);
+    body << ", \"warnings\": " << tw::warnings_json(result.warnings);
     body << ", \"block_dim\": " << tiling.block_dim << ", \"tiling_key\": " << tiling.tiling_key
          << ", \"tiling_size\": " << tiling.tiling_data.size() << ", \"workspace\": [";
     for (size_t i = 0; i < tiling.workspace_sizes.size(); ++i) body << (i ? ", " : "") << tiling.workspace_sizes[i];

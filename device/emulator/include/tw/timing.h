@@ -16,6 +16,7 @@
 #include <fstream>
 #include <map>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "tw/launcher.h"
@@ -77,10 +78,20 @@ struct TimedEvent {
     uint32_t op, file, line;
 };
 
+// What one call site (API, file, line, pipe) did in one block: the editor shows it on the user's line after a run.
+struct SiteUse {
+    uint64_t calls = 0, bytes = 0, repeats = 0;
+    uint64_t min_bytes = UINT64_MAX, max_bytes = 0;
+    uint32_t min_repeats = UINT32_MAX, max_repeats = 0;
+    double cycles = 0;  // busy time on its pipe
+};
+using SiteKey = std::tuple<uint32_t, uint32_t, uint32_t, int>;  // op, file, line (interned), timed pipe
+
 struct CoreTiming {
     double end = 0;
     double busy[TP_COUNT] = {0, 0, 0, 0};
     std::vector<TimedEvent> events;
+    std::map<SiteKey, SiteUse> sites;
 };
 
 struct KernelTiming {
@@ -105,8 +116,9 @@ inline int timed_pipe(uint8_t pipe) {
 
 class Scheduler {
   public:
-    Scheduler(const TimingParams& p, const std::vector<std::string>& names, int block_dim, bool keep_events)
-        : p_(p), names_(names), block_dim_(block_dim), keep_events_(keep_events) {}
+    Scheduler(const TimingParams& p, const std::vector<std::string>& names, int block_dim, bool keep_events,
+              bool keep_sites = false)
+        : p_(p), names_(names), block_dim_(block_dim), keep_events_(keep_events), keep_sites_(keep_sites) {}
 
     KernelTiming run(const std::vector<BlockResult>& blocks) {
         KernelTiming kt;
@@ -195,6 +207,7 @@ class Scheduler {
                 case Rec::Instr: {
                     int pipe = timed_pipe(r.pipe);
                     double cost = cost_of(r, pipe);
+                    if (keep_sites_) note_site(core, r, pipe, cost);
                     if (pipe == TP_SCALAR) {
                         s.issue += cost;
                         s.busy[TP_SCALAR] += cost;
@@ -266,6 +279,18 @@ class Scheduler {
         return false;
     }
 
+    static void note_site(CoreTiming& core, const TraceRecord& r, int pipe, double cost) {
+        SiteUse& u = core.sites[SiteKey{r.op, r.file, r.line, pipe}];
+        ++u.calls;
+        u.bytes += r.bytes;
+        u.repeats += r.repeats;
+        u.min_bytes = std::min<uint64_t>(u.min_bytes, r.bytes);
+        u.max_bytes = std::max<uint64_t>(u.max_bytes, r.bytes);
+        u.min_repeats = std::min(u.min_repeats, r.repeats);
+        u.max_repeats = std::max(u.max_repeats, r.repeats);
+        u.cycles += cost;
+    }
+
     int next_pipe(const std::vector<TraceRecord>& trace, size_t pos) const {
         for (size_t i = pos + 1; i < trace.size() && i < pos + 64; ++i) {
             const TraceRecord& r = trace[i];
@@ -299,6 +324,7 @@ class Scheduler {
     const std::vector<std::string>& names_;
     int block_dim_;
     bool keep_events_;
+    bool keep_sites_;
     double share_in_ = 0, share_out_ = 0;
 };
 
@@ -333,6 +359,22 @@ inline void write_chrome_trace(const std::string& path, const KernelTiming& kt, 
         }
     }
     out << "\n]}\n";
+}
+
+// Per block and call site, one tab-separated line: block, pipe, calls, bytes, min and max bytes per call, repeats,
+// min and max repeats per call, busy cycles, API, line, file (last, as a path may hold any other character).
+inline void write_site_uses(const std::string& path, const KernelTiming& kt, const std::vector<std::string>& names) {
+    std::ofstream out(path);
+    char buf[64];
+    for (size_t c = 0; c < kt.cores.size(); ++c) {
+        for (const auto& [key, u] : kt.cores[c].sites) {
+            std::snprintf(buf, sizeof(buf), "%.3f", u.cycles);
+            out << c << '\t' << timed_pipe_name(std::get<3>(key)) << '\t' << u.calls << '\t' << u.bytes << '\t'
+                << u.min_bytes << '\t' << u.max_bytes << '\t' << u.repeats << '\t' << u.min_repeats << '\t'
+                << u.max_repeats << '\t' << buf << '\t' << names[std::get<0>(key)] << '\t' << std::get<2>(key)
+                << '\t' << names[std::get<1>(key)] << '\n';
+        }
+    }
 }
 
 inline std::string timing_json(const KernelTiming& kt, double clock_ghz) {
