@@ -1,0 +1,95 @@
+"""The corpus scripts (benchmarks/corpus_fetch.py, benchmarks/corpus.py) on a tiny git repository made here: the
+layout reads the listed commit (not the newest), leaves build outputs and tests out, copies a manifest beside its
+operator, and the independent declaration count that the model is measured against counts what it should."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from benchmarks import corpus, corpus_fetch  # noqa: E402
+
+
+def _git(repo: Path, *args: str) -> str:
+    env = {"GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@t", "GIT_COMMITTER_NAME": "t",
+           "GIT_COMMITTER_EMAIL": "t@t", "PATH": "/usr/bin:/bin"}
+    return subprocess.run(["git", "-C", str(repo), *args], check=True, capture_output=True, text=True,
+                          env=env).stdout.strip()
+
+
+@pytest.fixture
+def mirror(tmp_path: Path) -> tuple[Path, str]:
+    repo = tmp_path / "mirrors" / "someone+ops"
+    (repo / "ops" / "add" / "op_kernel").mkdir(parents=True)
+    (repo / "ops" / "add" / "op_kernel" / "add.cpp").write_text("// first\n")
+    (repo / "ops" / "add" / "build_out").mkdir()
+    (repo / "ops" / "add" / "build_out" / "junk.o").write_text("x")
+    (repo / "ops" / "add" / "tests").mkdir()
+    (repo / "ops" / "add" / "tests" / "t.cpp").write_text("x")
+    (repo / "common").mkdir()
+    (repo / "common" / "util.h").write_text("// util\n")
+    _git(repo, "init", "-q")
+    _git(repo, "add", ".")
+    _git(repo, "commit", "-qm", "one")
+    listed = _git(repo, "rev-parse", "HEAD")
+    (repo / "ops" / "add" / "op_kernel" / "add.cpp").write_text("// second\n")
+    _git(repo, "commit", "-qam", "two")
+    return tmp_path / "mirrors", listed
+
+
+def test_layout_reads_the_listed_commit_without_build_outputs_or_tests(mirror, tmp_path, monkeypatch):
+    mirrors, commit = mirror
+    manifests = tmp_path / "manifests"
+    (manifests / "ops1" / "ops" / "add").mkdir(parents=True)
+    (manifests / "ops1" / "ops" / "add" / "tilewise.toml").write_text("[[cases]]\n")
+    monkeypatch.setattr(corpus_fetch, "MANIFESTS", manifests)
+    repo = corpus_fetch.Repo(id="ops1", name="someone/ops", commit=commit, operators=["ops/add"],
+                             support=["common"])
+    out = tmp_path / "corpus"
+    gd = corpus_fetch.git_dir(mirrors, repo.name)
+    assert gd is not None
+    written, problems = corpus_fetch.materialize(repo, gd, out)
+    assert (written, problems) == (1, [])
+    op = out / "ops1" / "ops" / "add"
+    assert (op / "op_kernel" / "add.cpp").read_text() == "// first\n"  # the listed commit, not HEAD
+    assert not (op / "build_out").exists() and not (op / "tests").exists()
+    assert (op / "tilewise.toml").read_text() == "[[cases]]\n"
+    assert (out / "ops1" / "common" / "util.h").exists()
+    assert not (out / ".staging").exists()
+
+
+def test_a_missing_folder_is_a_problem_naming_the_fix(mirror, tmp_path):
+    mirrors, commit = mirror
+    repo = corpus_fetch.Repo(id="ops1", name="someone/ops", commit=commit, operators=["ops/nope"])
+    gd = corpus_fetch.git_dir(mirrors, repo.name)
+    written, problems = corpus_fetch.materialize(repo, gd, tmp_path / "corpus")
+    assert written == 0 and len(problems) == 1 and "ops/nope" in problems[0] and "sources.toml" in problems[0]
+
+
+def test_the_committed_list_is_well_formed():
+    repos = corpus_fetch.load_sources()
+    ids = corpus_fetch.operator_ids(repos)
+    assert len({r.name for r in repos}) >= 10 and len(ids) >= 300
+    assert len(ids) == len(set(ids))
+    assert all(len(r.commit) == 40 for r in repos)
+    forbidden = ("NPUKernelBench", "ascendc-skill")
+    assert not any(f.lower() in r.name.lower() for r in repos for f in forbidden)
+
+
+def test_declarations_are_counted_independently_of_the_parser():
+    text = """
+    // TQue<QuePosition::VECIN, 1> commented;
+    AscendC::TQue<AscendC::QuePosition::VECIN, BUFFER_NUM> inQueueX, inQueueY;
+    TQueBind<TPosition::VECIN, TPosition::VECOUT, 1> bind;
+    TBuf<TPosition::VECCALC> tmp;
+    TQue<QuePosition::VECIN, 2> queues[3];
+    using InQ = TQue<QuePosition::VECIN, 2>;
+    __aicore__ void Use(TBuf<> &buf, int n);
+    void Init() { pipe.InitBuffer(inQueueX, 2, 256); pipe->InitBuffer(tmp, 64); /* InitBuffer(x) */ }
+    """
+    assert corpus.count_declarations([text]) == (5, 2)
