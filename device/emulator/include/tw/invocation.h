@@ -17,6 +17,7 @@ struct InvocationLog {
     std::mutex mu;
     std::vector<std::string> trace_lines;
     std::string result = "\"status\": \"ok\", \"error\": null";
+    std::vector<Warning> warnings;  // every launch's
     uint32_t launches = 0;
     uint32_t block_dim = 0;
     uint64_t ub_peak = 0;
@@ -25,7 +26,7 @@ struct InvocationLog {
     void flush() {
         if (const char* path = std::getenv("TW_RESULT")) {
             std::ofstream out(path);
-            out << "{" << result << ", \"block_dim\": " << block_dim << ", \"tiling_key\": 0, \"launches\": " << launches
+            out << "{" << result << ", \"warnings\": " << warnings_json(warnings) << ", \"block_dim\": " << block_dim << ", \"tiling_key\": 0, \"launches\": " << launches
                 << ", \"ub_peak_bytes\": " << ub_peak << "}\n";
         }
         if (const char* path = std::getenv("TW_TRACE")) {
@@ -61,6 +62,13 @@ struct KernelLauncher {
         InvocationLog& log = invocation_log();
         std::lock_guard<std::mutex> lock(log.mu);
         ++log.launches;
+        for (const Warning& w : r.warnings) {  // launches repeat sites: merge them like blocks
+            bool seen = false;
+            for (Warning& v : log.warnings) {
+                if (v.line == w.line && v.kind == w.kind && v.file == w.file) { v.count += w.count; seen = true; break; }
+            }
+            if (!seen) log.warnings.push_back(w);
+        }
         log.block_dim = block_dim > log.block_dim ? block_dim : log.block_dim;
         std::string names = "names";
         for (auto& n : l.names) names += "\t" + n;

@@ -16,6 +16,7 @@ namespace tw {
 struct BlockResult {
     std::vector<TraceRecord> trace;
     uint64_t ub_peak = 0;
+    std::vector<Warning> warnings;
 };
 
 struct LaunchResult {
@@ -23,7 +24,43 @@ struct LaunchResult {
     std::string kind, message, file;
     int line = 0;
     std::vector<BlockResult> blocks;
+    std::vector<Warning> warnings;  // every block's, merged per (kind, file, line), first block's message
 };
+
+// Adds one block's warnings to the launch's, merging repeats of a site across blocks.
+inline void merge_warnings(std::vector<Warning>& into, const std::vector<Warning>& from, int block) {
+    for (const Warning& w : from) {
+        bool seen = false;
+        for (Warning& v : into) {
+            if (v.line == w.line && v.kind == w.kind && v.file == w.file) { v.count += w.count; seen = true; break; }
+        }
+        if (!seen) {
+            into.push_back(w);
+            into.back().message = "block " + std::to_string(block) + ": " + w.message;
+        }
+    }
+}
+
+// The warnings as a JSON array: [{"kind", "message", "file", "line", "count"}].
+inline std::string warnings_json(const std::vector<Warning>& ws) {
+    auto esc = [](const std::string& s) {
+        std::string out;
+        for (char c : s) {
+            if (c == '"' || c == '\\') { out += '\\'; out += c; }
+            else if (static_cast<unsigned char>(c) < 0x20) out += ' ';
+            else out += c;
+        }
+        return out;
+    };
+    std::string out = "[";
+    for (size_t i = 0; i < ws.size(); ++i) {
+        out += (i ? ", " : "");
+        out += "{\"kind\": \"" + esc(ws[i].kind) + "\", \"message\": \"" + esc(ws[i].message) + "\", \"file\": \"" +
+               esc(ws[i].file) + "\", \"line\": " + std::to_string(ws[i].line) + ", \"count\": " +
+               std::to_string(ws[i].count) + "}";
+    }
+    return out + "]";
+}
 
 // After a block returns: every queue buffer must be free, every SetFlag waited for, and a kernel that branches
 // on TILING_KEY_IS must have had a branch for the launch's key.
@@ -90,6 +127,7 @@ inline LaunchResult run_blocks(Launch& l, int block_dim, const std::function<voi
         } catch (const std::exception& e) {
             report("kernel_exception", e.what(), "", 0);
         }
+        result.blocks[idx].warnings = std::move(c->warnings);
         result.blocks[idx].trace = std::move(c->trace);
         result.blocks[idx].ub_peak = c->ub_used > c->ub_static_end ? c->ub_used : c->ub_static_end;
         for (QueueState* q : c->queues) delete q;
@@ -100,6 +138,8 @@ inline LaunchResult run_blocks(Launch& l, int block_dim, const std::function<voi
     for (int i = 0; i < block_dim; ++i) threads.emplace_back(body, i);
     for (auto& t : threads) t.join();
     l.barrier = nullptr;
+    // Merged in block order once every block is done, so the report does not depend on thread scheduling.
+    for (int i = 0; i < block_dim; ++i) merge_warnings(result.warnings, result.blocks[i].warnings, i);
     return result;
 }
 

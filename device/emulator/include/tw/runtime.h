@@ -35,6 +35,15 @@ struct Aborted : std::exception {
     const char* what() const noexcept override { return "aborted"; }
 };
 
+// A sanitizer warning: something the device does without stopping (a DataCopy that drops its unaligned tail, an
+// unsynchronised cross-pipe access) that usually makes the output wrong. The run goes on and the output check
+// decides; the warning says where to look. One record per (kind, file, line), with how often it happened.
+struct Warning {
+    std::string kind, message, file;
+    int line = 0;
+    uint64_t count = 1;
+};
+
 [[noreturn]] inline void fail(const char* kind, const std::string& message, const char* file, int line) {
     throw KernelError(kind, message, file ? file : "", line);
 }
@@ -92,6 +101,14 @@ struct Core {
     const char* key_test_file = nullptr;
     int key_test_line = 0;
     bool key_matched = false;
+    std::vector<Warning> warnings;  // this block's, one per (kind, file, line)
+    // Racecheck state (tw/race.h): per UB byte range, the pipe that last wrote it and what ordered it since.
+    void* race = nullptr;
+    void (*race_free)(void*) = nullptr;
+    // The 64-bit DEQSCALE register SetDeqScale writes (bits 0-15: the half scale of the int32 -> half Cast).
+    uint64_t deq_reg = 0;
+    bool deq_set = false;
+    ~Core() { if (race_free != nullptr) race_free(race); }
 };
 
 class Barrier {
@@ -194,6 +211,16 @@ inline const GmRegion& gm_check(const void* p, uint64_t n, const char* what, con
     }
     fail("gm_out_of_bounds", std::string(what) + " touches global memory outside every input, output and workspace",
          file, line);
+}
+
+// Records a warning at the user's call site; repeats of the same (kind, file, line) only count.
+inline void warn(const char* kind, const std::string& message, const char* file, int line) {
+    Core& c = cur();
+    const std::string f = file ? file : "";
+    for (Warning& w : c.warnings) {
+        if (w.line == line && w.kind == kind && w.file == f) { ++w.count; return; }
+    }
+    c.warnings.push_back(Warning{kind, message, f, line, 1});
 }
 
 inline int block_idx() { return cur().block_idx; }

@@ -22,12 +22,22 @@ inline const char* event_name(AscendC::HardEvent e) {
     }
 }
 
+// Each pipe pair has eight hardware event ids, EVENT_ID0 to EVENT_ID7; another id names no flag on the device.
+inline void check_event_id(AscendC::HardEvent e, int32_t id, const char* what, const char* file, int line) {
+    if (id < 0 || id > 7)
+        fail("invalid_event_id",
+             std::string(what) + "<HardEvent::" + event_name(e) + ">(" + std::to_string(id) +
+                 "): event ids are EVENT_ID0 to EVENT_ID7 (0-7); take one from FetchEventID / AllocEventID",
+             file, line);
+}
+
 }  // namespace tw
 
 namespace AscendC {
 
 template <HardEvent e>
 void SetFlag(int32_t id, TW_SRC) {
+    tw::check_event_id(e, id, "SetFlag", TW_AT);
     tw::Core& c = tw::cur();
     auto key = std::make_pair(static_cast<int>(e), static_cast<int>(id));
     ++c.flags[key];
@@ -38,6 +48,7 @@ void SetFlag(int32_t id, TW_SRC) {
 
 template <HardEvent e>
 void WaitFlag(int32_t id, TW_SRC) {
+    tw::check_event_id(e, id, "WaitFlag", TW_AT);
     tw::Core& c = tw::cur();
     auto key = std::make_pair(static_cast<int>(e), static_cast<int>(id));
     auto it = c.flags.find(key);

@@ -83,6 +83,7 @@ inline T apply1(F f, T a) { return from_c<T>(f(to_c<T>(a))); }
 template <typename T, typename F>
 inline void bin_count(const char* name, const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor<T>& a,
                       const AscendC::LocalTensor<T>& b, int64_t count, F f, const char* file, int line) {
+    count = counted(count);
     check_count(count, name, file, line);
     T* d = dst.span(0, count, name, file, line);
     const T* x = a.span(0, count, name, file, line);
@@ -132,6 +133,7 @@ inline void un_mask(const char* name, const AscendC::LocalTensor<D>& dst, const 
 template <typename D, typename S, typename G>
 inline void un_count(const char* name, const AscendC::LocalTensor<D>& dst, const AscendC::LocalTensor<S>& src,
                      int64_t count, G g, const char* file, int line) {
+    count = counted(count);
     check_count(count, name, file, line);
     D* d = dst.span(0, count, name, file, line);
     const S* x = src.span(0, count, name, file, line);
@@ -293,11 +295,12 @@ TW_UNARY(Not, tw::op::Not)
 // Duplicate: fill with a scalar
 
 template <typename T>
-void Duplicate(const LocalTensor<T>& dst, const tw::nd_t<T>& scalarValue, const int32_t& count, TW_SRC) {
+void Duplicate(const LocalTensor<T>& dst, const tw::nd_t<T>& scalarValue, const int32_t& count_arg, TW_SRC) {
+    const int64_t count = tw::counted(count_arg);
     tw::check_count(count, "Duplicate", TW_AT);
     T* d = dst.span(0, count, "Duplicate", TW_AT);
     const T s = scalarValue;
-    for (int32_t i = 0; i < count; ++i) d[i] = s;
+    for (int64_t i = 0; i < count; ++i) d[i] = s;
     tw::vrec_count<T>("Duplicate", TW_AT, count);
 }
 

@@ -67,6 +67,23 @@ inline void cmp_mask(const char* name, const AscendC::LocalTensor<U>& dst, const
     vrec(name, file, line, m.elements(), m.elements() * sizeof(T), R, sizeof(T), true);
 }
 
+// Compare / Compares, count form: "count elements must occupy a multiple of 256 bytes; the unaligned elements do not
+// take part, only whole aligned blocks are valid" (Compare and Compares reference, parameter `count`). The tail is
+// left uncomputed, as on the device, with a warning at the call.
+template <typename T>
+inline int64_t cmp_whole_repeats(int64_t count, const char* what, const char* file, int line) {
+    const uint64_t bytes = uint64_t(count) * sizeof(T);
+    if (count <= 0 || bytes % 256 == 0) return count;
+    const uint64_t kept = bytes / 256 * 256;
+    warn("misaligned",
+         std::string(what) + " of " + std::to_string(count) + " elements (" + std::to_string(bytes) +
+             " bytes), not a multiple of 256 bytes: the device compares only the first " +
+             std::to_string(kept / sizeof(T)) + " and leaves the rest of the result unwritten; round the count up "
+             "to whole 256-byte repeats (the operands' buffers must hold them)",
+         file, line);
+    return static_cast<int64_t>(kept / sizeof(T));
+}
+
 // The compare instructions ignore the mask: every slot of each repeat (normal mode), or n elements (counter mode).
 inline VMask all_slots(VMask m, uint32_t E) {
     if (!m.counter) mask_first(m, E, E);
@@ -82,7 +99,8 @@ namespace AscendC {
 
 template <typename T, typename U>
 void Compare(const LocalTensor<U>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1, CMPMODE cmpMode,
-             const uint32_t count, TW_SRC) {
+             const uint32_t count_arg, TW_SRC) {
+    const int64_t count = tw::cmp_whole_repeats<T>(tw::counted(count_arg), "Compare", TW_AT);
     const T* x = src0.span(0, count, "Compare", TW_AT);
     const T* y = src1.span(0, count, "Compare", TW_AT);
     tw::cmp_count<T>("Compare", dst, x, [y](int64_t i) { return y[i]; }, count, cmpMode, TW_AT);
@@ -165,7 +183,8 @@ void SetCmpMask(const LocalTensor<T>& src, TW_SRC) {
 
 template <typename T, typename U>
 void CompareScalar(const LocalTensor<U>& dst, const LocalTensor<T>& src0, const tw::nd_t<T> src1Scalar,
-                   CMPMODE cmpMode, const uint32_t count, TW_SRC) {
+                   CMPMODE cmpMode, const uint32_t count_arg, TW_SRC) {
+    const int64_t count = tw::cmp_whole_repeats<T>(tw::counted(count_arg), "CompareScalar", TW_AT);
     const T* x = src0.span(0, count, "CompareScalar", TW_AT);
     const T s = src1Scalar;
     tw::cmp_count<T>("CompareScalar", dst, x, [s](int64_t) { return s; }, count, cmpMode, TW_AT);

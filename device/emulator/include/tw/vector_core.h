@@ -294,6 +294,15 @@ inline T* vspan(const AscendC::LocalTensor<T>& t, uint64_t ext, const char* what
     return t.span(0, ext, what, file, line);
 }
 
+// The element count of a count-form call. In counter mode (SetMaskCount, then SetVectorMask<T, MaskMode::COUNTER>(n))
+// the count forms compute the n elements the mask register holds and ignore their own count argument: the
+// SetVectorMask reference's counter-mode example calls `Adds(dst, src, num, 1)` after `SetVectorMask(128)` and
+// computes 128 elements.
+inline int64_t counted(int64_t count) {
+    const Core& c = cur();
+    return c.counter_mode ? static_cast<int64_t>(c.vector_mask[0]) : count;
+}
+
 inline void check_count(int64_t count, const char* what, const char* file, int line) {
     if (count < 0)
         fail("invalid_argument", std::string(what) + " called with a negative element count (" +

@@ -147,7 +147,8 @@ void GatherMask(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const uin
 
 // ---------------------------------------------------------------------------------------------------------------
 // Brcb: repeat r takes src0[8r .. 8r+7]; element k fills dst block k (32 bytes) at
-// r * dstRepStride * 32 + k * dstBlkStride * 32 bytes.
+// r * dstRepStride * 32 + k * dstBlkStride * 32 bytes. The reference treats dstBlkStride 0 as 1 (Brcb.md: "if
+// repeatParams.dstBlkStride == 0: repeatParams.dstBlkStride = 1").
 
 template <typename T>
 void Brcb(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const uint8_t repeatTimes,
@@ -155,7 +156,7 @@ void Brcb(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const uint8_t r
     constexpr uint32_t EB = 32 / sizeof(T);
     const uint32_t R = repeatTimes;
     const T* x = tw::vspan(src0, uint64_t(R) * 8, "Brcb", TW_AT);
-    tw::Lay ld = tw::lay<T>(p.dstBlkStride, p.dstRepStride);
+    tw::Lay ld = tw::lay<T>(p.dstBlkStride == 0 ? 1 : p.dstBlkStride, p.dstRepStride);
     uint64_t ext = 0;
     if (R) {
         for (uint32_t k = 0; k < 8; ++k) ext = std::max(ext, ld.slot(k * EB + EB - 1));

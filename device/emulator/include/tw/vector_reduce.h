@@ -73,6 +73,38 @@ inline void ext_all(const char* name, const AscendC::LocalTensor<T>& dst, const 
     if (cal_index) d[1] = index_as<T>(best_idx);
 }
 
+// ---------------------------------------------------------------------------------------------------------------
+// The shared tmp (work) buffer of ReduceMax / ReduceMin / ReduceSum, sized by the reference's formulas ("sharedTmpBuffer
+// space"). `first` is the first round's repeat count: repeatTime for the mask forms, count / elementsPerRepeat
+// (rounded up: a partial repeat still writes its result) for the count form. Without the index, the first round's
+// output (value, index) pairs rounded up to a 32-byte block; with it, each round's output kept, rounded up likewise.
+
+inline uint64_t div_ceil(uint64_t a, uint64_t b) { return (a + b - 1) / b; }
+
+template <typename T>
+inline uint64_t reduce_ext_work(uint64_t first, bool cal_index) {
+    const uint64_t EB = 32 / sizeof(T), E = 256 / sizeof(T);
+    const uint64_t out1 = first * 2;
+    if (!cal_index) return div_ceil(out1, EB) * EB;
+    const uint64_t start2 = div_ceil(out1, EB) * EB;
+    const uint64_t out2 = div_ceil(out1, E) * 2;
+    const uint64_t end2 = div_ceil(out2, EB) * EB;
+    if (out2 <= 2) return start2 + end2;
+    const uint64_t out3 = div_ceil(out2, E) * 2;
+    return start2 + end2 + div_ceil(out3, EB) * EB;
+}
+
+template <typename T>
+inline void check_work(const AscendC::LocalTensor<T>& work, uint64_t need, const char* what, const std::string& why,
+                       const char* file, int line) {
+    if (need == 0 || work.capacity() >= need) return;
+    fail("work_buffer_too_small",
+         std::string(what) + " needs a shared tmp buffer of at least " + std::to_string(need) + " elements (" +
+             std::to_string(need * sizeof(T)) + " bytes) for " + why + " by the reference's size formula, but the "
+             "one passed holds " + std::to_string(work.capacity()) + ": the device would write past its end",
+         file, line);
+}
+
 }  // namespace tw
 
 namespace AscendC {
@@ -131,13 +163,15 @@ void reduce_sum_mask(const LocalTensor<T>& dst, const LocalTensor<T>& src, const
 template <typename T>
 void ReduceSum(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LocalTensor<T>& workLocal,
                const uint64_t mask[], const int32_t repeatTimes, const int32_t srcRepStride, TW_SRC) {
-    (void)workLocal;
+    tw::check_work(workLocal, tw::div_ceil(uint64_t(repeatTimes > 0 ? repeatTimes : 0), 32 / sizeof(T)) * (32 / sizeof(T)),
+                   "ReduceSum", std::to_string(repeatTimes) + " repeats", TW_AT);
     tw_vec::reduce_sum_mask(dst, src, tw::mask_bits(mask, repeatTimes, 256 / sizeof(T), true), srcRepStride, TW_AT);
 }
 template <typename T>
 void ReduceSum(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LocalTensor<T>& workLocal,
                const int32_t mask, const int32_t repeatTimes, const int32_t srcRepStride, TW_SRC) {
-    (void)workLocal;
+    tw::check_work(workLocal, tw::div_ceil(uint64_t(repeatTimes > 0 ? repeatTimes : 0), 32 / sizeof(T)) * (32 / sizeof(T)),
+                   "ReduceSum", std::to_string(repeatTimes) + " repeats", TW_AT);
     tw_vec::reduce_sum_mask(dst, src, tw::mask_cont(mask, repeatTimes, 256 / sizeof(T), true), srcRepStride, TW_AT);
 }
 
@@ -148,9 +182,10 @@ void ReduceSum(const LocalTensor<T>& dst, const LocalTensor<T>& src, const Local
     template <typename T>                                                                                          \
     void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LocalTensor<T>& workLocal,               \
               const int32_t count, bool calIndex = false, TW_SRC) {                                                \
-        (void)workLocal;                                                                                           \
         tw::check_count(count, #NAME, TW_AT);                                                                      \
         constexpr uint32_t E = 256 / sizeof(T);                                                                    \
+        tw::check_work(workLocal, tw::reduce_ext_work<T>(tw::div_ceil(uint64_t(count), E), calIndex), #NAME,      \
+                       std::to_string(count) + " elements" + (calIndex ? " with the index" : ""), TW_AT);          \
         const T* x = src.span(0, count, #NAME, TW_AT);                                                             \
         tw::VMask m;                                                                                               \
         m.counter = true;                                                                                          \
@@ -162,8 +197,9 @@ void ReduceSum(const LocalTensor<T>& dst, const LocalTensor<T>& src, const Local
     void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LocalTensor<T>& workLocal,               \
               const uint64_t mask[], const int32_t repeatTimes, const int32_t srcRepStride, bool calIndex = false, \
               TW_SRC) {                                                                                            \
-        (void)workLocal;                                                                                           \
         constexpr uint32_t E = 256 / sizeof(T);                                                                    \
+        tw::check_work(workLocal, tw::reduce_ext_work<T>(uint64_t(repeatTimes > 0 ? repeatTimes : 0), calIndex),   \
+                       #NAME, std::to_string(repeatTimes) + " repeats" + (calIndex ? " with the index" : ""), TW_AT); \
         tw::VMask m = tw::mask_bits(mask, repeatTimes, E, true);                                                   \
         tw::Lay L = tw::lay<T>(1, srcRepStride);                                                                   \
         const T* x = tw::vspan(src, tw::extent(m, E, L), #NAME, TW_AT);                                            \
@@ -174,8 +210,9 @@ void ReduceSum(const LocalTensor<T>& dst, const LocalTensor<T>& src, const Local
     void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LocalTensor<T>& workLocal,               \
               const int32_t mask, const int32_t repeatTimes, const int32_t srcRepStride, bool calIndex = false,    \
               TW_SRC) {                                                                                            \
-        (void)workLocal;                                                                                           \
         constexpr uint32_t E = 256 / sizeof(T);                                                                    \
+        tw::check_work(workLocal, tw::reduce_ext_work<T>(uint64_t(repeatTimes > 0 ? repeatTimes : 0), calIndex),   \
+                       #NAME, std::to_string(repeatTimes) + " repeats" + (calIndex ? " with the index" : ""), TW_AT); \
         tw::VMask m = tw::mask_cont(mask, repeatTimes, E, true);                                                   \
         tw::Lay L = tw::lay<T>(1, srcRepStride);                                                                   \
         const T* x = tw::vspan(src, tw::extent(m, E, L), #NAME, TW_AT);                                            \
