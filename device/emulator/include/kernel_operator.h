@@ -13,6 +13,7 @@
 #include "tw/sync.h"
 #include "tw/list_tensor.h"
 #include "tw/vector.h"
+#include "tw/legacy_intrinsics.h"
 #include "tw/kernel_macros.h"
 #include "tw/tpl.h"
 #include "tw/entry.h"

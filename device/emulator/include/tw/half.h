@@ -11,11 +11,13 @@ namespace tw {
 
 enum class Round { Rint, Round, Floor, Ceil, Trunc, Odd };
 
-inline uint32_t float_bits(float f) { uint32_t u; std::memcpy(&u, &f, 4); return u; }
-inline float bits_float(uint32_t u) { float f; std::memcpy(&f, &u, 4); return f; }
+// constexpr (through the compiler's bit cast) so that `constexpr half MIN_VALUE = static_cast<half>(-65504.0f)`,
+// which public kernels write, is a constant expression as with the device compiler's built-in half.
+constexpr uint32_t float_bits(float f) { return __builtin_bit_cast(uint32_t, f); }
+constexpr float bits_float(uint32_t u) { return __builtin_bit_cast(float, u); }
 
 // Round a non-negative integer-valued mantissa `m` with `shift` bits to drop, by mode and sign.
-inline uint32_t round_shift(uint32_t m, int shift, Round mode, bool negative) {
+constexpr uint32_t round_shift(uint32_t m, int shift, Round mode, bool negative) {
     if (shift <= 0) return m << (-shift);
     if (shift >= 32) return (mode == Round::Ceil && !negative && m) || (mode == Round::Floor && negative && m) ? 1 : 0;
     uint32_t kept = m >> shift;
@@ -32,7 +34,7 @@ inline uint32_t round_shift(uint32_t m, int shift, Round mode, bool negative) {
     return kept;
 }
 
-inline uint16_t float_to_half_bits(float f, Round mode = Round::Rint) {
+constexpr uint16_t float_to_half_bits(float f, Round mode = Round::Rint) {
     uint32_t x = float_bits(f);
     uint16_t sign = static_cast<uint16_t>((x >> 16) & 0x8000u);
     bool negative = sign != 0;
@@ -64,20 +66,20 @@ inline uint16_t float_to_half_bits(float f, Round mode = Round::Rint) {
     return static_cast<uint16_t>(sign | r);  // r may carry into the smallest normal, which the encoding absorbs
 }
 
-inline float half_bits_to_float(uint16_t h) {
+constexpr float half_bits_to_float(uint16_t h) {
     uint32_t sign = static_cast<uint32_t>(h & 0x8000u) << 16;
     uint32_t exp = (h >> 10) & 0x1F;
     uint32_t man = h & 0x3FF;
     if (exp == 0x1F) return bits_float(sign | 0x7F800000u | (man << 13));
     if (exp == 0) {
         if (man == 0) return bits_float(sign);
-        float v = std::ldexp(static_cast<float>(man), -24);
+        float v = static_cast<float>(man) * 5.9604644775390625e-8f;  // man * 2^-24, exact
         return sign ? -v : v;
     }
     return bits_float(sign | ((exp + 112) << 23) | (man << 13));
 }
 
-inline uint16_t float_to_bf16_bits(float f, Round mode = Round::Rint) {
+constexpr uint16_t float_to_bf16_bits(float f, Round mode = Round::Rint) {
     uint32_t x = float_bits(f);
     if ((x & 0x7F800000u) == 0x7F800000u) return static_cast<uint16_t>((x >> 16) | ((x & 0xFFFF) ? 0x40 : 0));
     bool negative = (x >> 31) != 0;
@@ -86,7 +88,7 @@ inline uint16_t float_to_bf16_bits(float f, Round mode = Round::Rint) {
     return static_cast<uint16_t>(((negative ? 1u : 0u) << 15) | r);
 }
 
-inline float bf16_bits_to_float(uint16_t b) { return bits_float(static_cast<uint32_t>(b) << 16); }
+constexpr float bf16_bits_to_float(uint16_t b) { return bits_float(static_cast<uint32_t>(b) << 16); }
 
 }  // namespace tw
 
@@ -95,15 +97,15 @@ inline float bf16_bits_to_float(uint16_t b) { return bits_float(static_cast<uint
 struct half {
     uint16_t bits;
     half() = default;
-    half(float f) : bits(tw::float_to_half_bits(f)) {}          // NOLINT: implicit, as in AscendC
-    half(double d) : half(static_cast<float>(d)) {}            // NOLINT
-    half(int i) : half(static_cast<float>(i)) {}               // NOLINT
-    half(unsigned int i) : half(static_cast<float>(i)) {}      // NOLINT
-    half(long i) : half(static_cast<float>(i)) {}              // NOLINT
-    half(unsigned long i) : half(static_cast<float>(i)) {}     // NOLINT
-    half(long long i) : half(static_cast<float>(i)) {}         // NOLINT
-    operator float() const { return tw::half_bits_to_float(bits); }  // NOLINT
-    static half from_bits(uint16_t b) { half h; h.bits = b; return h; }
+    constexpr half(float f) : bits(tw::float_to_half_bits(f)) {}          // NOLINT: implicit, as in AscendC
+    constexpr half(double d) : half(static_cast<float>(d)) {}            // NOLINT
+    constexpr half(int i) : half(static_cast<float>(i)) {}               // NOLINT
+    constexpr half(unsigned int i) : half(static_cast<float>(i)) {}      // NOLINT
+    constexpr half(long i) : half(static_cast<float>(i)) {}              // NOLINT
+    constexpr half(unsigned long i) : half(static_cast<float>(i)) {}     // NOLINT
+    constexpr half(long long i) : half(static_cast<float>(i)) {}         // NOLINT
+    constexpr operator float() const { return tw::half_bits_to_float(bits); }  // NOLINT
+    static constexpr half from_bits(uint16_t b) { half h{}; h.bits = b; return h; }
     half& operator+=(float v) { *this = half(float(*this) + v); return *this; }
     half& operator-=(float v) { *this = half(float(*this) - v); return *this; }
     half& operator*=(float v) { *this = half(float(*this) * v); return *this; }
@@ -113,11 +115,14 @@ struct half {
 struct bfloat16_t {
     uint16_t bits;
     bfloat16_t() = default;
-    bfloat16_t(float f) : bits(tw::float_to_bf16_bits(f)) {}     // NOLINT
-    bfloat16_t(double d) : bfloat16_t(static_cast<float>(d)) {}  // NOLINT
-    bfloat16_t(int i) : bfloat16_t(static_cast<float>(i)) {}     // NOLINT
-    operator float() const { return tw::bf16_bits_to_float(bits); }  // NOLINT
-    static bfloat16_t from_bits(uint16_t b) { bfloat16_t h; h.bits = b; return h; }
+    constexpr bfloat16_t(float f) : bits(tw::float_to_bf16_bits(f)) {}     // NOLINT
+    constexpr bfloat16_t(double d) : bfloat16_t(static_cast<float>(d)) {}  // NOLINT
+    constexpr bfloat16_t(int i) : bfloat16_t(static_cast<float>(i)) {}     // NOLINT
+    constexpr operator float() const { return tw::bf16_bits_to_float(bits); }  // NOLINT
+    static constexpr bfloat16_t from_bits(uint16_t b) { bfloat16_t h{}; h.bits = b; return h; }
 };
 
+// The device compiler's other spellings of its floating-point types (bisheng predefines them; public kernels use
+// `float32_t` as often as `float`).
 using float16_t = half;
+using float32_t = float;

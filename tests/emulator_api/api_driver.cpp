@@ -1,0 +1,206 @@
+// Test driver for the emulator's API surface that public kernels use beyond the core AscendC calls: the type
+// aliases and constexpr half, TBuf and LocalTensor member forms, the lower-case legacy intrinsics.
+//
+//   api_driver <case>
+//
+// Each case is a small kernel written for this test. It runs in a launch of its own and prints `key value...` lines
+// that the Python side (test_api_surface.py) checks against values derived from the API reference, then
+// `result ok` or `result error <kind> <line>`, then one `trace <name> <pipe>` line per vector / copy instruction.
+#include <cstdio>
+#include <functional>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "kernel_operator.h"
+#include "tw/launcher.h"
+
+using namespace AscendC;
+
+namespace {
+
+// The public-kernel spellings this driver pins: a constexpr half constant and the float32_t alias.
+constexpr half MIN_VALUE = static_cast<half>(-65504.0f);
+constexpr half QUARTER = 0.25f;
+constexpr bfloat16_t BF_THREE = 3.0f;
+static_assert(static_cast<float>(QUARTER) == 0.25f, "constexpr half converts back exactly");
+static_assert(sizeof(float32_t) == 4 && sizeof(float16_t) == 2, "type aliases");
+
+std::vector<std::vector<uint8_t>> gm;  // GM buffers of the running case, registered with the launch
+
+template <typename T>
+T* G(size_t i) { return reinterpret_cast<T*>(gm[i].data()); }
+
+template <typename T>
+void print(const char* key, const T* p, size_t n) {
+    std::printf("%s", key);
+    for (size_t i = 0; i < n; ++i) std::printf(" %.9g", static_cast<double>(static_cast<float>(p[i])));
+    std::printf("\n");
+}
+
+void case_aliases() {
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> buf;
+    pipe.InitBuffer(buf, 64 * sizeof(float32_t));
+    LocalTensor<float32_t> x = buf.Get<float32_t>();
+    Duplicate(x, 1.5f, 64);
+    LocalTensor<half> h = buf.GetWithOffset<half>(16, 128);
+    Duplicate(h, MIN_VALUE, 16);
+    half arr[3] = {MIN_VALUE, QUARTER, half(static_cast<float>(BF_THREE))};
+    print("f32", x.data(), 2);
+    print("half", arr, 3);
+    print("dup", h.data(), 2);
+}
+
+// TBuf::Get<T>() spans the whole buffer, Get<T>(len) its first len elements, GetWithOffset<T>(len, bytes) starts
+// `bytes` in; all three view the same memory.
+void case_tbuf() {
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> buf;
+    TBuf<> other;  // the default position is VECCALC
+    pipe.InitBuffer(buf, 1024);
+    pipe.InitBuffer(other, 256);
+    LocalTensor<float> all = buf.Get<float>();
+    LocalTensor<float> first = buf.Get<float>(64);
+    LocalTensor<int32_t> tail = buf.GetWithOffset<int32_t>(32, 512);
+    LocalTensor<half> small = other.Get<half>();
+    std::printf("sizes %u %u %u %u\n", all.GetSize(), first.GetSize(), tail.GetSize(), small.GetSize());
+    std::printf("addr %llu %llu %llu\n", static_cast<unsigned long long>(all.GetPhyAddr()),
+                static_cast<unsigned long long>(tail.GetPhyAddr()), static_cast<unsigned long long>(small.GetPhyAddr()));
+    tail.SetValue(0, 7);
+    std::printf("alias %g\n", static_cast<double>(all.ReinterpretCast<int32_t>().GetValue(128)));
+    buf.GetWithOffset<float>(64, 768 + 4);  // 4 bytes past the end: an overrun
+}
+
+// GetValue / SetValue / operator() / operator[] with every index type kernels use.
+void case_index() {
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> buf;
+    pipe.InitBuffer(buf, 64 * sizeof(float));
+    LocalTensor<float> t = buf.Get<float>();
+    int i = 1;
+    uint32_t u = 2;
+    int64_t l = 3;
+    size_t s = 4;
+    uint16_t w = 5;
+    t.SetValue(0, 10);
+    t.SetValue(i, 11.0);
+    t.SetValue(u, 12.0f);
+    t.SetValue(l, half(13.0f));
+    t(s) = 14.0f;
+    t(w) = t.GetValue(i) + t.GetValue(u) + t.GetValue(l) + t.GetValue(s);  // 11 + 12 + 13 + 14
+    LocalTensor<float> v = t[i];
+    v = v[u];                       // element 3
+    t.SetValue(9, 100);
+    float from_view = v.GetValue(0) + t[l](1) + t[s][w].GetValue(0);  // t[3] + t[4] + t[9]
+    std::printf("values %g %g %g\n", static_cast<double>(t(5)), static_cast<double>(from_view),
+                static_cast<double>(t.GetValue(s)));
+}
+
+// The legacy vector intrinsics on UB offsets (GetPhyAddr) and on UB pointers, with the mask register.
+void case_legacy_vector() {
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> a, b, c;
+    pipe.InitBuffer(a, 256 * sizeof(float));
+    pipe.InitBuffer(b, 256 * sizeof(float));
+    pipe.InitBuffer(c, 256 * sizeof(float));
+    LocalTensor<float> x = a.Get<float>(), y = b.Get<float>(), z = c.Get<float>();
+    for (int k = 0; k < 256; ++k) {
+        x.SetValue(k, static_cast<float>(k));
+        y.SetValue(k, 0.5f);
+        z.SetValue(k, -1.0f);
+    }
+    __ubuf__ float* px = (__ubuf__ float*)x.GetPhyAddr();  // offset 0: the first buffer
+    __ubuf__ float* py = (__ubuf__ float*)y.GetPhyAddr();
+    __ubuf__ float* pz = z.GetPhyAddr(0);                   // a pointer into UB works too
+    set_vector_mask(0, 0xF);                                // slots 0..3 of each repeat
+    vadd(pz, px, py, 2, 1, 1, 1, 8, 8, 8);                  // z[0..3] and z[64..67]
+    print("vadd", z.data(), 8);
+    print("vadd_r1", z.data() + 64, 5);
+    set_vector_mask(~0ull, ~0ull);
+    vmuls(pz, px, 2.0f, 1, 1, 1, 8, 8);                     // 64 floats
+    print("vmuls", z.data() + 60, 6);
+    vector_dup(pz, 3.0f, 1, 1, 1, 8, 8);
+    vexp(pz + 64, pz, 1, 1, 1, 8, 8);
+    print("vexp", z.data() + 64, 1);
+    vcadd(pz + 128, px, 2, 1, 1, 8);                        // sums of 0..63 and 64..127
+    print("vcadd", z.data() + 128, 2);
+    vcmax(pz + 136, py + 8, 1, 1, 1, 8);                    // max of y[8..71] (all 0.5; x's values below)
+    print("vcmax", z.data() + 136, 1);
+    set_mask_count();
+    set_vector_mask(0, 70);                                 // counter mode: 70 elements across repeats
+    vadds(pz, px, 1.0f, 1, 1, 1, 8, 8);
+    set_mask_norm();
+    set_vector_mask(~0ull, ~0ull);
+    print("vadds_count", z.data() + 68, 3);
+}
+
+void case_legacy_copy() {
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> a;
+    pipe.InitBuffer(a, 512);
+    LocalTensor<float> x = a.Get<float>();
+    __ubuf__ float* ub = (__ubuf__ float*)x.GetPhyAddr();
+    float* in = G<float>(0);
+    float* out = G<float>(1);
+    // Two bursts of one 32-byte block (8 floats), skipping one block in GM between them: in[0..7], in[16..23].
+    copy_gm_to_ubuf(ub, in, 0, 2, 1, 1, 0);
+    set_flag(PIPE_MTE2, PIPE_MTE3, EVENT_ID1);
+    wait_flag(PIPE_MTE2, PIPE_MTE3, EVENT_ID1);
+    copy_ubuf_to_gm(out, ub, 0, 1, 2, 0, 0);  // 16 floats out
+    pipe_barrier(PIPE_ALL);
+    set_atomic_f32();
+    set_atomic_add();
+    copy_ubuf_to_gm(out, ub, 0, 1, 1, 0, 0);  // out[0..7] += in[0..7]
+    set_atomic_none();
+    pipe_barrier(PIPE_ALL);
+    copy_ubuf_to_ubuf(ub + 32, ub, 0, 1, 1, 0, 0);
+    print("ub_copy", x.data() + 32, 2);
+}
+
+void case_legacy_flags_unpaired() {
+    set_flag(PIPE_V, PIPE_MTE3, EVENT_ID0);
+    wait_flag(PIPE_V, PIPE_MTE3, EVENT_ID0);
+    wait_flag(PIPE_MTE2, PIPE_V, EVENT_ID2);  // never set: the pipe would hang
+}
+
+void case_identity() {
+    G<int64_t>(0)[get_block_idx()] = get_block_idx() * 100 + get_block_num() * 10 + get_subblockid();
+}
+
+const std::map<std::string, std::pair<std::function<void()>, int>> CASES = {
+    {"aliases", {case_aliases, 1}},
+    {"tbuf", {case_tbuf, 1}},
+    {"index", {case_index, 1}},
+    {"legacy_vector", {case_legacy_vector, 1}},
+    {"legacy_copy", {case_legacy_copy, 1}},
+    {"legacy_flags_unpaired", {case_legacy_flags_unpaired, 1}},
+    {"identity", {case_identity, 3}},
+};
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    if (argc != 2 || CASES.count(argv[1]) == 0) {
+        std::fprintf(stderr, "usage: api_driver <case>\n");
+        return 2;
+    }
+    const auto& [fn, blocks] = CASES.at(argv[1]);
+    tw::Launch l;
+    gm.assign(2, std::vector<uint8_t>(256, 0));
+    for (size_t i = 0; i < 64; ++i) G<float>(0)[i] = static_cast<float>(i);
+    for (size_t i = 0; i < gm.size(); ++i)
+        l.regions.push_back(tw::GmRegion{gm[i].data(), gm[i].size(), "gm" + std::to_string(i), gm[i].size()});
+    std::fflush(stdout);
+    auto r = tw::run_blocks(l, blocks, fn);
+    print("gm0", G<float>(0), 8);
+    print("gm1", G<float>(1), 16);
+    std::printf("gm0_i64");
+    for (int i = 0; i < blocks; ++i) std::printf(" %lld", static_cast<long long>(G<int64_t>(0)[i]));
+    std::printf("\n");
+    if (r.ok) std::printf("result ok\n");
+    else std::printf("result error %s %d %s\n", r.kind.c_str(), r.line, r.message.c_str());
+    for (const tw::TraceRecord& t : r.blocks[0].trace)
+        if (t.kind == tw::Rec::Instr) std::printf("trace %s %d\n", l.names[t.op].c_str(), int(t.pipe));
+    return 0;
+}

@@ -1,0 +1,129 @@
+"""The emulator's API surface that public AscendC kernels use beyond the core calls, on small kernels written for
+this test (api_driver.cpp): the `float32_t` alias and constexpr `half` constants, TBuf's Get / GetWithOffset forms,
+LocalTensor element access with every index type, and the lower-case legacy intrinsics (core identity, set_flag /
+wait_flag, the mask register, vadd-style repeat instructions on UB addresses, burst copies, atomic mode). Expected
+values follow the instructions' documented semantics; the trace must name the AscendC instruction each intrinsic
+is (so the timing model costs it as that instruction, on its pipe)."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+INCLUDE = ROOT / "device" / "emulator" / "include"
+HERE = Path(__file__).resolve().parent
+CXX = shutil.which("g++")
+PIPE_V, PIPE_MTE2, PIPE_MTE3, PIPE_S = 1, 4, 5, 0
+
+pytestmark = pytest.mark.skipif(CXX is None, reason="g++ is not installed")
+
+
+def line_of(needle: str) -> str:
+    """Line number (as printed) of the driver line containing `needle`."""
+    text = (HERE / "api_driver.cpp").read_text().splitlines()
+    return str(next(i for i, line in enumerate(text, 1) if needle in line))
+
+
+@dataclass
+class Out:
+    values: dict[str, list[float]] = field(default_factory=dict)
+    ok: bool = False
+    error: str = ""
+    trace: list[tuple[str, int]] = field(default_factory=list)
+
+
+@pytest.fixture(scope="module")
+def run(tmp_path_factory: pytest.TempPathFactory):
+    exe = tmp_path_factory.mktemp("api_driver") / "api_driver"
+    proc = subprocess.run([CXX, "-std=c++17", "-O0", "-Wall", "-Wextra", "-Werror", "-pthread", "-I", str(INCLUDE),
+                           str(HERE / "api_driver.cpp"), "-o", str(exe)], capture_output=True, text=True, timeout=600)
+    assert proc.returncode == 0, "\n".join(proc.stderr.splitlines()[:40])
+
+    def go(case: str) -> Out:
+        p = subprocess.run([str(exe), case], capture_output=True, text=True, timeout=60)
+        assert p.returncode == 0, p.stderr
+        out = Out()
+        for line in p.stdout.splitlines():
+            key, _, rest = line.partition(" ")
+            if key == "result":
+                out.ok = rest == "ok"
+                out.error = "" if out.ok else rest.removeprefix("error ")
+            elif key == "trace":
+                name, pipe = rest.split()
+                out.trace.append((name, int(pipe)))
+            else:
+                out.values[key] = [float(v) for v in rest.split()]
+        return out
+
+    return go
+
+
+def test_float32_alias_and_constexpr_half(run):
+    o = run("aliases")
+    assert o.ok, o.error
+    assert o.values["f32"] == [1.5, 1.5]
+    # constexpr half MIN_VALUE = static_cast<half>(-65504.0f), a constexpr 0.25 and a constexpr bfloat16 3.0
+    assert o.values["half"] == [-65504.0, 0.25, 3.0]
+    assert o.values["dup"] == [-65504.0, -65504.0]
+
+
+def test_tbuf_get_forms_view_the_same_buffer_and_check_bounds(run):
+    o = run("tbuf")
+    # Get<float>() of 1024 bytes, Get<float>(64), GetWithOffset<int32_t>(32, 512), Get<half>() of a 256-byte TBuf<>
+    assert o.values["sizes"] == [256, 64, 32, 128]
+    assert o.values["addr"] == [0, 512, 1024]  # UB byte offsets: the second TBuf follows the first
+    assert o.values["alias"] == [7]            # byte 512 is int32 element 128 of the whole-buffer view
+    assert not o.ok and o.error.split()[:2] == ["ub_out_of_bounds", line_of("4 bytes past the end")]
+
+
+def test_local_tensor_access_with_every_index_type(run):
+    o = run("index")
+    assert o.ok, o.error
+    # t[5] = 11 + 12 + 13 + 14; t[1][2] is t[3] = 13, t[3](1) is t[4] = 14, t[4][5] is t[9] = 100
+    assert o.values["values"] == [50, 127, 14]
+
+
+def test_legacy_vector_intrinsics_follow_the_mask_register(run):
+    o = run("legacy_vector")
+    assert o.ok, o.error
+    x = list(range(256))
+    # mask 0xF: slots 0..3 of each of 2 repeats computed, the rest untouched (-1)
+    assert o.values["vadd"] == [v + 0.5 for v in x[:4]] + [-1.0] * 4
+    assert o.values["vadd_r1"] == [v + 0.5 for v in x[64:68]] + [-1.0]
+    assert o.values["vmuls"] == [120, 122, 124, 126, 64.5, 65.5]  # one full repeat: elements 0..63 only
+    assert o.values["vexp"] == pytest.approx([20.085537], rel=1e-6)
+    assert o.values["vcadd"] == [sum(x[:64]), sum(x[64:128])]
+    assert o.values["vcmax"] == [0.5]
+    # counter mode: 70 elements whatever the repeat argument; element 70 keeps the earlier vexp result
+    assert o.values["vadds_count"][:2] == [69, 70]
+    assert o.values["vadds_count"][2] == pytest.approx(20.085537, rel=1e-6)
+    assert o.trace == [("Add", PIPE_V), ("Muls", PIPE_V), ("Duplicate", PIPE_V), ("Exp", PIPE_V),
+                       ("WholeReduceSum", PIPE_V), ("WholeReduceMax", PIPE_V), ("Adds", PIPE_V)]
+
+
+def test_legacy_burst_copies_gaps_and_atomic_add(run):
+    o = run("legacy_copy")
+    assert o.ok, o.error
+    gm_in = list(range(64))
+    burst = gm_in[0:8] + gm_in[16:24]                # srcGap of one block between the two bursts
+    assert o.values["gm1"] == [2 * v for v in burst[:8]] + burst[8:]  # then out[0..7] += in[0..7] atomically
+    assert o.values["ub_copy"] == [0, 1]
+    assert o.trace == [("DataCopy", PIPE_MTE2), ("DataCopy", PIPE_MTE3), ("SetAtomicAdd", PIPE_S),
+                       ("DataCopy", PIPE_MTE3), ("SetAtomicNone", PIPE_S), ("DataCopy", PIPE_V)]
+
+
+def test_legacy_wait_flag_without_set_flag_hangs(run):
+    o = run("legacy_flags_unpaired")
+    kind, line = o.error.split()[:2]
+    assert (kind, line) == ("unpaired_flag", line_of("never set")) and "MTE2_V" in o.error
+
+
+def test_legacy_core_identity(run):
+    o = run("identity")
+    assert o.ok, o.error
+    assert o.values["gm0_i64"] == [0 * 100 + 30, 1 * 100 + 30, 2 * 100 + 30]
