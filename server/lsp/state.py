@@ -77,12 +77,27 @@ class Analysis:
 
 
 @dataclass
+class RunLines:
+    """An operator's last run, per source line, for hovers: which case, the figures per (file, line), and a hash of
+    each source's text as it ran, so a hover can say when the file has changed since (its lines may have moved)."""
+
+    case: str | None
+    lines: dict[tuple[str, int], list]  # (file, line) -> device.sites.LineFigures
+    text_hashes: dict[str, int]
+    stopped: bool = False  # the run ended with an error: the figures count the calls made until then
+
+    def changed(self, path: str, text: str) -> bool:
+        return self.text_hashes.get(path) != hash(text)
+
+
+@dataclass
 class ServerState:
     settings: Settings = field(default_factory=Settings)
     analyses: dict[str, Analysis] = field(default_factory=dict)  # operator root -> latest analysis
     pending: dict[str, asyncio.Task] = field(default_factory=dict)  # operator root -> debounced analysis
     sources: dict[str, SourceFile] = field(default_factory=dict)  # parsed open documents, reused incrementally
     last_run: dict[str, object] = field(default_factory=dict)  # operator root -> Measurement
+    run_lines: dict[str, RunLines] = field(default_factory=dict)  # operator root -> its last run, per line
     tuned: dict[str, BestConfig] = field(default_factory=dict)  # operator root -> best tuned configuration
     replayed: set[str] = field(default_factory=set)  # operator roots whose stored tune results were looked up
     # operator root -> path -> (hash of its text, diagnostics) as last sent to the client

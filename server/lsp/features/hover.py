@@ -85,6 +85,36 @@ def format_call(e: CallExplanation) -> list[str]:
     return lines
 
 
+def _range(lo: int, hi: int, unit: str, total: int, calls: int) -> str:
+    if lo == hi:
+        return f"{lo:,} {unit} each"
+    return f"{lo:,} to {hi:,} {unit} per call ({total / max(calls, 1):,.0f} on average)"
+
+
+def format_measured(run, path: str, line: int, api: str, text: str) -> str:
+    """The operator's last run at this line: calls over all blocks and per block, size per call, time on the pipe.
+    `text` is the file's current text, to tell when it changed since the run."""
+    found = [f for f in run.lines.get((path, line), []) if f.api == api] or run.lines.get((path, line), [])
+    head = f"**Last run** (case {run.case})" if run.case else "**Last run**"
+    notes = (" (sources changed since)" if run.changed(path, text) else "") + (
+        " (the run stopped with an error: calls counted until then)" if run.stopped else "")
+    if not found:
+        return f"{head}: no calls from this line{notes}."
+    parts = []
+    for f in found:
+        per_block = (f"{f.min_calls_per_block:,}" if f.min_calls_per_block == f.max_calls_per_block
+                     else f"{f.min_calls_per_block:,} to {f.max_calls_per_block:,}")
+        what = [f"{f.calls:,} call{'s' if f.calls != 1 else ''} ({per_block} per block over {f.blocks} "
+                f"block{'s' if f.blocks != 1 else ''})"]
+        if f.pipe in ("MTE2", "MTE3"):
+            what.append(_range(f.min_bytes, f.max_bytes, "bytes", f.bytes, f.calls))
+        elif f.pipe == "VECTOR":
+            what.append(_range(f.min_repeats, f.max_repeats, "repeats", f.repeats, f.calls))
+        what.append(f"{f.pipe} {_duration(f.busy_us)} in total")
+        parts.append((f"{f.api}: " if len(found) > 1 else "") + ", ".join(what))
+    return f"{head}: " + "; ".join(parts) + notes
+
+
 def format_buffer(b: BufferExplanation) -> str:
     if b.bytes is not None:
         return f"{b.bytes:,} bytes of UB"
@@ -97,7 +127,8 @@ def format_buffer(b: BufferExplanation) -> str:
     return text
 
 
-def describe(analysis, path: str, offset: int) -> str | None:
+def describe(analysis, path: str, offset: int, run=None) -> str | None:
+    """The hover text at `offset` of `path`; `run` is the operator's last run per line (server state), if any."""
     model, ctx = analysis.op.model, analysis.context
     manifest = analysis.op.manifest
     first_case = manifest.cases[0].name if manifest and manifest.cases else None
@@ -105,6 +136,8 @@ def describe(analysis, path: str, offset: int) -> str | None:
         name_end = c.loc.start + len((c.receiver + ".") if c.receiver else "") + len(c.name) + 40
         if _at(c.loc, path, offset) and offset <= name_end:
             lines = format_call(explain_call(ctx, c, first_case))
+            if run is not None:
+                lines.append(format_measured(run, c.loc.file, c.loc.line, c.name, analysis.op.sources[path].text))
             return "\n\n".join(x for x in lines if x)
     for k in model.knobs:
         if _at(k.literal, path, offset) or (k.file == path and _line_of(analysis, path, offset) == k.line):
@@ -142,7 +175,8 @@ def register(server) -> None:
     @safe(None)
     async def hover(ls, params: types.HoverParams):
         at = await ls.analysis_at(params.text_document.uri, params.position)
-        text = describe(*at) if at else None
+        run = ls.state.run_lines.get(str(at[0].op.project.root)) if at else None
+        text = describe(*at, run=run) if at else None
         if text is None:
             return None
         return types.Hover(contents=types.MarkupContent(kind=types.MarkupKind.Markdown, value=text))

@@ -11,8 +11,9 @@ import uuid
 
 from lsprotocol import types
 
+from device.sites import per_line
 from search.cache import BestConfig
-from server.lsp.state import uri_to_path
+from server.lsp.state import RunLines, uri_to_path
 
 
 def _get(params, key, default=None):
@@ -79,11 +80,14 @@ def register(server) -> None:
         device = EmulatorDevice(chip=ls.state.settings.chip, **({"timeout_s": float(timeout)} if timeout else {}))
         _report(ls, token, f"case {cases[0].name}")
         try:
-            m = await asyncio.to_thread(device.run, op, cases[0], trace_path=_get(params, "trace"))
+            m = await asyncio.to_thread(device.run, op, cases[0], trace_path=_get(params, "trace"), sites=True)
         except asyncio.CancelledError:  # the run's subprocess ends by itself, bounded by the device's timeout
             _end(ls, token, "cancelled")
             raise
         ls.state.last_run[root] = m
+        ls.state.run_lines[root] = RunLines(
+            case=m.case, lines=per_line(m.sites, m.block_dim), stopped=m.error is not None,
+            text_hashes={p: hash(sf.text) for p, sf in op.sources.items()})
         publish(ls, root, ls.state.analyses.get(root, analysis))
         _end(ls, token, f"{m.time_us:.1f} µs" if m.time_us is not None else (m.error.kind if m.error else "done"))
         return m.model_dump(mode="json")
