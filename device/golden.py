@@ -1,4 +1,11 @@
-"""Load a numpy golden (`golden.py:function`), run it, and compare an operator's outputs with its answer."""
+"""Load a numpy golden (`golden.py:function`), run it, and compare an operator's outputs with its answer.
+
+The golden's calling convention follows the OpDef, so a golden reads like the operator's signature: one positional
+argument per OpDef input in OpDef order (a DYNAMIC input is a Python list of arrays, an OPTIONAL input the case
+leaves out is None), the attributes as keyword arguments, and it returns one entry per OpDef output (a bare array
+when there is one), a DYNAMIC output's entry being a list of arrays. The device sees the answer flattened in OpDef
+order, `y[0]`, `y[1]`, ... for a DYNAMIC `y`, with how many arrays belong to each output.
+"""
 
 from __future__ import annotations
 
@@ -9,7 +16,7 @@ from pathlib import Path
 
 import numpy as np
 
-from device.emulator.dtypes import as_float
+from analysis.model import TensorParam
 from device.protocol import OutputCheck, RunError
 
 
@@ -41,19 +48,105 @@ def load_golden(spec: str, base: Path):
     return fn, path
 
 
-def run_golden(spec: str, base: Path, inputs: list[np.ndarray], attrs: dict) -> list[np.ndarray]:
+class GoldenOutputs(list):
+    """The golden's arrays flattened in OpDef output order; `counts[i]` of them belong to OpDef output i (a DYNAMIC
+    output has as many as the golden made, every other output one). Empty `counts` when no OpDef names outputs."""
+
+    def __init__(self, arrays: list[np.ndarray], counts: list[int] | None = None):
+        super().__init__(arrays)
+        self.counts: list[int] = counts or []
+
+
+def _list_index(name: str, base: str) -> int | None:
+    """The index of `name` in the tensor list `base` (`x[2]` -> 2), None for another name."""
+    if name.startswith(base + "[") and name.endswith("]") and name[len(base) + 1:-1].isdigit():
+        return int(name[len(base) + 1:-1])
+    return None
+
+
+def golden_arguments(params: list[TensorParam], arrays: dict[str, np.ndarray]) -> list:
+    """The golden's positional arguments: one per OpDef input, a DYNAMIC input's tensors (`x[0]`, `x[1]`, ... in
+    `arrays`) as a list in index order, an absent OPTIONAL input as None. Without OpDef inputs (a kernel-invocation
+    program), the arrays in their given order."""
+    known = {t.name for t in params}
+    lists = [t.name for t in params if t.param_type == "DYNAMIC"]
+    if not params or any(n not in known and all(_list_index(n, d) is None for d in lists) for n in arrays):
+        return list(arrays.values())  # names the OpDef does not know: keep the case's order, as given
+    args: list = []
+    for t in params:
+        if t.param_type == "DYNAMIC":
+            items = sorted(((i, a) for n, a in arrays.items() if (i := _list_index(n, t.name)) is not None),
+                           key=lambda item: item[0])
+            args.append([a for _, a in items] if items else ([arrays[t.name]] if t.name in arrays else []))
+        else:
+            args.append(arrays.get(t.name))
+    return args
+
+
+def group_outputs(result, outputs: list[TensorParam]) -> GoldenOutputs:
+    """Check the golden's answer against the OpDef outputs and flatten it: one entry per output, a list of arrays
+    for a DYNAMIC one. A lone DYNAMIC output may be answered with just its list."""
+    if not outputs:  # no OpDef: whatever arrays the golden returned, in order
+        return GoldenOutputs([np.asarray(o) for o in (result if isinstance(result, tuple | list) else [result])])
+    if len(outputs) == 1:
+        entries = [result]
+        if isinstance(result, tuple | list) and (outputs[0].param_type != "DYNAMIC" or (
+                len(result) == 1 and isinstance(result[0], tuple | list))):
+            entries = list(result)
+    else:
+        entries = list(result) if isinstance(result, tuple | list) else [result]
+    if len(entries) != len(outputs):
+        raise GoldenError(RunError(kind="golden_shape", message=(
+            f"the golden returned {len(entries)} output(s) but the OpDef has {len(outputs)} "
+            f"({_signature(outputs)}); return a tuple with one entry per output")))
+    arrays: list[np.ndarray] = []
+    counts: list[int] = []
+    for t, entry in zip(outputs, entries, strict=True):
+        if t.param_type == "DYNAMIC":
+            if not isinstance(entry, tuple | list):
+                raise GoldenError(RunError(kind="golden_shape", message=(
+                    f"the golden's entry for the DYNAMIC output {t.name} is not a list; return a list of arrays, "
+                    f"one per tensor of {t.name}")))
+            arrays += [np.asarray(a) for a in entry]
+            counts.append(len(entry))
+        else:
+            if isinstance(entry, tuple | list):
+                raise GoldenError(RunError(kind="golden_shape", message=(
+                    f"the golden's entry for the output {t.name} is a list, but {t.name} is not DYNAMIC; "
+                    "return one array for it")))
+            arrays.append(np.asarray(entry))
+            counts.append(1)
+    return GoldenOutputs(arrays, counts)
+
+
+def _signature(outputs: list[TensorParam]) -> str:
+    return ", ".join(f"{t.name}: a list" if t.param_type == "DYNAMIC" else t.name for t in outputs)
+
+
+def run_golden(spec: str, base: Path, inputs: list, attrs: dict,
+               outputs: list[TensorParam] | None = None) -> GoldenOutputs:
+    """Call the golden with `inputs` as positional arguments (a list stays a list: a DYNAMIC input) and return its
+    answer flattened, checked against the OpDef `outputs` when they are known."""
     fn, path = load_golden(spec, base)
+    args = [[np.array(a, copy=True) for a in x] if isinstance(x, list) else (None if x is None else np.array(
+        x, copy=True)) for x in inputs]
     try:
-        result = fn(*[np.array(a, copy=True) for a in inputs], **attrs)
+        result = fn(*args, **attrs)
     except Exception as exc:  # noqa: BLE001 - user code
         raise GoldenError(RunError(kind="golden_error", message=f"the golden raised {exc!r}", file=str(path),
                                    line=_user_line(exc, path))) from None
-    outputs = list(result) if isinstance(result, tuple | list) else [result]
-    return [np.asarray(o) for o in outputs]
+    try:
+        return group_outputs(result, outputs or [])
+    except GoldenError as exc:
+        exc.error.file = str(path)
+        raise
 
 
 def check_outputs(outputs: list[OutputCheck], produced: list[np.ndarray], expected: list[np.ndarray],
                   rtol: float, atol: float) -> list[OutputCheck]:
+    # imported here: device.emulator's package imports this module, so a module-level import would be circular
+    from device.emulator.dtypes import as_float
+
     if len(expected) != len(produced):
         raise GoldenError(RunError(kind="golden_shape", message=(
             f"the golden returned {len(expected)} output(s) but the operator has {len(produced)}")))

@@ -8,6 +8,7 @@ Evaluations run in parallel (subprocesses do the work); every result goes to the
 
 from __future__ import annotations
 
+import hashlib
 import logging
 import math
 import threading
@@ -77,12 +78,14 @@ def geomean(values: list[float]) -> float:
 class Tuner:
     def __init__(self, op: Operator, device, cases: list[Case], *, strategy: str = "evo", budget: int = 32,
                  seed: int = 0, cache: ResultsCache | None = None, workers: int = 2, space: SearchSpace | None = None,
-                 data_seed: int = 0):
+                 data_seed: int = 0, inputs: dict[str, np.ndarray] | None = None):
         if strategy not in STRATEGIES:
             raise ValueError(f"unknown strategy '{strategy}'; use one of {', '.join(STRATEGIES)}")
         self.op, self.device, self.cases = op, device, cases
         self.budget, self.seed, self.cache, self.workers = budget, seed, cache, max(1, workers)
         self.data_seed = data_seed  # inputs are drawn from this seed: the same for every strategy, so results share
+        self.inputs = inputs or {}  # user-given arrays (`--input`), fed to every evaluation instead of random ones
+        self._inputs_key = _arrays_digest(self.inputs)
         self.space = space or build_space(op, device.chip)
         self.strategy = STRATEGIES[strategy](self.space, seed, self._feasible)
         self.strategy_name = strategy
@@ -192,7 +195,7 @@ class Tuner:
         times: list[float] = []
         cached_all = True
         for case in self.cases:
-            case_key = f"{case.name}:{case.model_dump_json()}:seed={self.data_seed}"
+            case_key = f"{case.name}:{case.model_dump_json()}:seed={self.data_seed}{self._inputs_key}"
             m = self.cache.get(src, config, case_key, self.device.name, self.device.chip.name) if self.cache else None
             if m is None:
                 cached_all = False
@@ -214,9 +217,10 @@ class Tuner:
 
     def _measure(self, case: Case, config: Config, is_baseline: bool) -> Measurement:
         if self.has_golden:
-            return self.device.run(self.op, case, knobs=config, seed=self.data_seed)
+            return self.device.run(self.op, case, knobs=config, seed=self.data_seed, inputs=self.inputs or None)
         # Without a golden, the shipped configuration's outputs are the reference.
-        m = self.device.run(self.op, case, knobs=config, seed=self.data_seed, keep_outputs=True)
+        m = self.device.run(self.op, case, knobs=config, seed=self.data_seed, inputs=self.inputs or None,
+                            keep_outputs=True)
         outputs = m._outputs
         if m.ok and outputs is not None:
             with self._lock:
@@ -226,6 +230,19 @@ class Tuner:
             m.correct = all(np.allclose(np.asarray(a, np.float64), np.asarray(b, np.float64), rtol=1e-3, atol=1e-3,
                                         equal_nan=True) for a, b in zip(outputs, reference, strict=True))
         return m
+
+
+def _arrays_digest(arrays: dict[str, np.ndarray]) -> str:
+    """A cache-key suffix for user-given input arrays: a result measured on other data must not be reused. Empty
+    without arrays, so keys from random inputs stay what they were."""
+    if not arrays:
+        return ""
+    h = hashlib.sha256()
+    for name in sorted(arrays):
+        a = np.ascontiguousarray(arrays[name])
+        h.update(f"{name}:{a.dtype.str}:{a.shape}\0".encode())
+        h.update(a.tobytes())
+    return f":inputs={h.hexdigest()[:16]}"
 
 
 def _problem(m: Measurement) -> str | None:

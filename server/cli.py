@@ -22,6 +22,7 @@ from analysis.lint import lint
 from analysis.model import OperatorModel, Problem
 from analysis.operator import Operator, load_operator
 from analysis.project import discover
+from device.registry import DEVICES
 
 out = Console(highlight=False, soft_wrap=True, width=None if sys.stdout.isatty() else 160)
 err = Console(stderr=True, highlight=False, soft_wrap=True)
@@ -158,94 +159,31 @@ def _escape(text: str) -> str:
     return escape(text)
 
 
-# ---- run -----------------------------------------------------------------------------------------------------
-def _parse_assignments(items: list[str], flag: str) -> dict[str, str]:
-    out = {}
-    for item in items or []:
-        name, sep, value = item.partition("=")
-        if not sep or not name:
-            raise TilewiseError(flag, 0, f"'{item}' is not NAME=VALUE; write e.g. {flag} x=8,1024")
-        out[name.strip()] = value.strip()
-    return out
+# ---- run ----------------------------------------------------------------------------------------------------
+def _device(args: argparse.Namespace):
+    """The --device the command names (the emulator today); an unknown name is a one-line error naming the flag."""
+    from device.registry import make_device
 
-
-def _attr_value(text: str):
-    low = text.lower()
-    if low in ("true", "false"):
-        return low == "true"
-    if text.startswith("[") and text.endswith("]"):
-        return [_attr_value(v.strip()) for v in text[1:-1].split(",") if v.strip()]
-    for conv in (int, float):
-        try:
-            return conv(text)
-        except ValueError:
-            pass
-    return text
-
-
-def build_case(op: Operator, args: argparse.Namespace):
-    """The case to run: the manifest's (by --case, else its first), with --shape/--dtype/--attr on top."""
-    from analysis.manifest import Case, InputSpec
-
-    shapes = _parse_assignments(args.shape, "--shape")
-    dtypes = _parse_assignments(args.dtype, "--dtype")
-    attrs = {k: _attr_value(v) for k, v in _parse_assignments(args.attr, "--attr").items()}
-    manifest = op.manifest
-    base = None
-    if manifest and manifest.cases:
-        base = manifest.case(args.case) if args.case else manifest.cases[0]
-    elif args.case:
-        raise TilewiseError(str(op.project.root), 0, f"--case {args.case}: the operator has no tilewise.toml cases")
-    names = [t.name for t in op.model.inputs] or list(base.inputs if base else shapes)
-    inputs = {}
-    for name in names:
-        prev = base.inputs.get(name) if base else None
-        shape = [int(d) for d in shapes[name].replace("x", ",").split(",") if d] if name in shapes else (
-            prev.shape if prev else None)
-        if shape is None:
-            optional = any(t.name == name and t.param_type == "OPTIONAL" for t in op.model.inputs)
-            if optional:
-                continue
-            raise TilewiseError(str(op.project.root), 0, (
-                f"no shape for input '{name}': pass --shape {name}=D0,D1,... (inputs: {', '.join(names)})"))
-        opdef = next((t for t in op.model.inputs if t.name == name), None)
-        dtype = dtypes.get(name) or (prev.dtype if prev else None) or (opdef.dtypes[0] if opdef and opdef.dtypes
-                                                                       else "float16")
-        inputs[name] = InputSpec(shape=shape, dtype=dtype, init=prev.init if prev else "normal",
-                                 low=prev.low if prev else None, high=prev.high if prev else None)
-    unknown = set(shapes) | set(dtypes)
-    unknown -= set(names)
-    if unknown:
-        raise TilewiseError("--shape/--dtype", 0, f"unknown input(s) {sorted(unknown)}; the inputs are {names}")
-    merged = {**(base.attrs if base else {}), **attrs}
-    return Case(name=base.name if base else "cli", inputs=inputs, attrs=merged)
-
-
-def _load_arrays(items: list[str]) -> dict:
-    import numpy as np
-
-    arrays = {}
-    for name, path in _parse_assignments(items, "--input").items():
-        try:
-            arrays[name] = np.load(path)
-        except (OSError, ValueError) as exc:
-            raise TilewiseError(path, 0, f"cannot load --input {name}: {exc}; give a .npy file") from None
-    return arrays
+    try:
+        return make_device(args.device, chip=args.chip, timeout_s=args.timeout)
+    except ValueError as exc:
+        raise TilewiseError("--device", 0, str(exc)) from None
 
 
 def cmd_run(args: argparse.Namespace) -> int:
     from pydantic import ValidationError
 
-    from device.emulator import EmulatorDevice
+    from server.cases import build_case, input_arrays, load_arrays
 
     try:
+        device = _device(args)
         op = load_operator(args.path)
         for p in op.problems:
             err.print(_problem_line(p), markup=False)
-        case = build_case(op, args)
-        device = EmulatorDevice(chip=args.chip, timeout_s=args.timeout)
+        arrays = load_arrays(args.input)
+        case = build_case(op, args, arrays)
         trace = str(Path(args.trace).resolve()) if args.trace else None
-        m = device.run(op, case, seed=args.seed, golden=args.golden, inputs=_load_arrays(args.input), trace_path=trace)
+        m = device.run(op, case, seed=args.seed, golden=args.golden, inputs=input_arrays(arrays), trace_path=trace)
     except TilewiseError as exc:
         err.print(f"error: {exc.one_line()}", markup=False)
         return 2
@@ -294,23 +232,27 @@ def _print_run(op: Operator, m) -> None:
 def cmd_tune(args: argparse.Namespace) -> int:
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-    from device.emulator import EmulatorDevice
     from search.cache import ResultsCache, default_results_path
     from search.tuner import Tuner
+    from server.cases import build_case, input_arrays, load_arrays
 
     try:
+        device = _device(args)
         op = load_operator(args.path)
         for p in op.problems:
             err.print(_problem_line(p), markup=False)
-        if op.manifest and op.manifest.cases and not (args.shape or args.dtype):
+        arrays = load_arrays(args.input)
+        if op.manifest and op.manifest.cases and not (args.shape or args.dtype or args.attr or arrays):
             cases = [op.manifest.case(name) for name in args.case] if args.case else list(op.manifest.cases)
-        else:
+        else:  # the flags describe one case: tune that one
+            if args.case and len(args.case) > 1:
+                raise TilewiseError("--case", 0, "give one --case with --shape/--dtype/--attr/--input (they describe "
+                                                 "one case), or drop those flags to tune several cases")
             args.case = args.case[0] if args.case else None
-            cases = [build_case(op, args)]
-        device = EmulatorDevice(chip=args.chip, timeout_s=args.timeout)
+            cases = [build_case(op, args, arrays)]
         cache = None if args.no_cache else ResultsCache(default_results_path())
         tuner = Tuner(op, device, cases, strategy=args.strategy, budget=args.budget, seed=args.seed, cache=cache,
-                      workers=args.workers)
+                      workers=args.workers, inputs=input_arrays(arrays))
     except (TilewiseError, ValueError) as exc:
         err.print(f"error: {exc.one_line() if isinstance(exc, TilewiseError) else exc}", markup=False)
         return 2
@@ -364,7 +306,7 @@ def _apply_best(op: Operator, tuner, result, device) -> dict:
     fresh = reload(op.project.root)
     failures = []
     for case in tuner.cases:
-        m = device.run(fresh, case, seed=tuner.data_seed)
+        m = device.run(fresh, case, seed=tuner.data_seed, inputs=tuner.inputs)
         if not m.ok or m.correct is False:
             failures.append(f"{case.name}: {m.error.message if m.error else 'wrong output'}")
     return {"files": sorted({e.file for e in edits}), "edits": len(changed_knobs(op.model, result.best)),
@@ -395,6 +337,10 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
     from server.lsp.server import create_server
 
+    if args.stdio and args.ws is not None:
+        err.print("error: --stdio and --ws: pick one transport; pass --stdio (the default) or --ws PORT", markup=False)
+        return 2
+    transport = "ws" if args.ws is not None else "stdio"
     logging.basicConfig(level=logging.INFO if args.verbose else logging.WARNING, stream=sys.stderr,
                         format="%(asctime)s %(name)s %(levelname)s %(message)s")
     server = create_server()
@@ -405,7 +351,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
     gc.freeze()
     gc.set_threshold(200_000, 20, 50)
-    if args.ws:
+    if transport == "ws":
         server.start_ws("127.0.0.1", args.ws)
     else:
         server.start_io()
@@ -413,6 +359,17 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
 
 # ---- entry point ---------------------------------------------------------------------------------------------
+def _case_flags(p: argparse.ArgumentParser, note: str = "") -> None:
+    """--shape/--dtype/--attr/--input, shared by run and tune. A list (DYNAMIC) input's tensors are `x[0]`, `x[1]`."""
+    p.add_argument("--shape", action="append", metavar="IN=D0,D1,...",
+                   help=f"input shape; x[0]=... for a tensor of a list input (repeatable){note}")
+    p.add_argument("--dtype", action="append", metavar="IN=DTYPE",
+                   help="input dtype, e.g. x=float16 (every tensor of a list x) or x[1]=float32 (repeatable)")
+    p.add_argument("--attr", action="append", metavar="NAME=VALUE", help="attribute value (repeatable)")
+    p.add_argument("--input", action="append", metavar="IN=FILE.npy",
+                   help="input data from a .npy file, e.g. x=a.npy or x[0]=a.npy (repeatable)")
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="tilewise", description="Language server, emulator and tiling "
                                      "optimiser for AscendC operators.")
@@ -432,12 +389,10 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("run", help="build and run the operator on the emulator and check it against its golden")
     p.add_argument("path", metavar="OPDIR")
     p.add_argument("--case", help="manifest case to run (default: the first)")
-    p.add_argument("--shape", action="append", metavar="IN=D0,D1,...", help="input shape (repeatable)")
-    p.add_argument("--dtype", action="append", metavar="IN=DTYPE", help="input dtype, e.g. x=float16 (repeatable)")
-    p.add_argument("--attr", action="append", metavar="NAME=VALUE", help="attribute value (repeatable)")
-    p.add_argument("--input", action="append", metavar="IN=FILE.npy", help="input data from a .npy file")
+    _case_flags(p)
     p.add_argument("--golden", metavar="FILE.py:FN", help="numpy golden (default: the manifest's)")
     p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--device", default="emulator", help=f"device to run on: {', '.join(DEVICES)}")
     p.add_argument("--chip", default=None, help=f"chip name ({', '.join(builtin_chips())}) or a JSON file")
     p.add_argument("--timeout", type=float, default=60.0, help="seconds before the run is killed")
     p.add_argument("--trace", metavar="OUT.json", help="write a Chrome trace-event pipeline trace (Perfetto)")
@@ -451,13 +406,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--budget", type=int, default=32, help="configurations to measure, the shipped one included")
     p.add_argument("--strategy", choices=sorted(STRATEGIES), default="evo")
     p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--device", choices=("emulator",), default="emulator")
+    p.add_argument("--device", default="emulator", help=f"device to measure on: {', '.join(DEVICES)}")
     p.add_argument("--chip", default=None, help=f"chip name ({', '.join(builtin_chips())}) or a JSON file")
     p.add_argument("--case", action="append", help="manifest case (repeatable; default: all)")
-    p.add_argument("--shape", action="append", metavar="IN=D0,D1,...")
-    p.add_argument("--dtype", action="append", metavar="IN=DTYPE")
-    p.add_argument("--attr", action="append", metavar="NAME=VALUE")
-    p.add_argument("--input", action="append", metavar="IN=FILE.npy")
+    _case_flags(p, " (with any of these, tune that one case)")
     p.add_argument("--golden", metavar="FILE.py:FN")
     p.add_argument("--workers", type=int, default=2, help="evaluations in parallel")
     p.add_argument("--timeout", type=float, default=60.0)
@@ -469,7 +421,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("serve", help="run the language server (LSP over stdio, or websockets with --ws)")
     p.add_argument("--ws", type=int, metavar="PORT", help="serve websockets on 127.0.0.1:PORT instead of stdio")
-    p.add_argument("--stdio", action="store_true", help="LSP over stdio (the default)")
+    p.add_argument("--stdio", action="store_true", help="LSP over stdio (the default; editors pass it)")
     p.add_argument("--verbose", "-v", action="store_true")
     p.set_defaults(func=cmd_serve)
     return parser

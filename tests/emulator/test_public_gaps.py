@@ -424,13 +424,15 @@ def test_optional_dynamic_and_value_depend_inputs(tmp_path, emu_cache, needs_gxx
                                        "bias": InputSpec(shape=[64], dtype="float32"),
                                        "xs[0]": InputSpec(shape=[64], dtype="float32"),
                                        "xs[1]": InputSpec(shape=[8, 8], dtype="float32")})
-    m = run(root, emu_cache, with_bias, "def golden(k, bias, x0, x1):\n"
-            "    return x0 * k[0] + bias, x1 * k[0] + bias.reshape(8, 8)\n", inputs={"k": k})
+    # the golden takes the DYNAMIC input as a list in its OpDef place, and answers the DYNAMIC output with a list
+    m = run(root, emu_cache, with_bias, "def golden(k, bias, xs):\n"
+            "    return [xs[0] * k[0] + bias, xs[1] * k[0] + bias.reshape(8, 8)]\n", inputs={"k": k})
     assert m.ok and m.correct, m.error
     assert [o.name for o in m.outputs] == ["ys[0]", "ys[1]"] and m.outputs[1].shape == [8, 8]
     without = Case(name="n", inputs={"k": InputSpec(shape=[1], dtype="int32"),
                                      **{f"xs[{i}]": InputSpec(shape=[32], dtype="float32") for i in range(3)}})
-    m = run(root, emu_cache, without, "def golden(k, *xs):\n    return tuple(x * k[0] for x in xs)\n",
+    m = run(root, emu_cache, without, "def golden(k, bias, xs):\n    assert bias is None\n"
+            "    return ([x * k[0] for x in xs],)\n",
             inputs={"k": k})
     assert m.ok and m.correct and len(m.outputs) == 3, m.error
     # Without ValueDepend the tiling reads no values (nullptr, as on a device): the host crash is a typed error.
