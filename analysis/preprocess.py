@@ -17,8 +17,17 @@ from typing import NamedTuple
 QUALIFIERS = (
     b"__aicore__", b"__global__", b"__gm__", b"__ubuf__", b"__inline__", b"__cbuf__", b"__ca__", b"__cb__",
     b"__cc__", b"__fbuf__", b"__sync_alias__", b"__sync_in__", b"__sync_out__", b"__in_pipe__", b"__out_pipe__",
+    # kernel kinds and memory spaces of newer CANN releases, and compiler hints public kernels carry
+    b"__vector__", b"__cube__", b"__mix__", b"__inout_pipe__", b"__simd_callee__", b"__simd_vf__", b"__simt_vf__",
+    b"__simt_callee__", b"__simt_gm__", b"__ssbuf__", b"__biasbuf__", b"__kfc_workspace__", b"__local_mem__",
+    b"__no_simd_vf_fusion__", b"__sync_noalias__", b"__check_sync_alias__", b"__host_aicore__", b"__forceinline__",
+    b"__launch_bounds__",
 )
-_QUALIFIER_RE = re.compile(rb"__(" + b"|".join(q[2:-2] for q in QUALIFIERS) + rb")__(?!\w)")
+# These take arguments: `__mix__(1, 2)`, `__in_pipe__(V)`, `__launch_bounds__(256)`; the arguments go too.
+_QUALIFIERS_WITH_ARGS = frozenset({"__mix__", "__in_pipe__", "__out_pipe__", "__inout_pipe__", "__launch_bounds__"})
+_QUALIFIER_RE = re.compile(rb"__(" + b"|".join(q[2:-2] for q in QUALIFIERS) + rb")__(?!\w)|__restrict(?!\w)")
+# `#define __aicore__` / `#ifndef __aicore__`: there the qualifier is a macro's name, which must stay.
+_DIRECTIVE_NAME_RE = re.compile(rb"(#[ \t]*(define|undef|ifdef|ifndef)|\bdefined)[ \t(]*$")
 _TILING_MACRO_RE = re.compile(
     rb"\b(BEGIN_TILING_DATA_DEF|TILING_DATA_FIELD_DEF_ARR|TILING_DATA_FIELD_DEF_STRUCT|TILING_DATA_FIELD_DEF"
     rb"|END_TILING_DATA_DEF|REGISTER_TILING_DATA_CLASS)\b"
@@ -90,6 +99,13 @@ class _Opaque:
         k = bisect.bisect_right(self._starts, pos) - 1
         if k >= 0 and self._ranges[k][0] <= pos < self._ranges[k][1]:
             return self._ranges[k][1]
+        return pos
+
+    def start_of(self, pos: int) -> int:
+        """Start of the opaque range containing pos (pos itself when none does)."""
+        k = bisect.bisect_right(self._starts, pos) - 1
+        if k >= 0 and self._ranges[k][0] <= pos < self._ranges[k][1]:
+            return self._ranges[k][0]
         return pos
 
 
@@ -238,9 +254,25 @@ def _neutralise(src: bytes, buf: bytearray, opaque: _Opaque, out: Preprocessed, 
         start, end = m.span()
         if start >= hi:
             break
-        if not opaque.contains(start):
-            buf[start:end] = b" " * (end - start)  # a qualifier is one word: no line break to keep
-            marks.append(Mark("qualifier", m.group(0).decode(), start, end))
+        if opaque.contains(start):
+            continue
+        line_start = src.rfind(b"\n", max(0, start - 200), start) + 1
+        if _DIRECTIVE_NAME_RE.search(src, line_start, start):
+            continue
+        name = m.group(0).decode()
+        if name in _QUALIFIERS_WITH_ARGS:
+            open_pos = end
+            while open_pos < len(src) and src[open_pos] in b" \t":
+                open_pos += 1
+            close = _match_paren(src, open_pos, opaque) if src[open_pos : open_pos + 1] == b"(" else -1
+            if close < 0 and src[open_pos : open_pos + 1] == b"(":
+                out.far_reaching = True  # a `)` typed later would close the arguments
+            if close >= 0:
+                _blank(buf, start, close + 1)
+                marks.append(Mark("qualifier", name, start, close + 1))
+                continue
+        buf[start:end] = b" " * (end - start)  # a qualifier is one word: no line break to keep
+        marks.append(Mark("qualifier", name, start, end))
 
     for m in _TILING_MACRO_RE.finditer(src, lo, scan_end) if b"TILING_DATA" in src else ():
         if m.start() >= hi:
@@ -275,6 +307,9 @@ def _neutralise(src: bytes, buf: bytearray, opaque: _Opaque, out: Preprocessed, 
             _blank(buf, m.start(), m.end())
 
     _neutralise_statement_macros(src, buf, opaque, out, lo, hi, scan_end)
+    from analysis.dialect import neutralise_dialect  # (dialect builds on this module's helpers)
+
+    neutralise_dialect(src, buf, opaque, out, lo, hi, scan_end)
 
 
 def _neutralise_tiling_macro(src: bytes, buf: bytearray, m: re.Match, opaque: _Opaque, out: Preprocessed) -> None:
@@ -313,6 +348,10 @@ def _neutralise_tiling_macro(src: bytes, buf: bytearray, m: re.Match, opaque: _O
         type_arg, name_arg = args[0], args[-1]
         _put(buf, type_arg.start, src[type_arg.start : type_arg.end])
         _put(buf, name_arg.start, src[name_arg.start : name_arg.end])
+        following = re.compile(rb"\s*").match(src, close + 1).end()
+        out.calls.append((m.start(), following + 1))  # the decision below reads up to the next code byte
+        if src[following : following + 1] != b";":
+            buf[close] = ord(";")  # the macro brings its own `;`, so public code often leaves it out
 
 
 def _neutralise_statement_macros(src: bytes, buf: bytearray, opaque: _Opaque, out: Preprocessed, lo: int = 0,
@@ -348,7 +387,7 @@ def _neutralise_statement_macros(src: bytes, buf: bytearray, opaque: _Opaque, ou
             out.marks.append(Mark("macro_stmt", name.decode(), m.start(), close + 1))
             pos = close + 1
             continue
-        if _alone_on_its_lines(src, m.start(), close):
+        if _alone_on_its_lines(src, m.start(), close, opaque):
             # `DECLARE_KERNELS(half)` on a line of its own, no `;`: expands to declarations; plain C++ can't read it
             _blank(buf, m.start(), close + 1)
             out.marks.append(Mark("macro_stmt", name.decode(), m.start(), close + 1,
@@ -356,7 +395,7 @@ def _neutralise_statement_macros(src: bytes, buf: bytearray, opaque: _Opaque, ou
             pos = close + 1
             continue
         if _has_code_outside_opaque(_CONTROL_IN_ARGS_RE, inner, open_pos + 1, opaque) or _EMPTY_ARG_RE.search(
-                inner):
+                _without_comments(inner, open_pos + 1, opaque)):
             args = _split_args(src, open_pos + 1, close, opaque)
             _blank(buf, open_pos + 1, close)
             out.marks.append(Mark("macro_stmt", name.decode(), m.start(), close + 1, args))
@@ -371,16 +410,35 @@ def _neutralise_statement_macros(src: bytes, buf: bytearray, opaque: _Opaque, ou
                 out.marks.append(Mark("macro_type_arg", name.decode(), arg.start, arg.end, (arg,)))
 
 
-def _alone_on_its_lines(src: bytes, start: int, close: int) -> bool:
+def _alone_on_its_lines(src: bytes, start: int, close: int, opaque: _Opaque) -> bool:
     line_start = src.rfind(b"\n", 0, start) + 1
     if src[line_start:start].strip():
         return False
     line_end = src.find(b"\n", close)
     line_end = len(src) if line_end < 0 else line_end
-    if src[close + 1 : line_end].strip():
+    if src[close + 1 : line_end].strip() and not opaque.contains(close + 1 + len(src[close + 1 : line_end]) -
+                                                                 len(src[close + 1 : line_end].lstrip())):
         return False
-    rest = src[line_end:].lstrip()
-    return not rest[:1] or rest[:1] not in b";{.,)=+-*/<>&|?:"
+    pos = line_end
+    while True:  # the next code, past blanks and comments (`// 3D kernels` before the next macro line)
+        rest = src[pos:].lstrip()
+        pos = len(src) - len(rest)
+        if rest[:2] in (b"//", b"/*") and opaque.contains(pos):
+            pos = opaque.end_of(pos)
+            continue
+        return not rest[:1] or rest[:1] not in b";{.,)=+-*/<>&|?:"
+
+
+def _without_comments(inner: bytes, base: int, opaque: _Opaque) -> bytes:
+    """`inner` (which starts at `base`) with its comments blanked: `ARGS(a, // note` ends in an empty argument."""
+    if b"/" not in inner:
+        return inner
+    out = bytearray(inner)
+    for i in range(len(inner) - 1):
+        if inner[i : i + 2] in (b"//", b"/*") and opaque.contains(base + i) and opaque.start_of(base + i) == base + i:
+            end = min(opaque.end_of(base + i) - base, len(inner))
+            out[i:end] = b" " * (end - i)
+    return bytes(out)
 
 
 def _has_code_outside_opaque(regex: re.Pattern, inner: bytes, base: int, opaque: _Opaque) -> bool:
