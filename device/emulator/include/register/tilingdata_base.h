@@ -6,7 +6,9 @@
 // the same class and reads `tilingData.field`. Because both sides are one class compiled by one compiler, the
 // layout (natural alignment, padding) is identical by construction.
 //
-// Only standard headers are included here so that the kernel TU stays free of host types.
+// As in CANN, the header also brings the graph and runtime types (ge::DataType, ge::Shape, gert::TilingContext,
+// gert::Shape, ...), which tiling headers that include nothing else use for compile-info structs and helper
+// declarations; those headers reach the kernel translation unit too, where the types are inert.
 #pragma once
 #include <cstddef>
 #include <cstdint>
@@ -14,6 +16,10 @@
 #include <map>
 #include <stdexcept>
 #include <string>
+
+#include "exe_graph/runtime/tiling_context.h"
+#include "graph/shape.h"
+#include "graph/types.h"
 
 namespace tw_host {
 

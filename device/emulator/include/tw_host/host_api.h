@@ -382,6 +382,7 @@ inline TilingResult run_tiling(const OpInfo& info, const std::vector<TensorDesc>
         node->platform.aic_num = platform.cube_cores;
         node->platform.ub_bytes = platform.ub_bytes;
         node->platform.l1_bytes = platform.l1_bytes;
+        fe::current_platform() = node->platform;  // for code that asks fe::PlatformInfoManager instead
 
         std::shared_ptr<void> compile_info;
         if (info.make_compile_info) {
