@@ -52,6 +52,17 @@ from analysis.model import (
     make,
 )
 from analysis.project import OperatorProject
+from analysis.queues import (
+    QueueType,
+    declared_names,
+    depth_index,
+    init_buffer_queue,
+    member_constant,
+    position_of,
+    queue_aliases,
+    queue_type_node,
+    unwrap_type,
+)
 from analysis.source import Chunk, SourceFile
 
 GE_DTYPES = {
@@ -134,6 +145,7 @@ class ModelBuilder:
         self.problems: list[Problem] = []
         self.host_env: dict[str, int] = {}
         self.kernel_env: dict[str, int] = {}
+        self.queue_aliases: dict[str, QueueType] = {}  # set by the kernel pass
         self.type_sizes: dict[str, int] = {}
         self._parts: dict[tuple[str, int, int], tuple[str, str | None, str | None]] = {}
         self._movable: list | None = None  # while a chunk is extracted: the position-bearing objects it creates
@@ -595,12 +607,17 @@ class ModelBuilder:
         needs the whole kernel: the main entry, which calls run inside a loop, and which fields read tiling data."""
         files = list(self._of_side("kernel"))
         user_functions: set[str] = set()
+        aliases: dict[str, QueueType] = {}  # `using InQue = TQue<...>;` anywhere in the kernel's files
         for f in files:
             for _, names in self._chunked(f, "functions", self._function_names, lambda _c: None):
                 user_functions |= names
+            for _, found in self._chunked(f, "queue_aliases", lambda v, c: queue_aliases(v.sf, c.node),
+                                          lambda _c: None):
+                aliases.update(found)
+        self.queue_aliases = aliases
         struct_names = frozenset(s.name for s in model.tiling.structs)
         fingerprint = (frozenset(self.kernel_env.items()), frozenset(self.type_sizes.items()),
-                       frozenset(user_functions), struct_names, model.tiling.struct)
+                       frozenset(user_functions), struct_names, model.tiling.struct, frozenset(aliases.items()))
         entries: list[KernelEntry] = []
         classes: list[KernelClass] = []
         callees: dict[str, set[str]] = {}
@@ -730,42 +747,38 @@ class ModelBuilder:
             self._queue_decl(part, f.sf, decl, ev)
 
     def _queue_decl(self, part: _KernelChunk, sf: SourceFile, decl: Node, ev: Evaluator) -> None:
+        """A TQue/TQueBind/TBuf/TPipe declaration, in any of the forms `analysis.queues` reads."""
         t = decl.child_by_field_name("type")
         if t is None:
             return
-        base = t.child_by_field_name("name") if t.type == "template_type" else t
-        kind = sf.node_text(base).split("::")[-1] if base is not None else ""
-        if kind not in ("TQue", "TQueBind", "TBuf", "TPipe"):
-            return
-        targs = []
-        if t.type == "template_type":
-            al = t.child_by_field_name("arguments")
-            targs = list(al.named_children) if al is not None else []
-        position, depth = None, None
-        pos_text = [sf.node_text(a).split("::")[-1] for a in targs]
-        if kind == "TQue" and targs:
-            position = pos_text[0]
-            depth = self.expr(sf, targs[1], ev) if len(targs) > 1 else None
-        elif kind == "TQueBind" and len(targs) >= 2:
-            position = f"{pos_text[0]}->{pos_text[1]}"
-            depth = self.expr(sf, targs[2], ev) if len(targs) > 2 else None
-        elif kind == "TBuf":
-            position = pos_text[0] if targs else "VECCALC"
-        if depth is not None and depth.value is None:
-            depth.value = ev.env.get(depth.text)
-        if depth is None and kind in ("TQue", "TQueBind"):
-            depth = make(Expr, text="", value=1, loc=None)  # AscendC's default depth
-        owner = _owner_class(sf, decl)
+        direct = queue_type_node(sf, t)
+        if direct is not None:
+            kind, arg_nodes = direct
+            args = [self.expr(sf, a, ev) for a in arg_nodes]
+        else:
+            alias = self.queue_aliases.get(sf.node_text(unwrap_type(t)))
+            if alias is None:
+                return
+            kind = alias.kind
+            args = [make(Expr, text=a, value=_eval_text(a, ev.env, self.type_sizes), loc=None) for a in alias.args]
         if kind == "TPipe":
-            part.pipes.extend(sf.node_text(d).strip("*& ") for d in decl.children_by_field_name("declarator"))
+            part.pipes.extend(sf.node_text(d) for d, _ in declared_names(decl))
             return
-        for d in decl.children_by_field_name("declarator"):
-            ident = d if d.type in ("identifier", "field_identifier") else d.child_by_field_name("declarator")
-            if ident is not None:
-                part.queues.append(make(QueueDecl,
-                    name=sf.node_text(ident), kind=kind, position=position, depth=depth.value if depth else None,
-                    depth_expr=depth.text if depth else None, owner=owner,
-                    loc=self.nloc(sf, ident)))
+        position = position_of(kind, [a.text for a in args])
+        index = depth_index(kind)
+        depth = None
+        if index is not None:
+            # AscendC's default depth is 1
+            depth = args[index] if len(args) > index else make(Expr, text="", value=1, loc=None)
+            if depth.value is None:
+                value = ev.env.get(depth.text)
+                depth.value = value if value is not None else member_constant(sf, decl, depth.text, ev.value)
+        owner = _owner_class(sf, decl)
+        for ident, size in declared_names(decl):
+            part.queues.append(make(QueueDecl,
+                name=sf.node_text(ident), kind=kind, position=position, depth=depth.value if depth else None,
+                depth_expr=depth.text if depth else None, owner=owner,
+                count=ev.value(size) if size is not None else None, loc=self.nloc(sf, ident)))
 
     def _api_calls(self, f: _FileFacts, part: _KernelChunk, user_functions: set[str]) -> None:
         sf = f.sf
@@ -813,7 +826,7 @@ class ModelBuilder:
             return
         total = num.value * size.value if num.value is not None and size.value is not None else None
         part.init_buffers.append(make(InitBufferCall,
-            queue=re.split(r"\.|->", queue.text)[-1], num=num, size=size, bytes=total, owner=api.owner,
+            queue=init_buffer_queue(queue.text), num=num, size=size, bytes=total, owner=api.owner,
             loc=api.loc))
 
     def _tiling_data(self, f: _FileFacts, part: _KernelChunk, chunk: Chunk, struct_names: frozenset[str],

@@ -123,6 +123,7 @@ class QueueDecl(BaseModel):
     depth: int | None = None  # the depth template argument, when it evaluates
     depth_expr: str | None = None
     owner: str | None = None  # enclosing class
+    count: int | None = None  # an array of queues (`TQue<...> inQueues[3];`): its length, when it evaluates
     loc: Loc
 
 

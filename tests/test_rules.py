@@ -91,6 +91,92 @@ def test_single_buffer_outside_a_loop_is_quiet(tmp_path: Path):
     assert findings(write_operator(tmp_path / "op", kernel=kernel), "single-buffer") == []
 
 
+# The layout most public samples copy: everything qualified with `AscendC::`, the input queues in one declaration.
+SAMPLE_STYLE_KERNEL = """\
+#include "kernel_operator.h"
+
+constexpr int32_t BUFFER_NUM = 1;
+
+class KernelPairAdd {
+public:
+    __aicore__ inline KernelPairAdd() {}
+    __aicore__ inline void Init(GM_ADDR x, GM_ADDR y, uint32_t blockLength, uint32_t tileLength)
+    {
+        this->blockLength = blockLength;
+        this->tileLength = tileLength;
+        xGm.SetGlobalBuffer((__gm__ half*)x + blockLength * AscendC::GetBlockIdx(), blockLength);
+        yGm.SetGlobalBuffer((__gm__ half*)y + blockLength * AscendC::GetBlockIdx(), blockLength);
+        pipe.InitBuffer(inQueueX, BUFFER_NUM, this->tileLength * sizeof(half));
+        pipe.InitBuffer(inQueueY, BUFFER_NUM, this->tileLength * sizeof(half));
+        pipe.InitBuffer(outQueueZ, BUFFER_NUM, this->tileLength * sizeof(half));
+    }
+    __aicore__ inline void Process()
+    {
+        uint32_t loops = blockLength / tileLength;
+        for (uint32_t i = 0; i < loops; i++) {
+            CopyIn(i);
+            Compute();
+            CopyOut(i);
+        }
+    }
+
+private:
+    __aicore__ inline void CopyIn(uint32_t progress)
+    {
+        AscendC::LocalTensor<half> a = inQueueX.AllocTensor<half>();
+        AscendC::LocalTensor<half> b = inQueueY.AllocTensor<half>();
+        AscendC::DataCopy(a, xGm[progress * tileLength], tileLength);
+        AscendC::DataCopy(b, xGm[progress * tileLength], tileLength);
+        inQueueX.EnQue(a);
+        inQueueY.EnQue(b);
+    }
+    __aicore__ inline void Compute()
+    {
+        AscendC::LocalTensor<half> a = inQueueX.DeQue<half>();
+        AscendC::LocalTensor<half> b = inQueueY.DeQue<half>();
+        AscendC::LocalTensor<half> c = outQueueZ.AllocTensor<half>();
+        AscendC::Add(c, a, b, tileLength);
+        outQueueZ.EnQue<half>(c);
+        inQueueX.FreeTensor(a);
+        inQueueY.FreeTensor(b);
+    }
+    __aicore__ inline void CopyOut(uint32_t progress)
+    {
+        AscendC::LocalTensor<half> c = outQueueZ.DeQue<half>();
+        AscendC::DataCopy(yGm[progress * tileLength], c, tileLength);
+        outQueueZ.FreeTensor(c);
+    }
+
+    AscendC::TPipe pipe;
+    AscendC::TQue<AscendC::QuePosition::VECIN, BUFFER_NUM> inQueueX, inQueueY;
+    AscendC::TQue<AscendC::QuePosition::VECOUT, BUFFER_NUM> outQueueZ;
+    AscendC::GlobalTensor<half> xGm;
+    AscendC::GlobalTensor<half> yGm;
+    uint32_t blockLength;
+    uint32_t tileLength;
+};
+
+extern "C" __global__ __aicore__ void scale(GM_ADDR x, GM_ADDR y, GM_ADDR workspace, GM_ADDR tiling)
+{
+    GET_TILING_DATA(tilingData, tiling);
+    KernelPairAdd op;
+    op.Init(x, y, tilingData.blockLength, tilingData.tileLength);
+    op.Process();
+}
+"""
+
+
+def test_single_buffer_speaks_on_the_sample_style_qualified_declaration(tmp_path: Path):
+    root = write_operator(tmp_path / "op", kernel=SAMPLE_STYLE_KERNEL)
+    queues = {q.name: q for q in load_operator(root).model.queues}
+    assert {n: (q.position, q.depth) for n, q in queues.items()} == {
+        "inQueueX": ("VECIN", 1), "inQueueY": ("VECIN", 1), "outQueueZ": ("VECOUT", 1)}
+    (f,) = findings(root, "single-buffer")  # one finding for the one constant all three queues share
+    assert (f.line, f.col) == (3, 32)
+    assert fix_and_recheck(root, "single-buffer") == []
+    assert "constexpr int32_t BUFFER_NUM = 2;" in (root / "op_kernel" / "scale.cpp").read_text()
+
+
 # ---- aligned-datacopypad -----------------------------------------------------------------------------------------
 PAD_IN = ("        DataCopyExtParams params{1, static_cast<uint32_t>(TILE * sizeof(half)), 0, 0, 0};\n"
           "        DataCopyPadExtParams<half> pad{false, 0, 0, 0};\n"
