@@ -89,3 +89,10 @@ async def test_after_a_run_hover_shows_the_lines_measured_figures(client: Langua
     await diagnostics_for(client, uri)
     text = (await hover_at(client, uri, row, lines[row].index("DataCopy") + 2)).contents.value
     assert want in text and "(sources changed since)" in text
+    # a run that yields no per-line figures (the process crashes) drops the older run's: they would pass for its
+    change(client, uri, 3, path.read_text().replace("op.Process();", "op.Process(); *(volatile int*)nullptr = 1;"))
+    await diagnostics_for(client, uri)
+    result = await client.protocol.send_request_async("tilewise/run", {"uri": uri, "case": "fp16_odd_tail"})
+    assert not result.ok and result.error.kind == "crash"
+    text = (await hover_at(client, uri, row, lines[row].index("DataCopy") + 2)).contents.value
+    assert "**DataCopy**" in text and "Last run" not in text

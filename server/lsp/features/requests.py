@@ -85,9 +85,12 @@ def register(server) -> None:
             _end(ls, token, "cancelled")
             raise
         ls.state.last_run[root] = m
-        ls.state.run_lines[root] = RunLines(
-            case=m.case, lines=per_line(m.sites, m.block_dim), stopped=m.error is not None,
-            text_hashes={p: hash(sf.text) for p, sf in op.sources.items()})
+        if m.sites:
+            ls.state.run_lines[root] = RunLines(
+                case=m.case, lines=per_line(m.sites, m.block_dim), stopped=m.error is not None,
+                text_hashes={p: hash(sf.text) for p, sf in op.sources.items()})
+        else:  # no per-line figures (a kernel-invocation program, or a run that never reached the kernel)
+            ls.state.run_lines.pop(root, None)  # an older run's would pass for this one's
         publish(ls, root, ls.state.analyses.get(root, analysis))
         _end(ls, token, f"{m.time_us:.1f} µs" if m.time_us is not None else (m.error.kind if m.error else "done"))
         return m.model_dump(mode="json")
