@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "acl/acl.h"
 #include "kernel_operator.h"
 #include "tw/launcher.h"
 
@@ -25,6 +26,8 @@ constexpr half QUARTER = 0.25f;
 constexpr bfloat16_t BF_THREE = 3.0f;
 static_assert(static_cast<float>(QUARTER) == 0.25f, "constexpr half converts back exactly");
 static_assert(sizeof(float32_t) == 4 && sizeof(float16_t) == 2, "type aliases");
+// tik2, the namespace's early name, names the same API.
+static_assert(std::is_same<tik2::LocalTensor<float>, AscendC::LocalTensor<float>>::value, "tik2 alias");
 
 std::vector<std::vector<uint8_t>> gm;  // GM buffers of the running case, registered with the launch
 
@@ -50,6 +53,9 @@ void case_aliases() {
     print("f32", x.data(), 2);
     print("half", arr, 3);
     print("dup", h.data(), 2);
+    // ACL's host-side half: raw binary16 bits.
+    std::printf("acl %u %g %g\n", static_cast<unsigned>(aclFloatToFloat16(1.0f)),
+                static_cast<double>(aclFloat16ToFloat(aclFloatToFloat16(-2.5f))), static_cast<double>(ACL_ERROR_NONE));
 }
 
 // TBuf::Get<T>() spans the whole buffer, Get<T>(len) its first len elements, GetWithOffset<T>(len, bytes) starts

@@ -70,6 +70,7 @@ def test_float32_alias_and_constexpr_half(run):
     # constexpr half MIN_VALUE = static_cast<half>(-65504.0f), a constexpr 0.25 and a constexpr bfloat16 3.0
     assert o.values["half"] == [-65504.0, 0.25, 3.0]
     assert o.values["dup"] == [-65504.0, -65504.0]
+    assert o.values["acl"] == [0x3C00, -2.5, 0]  # aclFloatToFloat16(1.0) is binary16 0x3C00; ACL_ERROR_NONE is 0
 
 
 def test_tbuf_get_forms_view_the_same_buffer_and_check_bounds(run):

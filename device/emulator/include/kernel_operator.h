@@ -17,3 +17,6 @@
 #include "tw/kernel_macros.h"
 #include "tw/tpl.h"
 #include "tw/entry.h"
+
+// tik2 is the namespace's name in early AscendC releases; kernels written then still say `using namespace tik2;`.
+namespace tik2 = AscendC;

@@ -122,3 +122,11 @@ inline aclError aclrtMemset(void* dst, size_t destMax, int32_t value, size_t cou
     std::memset(dst, value, count);
     return ACL_SUCCESS;
 }
+
+// ACL's half-precision scalar type (the raw IEEE binary16 bits) and its conversions, which sample hosts use to
+// prepare fp16 inputs; ACL_ERROR_NONE is the older name of ACL_SUCCESS.
+#include "tw/half.h"
+using aclFloat16 = uint16_t;
+constexpr aclError ACL_ERROR_NONE = 0;
+inline float aclFloat16ToFloat(aclFloat16 value) { return tw::half_bits_to_float(value); }
+inline aclFloat16 aclFloatToFloat16(float value) { return tw::float_to_half_bits(value); }
