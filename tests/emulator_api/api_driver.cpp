@@ -174,6 +174,101 @@ void case_identity() {
     G<int64_t>(0)[get_block_idx()] = get_block_idx() * 100 + get_block_num() * 10 + get_subblockid();
 }
 
+// Fused arithmetic, count and mask forms: a[k] = k / 4 - 8, b[k] = 1.5 - k / 8, the destination starting at 2.
+void case_fused() {
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> buf;
+    pipe.InitBuffer(buf, 8 * 64 * sizeof(float));
+    LocalTensor<float> a = buf.Get<float>(64), b = buf.Get<float>()[64], out = buf.Get<float>()[128];
+    for (int k = 0; k < 64; ++k) {
+        a.SetValue(k, k / 4.0f - 8.0f);
+        b.SetValue(k, 1.5f - k / 8.0f);
+    }
+    const char* names[] = {"AddRelu", "SubRelu", "FusedMulAdd", "FusedMulAddRelu", "MulAddDst"};
+    for (int i = 0; i < 5; ++i) {
+        LocalTensor<float> d = out[64 * i];
+        Duplicate(d, 2.0f, 64);
+        switch (i) {
+            case 0: AddRelu(d, a, b, 64); break;
+            case 1: SubRelu(d, a, b, 64); break;
+            case 2: FusedMulAdd(d, a, b, 64); break;
+            case 3: FusedMulAddRelu(d, a, b, 64); break;
+            default: MulAddDst(d, a, b, 64); break;
+        }
+        print(names[i], d.data(), 64);
+    }
+    LocalTensor<float> m = out[64 * 5];
+    Duplicate(m, 2.0f, 64);
+    FusedMulAdd(m, a, b, 8, 1, BinaryRepeatParams());  // first 8 slots only
+    print("FusedMulAdd_mask", m.data(), 10);
+    LocalTensor<int32_t> idx = out[64 * 5 + 16].ReinterpretCast<int32_t>();
+    CreateVecIndex(idx, -5, 6);
+    print("CreateVecIndex", idx.data(), 6);
+}
+
+// High-level math on x[k] = k / 10 - 3.2 (k < 64) and y[k] = 0.05 + k / 32, in float.
+void case_math() {
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> buf, tmp;
+    pipe.InitBuffer(buf, 4 * 64 * sizeof(float));
+    pipe.InitBuffer(tmp, 1024);
+    LocalTensor<float> x = buf.Get<float>(64), y = buf.Get<float>()[64], d = buf.Get<float>()[128];
+    LocalTensor<uint8_t> scratch = tmp.Get<uint8_t>();
+    for (int k = 0; k < 64; ++k) {
+        x.SetValue(k, k / 10.0f - 3.2f);
+        y.SetValue(k, 0.05f + k / 32.0f);
+    }
+#define TW_RUN(NAME, CALL) CALL; print(NAME, d.data(), 64);
+    TW_RUN("Tanh", Tanh(d, x, scratch, 64))
+    TW_RUN("Sin", Sin(d, x, 64))
+    TW_RUN("Cos", Cos(d, x, scratch, 64))
+    TW_RUN("Atan", Atan(d, x, 64))
+    TW_RUN("Asinh", Asinh(d, x, 64))
+    TW_RUN("Acos", Acos(d, y[0], 16))
+    TW_RUN("Erf", Erf(d, x, 64))
+    TW_RUN("Log2", Log2(d, y, 64))
+    TW_RUN("Floor", Floor(d, x, 64))
+    TW_RUN("Ceil", Ceil(d, x, 64))
+    TW_RUN("Round", Round(d, x, 64))
+    TW_RUN("Trunc", Trunc(d, x, 64))
+    TW_RUN("Frac", Frac(d, x, 64))
+    TW_RUN("Sign", Sign(d, x, 64))
+    TW_RUN("PowerTT", Power(d, y, x, 64))
+    TW_RUN("PowerTS", Power(d, x, 3.0f, scratch, 64))
+    TW_RUN("PowerST", Power(d, 2.0f, x, 64))
+    TW_RUN("Fmod", Fmod(d, x, y, 64))
+    TW_RUN("ClampMax", ClampMax(d, x, 1.25f, 64))
+    TW_RUN("ClampMin", ClampMin(d, x, scratch, -0.5f, 64))
+#undef TW_RUN
+    LocalTensor<int16_t> i = buf.Get<int16_t>()[384];
+    for (int k = 0; k < 16; ++k) i.SetValue(k, static_cast<int16_t>(k * 37 - 200));
+    Xor(i[16], i, i[8], 8);
+    print("Xor", i.data() + 16, 8);
+    LocalTensor<int32_t> p = buf.Get<int32_t>()[224];
+    for (int k = 0; k < 8; ++k) p.SetValue(k, k - 2);
+    Power(p[8], p, 3, 8);
+    print("PowerInt", p.data() + 8, 8);
+}
+
+// The scalar unit's bit counting and conversions.
+void case_scalar_unit() {
+    int64_t v[] = {ScalarGetSFFValue<1>(0x8), ScalarGetSFFValue<0>(0x7), ScalarGetSFFValue<0>(~0ull),
+                   ScalarCountLeadingZero(1), ScalarCountLeadingZero(0), ScalarGetCountOfValue<1>(0xF0),
+                   ScalarGetCountOfValue<0>(0xF0), CountBitsCntSameAsSignBit(0), CountBitsCntSameAsSignBit(-1),
+                   CountBitsCntSameAsSignBit(1), CountBitsCntSameAsSignBit(-2),
+                   ScalarCast<float, int32_t, RoundMode::CAST_ROUND>(2.5f),
+                   ScalarCast<float, int32_t, RoundMode::CAST_RINT>(2.5f),
+                   ScalarCast<float, int32_t, RoundMode::CAST_FLOOR>(-1.5f),
+                   ScalarCast<float, int32_t, RoundMode::CAST_TRUNC>(-1.5f),
+                   ScalarCast<float, int32_t, RoundMode::CAST_CEIL>(3e9f)};
+    std::printf("scalar");
+    for (int64_t x : v) std::printf(" %lld", static_cast<long long>(x));
+    std::printf("\n");
+    half h[] = {ScalarCast<float, half, RoundMode::CAST_TRUNC>(1.0009765625f + 0.0004f),
+                ScalarCast<float, half, RoundMode::CAST_CEIL>(1.0004f)};
+    print("scalar_half", h, 2);
+}
+
 const std::map<std::string, std::pair<std::function<void()>, int>> CASES = {
     {"aliases", {case_aliases, 1}},
     {"tbuf", {case_tbuf, 1}},
@@ -182,6 +277,9 @@ const std::map<std::string, std::pair<std::function<void()>, int>> CASES = {
     {"legacy_copy", {case_legacy_copy, 1}},
     {"legacy_flags_unpaired", {case_legacy_flags_unpaired, 1}},
     {"identity", {case_identity, 3}},
+    {"fused", {case_fused, 1}},
+    {"math", {case_math, 1}},
+    {"scalar_unit", {case_scalar_unit, 1}},
 };
 
 }  // namespace

@@ -7,11 +7,13 @@ is (so the timing model costs it as that instruction, on its pipe)."""
 
 from __future__ import annotations
 
+import math
 import shutil
 import subprocess
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -128,3 +130,56 @@ def test_legacy_core_identity(run):
     o = run("identity")
     assert o.ok, o.error
     assert o.values["gm0_i64"] == [0 * 100 + 30, 1 * 100 + 30, 2 * 100 + 30]
+
+
+def f32(v) -> np.ndarray:
+    return np.asarray(v, dtype=np.float32)
+
+
+def test_fused_arithmetic_count_and_mask_forms(run):
+    o = run("fused")
+    assert o.ok, o.error
+    k = np.arange(64, dtype=np.float32)
+    a, b, d = k / f32(4) - f32(8), f32(1.5) - k / f32(8), np.full(64, 2, np.float32)
+    want = {"AddRelu": np.maximum(a + b, 0), "SubRelu": np.maximum(a - b, 0), "FusedMulAdd": a * d + b,
+            "FusedMulAddRelu": np.maximum(a * d + b, 0), "MulAddDst": a * b + d}
+    for name, w in want.items():
+        np.testing.assert_array_equal(f32(o.values[name]), w.astype(np.float32), err_msg=name)
+    np.testing.assert_array_equal(f32(o.values["FusedMulAdd_mask"]), np.r_[(a * d + b)[:8], 2, 2])
+    assert o.values["CreateVecIndex"] == [-5, -4, -3, -2, -1, 0]
+    assert [t for t, _ in o.trace if t != "Duplicate"] == list(want) + ["FusedMulAdd", "CreateVecIndex"]
+
+
+def test_high_level_math(run):
+    o = run("math")
+    assert o.ok, o.error
+    k = np.arange(64, dtype=np.float32)
+    x = (k / f32(10) - f32(3.2)).astype(np.float64)
+    y = (f32(0.05) + k / f32(32)).astype(np.float64)
+    away = np.sign(x) * np.floor(np.abs(x) + 0.5)  # Round: the nearest integer, halves away from zero
+    want = {"Tanh": np.tanh(x), "Sin": np.sin(x), "Cos": np.cos(x), "Atan": np.arctan(x), "Asinh": np.arcsinh(x),
+            "Erf": np.array([math.erf(v) for v in x]), "Log2": np.log2(y), "Floor": np.floor(x), "Ceil": np.ceil(x),
+            "Round": away, "Trunc": np.trunc(x), "Frac": x - np.trunc(x), "Sign": np.sign(x),
+            "PowerTT": y ** x, "PowerTS": x ** 3, "PowerST": 2.0 ** x, "Fmod": np.fmod(x, y),
+            "ClampMax": np.minimum(x, 1.25), "ClampMin": np.maximum(x, -0.5)}
+    for name, w in want.items():
+        np.testing.assert_allclose(o.values[name], w.astype(np.float32), rtol=2e-6, atol=1e-7, err_msg=name)
+    np.testing.assert_allclose(o.values["Acos"][:16], np.arccos(y[:16]).astype(np.float32), rtol=2e-6)
+    assert o.values["Round"][32 + 3] == 0.0 and away[62] == 3.0  # 0.1 -> 0, 3.0 -> 3
+    i = (np.arange(16) * 37 - 200).astype(np.int16)
+    assert o.values["Xor"] == list(np.bitwise_xor(i[:8], i[8:16]))
+    assert o.values["PowerInt"] == [(v - 2) ** 3 for v in range(8)]
+    # Tanh is costed as the basic instructions of (e^2x - 1) / (e^2x + 1), each on the vector pipe
+    assert o.trace[:5] == [("Muls", PIPE_V), ("Exp", PIPE_V), ("Adds", PIPE_V), ("Adds", PIPE_V), ("Div", PIPE_V)]
+    assert all(pipe == PIPE_V for _, pipe in o.trace)
+
+
+def test_scalar_unit_bit_counting_and_casts(run):
+    o = run("scalar_unit")
+    assert o.ok, o.error
+    # SFF: first 1 of 0b1000 at bit 3, first 0 of 0b0111 at bit 3, no 0 in all-ones: -1; CLZ(1) = 63, CLZ(0) = 64;
+    # bits of value 1 / 0 in 0xF0; bits after the sign equal to it: 0 and -1 -> 63, 1 and -2 -> 62;
+    # float -> int32: ROUND(2.5) = 3, RINT(2.5) = 2, FLOOR(-1.5) = -2, TRUNC(-1.5) = -1, 3e9 saturates
+    assert o.values["scalar"] == [3, 3, -1, 63, 64, 4, 60, 63, 63, 62, 62, 3, 2, -2, -1, 2147483647]
+    # float -> half: TRUNC drops 1.0014 to 1 + 2^-10, CEIL lifts 1.0004 to 1 + 2^-10
+    assert o.values["scalar_half"] == pytest.approx([1.0009765625, 1.0009765625], rel=1e-8, abs=0)

@@ -13,6 +13,8 @@
 #include "tw/sync.h"
 #include "tw/list_tensor.h"
 #include "tw/vector.h"
+#include "tw/vector_extra.h"
+#include "tw/math_extra.h"
 #include "tw/legacy_intrinsics.h"
 #include "tw/kernel_macros.h"
 #include "tw/tpl.h"
