@@ -269,6 +269,30 @@ void case_scalar_unit() {
     print("scalar_half", h, 2);
 }
 
+// LocalMemAllocator hands out consecutive 32-byte-aligned UB ranges from address 0; the in-place AllocTensor /
+// DeQue forms fill the tensor they are given.
+void case_allocator() {
+    LocalMemAllocator<Hardware::UB> ub;
+    LocalTensor<float> a = ub.Alloc<float, 100>();                // 400 bytes, rounded to 416
+    LocalTensor<half> b = ub.Alloc<TPosition::VECIN, half, 16>();  // 32 bytes
+    LocalTensor<int32_t> c = ub.Alloc<int32_t>(8);
+    std::printf("alloc %llu %llu %llu %u %u\n", static_cast<unsigned long long>(a.GetPhyAddr()),
+                static_cast<unsigned long long>(b.GetPhyAddr()), static_cast<unsigned long long>(c.GetPhyAddr()),
+                ub.GetCurAddr(), a.GetSize());
+    TPipe pipe;
+    TQue<TPosition::VECIN, 2> que;
+    pipe.InitBuffer(que, 2, 256);
+    LocalTensor<float> t;
+    que.AllocTensor<float>(t);
+    t.SetValue(0, 42.0f);
+    que.EnQue(t);
+    LocalTensor<float> u;
+    que.DeQue<float>(u);
+    std::printf("inplace %g %u\n", static_cast<double>(u.GetValue(0)), u.GetSize());
+    que.FreeTensor(u);
+    ub.Alloc<float>(196608 / 4);  // the rest of the UB is 480 bytes short of this: an overrun
+}
+
 const std::map<std::string, std::pair<std::function<void()>, int>> CASES = {
     {"aliases", {case_aliases, 1}},
     {"tbuf", {case_tbuf, 1}},
@@ -280,6 +304,7 @@ const std::map<std::string, std::pair<std::function<void()>, int>> CASES = {
     {"fused", {case_fused, 1}},
     {"math", {case_math, 1}},
     {"scalar_unit", {case_scalar_unit, 1}},
+    {"allocator", {case_allocator, 1}},
 };
 
 }  // namespace

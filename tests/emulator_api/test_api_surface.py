@@ -183,3 +183,10 @@ def test_scalar_unit_bit_counting_and_casts(run):
     assert o.values["scalar"] == [3, 3, -1, 63, 64, 4, 60, 63, 63, 62, 62, 3, 2, -2, -1, 2147483647]
     # float -> half: TRUNC drops 1.0014 to 1 + 2^-10, CEIL lifts 1.0004 to 1 + 2^-10
     assert o.values["scalar_half"] == pytest.approx([1.0009765625, 1.0009765625], rel=1e-8, abs=0)
+
+
+def test_local_mem_allocator_and_in_place_queue_forms(run):
+    o = run("allocator")
+    assert o.values["alloc"] == [0, 416, 448, 480, 100]  # 400 bytes of float rounded up to 416, then 32, then 32
+    assert o.values["inplace"] == [42, 64]
+    assert o.error.split()[:2] == ["ub_out_of_bounds", line_of("480 bytes short")]

@@ -9,6 +9,7 @@
 #include "tw/types.h"
 #include "tw/runtime.h"
 #include "tw/tensor.h"
+#include "tw/mem_allocator.h"
 #include "tw/copy.h"
 #include "tw/sync.h"
 #include "tw/list_tensor.h"

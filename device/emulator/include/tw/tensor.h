@@ -200,6 +200,12 @@ class TQueBase {
                  TW_AT);
     }
 
+    // The in-place forms: `que.AllocTensor<T>(t)` and `que.DeQue<T>(t)` assign the tensor instead of returning it.
+    template <typename T>
+    void AllocTensor(LocalTensor<T>& t, TW_SRC) { t = AllocTensor<T>(TW_AT); }
+    template <typename T>
+    void DeQue(LocalTensor<T>& t, TW_SRC) { t = DeQue<T>(TW_AT); }
+
     template <typename T>
     bool EnQue(const LocalTensor<T>& t, TW_SRC) {
         tw::QueueState& q = state(TW_AT, "EnQue");
