@@ -78,6 +78,7 @@ INT_TYPES = {
 }
 LOOP_TYPES = {"for_statement": "for", "for_range_loop": "for", "while_statement": "while", "do_statement": "do"}
 
+_AICORE_KINDS = ("__aicore__", "__vector__", "__cube__", "__mix__")
 _TILING_DATA_CALLS = frozenset(("GET_TILING_DATA", "GET_TILING_DATA_WITH_STRUCT", "GET_TILING_DATA_PTR_WITH_STRUCT",
                                 "TILING_KEY_IS"))
 
@@ -710,7 +711,8 @@ class ModelBuilder:
                 continue
             head = (fn.start_byte, decl.start_byte)
             has_global = f.sf.has_qualifier(*head, "__global__")
-            has_aicore = f.sf.has_qualifier(*head, "__aicore__")
+            # `__vector__`, `__cube__` and `__mix__(m, n)` name the AI Core kind in newer CANN instead of `__aicore__`
+            has_aicore = any(f.sf.has_qualifier(*head, q) for q in _AICORE_KINDS)
             extern_c = fn.parent is not None and fn.parent.type == "linkage_specification"
             name = _function_name(f.sf, fn)
             if not name or name == "main" or not (has_global or (extern_c and "GM_ADDR" in f.sf.node_text(decl))):

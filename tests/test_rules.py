@@ -328,6 +328,15 @@ def test_missing_aicore_fires_and_fix_inserts_it(tmp_path: Path):
     assert '__global__ __aicore__ void scale(' in (root / "op_kernel" / "scale.cpp").read_text()
 
 
+@pytest.mark.parametrize("kind", ["__vector__", "__cube__", "__mix__(1, 2)"])
+def test_missing_aicore_accepts_the_newer_kernel_kinds(tmp_path: Path, kind: str):
+    # CANN's newer releases name the core kind instead: `__global__ __vector__ void k(...)` is a kernel entry
+    kernel = replace_once(KERNEL, 'extern "C" __global__ __aicore__ void', f'extern "C" __global__ {kind} void')
+    root = write_operator(tmp_path / "op", kernel=kernel)
+    assert load_operator(root).model.kernel.entry == "scale"
+    assert findings(root, "missing-aicore") == []
+
+
 # ---- unaligned-datacopy ------------------------------------------------------------------------------------------
 def test_unaligned_datacopy_fires_and_fix_uses_datacopypad(tmp_path: Path):
     kernel = replace_once(KERNEL, "        DataCopy(xLocal, xGm[progress * tileLength], tileLength);\n",
