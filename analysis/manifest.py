@@ -51,6 +51,10 @@ class Case(_Strict):
     name: str
     inputs: dict[str, InputSpec]
     attrs: dict[str, float | int | bool | str | list[int] | list[float]] = {}
+    # What the outputs hold before the kernel runs. A device does not clear them, so by default the emulator fills
+    # them with a poison pattern (all bits set: nan for floats, -1 for integers); "zeros" is for an operator whose
+    # contract is to accumulate into memory its caller zeroed.
+    outputs_init: Literal["poison", "zeros"] = "poison"
 
 
 class Golden(_Strict):

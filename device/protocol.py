@@ -19,6 +19,13 @@ class RunError(BaseModel):
     line: int | None = None
 
 
+class RunWarning(RunError):
+    """A sanitizer warning: the device went on (an unaligned DataCopy tail dropped, an unsynchronised cross-pipe
+    access), so the run did too; `count` is how often the call site hit it."""
+
+    count: int = 1
+
+
 class OutputCheck(BaseModel):
     name: str
     shape: list[int]
@@ -64,6 +71,7 @@ class Measurement(BaseModel):
     ub_peak_bytes: int | None = None
     outputs: list[OutputCheck] = []
     error: RunError | None = None
+    warnings: list[RunWarning] = []
     compile_s: float = 0.0
     run_s: float = 0.0
     cached_build: bool = False

@@ -253,7 +253,9 @@ def _problem(m: Measurement) -> str | None:
         return "did not run"
     if m.correct is False:
         bad = next((o for o in m.outputs if not o.ok), None)
-        return f"wrong output{f' ({bad.name}: {bad.mismatches} mismatches)' if bad else ''}"
+        # A sanitizer warning (an unaligned copy's dropped tail, a race) is usually why: say it with the reason.
+        warned = "".join(f"; {w.kind} at {w.file}:{w.line}: {w.message}" for w in m.warnings[:3])
+        return f"wrong output{f' ({bad.name}: {bad.mismatches} mismatches)' if bad else ''}{warned}"
     if m.time_us is None:
         return "no timing"
     return None

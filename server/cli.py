@@ -194,6 +194,9 @@ def cmd_run(args: argparse.Namespace) -> int:
     data = m.model_dump(mode="json")
     if m.error and m.error.file:
         data["error"]["file"] = _rel(m.error.file)
+    for w in data.get("warnings", []):
+        if w["file"]:
+            w["file"] = _rel(w["file"])
     if args.format == "json":
         print(json.dumps(data, indent=2))
     else:
@@ -209,6 +212,10 @@ def _print_run(op: Operator, m) -> None:
         where = f"{_rel(m.error.file)}:{m.error.line}: " if m.error.file and m.error.line else (
             f"{_rel(m.error.file)}: " if m.error.file else "")
         out.print(f"{where}[red]error[/red] [{m.error.kind}]: {_escape(m.error.message)}")
+    for w in m.warnings:  # the device went on, so the run did; the output check below decides
+        where = f"{_rel(w.file)}:{w.line}: " if w.file and w.line else ""
+        times = f" ({w.count} times)" if w.count > 1 else ""
+        out.print(f"{where}[yellow]warning[/yellow] {_escape(f'[{w.kind}]')}: {_escape(w.message)}{times}")
     if m.time_us is not None:
         t = Table("pipe", "busy µs", "ratio", box=None, pad_edge=False)
         for name in ("vector", "mte2", "mte3", "scalar"):

@@ -25,7 +25,7 @@ from device.emulator.dtypes import BY_GE, DTYPES, as_float
 from device.emulator.inputs import make_inputs
 from device.emulator.timing import spec_lines as timing_spec_lines
 from device.golden import GoldenError, check_outputs, golden_arguments, run_golden
-from device.protocol import Measurement, PipeUse, RunError, SiteUse
+from device.protocol import Measurement, PipeUse, RunError, RunWarning, SiteUse
 
 DEFAULT_TIMEOUT_S = 60.0
 DEFAULT_MEMORY_BYTES = 8 * 1024**3
@@ -127,6 +127,8 @@ class EmulatorDevice:
             spec.append(f"chrome_trace {trace_path}")
         if sites:  # what each call site did per block (`Measurement.sites`), for the editor's per-line figures
             spec.append(f"site_uses {workdir / 'sites.tsv'}")
+        if case.outputs_init == "zeros":
+            spec.append("outputs_init zeros")
         spec.append(f"result {workdir / 'result.json'}")
         spec.extend(timing_spec_lines(self.chip))
         (workdir / "spec.txt").write_text("\n".join(spec) + "\n")
@@ -147,6 +149,7 @@ class EmulatorDevice:
             m.error = RunError(kind="crash", message=_crash_message(proc.returncode, proc.stderr))
             return
         result = json.loads(result_file.read_text())
+        m.warnings = _warnings(result)
         m.block_dim = result.get("block_dim")
         m.tiling_key = result.get("tiling_key")
         m.workspace = result.get("workspace", [])
@@ -189,6 +192,7 @@ class EmulatorDevice:
         m.run_s = time.perf_counter() - start
         result_file = workdir / "result.json"
         result = json.loads(result_file.read_text()) if result_file.exists() else None
+        m.warnings = _warnings(result or {})
         if result and result["status"] != "ok":
             e = result["error"]
             m.error = RunError(kind=e["kind"], message=e["message"], file=e.get("file") or None,
@@ -359,6 +363,12 @@ def output_names(op: Operator, produced: int, counts: list[int] | None = None) -
 def _dtype_name(dt: np.dtype) -> str:
     """The dtype name of a numpy dtype (float32 for one the table lacks)."""
     return next((d.name for d in DTYPES.values() if np.dtype(d.numpy) == dt and d.name != "bfloat16"), "float32")
+
+
+def _warnings(result: dict) -> list[RunWarning]:
+    """The run's sanitizer warnings (the device went on, so the run did): one per call site, with its count."""
+    return [RunWarning(kind=w["kind"], message=w["message"], file=w.get("file") or None, line=w.get("line") or None,
+                       count=w.get("count", 1)) for w in result.get("warnings", [])]
 
 
 def _read_timing(result: dict, m: Measurement, chip: str) -> None:

@@ -52,19 +52,26 @@ def tuned_items(analysis, best: BestConfig | None) -> list[EditorItem]:
 
 
 def run_error_items(analysis, measurement) -> list[EditorItem]:
-    """A run's compile or sanitizer error as an Error diagnostic at the user's line."""
+    """A run's compile or sanitizer error as an Error diagnostic at the user's line, and its sanitizer warnings (an
+    unaligned copy's dropped tail, a race) as Warning diagnostics at theirs."""
     e = getattr(measurement, "error", None)
-    if e is None or not e.file or not e.line or e.file not in analysis.op.sources:
-        return []
+    items = [_run_item(analysis, e, types.DiagnosticSeverity.Error)] if e is not None else []
+    for w in getattr(measurement, "warnings", None) or []:
+        items.append(_run_item(analysis, w, types.DiagnosticSeverity.Warning))
+    return [item for item in items if item is not None]
+
+
+def _run_item(analysis, e, severity: types.DiagnosticSeverity) -> EditorItem | None:
+    if not e.file or not e.line or e.file not in analysis.op.sources:
+        return None
     sf = analysis.op.sources[e.file]
     if e.line > sf.line_count():
-        return []
+        return None
     line = sf.line_text(e.line)
     start = sf.offset_of_line_col(e.line, len(line) - len(line.lstrip()) + 1)
     end = sf.offset_of_line_col(e.line, len(line) + 1)
-    return [EditorItem(e.file, types.Diagnostic(
-        range=lsp_range(sf, start, end), message=f"{e.kind}: {e.message}", severity=types.DiagnosticSeverity.Error,
-        source="tilewise emulator", code=e.kind))]
+    return EditorItem(e.file, types.Diagnostic(range=lsp_range(sf, start, end), message=f"{e.kind}: {e.message}",
+                                               severity=severity, source="tilewise emulator", code=e.kind))
 
 
 def editor_items(state, analysis) -> list[EditorItem]:

@@ -59,13 +59,6 @@ def test_ub_capacity_exceeded_says_by_how_much(tmp_path, emu_cache, needs_gxx):
     check_error(m, root, "ub_overflow", k, "65536 * sizeof(half)", "294912 bytes needed", "98304 bytes over")
 
 
-def test_misaligned_datacopy_length(tmp_path, emu_cache, needs_gxx):
-    k = replace_once(KERNEL, "DataCopy(xLocal, xGm[progress * tileLength], tileLength);",
-                     "DataCopy(xLocal, xGm[progress * tileLength], tileLength - 1);")
-    m, root = run(tmp_path, emu_cache, k)
-    check_error(m, root, "misaligned", k, "tileLength - 1", "16382 bytes", "DataCopyPad")
-
-
 def test_misaligned_ub_address(tmp_path, emu_cache, needs_gxx):
     k = replace_once(KERNEL, "DataCopy(xLocal, xGm[progress * tileLength], tileLength);",
                      "DataCopy(xLocal[3], xGm[progress * tileLength], 16);")

@@ -62,6 +62,7 @@ void DataCopy(const LocalTensor<T>& dst, const GlobalTensor<T>& src, uint32_t co
     tw::check_ub_aligned(dst.data(), "DataCopy", TW_AT);
     T* d = dst.span(0, count, "DataCopy", TW_AT);
     tw::gm_check(src.data(), uint64_t(count) * sizeof(T), "DataCopy", TW_AT);
+    tw::race_mte2_write(d, uint64_t(count) * sizeof(T), TW_AT);
     std::memcpy(d, src.data(), uint64_t(count) * sizeof(T));
     tw::record(tw::Rec::Instr, PIPE_MTE2, "DataCopy", TW_AT, uint64_t(count) * sizeof(T), count, 1, 0, 1, sizeof(T));
 }
@@ -73,6 +74,7 @@ void DataCopy(const GlobalTensor<T>& dst, const LocalTensor<T>& src, uint32_t co
     tw::check_ub_aligned(src.data(), "DataCopy", TW_AT);
     const T* s = src.span(0, count, "DataCopy", TW_AT);
     tw::gm_check(dst.data(), uint64_t(count) * sizeof(T), "DataCopy", TW_AT);
+    tw::race_mte3_read(s, uint64_t(count) * sizeof(T), TW_AT);
     tw::gm_write(dst.data(), s, count);
     tw::record(tw::Rec::Instr, PIPE_MTE3, "DataCopy", TW_AT, uint64_t(count) * sizeof(T), count, 1, 0, 1, sizeof(T),
                tw::cur().atomic ? 2 : 0);
@@ -101,6 +103,7 @@ void DataCopy(const LocalTensor<T>& dst, const GlobalTensor<T>& src, const DataC
         uint64_t soff = uint64_t(i) * (p.blockLen + p.srcStride) * 32;
         dst.span(doff / sizeof(T), blk, "DataCopy", TW_AT);
         tw::gm_check(s + soff, uint64_t(p.blockLen) * 32, "DataCopy", TW_AT);
+        tw::race_mte2_write(d + doff, uint64_t(p.blockLen) * 32, TW_AT);
         std::memcpy(d + doff, s + soff, uint64_t(p.blockLen) * 32);
     }
     uint64_t bytes = uint64_t(p.blockCount) * p.blockLen * 32;
@@ -119,6 +122,7 @@ void DataCopy(const GlobalTensor<T>& dst, const LocalTensor<T>& src, const DataC
         uint64_t doff = uint64_t(i) * (p.blockLen + p.dstStride) * 32;
         src.span(soff / sizeof(T), blk, "DataCopy", TW_AT);
         tw::gm_check(d + doff, uint64_t(p.blockLen) * 32, "DataCopy", TW_AT);
+        tw::race_mte3_read(s + soff, uint64_t(p.blockLen) * 32, TW_AT);
         tw::gm_write(reinterpret_cast<T*>(d + doff), reinterpret_cast<const T*>(s + soff), blk);
     }
     uint64_t bytes = uint64_t(p.blockCount) * p.blockLen * 32;
@@ -163,6 +167,7 @@ void DataCopyPad(const LocalTensor<T>& dst, const GlobalTensor<T>& src, const Da
         dst.span(doff / es, row_elems, "DataCopyPad", TW_AT);
         tw::gm_check(s + soff, row_bytes, "DataCopyPad", TW_AT);
         T* row = reinterpret_cast<T*>(d + doff);
+        tw::race_mte2_write(row, ub_row, TW_AT);
         std::memcpy(row + left, s + soff, row_bytes);
         if (left == 0 && right == 0) {
             if (data_elems > 0)
@@ -200,6 +205,7 @@ void DataCopyPad(const GlobalTensor<T>& dst, const LocalTensor<T>& src, const Da
         uint64_t doff = uint64_t(i) * (row_bytes + p.dstStride);
         src.span(soff / sizeof(T), row_bytes / sizeof(T), "DataCopyPad", TW_AT);
         tw::gm_check(d + doff, row_bytes, "DataCopyPad", TW_AT);
+        tw::race_mte3_read(s + soff, row_bytes, TW_AT);
         tw::gm_write(reinterpret_cast<T*>(d + doff), reinterpret_cast<const T*>(s + soff), row_bytes / sizeof(T));
     }
     tw::record(tw::Rec::Instr, PIPE_MTE3, "DataCopyPad", TW_AT, uint64_t(p.blockCount) * row_bytes,

@@ -172,6 +172,9 @@ inline Core& cur() {
     return *c;
 }
 
+// Racecheck (tw/race.h): every record moves the pipes' clocks or claims a vector instruction's operands.
+inline void race_on_record(Core& c, Rec kind, uint8_t pipe, int32_t a, int32_t b, const char* file, int line);
+
 inline void record(Rec kind, AscendC::pipe_t pipe, const char* op, const char* file, int line, uint64_t bytes = 0,
                    uint32_t elems = 0, uint32_t repeats = 0, int32_t a = 0, int32_t b = 0, uint8_t dtype = 0,
                    uint8_t flags = 0) {
@@ -188,6 +191,7 @@ inline void record(Rec kind, AscendC::pipe_t pipe, const char* op, const char* f
     };
     c.trace.push_back(TraceRecord{kind, static_cast<uint8_t>(pipe), dtype, flags, id_of(op), id_of(file),
                                   static_cast<uint32_t>(line), bytes, elems, repeats, a, b});
+    race_on_record(c, kind, static_cast<uint8_t>(pipe), a, b, file, line);
 }
 
 // The GM region [p, p + n) lies in, or a sanitizer error naming what was hit.

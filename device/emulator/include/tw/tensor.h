@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "tw/race.h"
 #include "tw/runtime.h"
 
 namespace tw {
@@ -108,6 +109,7 @@ class LocalTensor {
     // Elements [first, first + n) must lie inside the buffer this tensor views.
     T* span(uint64_t first, uint64_t n, const char* what, const char* file, int line) const {
         check(first, n, what, file, line);
+        tw::race_touch(ptr_ + first, n * sizeof(T));  // the call's record says which pipe used it
         return ptr_ + first;
     }
 
