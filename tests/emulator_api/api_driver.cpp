@@ -6,7 +6,9 @@
 // Each case is a small kernel written for this test. It runs in a launch of its own and prints `key value...` lines
 // that the Python side (test_api_surface.py) checks against values derived from the API reference, then
 // `result ok` or `result error <kind> <line>`, then one `trace <name> <pipe>` line per vector / copy instruction.
+#include <chrono>
 #include <cstdio>
+#include <thread>
 #include <functional>
 #include <map>
 #include <string>
@@ -293,6 +295,43 @@ void case_allocator() {
     ub.Alloc<float>(196608 / 4);  // the rest of the UB is 480 bytes short of this: an overrun
 }
 
+// IBSet / IBWait: block 1 waits for block 0's result in GM (block 0 is slowed down so the wait is real).
+void case_ib_sync() {
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> ub;
+    pipe.InitBuffer(ub, 32);
+    GlobalTensor<int32_t> ws, out;
+    ws.SetGlobalBuffer(G<int32_t>(2), 64);
+    out.SetGlobalBuffer(G<int32_t>(1), 64);
+    if (GetBlockIdx() == 0) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(30));
+        out.SetValue(0, 41);
+        IBSet(ws, ub.Get<int32_t>(), 0, 0);
+    } else {
+        IBWait(ws, ub.Get<int32_t>(), 0, 0);
+        out.SetValue(1, out.GetValue(0) + 1);
+    }
+}
+
+// CrossCoreSetFlag / CrossCoreWaitFlag mode 0: every block publishes a value, then reads all of them.
+void case_cross_core() {
+    GlobalTensor<int32_t> out;
+    out.SetGlobalBuffer(G<int32_t>(1), 64);
+    const int64_t b = GetBlockIdx();
+    if (b == 2) std::this_thread::sleep_for(std::chrono::milliseconds(30));
+    out.SetValue(b, static_cast<int32_t>(10 * (b + 1)));
+    CrossCoreSetFlag<0, PIPE_MTE3>(3);
+    CrossCoreWaitFlag<0, PIPE_MTE3>(3);
+    out.SetValue(8 + b, out.GetValue(0) + out.GetValue(1) + out.GetValue(2));
+    CrossCoreSetFlag<1, PIPE_S>(4);  // mode 1: this core's own group
+    CrossCoreWaitFlag<1, PIPE_S>(4);
+}
+
+void case_cross_core_cube() {
+    CrossCoreSetFlag<2, PIPE_MTE3>(5);  // to the cube core: recorded
+    CrossCoreWaitFlag<2, PIPE_S>(6);    // from the cube core, which never runs here
+}
+
 const std::map<std::string, std::pair<std::function<void()>, int>> CASES = {
     {"aliases", {case_aliases, 1}},
     {"tbuf", {case_tbuf, 1}},
@@ -305,6 +344,9 @@ const std::map<std::string, std::pair<std::function<void()>, int>> CASES = {
     {"math", {case_math, 1}},
     {"scalar_unit", {case_scalar_unit, 1}},
     {"allocator", {case_allocator, 1}},
+    {"ib_sync", {case_ib_sync, 2}},
+    {"cross_core", {case_cross_core, 3}},
+    {"cross_core_cube", {case_cross_core_cube, 1}},
 };
 
 }  // namespace
@@ -316,7 +358,7 @@ int main(int argc, char** argv) {
     }
     const auto& [fn, blocks] = CASES.at(argv[1]);
     tw::Launch l;
-    gm.assign(2, std::vector<uint8_t>(256, 0));
+    gm.assign(3, std::vector<uint8_t>(256, 0));  // two data buffers and a zeroed sync workspace
     for (size_t i = 0; i < 64; ++i) G<float>(0)[i] = static_cast<float>(i);
     for (size_t i = 0; i < gm.size(); ++i)
         l.regions.push_back(tw::GmRegion{gm[i].data(), gm[i].size(), "gm" + std::to_string(i), gm[i].size()});
@@ -324,6 +366,9 @@ int main(int argc, char** argv) {
     auto r = tw::run_blocks(l, blocks, fn);
     print("gm0", G<float>(0), 8);
     print("gm1", G<float>(1), 16);
+    std::printf("gm1_i32");
+    for (int i = 0; i < 16; ++i) std::printf(" %d", G<int32_t>(1)[i]);
+    std::printf("\n");
     std::printf("gm0_i64");
     for (int i = 0; i < blocks; ++i) std::printf(" %lld", static_cast<long long>(G<int64_t>(0)[i]));
     std::printf("\n");

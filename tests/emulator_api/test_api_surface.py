@@ -190,3 +190,19 @@ def test_local_mem_allocator_and_in_place_queue_forms(run):
     assert o.values["alloc"] == [0, 416, 448, 480, 100]  # 400 bytes of float rounded up to 416, then 32, then 32
     assert o.values["inplace"] == [42, 64]
     assert o.error.split()[:2] == ["ub_out_of_bounds", line_of("480 bytes short")]
+
+
+def test_ib_set_and_wait_order_two_blocks(run):
+    o = run("ib_sync")
+    assert o.ok, o.error
+    assert o.values["gm1_i32"][:2] == [41, 42]  # block 1 read block 0's value only after IBWait
+
+
+def test_cross_core_flags(run):
+    o = run("cross_core")
+    assert o.ok, o.error
+    # mode 0: every block saw all three published values; mode 1 waits on the core itself
+    assert o.values["gm1_i32"][8:11] == [60, 60, 60]
+    o = run("cross_core_cube")  # mode 2 pairs with a cube core, which the emulator does not run
+    assert o.error.split()[:2] == ["unsupported", line_of("never runs here")]
+    assert o.trace == [("CrossCoreSetFlag", PIPE_MTE3)]

@@ -12,6 +12,7 @@
 #include "tw/mem_allocator.h"
 #include "tw/copy.h"
 #include "tw/sync.h"
+#include "tw/sync_extra.h"
 #include "tw/list_tensor.h"
 #include "tw/vector.h"
 #include "tw/vector_extra.h"
