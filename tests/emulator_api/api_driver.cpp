@@ -332,6 +332,20 @@ void case_cross_core_cube() {
     CrossCoreWaitFlag<2, PIPE_S>(6);    // from the cube core, which never runs here
 }
 
+// SetAtomicType<int32_t> makes the byte-moving legacy copy accumulate int32 elements: two adds double the values.
+void case_atomic_type() {
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> a;
+    pipe.InitBuffer(a, 64);
+    LocalTensor<int32_t> x = a.Get<int32_t>();
+    for (int k = 0; k < 16; ++k) x.SetValue(k, 1000 * k - 3);
+    SetAtomicType<int32_t>();
+    set_atomic_add();
+    copy_ubuf_to_gm(G<int32_t>(1), (__ubuf__ int32_t*)x.GetPhyAddr(), 0, 1, 2, 0, 0);
+    copy_ubuf_to_gm(G<int32_t>(1), (__ubuf__ int32_t*)x.GetPhyAddr(), 0, 1, 2, 0, 0);
+    set_atomic_none();
+}
+
 const std::map<std::string, std::pair<std::function<void()>, int>> CASES = {
     {"aliases", {case_aliases, 1}},
     {"tbuf", {case_tbuf, 1}},
@@ -345,6 +359,7 @@ const std::map<std::string, std::pair<std::function<void()>, int>> CASES = {
     {"scalar_unit", {case_scalar_unit, 1}},
     {"allocator", {case_allocator, 1}},
     {"ib_sync", {case_ib_sync, 2}},
+    {"atomic_type", {case_atomic_type, 1}},
     {"cross_core", {case_cross_core, 3}},
     {"cross_core_cube", {case_cross_core_cube, 1}},
 };

@@ -206,3 +206,9 @@ def test_cross_core_flags(run):
     o = run("cross_core_cube")  # mode 2 pairs with a cube core, which the emulator does not run
     assert o.error.split()[:2] == ["unsupported", line_of("never runs here")]
     assert o.trace == [("CrossCoreSetFlag", PIPE_MTE3)]
+
+
+def test_set_atomic_type_chooses_the_accumulated_element_type(run):
+    o = run("atomic_type")
+    assert o.ok, o.error
+    assert o.values["gm1_i32"] == [2 * (1000 * k - 3) for k in range(16)]
