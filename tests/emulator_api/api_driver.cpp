@@ -206,6 +206,13 @@ void case_fused() {
     LocalTensor<int32_t> idx = out[64 * 5 + 16].ReinterpretCast<int32_t>();
     CreateVecIndex(idx, -5, 6);
     print("CreateVecIndex", idx.data(), 6);
+    // Scatter a[0..3] to bytes 4 + {16, 0, 24, 4} of m (elements 5, 1, 7, 2), then Arange over m[8..11].
+    LocalTensor<uint32_t> off = out[64 * 5 + 40].ReinterpretCast<uint32_t>();
+    const uint32_t where[] = {16, 0, 24, 4};
+    for (int i = 0; i < 4; ++i) off.SetValue(i, where[i]);
+    Scatter(m, a, off, 4, 4);
+    Arange(m[8], 0.5f, -0.25f, 4);
+    print("Scatter", m.data(), 12);
 }
 
 // High-level math on x[k] = k / 10 - 3.2 (k < 64) and y[k] = 0.05 + k / 32, in float.

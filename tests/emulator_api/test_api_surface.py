@@ -147,7 +147,12 @@ def test_fused_arithmetic_count_and_mask_forms(run):
         np.testing.assert_array_equal(f32(o.values[name]), w.astype(np.float32), err_msg=name)
     np.testing.assert_array_equal(f32(o.values["FusedMulAdd_mask"]), np.r_[(a * d + b)[:8], 2, 2])
     assert o.values["CreateVecIndex"] == [-5, -4, -3, -2, -1, 0]
-    assert [t for t, _ in o.trace if t != "Duplicate"] == list(want) + ["FusedMulAdd", "CreateVecIndex"]
+    m = np.r_[(a * d + b)[:8], 2, 2, 2, 2].astype(np.float32)
+    m[[5, 1, 7, 2]] = a[:4]                  # Scatter to byte offsets 4 + (16, 0, 24, 4)
+    m[8:12] = [0.5, 0.25, 0.0, -0.25]        # Arange(0.5, -0.25)
+    np.testing.assert_array_equal(f32(o.values["Scatter"]), m)
+    assert [t for t, _ in o.trace if t != "Duplicate"] == list(want) + ["FusedMulAdd", "CreateVecIndex", "Scatter",
+                                                                        "ArithProgression"]
 
 
 def test_high_level_math(run):

@@ -3,7 +3,8 @@
 //
 //   fused arithmetic   AddRelu SubRelu (dst = max(src0 -+ src1, 0)), FusedMulAdd (dst = src0 * dst + src1),
 //                      FusedMulAddRelu, MulAddDst (dst = src0 * src1 + dst); count and mask/repeat forms
-//   index fill         CreateVecIndex (dst[i] = first + i)
+//   index fill         CreateVecIndex (dst[i] = first + i), Arange (first + i * diff)
+//   scatter            Scatter (src[i] to byte base + offset[i] of dst)
 //   scalar unit        ScalarGetCountOfValue, ScalarCountLeadingZero, ScalarGetSFFValue, CountBitsCntSameAsSignBit,
 //                      ScalarCast
 //   system             SetAtomicType, GetSubBlockNum, GetSystemCycle, DataSyncBarrier
@@ -13,10 +14,12 @@
 // instruction on the vector pipe.
 #pragma once
 #include <cstdint>
+#include <vector>
 
 #include "tw/copy.h"
 #include "tw/sync.h"
 #include "tw/vector_arith.h"
+#include "tw/vector_math.h"
 
 namespace tw {
 namespace op {
@@ -104,6 +107,31 @@ void CreateVecIndex(const LocalTensor<T>& dst, const tw::nd_t<T>& firstValue, ui
     const tw::calc_t<T> first = tw::to_c<T>(firstValue);
     for (int64_t i = 0; i < n; ++i) d[i] = tw::from_c<T>(first + static_cast<tw::calc_t<T>>(i));
     tw::vrec_count<T>("CreateVecIndex", TW_AT, n);
+}
+
+// Scatter: src[i] goes to byte (dstBaseAddr + dstOffset[i]) of dst, for i < count (the inverse of Gather; offsets
+// in bytes, element-aligned). All sources are read before any destination is written.
+template <typename T>
+void Scatter(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LocalTensor<uint32_t>& dstOffset,
+             const uint32_t dstBaseAddr, const uint32_t count, TW_SRC) {
+    const T* x = src.span(0, count, "Scatter", TW_AT);
+    const uint32_t* off = dstOffset.span(0, count, "Scatter", TW_AT);
+    std::vector<T> vals(x, x + count);
+    for (uint32_t i = 0; i < count; ++i) {
+        const uint64_t byte = uint64_t(dstBaseAddr) + off[i];
+        if (byte % sizeof(T) != 0)
+            tw::fail("misaligned", "Scatter offset " + std::to_string(byte) + " of element " + std::to_string(i) +
+                     " is not a multiple of the element size " + std::to_string(sizeof(T)), TW_AT);
+        *dst.span(byte / sizeof(T), 1, "Scatter", TW_AT) = vals[i];
+    }
+    tw::vrec_count<T>("Scatter", TW_AT, count);
+}
+
+// Arange (high-level): dst[i] = firstValue + i * diffValue, like ArithProgression.
+template <typename T>
+void Arange(const LocalTensor<T>& dst, const tw::nd_t<T> firstValue, const tw::nd_t<T> diffValue, const int32_t count,
+            TW_SRC) {
+    ArithProgression(dst, firstValue, diffValue, count, TW_AT);
 }
 
 // ---- scalar unit: bit counting on 64-bit values ---------------------------------------------------------------
