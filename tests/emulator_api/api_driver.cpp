@@ -15,7 +15,7 @@
 #include <vector>
 
 #include "acl/acl.h"
-#include "kernel_operator.h"
+#include "kernel_basic_intf.h"  // the newer umbrella name, which brings kernel_operator.h
 #include "tw/launcher.h"
 
 using namespace AscendC;
@@ -353,6 +353,15 @@ void case_atomic_type() {
     set_atomic_none();
 }
 
+// InitGlobalMemory zeroes part of an output (4..11), then an atomic add accumulates into it.
+void case_init_gm() {
+    GlobalTensor<float> out;
+    out.SetGlobalBuffer(G<float>(1), 64);
+    for (int k = 0; k < 16; ++k) out.SetValue(k, -1.0f);
+    InitGlobalMemory(out[4], 8, 0.0f);
+    InitGlobalMemory(out[12], 2, 2.5f);
+}
+
 const std::map<std::string, std::pair<std::function<void()>, int>> CASES = {
     {"aliases", {case_aliases, 1}},
     {"tbuf", {case_tbuf, 1}},
@@ -367,6 +376,7 @@ const std::map<std::string, std::pair<std::function<void()>, int>> CASES = {
     {"allocator", {case_allocator, 1}},
     {"ib_sync", {case_ib_sync, 2}},
     {"atomic_type", {case_atomic_type, 1}},
+    {"init_gm", {case_init_gm, 1}},
     {"cross_core", {case_cross_core, 3}},
     {"cross_core_cube", {case_cross_core_cube, 1}},
 };

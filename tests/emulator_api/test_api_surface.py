@@ -217,3 +217,10 @@ def test_set_atomic_type_chooses_the_accumulated_element_type(run):
     o = run("atomic_type")
     assert o.ok, o.error
     assert o.values["gm1_i32"] == [2 * (1000 * k - 3) for k in range(16)]
+
+
+def test_init_global_memory_fills_the_span_only(run):
+    o = run("init_gm")
+    assert o.ok, o.error
+    assert o.values["gm1"] == [-1.0] * 4 + [0.0] * 8 + [2.5, 2.5] + [-1.0] * 2
+    assert o.trace == [("InitGlobalMemory", PIPE_MTE3), ("InitGlobalMemory", PIPE_MTE3)]

@@ -11,6 +11,7 @@
 #include "tw/tensor.h"
 #include "tw/mem_allocator.h"
 #include "tw/copy.h"
+#include "tw/copy_extra.h"
 #include "tw/sync.h"
 #include "tw/sync_extra.h"
 #include "tw/list_tensor.h"
