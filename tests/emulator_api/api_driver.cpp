@@ -362,6 +362,57 @@ void case_init_gm() {
     InitGlobalMemory(out[12], 2, 2.5f);
 }
 
+// Sort32 on two runs of 32, MrgSort of the two runs, Extract; the high-level Sort with isFullSort; half scores.
+// Scores are (k * 37) % 64 - 20 with ties at k and k + 64 / gcd, indices are 100 + k.
+template <typename T>
+void sort_case(const char* tag) {
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> buf;
+    pipe.InitBuffer(buf, 8192);
+    LocalTensor<uint8_t> all = buf.Get<uint8_t>();
+    LocalTensor<T> score = all.ReinterpretCast<T>();
+    LocalTensor<uint32_t> index = all[512].ReinterpretCast<uint32_t>();
+    LocalTensor<T> runs = all[1024].ReinterpretCast<T>(), merged = all[2048].ReinterpretCast<T>();
+    LocalTensor<T> values = all[3072].ReinterpretCast<T>(), full = all[4096].ReinterpretCast<T>();
+    LocalTensor<uint32_t> idx = all[5120].ReinterpretCast<uint32_t>();
+    for (int k = 0; k < 64; ++k) {
+        score.SetValue(k, static_cast<float>((k * 37) % 64 / 2 - 10));  // every value twice: ties
+        index.SetValue(k, static_cast<uint32_t>(100 + k));
+    }
+    Sort32(runs, score, index, 2);
+    const uint16_t lengths[4] = {32, 32, 0, 0};
+    uint32_t taken[4] = {0, 0, 0, 0};
+    MrgSort<T, false>(merged, MrgSortSrcList<T>(runs, runs[32 * 8 / sizeof(T)], runs, runs), lengths, taken, 0b11, 1);
+    Extract(values, idx, merged, 2);
+    std::printf("%s_values", tag);
+    for (int k = 0; k < 64; ++k) std::printf(" %g", static_cast<double>(static_cast<float>(values.GetValue(k))));
+    std::printf("\n%s_index", tag);
+    for (int k = 0; k < 64; ++k) std::printf(" %u", idx.GetValue(k));
+    std::printf("\n%s_taken %u %u\n", tag, taken[0], taken[1]);
+    LocalTensor<T> concat = all[6144].ReinterpretCast<T>();
+    Concat(concat, score, values, 4);
+    Sort<T, true>(full, concat, index, values, 2);
+    Extract(values, idx, full, 2);
+    std::printf("%s_full", tag);
+    for (int k = 0; k < 64; ++k) std::printf(" %u", idx.GetValue(k));
+    std::printf("\n");
+    // Exhausted suspension: the merge stops when the 4-element list runs out.
+    const uint16_t uneven[4] = {4, 32, 0, 0};
+    MrgSort<T, true>(merged, MrgSortSrcList<T>(runs, runs[32 * 8 / sizeof(T)], runs, runs), uneven, taken, 0b11, 1);
+    std::printf("%s_suspended %u %u\n", tag, taken[0], taken[1]);
+    MrgSort4Info info(uneven, false, 0b11, 1);  // the basic form, merging both lists to the end
+    MrgSort(merged, MrgSortSrcList<T>(runs, runs[32 * 8 / sizeof(T)], runs, runs), info);
+    Extract(values, idx, merged, 1);
+    std::printf("%s_basic", tag);
+    for (int k = 0; k < 32; ++k) std::printf(" %u", idx.GetValue(k));
+    std::printf("\n");
+}
+
+void case_sort() {
+    sort_case<float>("f32");
+    sort_case<half>("f16");
+}
+
 const std::map<std::string, std::pair<std::function<void()>, int>> CASES = {
     {"aliases", {case_aliases, 1}},
     {"tbuf", {case_tbuf, 1}},
@@ -377,6 +428,7 @@ const std::map<std::string, std::pair<std::function<void()>, int>> CASES = {
     {"ib_sync", {case_ib_sync, 2}},
     {"atomic_type", {case_atomic_type, 1}},
     {"init_gm", {case_init_gm, 1}},
+    {"sort", {case_sort, 1}},
     {"cross_core", {case_cross_core, 3}},
     {"cross_core_cube", {case_cross_core_cube, 1}},
 };

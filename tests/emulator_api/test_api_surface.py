@@ -224,3 +224,25 @@ def test_init_global_memory_fills_the_span_only(run):
     assert o.ok, o.error
     assert o.values["gm1"] == [-1.0] * 4 + [0.0] * 8 + [2.5, 2.5] + [-1.0] * 2
     assert o.trace == [("InitGlobalMemory", PIPE_MTE3), ("InitGlobalMemory", PIPE_MTE3)]
+
+
+@pytest.mark.parametrize("tag", ["f32", "f16"])
+def test_sort32_mrgsort_sort_and_extract(run, tag):
+    o = run("sort")
+    assert o.ok, o.error
+    k = np.arange(64)
+    score = (k * 37) % 64 // 2 - 10          # every value twice
+    order = np.argsort(-score, kind="stable")  # largest first, ties in input order
+    assert o.values[f"{tag}_values"] == list(score[order])
+    assert o.values[f"{tag}_index"] == list(100 + order)   # two Sort32 runs merged by MrgSort
+    assert o.values[f"{tag}_taken"] == [32, 32]
+    assert o.values[f"{tag}_full"] == list(100 + order)    # Sort<T, isFullSort = true> after Concat
+    run0 = np.argsort(-score[:32], kind="stable")[:4]        # the first 4 of run 0, then all of run 1
+    run1 = 32 + np.argsort(-score[32:], kind="stable")
+    merged = sorted([(score[i], 0, n, i) for n, i in enumerate(run0)] + [(score[i], 1, n, i) for n, i in
+                                                                         enumerate(run1)],
+                    key=lambda t: (-t[0], t[1], t[2]))
+    taken0 = next(j for j in range(len(merged)) if sum(t[1] == 0 for t in merged[:j + 1]) == 4)
+    # isExhaustedSuspension: stops right after the 4-element list's last element went out
+    assert o.values[f"{tag}_suspended"] == [4, taken0 + 1 - 4]
+    assert o.values[f"{tag}_basic"] == [100 + t[3] for t in merged[:32]]
