@@ -248,6 +248,10 @@ void case_math() {
     TW_RUN("Fmod", Fmod(d, x, y, 64))
     TW_RUN("ClampMax", ClampMax(d, x, 1.25f, 64))
     TW_RUN("ClampMin", ClampMin(d, x, scratch, -0.5f, 64))
+    TW_RUN("Silu", Silu(d, x, 64))
+    TW_RUN("Swish", Swish(d, x, 64, 1.5f))
+    TW_RUN("Gelu", Gelu(d, x, 64))
+    TW_RUN("FasterGelu", FasterGelu(d, x, scratch, 64))
 #undef TW_RUN
     LocalTensor<int16_t> i = buf.Get<int16_t>()[384];
     for (int k = 0; k < 16; ++k) i.SetValue(k, static_cast<int16_t>(k * 37 - 200));

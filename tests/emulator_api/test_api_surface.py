@@ -166,7 +166,9 @@ def test_high_level_math(run):
             "Erf": np.array([math.erf(v) for v in x]), "Log2": np.log2(y), "Floor": np.floor(x), "Ceil": np.ceil(x),
             "Round": away, "Trunc": np.trunc(x), "Frac": x - np.trunc(x), "Sign": np.sign(x),
             "PowerTT": y ** x, "PowerTS": x ** 3, "PowerST": 2.0 ** x, "Fmod": np.fmod(x, y),
-            "ClampMax": np.minimum(x, 1.25), "ClampMin": np.maximum(x, -0.5)}
+            "ClampMax": np.minimum(x, 1.25), "ClampMin": np.maximum(x, -0.5),
+            "Silu": x / (1 + np.exp(-x)), "Swish": x / (1 + np.exp(-1.5 * x)),
+            "Gelu": x / (1 + np.exp(-1.59576912 * (x + 0.044715 * x ** 3))), "FasterGelu": x / (1 + np.exp(-1.702 * x))}
     for name, w in want.items():
         np.testing.assert_allclose(o.values[name], w.astype(np.float32), rtol=2e-6, atol=1e-7, err_msg=name)
     np.testing.assert_allclose(o.values["Acos"][:16], np.arccos(y[:16]).astype(np.float32), rtol=2e-6)

@@ -18,6 +18,7 @@
 #include "tw/vector.h"
 #include "tw/vector_extra.h"
 #include "tw/math_extra.h"
+#include "tw/activation.h"
 #include "tw/vector_sort.h"
 #include "tw/legacy_intrinsics.h"
 #include "tw/kernel_macros.h"
