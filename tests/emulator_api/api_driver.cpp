@@ -417,6 +417,25 @@ void case_sort() {
     sort_case<half>("f16");
 }
 
+// DataCopyPad with brace lists, as public kernels write it: four elements select DataCopyParams / DataCopyPadParams.
+// Also a bfloat16_t built from a uint64_t.
+void case_pad_braces() {
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> a;
+    pipe.InitBuffer(a, 256);
+    LocalTensor<float> x = a.Get<float>();
+    GlobalTensor<float> in;
+    in.SetGlobalBuffer(G<float>(0), 64);
+    const uint32_t count = 8;
+    DataCopyPad(x, in[3], {1, static_cast<uint16_t>(count * sizeof(float)), 0, 0}, {false, 0, 0, 0});
+    DataCopyExtParams ext{1, static_cast<uint32_t>(count * sizeof(float)), 0, 0, 0};
+    DataCopyPad(x[8], in[20], ext, DataCopyPadExtParams<float>{false, 0, 0, 0.0f});
+    print("pad", x.data(), 16);
+    const uint64_t big = 3;
+    bfloat16_t b = static_cast<bfloat16_t>(big);
+    print("bf16", &b, 1);
+}
+
 const std::map<std::string, std::pair<std::function<void()>, int>> CASES = {
     {"aliases", {case_aliases, 1}},
     {"tbuf", {case_tbuf, 1}},
@@ -433,6 +452,7 @@ const std::map<std::string, std::pair<std::function<void()>, int>> CASES = {
     {"atomic_type", {case_atomic_type, 1}},
     {"init_gm", {case_init_gm, 1}},
     {"sort", {case_sort, 1}},
+    {"pad_braces", {case_pad_braces, 1}},
     {"cross_core", {case_cross_core, 3}},
     {"cross_core_cube", {case_cross_core_cube, 1}},
 };

@@ -248,3 +248,10 @@ def test_sort32_mrgsort_sort_and_extract(run, tag):
     # isExhaustedSuspension: stops right after the 4-element list's last element went out
     assert o.values[f"{tag}_suspended"] == [4, taken0 + 1 - 4]
     assert o.values[f"{tag}_basic"] == [100 + t[3] for t in merged[:32]]
+
+
+def test_datacopypad_brace_lists_and_bfloat16_from_uint64(run):
+    o = run("pad_braces")
+    assert o.ok, o.error
+    assert o.values["pad"] == list(range(3, 11)) + list(range(20, 28))
+    assert o.values["bf16"] == [3]

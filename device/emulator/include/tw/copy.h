@@ -188,7 +188,7 @@ template <typename T>
 void DataCopyPad(const LocalTensor<T>& dst, const GlobalTensor<T>& src, const DataCopyParams& p,
                  const DataCopyPadParams& pad, TW_SRC) {
     DataCopyPadExtParams<T> ext(pad.isPad, pad.leftPadding, pad.rightPadding, static_cast<T>(pad.paddingValue));
-    DataCopyPad(dst, src, DataCopyExtParams(p.blockCount, p.blockLen, p.srcStride, p.dstStride), ext, TW_AT);
+    DataCopyPad(dst, src, DataCopyExtParams(p.blockCount, p.blockLen, p.srcStride, p.dstStride, 0), ext, TW_AT);
 }
 
 // DataCopyPad UB -> GM: UB rows start at 32-byte boundaries (srcStride extra blocks apart); GM rows are
@@ -215,7 +215,7 @@ void DataCopyPad(const GlobalTensor<T>& dst, const LocalTensor<T>& src, const Da
 
 template <typename T>
 void DataCopyPad(const GlobalTensor<T>& dst, const LocalTensor<T>& src, const DataCopyParams& p, TW_SRC) {
-    DataCopyPad(dst, src, DataCopyExtParams(p.blockCount, p.blockLen, p.srcStride, p.dstStride), TW_AT);
+    DataCopyPad(dst, src, DataCopyExtParams(p.blockCount, p.blockLen, p.srcStride, p.dstStride, 0), TW_AT);
 }
 
 template <typename T>

@@ -104,6 +104,7 @@ struct half {
     constexpr half(long i) : half(static_cast<float>(i)) {}              // NOLINT
     constexpr half(unsigned long i) : half(static_cast<float>(i)) {}     // NOLINT
     constexpr half(long long i) : half(static_cast<float>(i)) {}         // NOLINT
+    constexpr half(unsigned long long i) : half(static_cast<float>(i)) {}  // NOLINT
     constexpr operator float() const { return tw::half_bits_to_float(bits); }  // NOLINT
     static constexpr half from_bits(uint16_t b) { half h{}; h.bits = b; return h; }
     half& operator+=(float v) { *this = half(float(*this) + v); return *this; }
@@ -118,6 +119,12 @@ struct bfloat16_t {
     constexpr bfloat16_t(float f) : bits(tw::float_to_bf16_bits(f)) {}     // NOLINT
     constexpr bfloat16_t(double d) : bfloat16_t(static_cast<float>(d)) {}  // NOLINT
     constexpr bfloat16_t(int i) : bfloat16_t(static_cast<float>(i)) {}     // NOLINT
+    // Every integer type, so that `static_cast<bfloat16_t>(uint64_value)` is not ambiguous (as for half).
+    constexpr bfloat16_t(unsigned int i) : bfloat16_t(static_cast<float>(i)) {}        // NOLINT
+    constexpr bfloat16_t(long i) : bfloat16_t(static_cast<float>(i)) {}                // NOLINT
+    constexpr bfloat16_t(unsigned long i) : bfloat16_t(static_cast<float>(i)) {}       // NOLINT
+    constexpr bfloat16_t(long long i) : bfloat16_t(static_cast<float>(i)) {}           // NOLINT
+    constexpr bfloat16_t(unsigned long long i) : bfloat16_t(static_cast<float>(i)) {}  // NOLINT
     constexpr operator float() const { return tw::bf16_bits_to_float(bits); }  // NOLINT
     static constexpr bfloat16_t from_bits(uint16_t b) { bfloat16_t h{}; h.bits = b; return h; }
 };

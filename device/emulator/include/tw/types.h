@@ -106,7 +106,9 @@ struct DataCopyExtParams {
     uint32_t dstStride = 0;
     uint32_t rsv = 0;
     DataCopyExtParams() = default;
-    DataCopyExtParams(uint16_t count, uint32_t len, uint32_t src, uint32_t dst, uint32_t r = 0)
+    // Five arguments, rsv included, as in the reference: a four-element brace list then means DataCopyParams only,
+    // so `DataCopyPad(dst, src, {1, len, 0, 0}, {false, 0, 0, 0})` picks the DataCopyParams overload unambiguously.
+    DataCopyExtParams(uint16_t count, uint32_t len, uint32_t src, uint32_t dst, uint32_t r)
         : blockCount(count), blockLen(len), srcStride(src), dstStride(dst), rsv(r) {}
 };
 
