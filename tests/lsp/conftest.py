@@ -11,7 +11,7 @@ from pytest_lsp import ClientServerConfig, LanguageClient
 
 
 @pytest_lsp.fixture(config=ClientServerConfig(
-    server_command=[sys.executable, "-m", "server.cli", "serve"],
+    server_command=[sys.executable, "-m", "server.cli", "serve", "--stdio"],  # as editors start it
     server_env=SERVER_ENV))
 async def client(lsp_client: LanguageClient):
     ws = _workspace()

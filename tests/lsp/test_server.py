@@ -155,22 +155,6 @@ async def test_tune_streams_improvements_as_diagnostics_with_an_apply_action(cli
 
 
 @pytest.mark.asyncio
-async def test_a_tune_can_be_cancelled_and_the_server_answers_after(client: LanguageClient):
-    import asyncio
-
-    uri = open_doc(client, kernel("leaky"))
-    task = asyncio.ensure_future(client.protocol.send_request_async(
-        "tilewise/tune", {"uri": uri, "budget": 60, "strategy": "random", "case": "fp32_ragged"}))
-    await asyncio.sleep(3)
-    task.cancel()
-    with pytest.raises(asyncio.CancelledError):
-        await task
-    lenses = await client.text_document_code_lens_async(types.CodeLensParams(
-        text_document=types.TextDocumentIdentifier(uri=uri)))
-    assert lenses and lenses[0].command.title == "Run on emulator"
-
-
-@pytest.mark.asyncio
 async def test_editing_the_tiling_header_rechecks_the_kernel(client: LanguageClient):
     kuri = open_doc(client, kernel())
     header = _workspace() / "slow" / "op_host" / "add_custom_tiling.h"
