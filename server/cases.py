@@ -142,7 +142,8 @@ def _opdef_inputs(op: Operator, params: list[TensorParam], base: Case | None, sh
     inputs: dict[str, InputSpec] = {}
     for t in params:
         if t.param_type == "DYNAMIC":
-            for index in _list_indexes(t.name, base, shapes, dtypes, arrays):
+            manifest_path = op.manifest.path if op.manifest and op.manifest.path else "tilewise.toml"
+            for index in _list_indexes(t.name, base, shapes, dtypes, arrays, manifest_path):
                 ref = TensorRef(t.name, index)
                 spec = _tensor(t, ref, base.inputs.get(ref.text) if base else None, shapes, dtypes, arrays,
                                dtypes.get(TensorRef(t.name, None)))
@@ -160,15 +161,15 @@ def _opdef_inputs(op: Operator, params: list[TensorParam], base: Case | None, sh
     return inputs
 
 
-def _list_indexes(name: str, base: Case | None, shapes, dtypes, arrays) -> list[int]:
+def _list_indexes(name: str, base: Case | None, shapes, dtypes, arrays, manifest_path: str) -> list[int]:
     """The tensors of the list input `name`: those --shape names (else the manifest case's), plus those only
-    --input names. Indexes run 0..n-1; a gap is an error naming the flag that skipped it."""
+    --input names. Indexes run 0..n-1; a gap is an error naming the flag (or the manifest) that skipped one."""
     from_flags = {ref.index: "--shape" for ref in shapes if ref.base == name}
     if from_flags:
         origin = dict(from_flags)
     else:
         pattern = re.compile(rf"{re.escape(name)}\[(\d+)\]")
-        origin = {int(m.group(1)): "the manifest case" for key in (base.inputs if base else {})
+        origin = {int(m.group(1)): manifest_path for key in (base.inputs if base else {})
                   if (m := pattern.fullmatch(key))}
     for ref in arrays:
         if ref.base == name:
@@ -179,9 +180,9 @@ def _list_indexes(name: str, base: Case | None, shapes, dtypes, arrays) -> list[
     indexes = sorted(origin)
     for expected, index in enumerate(indexes):
         if index != expected:
-            flag = origin[index] if origin[index].startswith("--") else "--shape"
-            raise TilewiseError(flag, 0, f"'{name}[{index}]' but no '{name}[{expected}]': a tensor list has no gaps; "
-                                         f"give {name}[0] to {name}[{indexes[-1]}], or renumber from {name}[0]")
+            raise TilewiseError(origin[index], 0, (
+                f"'{name}[{index}]' but no '{name}[{expected}]': a tensor list has no gaps; "
+                f"give {name}[0] to {name}[{indexes[-1]}], or renumber from {name}[0]"))
     for ref in dtypes:
         if ref.base == name and ref.index is not None and ref.index not in origin:
             raise TilewiseError("--dtype", 0, f"'{ref.text}': the list '{name}' has tensors {name}[0] to "

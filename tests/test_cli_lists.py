@@ -199,6 +199,13 @@ def test_bad_list_flags_are_one_line_errors_naming_the_flag(op, capsys, tmp_path
         assert line.startswith(f"error: {flag}: ") and all(w in line for w in words), line
 
 
+def test_a_gap_in_the_manifests_list_names_the_manifest(tmp_path, capsys):
+    root = write_op(tmp_path / "gap", manifest=MANIFEST.replace('"x[1]"', '"x[2]"'))
+    code, _, err = cli(capsys, "run", root)
+    (line,) = err.strip().splitlines()
+    assert code == 2 and line.startswith(f"error: {root / 'tilewise.toml'}: 'x[2]' but no 'x[1]'"), line
+
+
 def test_a_list_needs_at_least_one_tensor(tmp_path, capsys):
     root = write_op(tmp_path / "bare", manifest="")
     code, _, err = cli(capsys, "run", root, "--shape", "scalar=1")
