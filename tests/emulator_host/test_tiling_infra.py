@@ -31,4 +31,5 @@ def test_tiling_infrastructure(tmp_path: Path):
     assert "all checks passed" in run.stdout
     # Each failed check logged its message at error level before returning.
     assert run.stderr.splitlines() == ["[E] Infra: cols is 0", "[E] checked: negative -5", "[E] checked: zero",
-                                       "[E] checked: too big"]
+                                       "[E] checked: too big", "[E] checked: invalid value; v; 7; is 7",
+                                       "[E] checked: eight: 8"]

@@ -166,6 +166,9 @@ static int checked(int v) {
     OP_CHECK_IF((++g_evaluated, v < 0), OP_LOGE("checked", "negative %d", v), return -1);
     OPS_CHECK(v == 0, OPS_LOG_E("checked", "zero"), return -2);
     OP_TILING_CHECK(v > 100, VECTOR_INNER_ERR_REPORT_TILIING("checked", "too big"), return -3);
+    OP_CHECK_IF(v == 7, OP_LOGE_FOR_INVALID_VALUE_WITH_REASON("checked", "v", std::to_string(v).c_str(), "is 7"),
+                return -4);
+    OP_CHECK_IF(v == 8, OP_LOGE_WITHOUT_REPORT("checked", "eight: %d", v), return -5);
     return v;
 }
 
@@ -226,7 +229,8 @@ int main() {
 
     // Check macros.
     CHECK(checked(-5) == -1 && checked(0) == -2 && checked(101) == -3 && checked(42) == 42);
-    CHECK(g_evaluated == 4);
+    CHECK(checked(7) == -4 && checked(8) == -5);
+    CHECK(g_evaluated == 6);
 
     if (g_failures == 0) {
         std::printf("all checks passed\n");

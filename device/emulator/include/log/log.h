@@ -88,3 +88,49 @@ inline void print(const char* level, const char* who, const char* fmt, ...) {
             return ret;                                             \
         }                                                           \
     } while (0)
+
+// The error-report family of newer operator code: OP_LOGE_FOR_INVALID_<WHAT>[_WITH_REASON](op, args...). Each only
+// logs at error level: the node, what was invalid, and its arguments (parameter names, values, expectations,
+// reasons; strings or numbers) joined by "; ". The surrounding check decides what to return.
+namespace tw_host::log {
+template <typename... Args>
+inline void invalid(const char* who, const char* what, const Args&... args) {
+    std::string text = std::string("invalid ") + what;
+    auto add = [&text](const auto& a) {
+        using A = std::decay_t<decltype(a)>;
+        text += "; ";
+        if constexpr (std::is_convertible_v<A, const char*>) {
+            const char* s = a;
+            text += s == nullptr ? "(null)" : s;
+        } else if constexpr (std::is_same_v<A, std::string>) {
+            text += a;
+        } else if constexpr (std::is_arithmetic_v<A> || std::is_enum_v<A>) {
+            text += std::to_string(static_cast<long long>(a));
+        } else {
+            text += "?";
+        }
+    };
+    (add(args), ...);
+    print("E", who, "%s", text.c_str());
+}
+}  // namespace tw_host::log
+
+#define TW_OP_LOG_INVALID(what, who, ...) \
+    ::tw_host::log::invalid(::tw_host::log::node_name(who), what, ##__VA_ARGS__)
+#define OP_LOGE_FOR_INVALID_VALUE(who, ...) TW_OP_LOG_INVALID("value", who, ##__VA_ARGS__)
+#define OP_LOGE_FOR_INVALID_VALUE_WITH_REASON(who, ...) TW_OP_LOG_INVALID("value", who, ##__VA_ARGS__)
+#define OP_LOGE_FOR_INVALID_VALUES_WITH_REASON(who, ...) TW_OP_LOG_INVALID("values", who, ##__VA_ARGS__)
+#define OP_LOGE_FOR_INVALID_DTYPE(who, ...) TW_OP_LOG_INVALID("dtype", who, ##__VA_ARGS__)
+#define OP_LOGE_FOR_INVALID_DTYPE_WITH_REASON(who, ...) TW_OP_LOG_INVALID("dtype", who, ##__VA_ARGS__)
+#define OP_LOGE_FOR_INVALID_DTYPES_WITH_REASON(who, ...) TW_OP_LOG_INVALID("dtypes", who, ##__VA_ARGS__)
+#define OP_LOGE_FOR_INVALID_FORMAT(who, ...) TW_OP_LOG_INVALID("format", who, ##__VA_ARGS__)
+#define OP_LOGE_FOR_INVALID_FORMATS_WITH_REASON(who, ...) TW_OP_LOG_INVALID("formats", who, ##__VA_ARGS__)
+#define OP_LOGE_FOR_INVALID_SHAPE_WITH_REASON(who, ...) TW_OP_LOG_INVALID("shape", who, ##__VA_ARGS__)
+#define OP_LOGE_FOR_INVALID_SHAPES_WITH_REASON(who, ...) TW_OP_LOG_INVALID("shapes", who, ##__VA_ARGS__)
+#define OP_LOGE_FOR_INVALID_SHAPEDIM(who, ...) TW_OP_LOG_INVALID("shape dim", who, ##__VA_ARGS__)
+#define OP_LOGE_FOR_INVALID_SHAPEDIM_WITH_REASON(who, ...) TW_OP_LOG_INVALID("shape dim", who, ##__VA_ARGS__)
+#define OP_LOGE_FOR_INVALID_SHAPEDIMS_WITH_REASON(who, ...) TW_OP_LOG_INVALID("shape dims", who, ##__VA_ARGS__)
+#define OP_LOGE_FOR_INVALID_SHAPESIZE_WITH_REASON(who, ...) TW_OP_LOG_INVALID("shape size", who, ##__VA_ARGS__)
+#define OP_LOGE_FOR_INVALID_SHAPESIZES_WITH_REASON(who, ...) TW_OP_LOG_INVALID("shape sizes", who, ##__VA_ARGS__)
+#define OP_LOGE_FOR_INVALID_LISTSIZE(who, ...) TW_OP_LOG_INVALID("list size", who, ##__VA_ARGS__)
+#define OP_LOGE_WITHOUT_REPORT(who, fmt, ...) OP_LOGE(who, fmt, ##__VA_ARGS__)
