@@ -28,8 +28,11 @@ constexpr half QUARTER = 0.25f;
 constexpr bfloat16_t BF_THREE = 3.0f;
 static_assert(static_cast<float>(QUARTER) == 0.25f, "constexpr half converts back exactly");
 static_assert(sizeof(float32_t) == 4 && sizeof(float16_t) == 2, "type aliases");
-// tik2, the namespace's early name, names the same API.
+// tik2, the namespace's early name, names the same API and can be reopened for a kernel's own helpers.
 static_assert(std::is_same<tik2::LocalTensor<float>, AscendC::LocalTensor<float>>::value, "tik2 alias");
+namespace tik2 {
+inline int32_t tik2_helper(const LocalTensor<int32_t>& t) { return static_cast<int32_t>(t.GetSize()); }
+}  // namespace tik2
 
 std::vector<std::vector<uint8_t>> gm;  // GM buffers of the running case, registered with the launch
 

@@ -25,5 +25,9 @@
 #include "tw/tpl.h"
 #include "tw/entry.h"
 
-// tik2 is the namespace's name in early AscendC releases; kernels written then still say `using namespace tik2;`.
-namespace tik2 = AscendC;
+// tik2 is the namespace's name in early AscendC releases: kernels written then say `using namespace tik2;`, name
+// `tik2::LocalTensor`, and some reopen `namespace tik2 { ... }` for their own helpers, so it is a namespace of its
+// own that sees all of AscendC (an alias could not be reopened).
+namespace tik2 {
+using namespace AscendC;
+}
