@@ -439,6 +439,30 @@ void case_pad_braces() {
     print("bf16", &b, 1);
 }
 
+// WaitPreBlock / NotifyNextBlock order four blocks (started in any order) through one GM word; each appends its id
+// to a list in GM. Also GetSortLen and DisableDmaAtomic.
+void case_ordered() {
+    GlobalTensor<int32_t> ws, out;
+    ws.SetGlobalBuffer(G<int32_t>(2), 64);
+    out.SetGlobalBuffer(G<int32_t>(1), 64);
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> ub;
+    pipe.InitBuffer(ub, 32);
+    const int64_t b = GetBlockIdx();
+    std::this_thread::sleep_for(std::chrono::milliseconds(10 * (3 - b)));  // the last block is ready first
+    WaitPreBlock(ws, ub.Get<int32_t>());
+    const int32_t n = out.GetValue(15);
+    out.SetValue(n, static_cast<int32_t>(b));
+    out.SetValue(15, n + 1);
+    NotifyNextBlock(ws, ub.Get<int32_t>());
+    if (b == 0) {
+        out.SetValue(8, static_cast<int32_t>(GetSortLen<float>(10) * 100 + GetSortLen<half>(10)));
+        SetAtomicAdd<int32_t>();
+        DisableDmaAtomic();
+        out.SetValue(9, tw::cur().atomic);
+    }
+}
+
 const std::map<std::string, std::pair<std::function<void()>, int>> CASES = {
     {"aliases", {case_aliases, 1}},
     {"tbuf", {case_tbuf, 1}},
@@ -456,6 +480,7 @@ const std::map<std::string, std::pair<std::function<void()>, int>> CASES = {
     {"init_gm", {case_init_gm, 1}},
     {"sort", {case_sort, 1}},
     {"pad_braces", {case_pad_braces, 1}},
+    {"ordered", {case_ordered, 4}},
     {"cross_core", {case_cross_core, 3}},
     {"cross_core_cube", {case_cross_core_cube, 1}},
 };

@@ -255,3 +255,12 @@ def test_datacopypad_brace_lists_and_bfloat16_from_uint64(run):
     assert o.ok, o.error
     assert o.values["pad"] == list(range(3, 11)) + list(range(20, 28))
     assert o.values["bf16"] == [3]
+
+
+def test_wait_pre_block_orders_the_blocks(run):
+    o = run("ordered")
+    assert o.ok, o.error
+    got = o.values["gm1_i32"]
+    assert got[:4] == [0, 1, 2, 3] and got[15] == 4  # in block order although block 3 was ready first
+    assert got[8] == 20 * 100 + 40                   # GetSortLen: 10 structures = 20 floats, 40 halves
+    assert got[9] == 0                               # DisableDmaAtomic turned SetAtomicAdd off

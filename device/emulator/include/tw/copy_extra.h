@@ -2,6 +2,7 @@
 //
 //   InitGlobalMemory(gm, size, value)   fill `size` elements of GM with `value` (kernels zero an output or a
 //                                       workspace with it before accumulating into it with SetAtomicAdd)
+//   DisableDmaAtomic()                  turn atomic accumulation off again (as SetAtomicNone)
 //
 // On the device the fill goes through UB and leaves by MTE3, so it is recorded as an MTE3 transfer of its bytes,
 // which the timing model costs like a copy out; the kernel must synchronise before reading the memory back, as
@@ -22,5 +23,7 @@ void InitGlobalMemory(const GlobalTensor<T>& gmWorkspaceAddr, const uint64_t siz
     tw::record(tw::Rec::Instr, PIPE_MTE3, "InitGlobalMemory", TW_AT, size * sizeof(T),
                static_cast<uint32_t>(size), 1, 0, 1, sizeof(T));
 }
+
+inline void DisableDmaAtomic(TW_SRC) { SetAtomicNone(TW_AT); }
 
 }  // namespace AscendC

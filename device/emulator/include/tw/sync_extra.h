@@ -2,6 +2,8 @@
 //
 //   IBSet / IBWait          one core signals, another waits, through flags in a GM workspace (32 bytes per core and
 //                           event: slot eventID * blockNum + blockIdx)
+//   WaitPreBlock /          ordered execution across blocks: block b waits until the GM word holds b, and
+//   NotifyNextBlock         NotifyNextBlock then stores b + 1 (the word starts at 0, as the workspace must)
 //   CrossCoreSetFlag/Wait   hardware flags between cores. Mode 0 synchronises every vector core of the launch (a
 //                           wait returns once all of them have set the flag as often as this core has waited plus
 //                           one); mode 1 the vector cores of one AI core, which in the emulator is the core itself
@@ -101,6 +103,25 @@ void IBWait(const GlobalTensor<int32_t>& gmWorkspace, const LocalTensor<int32_t>
                    "IBWait for block " + std::to_string(blockIdx) + " event " + std::to_string(eventID), TW_AT);
     __atomic_sub_fetch(p, 1, __ATOMIC_SEQ_CST);
     tw::record(tw::Rec::Instr, PIPE_MTE2, "IBWait", TW_AT, 32, 1, 0, 0, 0, 4);
+}
+
+inline void WaitPreBlock(const GlobalTensor<int32_t>& gmWorkspace, const LocalTensor<int32_t>& ubWorkspace, TW_SRC) {
+    (void)ubWorkspace;
+    int32_t* p = gmWorkspace.GetPhyAddr();
+    tw::gm_check(p, sizeof(int32_t), "WaitPreBlock", TW_AT);
+    const int32_t me = static_cast<int32_t>(tw::block_idx());
+    tw::wait_until([p, me] { return __atomic_load_n(p, __ATOMIC_SEQ_CST) >= me; },
+                   "WaitPreBlock in block " + std::to_string(me), TW_AT);
+    tw::record(tw::Rec::Instr, PIPE_MTE2, "WaitPreBlock", TW_AT, 32, 1, 0, 0, 0, 4);
+}
+
+inline void NotifyNextBlock(const GlobalTensor<int32_t>& gmWorkspace, const LocalTensor<int32_t>& ubWorkspace,
+                            TW_SRC) {
+    (void)ubWorkspace;
+    int32_t* p = gmWorkspace.GetPhyAddr();
+    tw::gm_check(p, sizeof(int32_t), "NotifyNextBlock", TW_AT);
+    __atomic_store_n(p, static_cast<int32_t>(tw::block_idx()) + 1, __ATOMIC_SEQ_CST);
+    tw::record(tw::Rec::Instr, PIPE_MTE3, "NotifyNextBlock", TW_AT, 32, 1, 0, 0, 0, 4);
 }
 
 template <uint8_t modeId, pipe_t pipe = PIPE_S>

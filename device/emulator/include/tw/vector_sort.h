@@ -74,6 +74,10 @@ inline void sort_runs(const AscendC::LocalTensor<T>& dst, const AscendC::LocalTe
 
 namespace AscendC {
 
+// Elements of T that `elemCount` sorted structures occupy (8 bytes each): the size to allocate for a Sort result.
+template <typename T>
+constexpr uint32_t GetSortLen(const uint32_t elemCount) { return static_cast<uint32_t>(elemCount * 8 / sizeof(T)); }
+
 template <typename T>
 void Sort32(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<uint32_t>& src1,
             const int32_t repeatTime, TW_SRC) {
