@@ -463,6 +463,34 @@ void case_ordered() {
     }
 }
 
+// Pattern reductions over a {4, 8} tensor x[r][c] = (r + 1) * (c - 3), and Broadcast in each direction.
+void case_pattern() {
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> buf, tmp;
+    pipe.InitBuffer(buf, 4096);
+    pipe.InitBuffer(tmp, 1024);
+    LocalTensor<float> x = buf.Get<float>(32), d = buf.Get<float>()[64], b = buf.Get<float>()[128];
+    for (int r = 0; r < 4; ++r)
+        for (int c = 0; c < 8; ++c) x.SetValue(r * 8 + c, static_cast<float>((r + 1) * (c - 3)));
+    const uint32_t shape[2] = {4, 8};
+    ReduceSum<float, Pattern::Reduce::AR, false>(d, x, tmp.Get<uint8_t>(), shape, true);
+    print("sum_ar", d.data(), 4);
+    ReduceSum<float, Pattern::Reduce::RA>(d, x, tmp.Get<uint8_t>(), shape, true);
+    print("sum_ra", d.data(), 8);
+    ReduceMax<float, Pattern::Reduce::AR>(d, x, tmp.Get<uint8_t>(), shape, true);
+    print("max_ar", d.data(), 4);
+    ReduceMin<float, Pattern::Reduce::RA>(d, x, tmp.Get<uint8_t>(), shape, true);
+    print("min_ra", d.data(), 8);
+    const uint32_t col[2] = {4, 1}, row[2] = {1, 8}, one[1] = {1}, five[1] = {5};
+    Broadcast<float, 2, 1>(b, x, shape, col, tmp.Get<uint8_t>());  // x[0..3] as a column
+    print("bcast_col", b.data(), 32);
+    Broadcast<float, 2, 0>(b, x, shape, row);                      // x[0..7] as a row
+    print("bcast_row", b.data(), 32);
+    Broadcast<float, 1, 0>(b, x[7], five, one);
+    print("bcast_one", b.data(), 6);
+    ReduceSum<float, Pattern::Reduce::AR>(d, x, tmp.Get<uint8_t>(), shape, false);  // unaligned inner axis
+}
+
 const std::map<std::string, std::pair<std::function<void()>, int>> CASES = {
     {"aliases", {case_aliases, 1}},
     {"tbuf", {case_tbuf, 1}},
@@ -481,6 +509,7 @@ const std::map<std::string, std::pair<std::function<void()>, int>> CASES = {
     {"sort", {case_sort, 1}},
     {"pad_braces", {case_pad_braces, 1}},
     {"ordered", {case_ordered, 4}},
+    {"pattern", {case_pattern, 1}},
     {"cross_core", {case_cross_core, 3}},
     {"cross_core_cube", {case_cross_core_cube, 1}},
 };

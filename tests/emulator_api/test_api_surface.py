@@ -264,3 +264,18 @@ def test_wait_pre_block_orders_the_blocks(run):
     assert got[:4] == [0, 1, 2, 3] and got[15] == 4  # in block order although block 3 was ready first
     assert got[8] == 20 * 100 + 40                   # GetSortLen: 10 structures = 20 floats, 40 halves
     assert got[9] == 0                               # DisableDmaAtomic turned SetAtomicAdd off
+
+
+def test_pattern_reduce_and_broadcast(run):
+    o = run("pattern")
+    r, c = np.meshgrid(np.arange(4), np.arange(8), indexing="ij")
+    x = ((r + 1) * (c - 3)).astype(np.float32)
+    assert o.values["sum_ar"] == list(x.sum(axis=1))
+    assert o.values["sum_ra"] == list(x.sum(axis=0))
+    assert o.values["max_ar"] == list(x.max(axis=1))
+    assert o.values["min_ra"] == list(x.min(axis=0))
+    flat = x.reshape(-1)
+    assert o.values["bcast_col"] == list(np.repeat(flat[:4], 8))
+    assert o.values["bcast_row"] == list(np.tile(flat[:8], 4))
+    assert o.values["bcast_one"][:5] == [flat[7]] * 5 and o.values["bcast_one"][5] == flat[5]  # element 5 kept
+    assert o.error.split()[:2] == ["unsupported", line_of("unaligned inner axis")]

@@ -20,6 +20,7 @@
 #include "tw/math_extra.h"
 #include "tw/activation.h"
 #include "tw/vector_sort.h"
+#include "tw/reduce_pattern.h"
 #include "tw/legacy_intrinsics.h"
 #include "tw/kernel_macros.h"
 #include "tw/tpl.h"
