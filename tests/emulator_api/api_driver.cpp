@@ -216,6 +216,12 @@ void case_fused() {
     Scatter(m, a, off, 4, 4);
     Arange(m[8], 0.5f, -0.25f, 4);
     print("Scatter", m.data(), 12);
+    // RepeatReduceSum: a[0..63] is one repeat of 64 floats; with the first 16 lanes only, then the full repeat.
+    RepeatReduceSum<float, true>(m, a, 1, 16, 0, 1, 1, 8);
+    SetVectorMask<float>(0, ~0ull);
+    RepeatReduceSum<float, false>(m[1], a, 1, 0, 0, 1, 1, 8);
+    ResetMask();
+    print("RepeatReduceSum", m.data(), 2);
 }
 
 // High-level math on x[k] = k / 10 - 3.2 (k < 64) and y[k] = 0.05 + k / 32, in float.

@@ -151,8 +151,10 @@ def test_fused_arithmetic_count_and_mask_forms(run):
     m[[5, 1, 7, 2]] = a[:4]                  # Scatter to byte offsets 4 + (16, 0, 24, 4)
     m[8:12] = [0.5, 0.25, 0.0, -0.25]        # Arange(0.5, -0.25)
     np.testing.assert_array_equal(f32(o.values["Scatter"]), m)
+    assert o.values["RepeatReduceSum"] == [float(a[:16].sum()), float(a.sum())]
     assert [t for t, _ in o.trace if t != "Duplicate"] == list(want) + ["FusedMulAdd", "CreateVecIndex", "Scatter",
-                                                                        "ArithProgression"]
+                                                                        "ArithProgression", "WholeReduceSum",
+                                                                        "WholeReduceSum"]
 
 
 def test_high_level_math(run):

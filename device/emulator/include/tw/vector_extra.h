@@ -5,6 +5,7 @@
 //                      FusedMulAddRelu, MulAddDst (dst = src0 * src1 + dst); count and mask/repeat forms
 //   index fill         CreateVecIndex (dst[i] = first + i), Arange (first + i * diff)
 //   scatter            Scatter (src[i] to byte base + offset[i] of dst)
+//   reduce             RepeatReduceSum (one sum per repeat, the older spelling of WholeReduceSum)
 //   scalar unit        ScalarGetCountOfValue, ScalarCountLeadingZero, ScalarGetSFFValue, CountBitsCntSameAsSignBit,
 //                      ScalarCast
 //   system             SetAtomicType, GetSubBlockNum, GetSystemCycle, DataSyncBarrier
@@ -20,6 +21,7 @@
 #include "tw/sync.h"
 #include "tw/vector_arith.h"
 #include "tw/vector_math.h"
+#include "tw/vector_reduce.h"
 
 namespace tw {
 namespace op {
@@ -132,6 +134,16 @@ template <typename T>
 void Arange(const LocalTensor<T>& dst, const tw::nd_t<T> firstValue, const tw::nd_t<T> diffValue, const int32_t count,
             TW_SRC) {
     ArithProgression(dst, firstValue, diffValue, count, TW_AT);
+}
+
+// RepeatReduceSum: one sum per repeat, written dstRepStride destination elements apart; dstBlkStride is part of the
+// encoding and does not move the single result. The continuous-mask form of WholeReduceSum with the same strides.
+template <typename T, bool isSetMask = true>
+void RepeatReduceSum(const LocalTensor<T>& dst, const LocalTensor<T>& src, const int32_t repeatTimes,
+                     const int32_t mask, const int32_t dstBlkStride, const int32_t srcBlkStride,
+                     const int32_t dstRepStride, const int32_t srcRepStride, TW_SRC) {
+    (void)dstBlkStride;
+    WholeReduceSum<T, isSetMask>(dst, src, mask, repeatTimes, dstRepStride, srcBlkStride, srcRepStride, TW_AT);
 }
 
 // ---- scalar unit: bit counting on 64-bit values ---------------------------------------------------------------
