@@ -249,10 +249,11 @@ def _defines(src: bytes, buf: bytearray, opaque: _Opaque, out: Preprocessed, lo:
             if nl < 0:
                 end = len(src)
                 break
-            if opaque.contains(nl - 1) and src[opaque.start_of(nl - 1) : opaque.start_of(nl - 1) + 2] == b"/*":
-                end = opaque.end_of(nl - 1)  # a block comment running over the line break
+            if opaque.contains(nl) and src[opaque.start_of(nl) : opaque.start_of(nl) + 2] == b"/*":
+                end = opaque.end_of(nl)  # a block comment running over the line break (always past `nl`)
                 continue
-            if not src[:nl].rstrip(b"\r").endswith(b"\\"):
+            last = nl - 1 if nl > 0 and src[nl - 1] == 0x0D else nl  # `\r\n` line ends
+            if last == 0 or src[last - 1] != 0x5C:  # no trailing backslash: the logical line ends here
                 end = nl
                 break
             end = nl + 1

@@ -274,3 +274,21 @@ def test_dialect_forms_reprocess_after_edits_like_a_fresh_pass(seed):
         assert sf.pre.text == fresh.pre.text
         assert sf.pre.marks == fresh.pre.marks
         assert _sexp(sf) == _sexp(fresh)
+
+
+def test_a_define_ending_in_a_block_comment_ends_at_its_line():
+    """`#define A 1 /* c */` once looped forever (the comment's end was taken for the line's end), and every
+    line of a long file re-scanned the whole file before it. Run in a child with a generous limit, so a regression
+    fails instead of hanging the suite."""
+    import subprocess
+    import sys
+
+    code = (
+        "from analysis.source import SourceFile\n"
+        "text = '#define A 1 /* c */\\nint x;\\n#define B 2 /* c */ \\\\\\n  + 3\\nint y;\\n'\n"
+        "text += ''.join(f'#define M{i} {i} /* c */\\nint v{i};\\n' for i in range(3000))\n"
+        "sf = SourceFile('x.cpp', text)\n"
+        "assert not list(sf.errors())\n"
+    )
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 0, proc.stderr
