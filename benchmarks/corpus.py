@@ -36,6 +36,7 @@ from benchmarks.corpus_fetch import load_sources, operator_ids  # noqa: E402
 # declaration `TQue<...> a, b;` (also TQueBind, TBuf) and every `InitBuffer(` call.
 _QUEUE_DECL = re.compile(r"\bT(?:Que|QueBind|Buf)\s*<[^;{}()]*?>\s*([A-Za-z_][\w\s,\[\]]*?);")
 _INIT_BUFFER = re.compile(r"\bInitBuffer\s*\(")
+_OPDEF = re.compile(r":\s*public\s+(?:ops::)?OpDef\b")
 _COMMENT = re.compile(r"//[^\n]*|/\*.*?\*/", re.S)
 _KERNEL_SUFFIXES = {".cpp", ".cc", ".h", ".hpp", ".asc", ".inc"}
 RUN_TIMEOUT_S = 30.0
@@ -135,8 +136,11 @@ def _measure(root: Path, r: OpResult, run: bool, cache_dir: Path | None) -> None
         f = syntax[0]
         r.syntax_first = f"{Path(f.file).relative_to(root) if f.file.startswith(str(root)) else f.file}:{f.line}"
     r.entry = bool(model.kernel.entry)
-    if model.layout == "project" or op.manifest is not None:  # an invocation's inputs come from its manifest
+    if op.manifest is not None or (model.layout == "project" and _declares_opdef(op, model)):
         r.inputs = bool(model.inputs)
+    elif model.layout == "project":
+        # Some frameworks (ATB's mki) declare an operator's tensors outside AscendC's OpDef: nothing to read.
+        r.notes.append("no OpDef in the sources: inputs are declared by the operator's framework")
     reads_tiling = bool(model.tiling_data_uses or model.tiling_reads)
     if reads_tiling:
         r.tiling = bool(model.tiling.fields or model.tiling.structs)
@@ -147,6 +151,11 @@ def _measure(root: Path, r: OpResult, run: bool, cache_dir: Path | None) -> None
     if not run:
         return
     _run(op, r, cache_dir)
+
+
+def _declares_opdef(op, model) -> bool:
+    return model.opdef is not None or any(_OPDEF.search(op.sources[p].text) for p in model.host_files
+                                          if p in op.sources)
 
 
 def _run(op, r: OpResult, cache_dir: Path | None) -> None:

@@ -1,7 +1,6 @@
 """DepthToSpace (TensorFlow tf.nn.depth_to_space / ONNX DepthToSpace): moves blocks of depth into spatial blocks.
 DCR: the channel index is (row offset, column offset, output channel); CRD: (output channel, row offset, column
 offset)."""
-import numpy as np
 
 
 def depth_to_space(x, *, block_size, mode="DCR", data_format="NHWC"):

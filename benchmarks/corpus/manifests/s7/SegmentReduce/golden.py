@@ -14,7 +14,7 @@ def segment_reduce(data, lengths=None, indices=None, offsets=None, initial=None,
         bounds = offsets.reshape(-1).astype(np.int64)
     init = None if initial is None else float(np.asarray(initial, dtype=np.float64).reshape(-1)[0])
     out = []
-    for s, e in zip(bounds[:-1], bounds[1:]):
+    for s, e in zip(bounds[:-1], bounds[1:], strict=True):
         seg = x[s:e]
         if seg.shape[0] == 0:
             out.append(np.full(x.shape[1:], _EMPTY[reduce] if init is None else init))

@@ -14,7 +14,7 @@ def segment_reduce_grad(grad, output, data, lengths=None, offsets=None, initial=
     else:
         bounds = offsets.reshape(-1).astype(np.int64)
     out = np.zeros_like(x)
-    for k, (s, e) in enumerate(zip(bounds[:-1], bounds[1:])):
+    for k, (s, e) in enumerate(zip(bounds[:-1], bounds[1:], strict=True)):
         if e <= s:
             continue
         seg = x[s:e]
