@@ -24,6 +24,7 @@ import json
 import re
 import sys
 import time
+import tomllib
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -192,7 +193,7 @@ def _run(op, r: OpResult, cache_dir: Path | None) -> None:
             r.ran, r.run_error = False, f"[{case.name}] {detail}"
             r.golden = False if has_golden else None
             return
-        if has_golden and m.correct is False:
+        if has_golden and m.correct is False and not r.golden_detail:  # the first failing case tells most
             r.golden = False
             bad = next((o for o in m.outputs if not o.ok), None)
             r.golden_detail = f"[{case.name}] {bad.name}: {bad.mismatches} mismatches" if bad else f"[{case.name}]"
@@ -225,7 +226,8 @@ def line_for(r: OpResult) -> str:
     out = f"{r.id} [{r.layout}]: parse {parse}; {model}"
     if r.compiled is not None or r.ran is not None:
         out += f"; compile {_mark(r.compiled)} run {_mark(r.ran)} golden {_mark(r.golden)}"
-    for text in (r.compile_error, r.run_error, r.golden_detail, *r.notes):
+    known = f"known operator bug: {_KNOWN_BUGS[r.id]}" if r.id in _KNOWN_BUGS else ""
+    for text in (r.compile_error, r.run_error, r.golden_detail, *r.notes, known):
         if text:
             out += f"\n    {text}"
     return out
@@ -257,10 +259,16 @@ def totals(results: list[OpResult], ran: bool) -> list[str]:
         with_golden = [r for r in results if r.id in _GOLDEN_IDS]
         matched = sum(bool(r.golden) for r in with_golden)
         lines.append(f"with a golden: compile, run and match: {pct(matched, len(with_golden))}")
+        sound = [r for r in with_golden if r.id not in _KNOWN_BUGS]
+        buggy = [r for r in with_golden if r.id in _KNOWN_BUGS]
+        lines.append(f"  of those not known to be buggy: {pct(sum(bool(r.golden) for r in sound), len(sound))}")
+        lines.append(f"  known to be buggy (corpus/known_bugs.toml), failing here as on the device: "
+                     f"{pct(sum(r.golden is False for r in buggy), len(buggy))}")
     return lines
 
 
 _GOLDEN_IDS: set[str] = set()
+_KNOWN_BUGS: dict[str, str] = {}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -278,6 +286,7 @@ def main(argv: list[str] | None = None) -> int:
     ids = operator_ids(load_sources())
     manifests = Path(__file__).resolve().parent / "corpus" / "manifests"
     _GOLDEN_IDS.update(i for i in ids if (manifests / i / "tilewise.toml").is_file())
+    _KNOWN_BUGS.update(tomllib.loads((manifests.parent / "known_bugs.toml").read_text())["bugs"])
     if args.goldens:
         ids = [i for i in ids if i in _GOLDEN_IDS]
     if args.only:

@@ -93,3 +93,14 @@ def test_declarations_are_counted_independently_of_the_parser():
     void Init() { pipe.InitBuffer(inQueueX, 2, 256); pipe->InitBuffer(tmp, 64); /* InitBuffer(x) */ }
     """
     assert corpus.count_declarations([text]) == (5, 2)
+
+
+def test_every_known_bug_names_a_listed_operator_with_a_golden():
+    """An entry that names no corpus operator (a typo, a folder that moved) would silently stop counting."""
+    import tomllib
+
+    ids = set(corpus_fetch.operator_ids(corpus_fetch.load_sources()))
+    bugs = tomllib.loads((corpus_fetch.HERE / "corpus" / "known_bugs.toml").read_text())["bugs"]
+    assert bugs and set(bugs) <= ids
+    assert all((corpus_fetch.MANIFESTS / i / "tilewise.toml").is_file() and reason.strip()
+               for i, reason in bugs.items())
