@@ -7,6 +7,8 @@
 #include "tw/half.h"
 
 #define __aicore__
+#define __vector__  // newer releases' qualifier of a vector-only kernel entry
+#define __cube__
 #define __global__
 #define __gm__
 #define __ubuf__
@@ -76,6 +78,16 @@ enum class BlockMode : uint8_t { BLOCK_MODE_NORMAL = 0, BLOCK_MODE_MATRIX, BLOCK
 // Data-cache maintenance (DataCacheCleanAndInvalid): the emulator has no scalar cache, so these only name the call.
 enum class CacheLine : uint8_t { SINGLE_CACHE_LINE = 0, ENTIRE_DATA_CACHE };
 enum class DcciDst : uint8_t { CACHELINE_ALL = 0, CACHELINE_UB, CACHELINE_OUT, CACHELINE_ATOMIC };
+
+// IsSameType<T, U>::value: AscendC's type-equality trait, which kernels use to branch on the element type.
+template <typename T, typename U>
+struct IsSameType {
+    static constexpr bool value = false;
+};
+template <typename T>
+struct IsSameType<T, T> {
+    static constexpr bool value = true;
+};
 
 constexpr uint32_t ONE_BLK_SIZE = 32;
 constexpr int32_t BLOCK_CUBE = 16;  // rows / columns of a cube fractal
