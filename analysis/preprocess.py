@@ -14,6 +14,8 @@ import re
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
+from analysis.conditionals import DIRECTIVE_RE, neutralise_conditionals
+
 QUALIFIERS = (
     b"__aicore__", b"__global__", b"__gm__", b"__ubuf__", b"__inline__", b"__cbuf__", b"__ca__", b"__cb__",
     b"__cc__", b"__fbuf__", b"__sync_alias__", b"__sync_in__", b"__sync_out__", b"__in_pipe__", b"__out_pipe__",
@@ -39,7 +41,6 @@ _WORD_BYTES = frozenset(b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ01
 _CONTROL_IN_ARGS_RE = re.compile(rb"\b(return|break|continue|goto|throw)\b|;")
 _VANISHING = {b"ASSERT", b"ASCENDC_ASSERT", b"ASCENDC_DEBUG_ASSERT", b"ASSERT_MSG"}
 _EMPTY_ARG_RE = re.compile(rb",\s*(,|$)")
-_CONDITIONAL_RE = re.compile(rb"#[ \t]*(if|ifdef|ifndef|elif|else|endif)\b[^\n]*(?:(?<=\\)\n[^\n]*)*")
 _TYPE_KEYWORDS = {b"float", b"double", b"int", b"char", b"bool", b"short", b"long", b"unsigned", b"signed", b"void"}
 
 
@@ -69,6 +70,7 @@ class Preprocessed:
     opaque: list[tuple[int, int]] = field(default_factory=list)
     calls: list[tuple[int, int]] = field(default_factory=list)  # every macro-like call looked at, neutralised or not
     far_reaching: bool = False
+    conditionals: bool = False  # any #if/#else/#endif: then a #define typed anywhere may change a decision
 
     def marks_of(self, kind: str) -> list[Mark]:
         return [m for m in self.marks if m.kind == kind]
@@ -179,7 +181,7 @@ def preprocess(src: bytes) -> Preprocessed:
     opaque = _Opaque(src)
     out = Preprocessed(b"", [], opaque._ranges)
     _neutralise(src, buf, opaque, out, 0, len(src))
-    _neutralise_conditionals(src, buf, opaque, out)
+    neutralise_conditionals(src, buf, opaque, out)
     out.text = bytes(buf)
     out.marks.sort(key=lambda mk: mk.start)
     return out
@@ -206,12 +208,11 @@ def reprocess(old: Preprocessed, src: bytes, lo: int, hi: int, delta: int) -> Pr
     head = [r for r in old.opaque if r[1] <= lo]
     tail = [(a + delta, b + delta) for a, b in old.opaque if a >= hi]
     opaque = _Opaque(src, head + window_opaque + tail)
-    for m in _CONDITIONAL_RE.finditer(src, lo):
-        if m.start() >= new_hi:
-            break
-        line_start = src.rfind(b"\n", 0, m.start()) + 1
-        if not src[line_start : m.start()].strip() and not opaque.contains(m.start()):
-            return None  # `#if` nesting is the whole file's business
+    for m in DIRECTIVE_RE.finditer(src, lo, new_hi):
+        if opaque.contains(src.index(b"#", m.start())):
+            continue
+        if m.group(1) not in (b"define", b"undef") or old.conditionals:
+            return None  # `#if` nesting, and what a #define decides in a later `#if`, are the whole file's business
     # Scans stop a little after the window instead of running to the end of the file; a match that starts in the
     # window never needs more than a few bytes after it, unless the next `_LOOKAHEAD` bytes are all blank.
     scan_end = min(len(src), new_hi + _LOOKAHEAD)
@@ -228,6 +229,7 @@ def reprocess(old: Preprocessed, src: bytes, lo: int, hi: int, delta: int) -> Pr
     out.calls = ([c for c in old.calls if c[1] <= lo] + out.calls
                  + [(a + delta, b + delta) for a, b in old.calls if a >= hi])
     out.text = old.text[:lo] + bytes(buf[lo:new_hi]) + old.text[hi:]
+    out.conditionals = old.conditionals
     return out
 
 
@@ -443,29 +445,3 @@ def _without_comments(inner: bytes, base: int, opaque: _Opaque) -> bytes:
 
 def _has_code_outside_opaque(regex: re.Pattern, inner: bytes, base: int, opaque: _Opaque) -> bool:
     return any(not opaque.contains(base + hit.start()) for hit in regex.finditer(inner))
-
-
-def _neutralise_conditionals(src: bytes, buf: bytearray, opaque: _Opaque, out: Preprocessed) -> None:
-    """`#if` / `#else` can split a statement (`} else if (...) {` in one branch), which no C++ grammar reads.
-    Keep the first branch of every conditional, blank the other branches and the directive lines themselves."""
-    stack: list[bool] = []  # per open conditional: are we past its first branch (blanking)?
-    blank_from: int | None = None
-    for m in _CONDITIONAL_RE.finditer(src):
-        line_start = src.rfind(b"\n", 0, m.start()) + 1
-        if src[line_start : m.start()].strip() or opaque.contains(m.start()):
-            continue
-        kind = m.group(1)
-        if kind in (b"if", b"ifdef", b"ifndef"):
-            stack.append(False)
-        elif kind in (b"elif", b"else") and stack:
-            out.far_reaching = True  # which branch text is blanked depends on directives anywhere above
-            if not stack[-1] and blank_from is None:
-                blank_from = m.end()
-                stack[-1] = True
-        elif kind == b"endif" and stack:
-            was_blanking = stack.pop()
-            if was_blanking and blank_from is not None and all(not s for s in stack):
-                _blank(buf, blank_from, m.start())
-                blank_from = None
-        _blank(buf, m.start(), m.end())
-        out.marks.append(Mark("conditional", kind.decode(), m.start(), m.end()))

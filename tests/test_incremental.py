@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import os
 import random
+import re
 from pathlib import Path
 
 import pytest
@@ -17,6 +18,7 @@ from analysis.chip import load_chip
 from analysis.chunks import memo
 from analysis.lint import lint
 from analysis.operator import load_operator
+from analysis.preprocess import reprocess
 from analysis.rules import RuleContext
 from analysis.source import SourceFile
 
@@ -74,6 +76,58 @@ def test_an_unterminated_comment_blanks_to_the_end_and_closing_it_restores():
     for edited in (text[:at] + "/*" + text[at:], text):
         sf.update(edited)
         same_as_fresh(sf)
+
+
+COND_SNIPPETS = ["#if 0\n", "#else\n", "#endif\n", "#elif __CCE_AICORE__ == 220\n", "#ifdef ASCENDC_CPU_DEBUG\n",
+                 "#ifndef __CCE_KT_TEST__\n", "#define __CCE_KT_TEST__\n", "#define LEVEL 2\n", "#undef LEVEL\n",
+                 "#if LEVEL == 2 && \\\n", "\\\n", "x", "\n", ";", "/*", "*/", ""]
+
+
+def _conditional_kernel(lines: int) -> str:
+    """A large kernel whose classes sit in `#if` branches of every kind the device configuration decides."""
+    text = big_kernel(lines)
+    cut = [m.start() for m in re.finditer(r"^class ", text, re.M)]
+    parts = [text[a:b] for a, b in zip([0, *cut], [*cut, len(text)], strict=False)]
+    wraps = [("#ifndef __CCE_KT_TEST__\n", "#endif\n"),
+             ("#define LEVEL 2\n#if LEVEL >= 2\n", "#else\nint cpu;\n#endif\n"),
+             ("#if defined(ASCENDC_CPU_DEBUG)\nint dbg;\n#else\n", "#endif\n"), ("#ifdef USER_FLAG\n", "#endif\n")]
+    return "".join(w[0] + p + w[1] if k and (w := wraps[k % len(wraps)]) else p for k, p in enumerate(parts))
+
+
+@pytest.mark.parametrize("seed", [3, 4])
+def test_edits_in_and_around_conditional_branches_match_a_fresh_pass(seed):
+    rng = random.Random(seed)
+    text = _conditional_kernel(500)
+    sf = SourceFile("k.cpp", text)
+    same_as_fresh(sf)
+    directives = [m.start() for m in re.finditer(r"^#", text, re.M)]
+    for step in range(80):
+        if step % 3 == 0 and directives:  # near a directive: inside a branch, on the condition, on `#endif`
+            i = min(len(text), max(0, rng.choice(directives) + rng.randrange(-40, 40)))
+        else:
+            i = rng.randrange(len(text) + 1)
+        j = min(len(text), i + rng.choice([0, 0, 1, 5, 30]))
+        text = text[:i] + rng.choice(COND_SNIPPETS) + text[j:]
+        sf.update(text)
+        same_as_fresh(sf)
+
+
+def test_a_define_typed_above_a_decided_conditional_is_not_a_local_edit():
+    # `#ifndef __CCE_KT_TEST__` with no #else blanks nothing, so edits elsewhere stay incremental; a #define of the
+    # macro typed far above must still blank the whole branch, as a fresh pass does.
+    body = big_kernel(300)
+    pad = "".join(f"int pad{i} = {i};\n" for i in range(60))  # the window around `int a` ends before the #ifndef
+    text = "#include <cstdint>\nint a = 1;\n" + pad + "#ifndef __CCE_KT_TEST__\n" + body + "#endif\n"
+    sf = SourceFile("k.cpp", text)
+    at = text.index("int a = 1;")
+    plain = text[:at] + "int b = 2;\n" + text[at:]
+    lo = text.rfind("\n", 0, at) + 1
+    assert reprocess(sf.pre, plain.encode(), lo, at + 11, len(plain) - len(text)) is not None
+    for edited in (text[:at] + "#define __CCE_KT_TEST__\n" + text[at:], text, plain):
+        sf.update(edited)
+        same_as_fresh(sf)
+    sf.update(text[:at] + "#define __CCE_KT_TEST__\n" + text[at:])
+    assert b"KernelScale" not in sf.pre.text
 
 
 def _operator(tmp_path: Path, lines: int = 900) -> tuple[Path, Path, str]:
