@@ -21,8 +21,10 @@ from analysis.model import Knob
 from analysis.operator import Operator
 from analysis.rewrite import apply_edits, changed_knobs, knob_edit
 from device.emulator.build import Builder, BuildError
+from device.emulator.caller import infer_shape_notes, read_back_names, writes_into_inputs
 from device.emulator.dtypes import BY_GE, DTYPES, as_float
 from device.emulator.inputs import make_inputs
+from device.emulator.target import choose_chip
 from device.emulator.timing import spec_lines as timing_spec_lines
 from device.golden import GoldenError, check_outputs, golden_arguments, run_golden
 from device.protocol import Measurement, PipeUse, RunError, RunWarning, SiteUse
@@ -37,6 +39,7 @@ class EmulatorDevice:
     def __init__(self, chip: Chip | str | None = None, cache_dir: Path | None = None,
                  timeout_s: float = DEFAULT_TIMEOUT_S, memory_bytes: int = DEFAULT_MEMORY_BYTES):
         self.chip = chip if isinstance(chip, Chip) else load_chip(chip)
+        self.chip_given = chip is not None  # else a run may move to the one chip the operator's OpDef registers
         self.builder = Builder(cache_dir)
         self.timeout_s = timeout_s
         self.memory_bytes = memory_bytes
@@ -46,6 +49,7 @@ class EmulatorDevice:
             inputs: dict[str, np.ndarray] | None = None, texts: dict[str, str] | None = None,
             trace_path: str | None = None, keep_outputs: bool = False, sites: bool = False) -> Measurement:
         m = Measurement(ok=False, case=case.name)
+        chip, chip_note = choose_chip(op, self.chip, self.chip_given)
         try:
             type_macros, out_dtypes = bind_dtypes(op, case)
         except ValueError as exc:
@@ -78,10 +82,12 @@ class EmulatorDevice:
         try:
             if op.model.layout == "invocation":
                 hints = expected if isinstance(expected, list) else []
-                self._execute_invocation(build.exe, op, case, arrays, out_dtypes, workdir, m, trace_path, hints)
+                self._execute_invocation(build.exe, op, case, arrays, out_dtypes, workdir, m, trace_path, hints, chip)
             else:
                 hints = expected if isinstance(expected, list) else []
-                self._execute(build.exe, op, case, arrays, workdir, m, trace_path, hints, env, sites)
+                self._execute(build.exe, op, case, arrays, workdir, m, trace_path, hints, env, sites, chip)
+            if chip_note is not None:  # first: a failure below may be the wrong chip's doing
+                m.warnings.insert(0, chip_note)
             if m.ok:
                 self._check(op, case, arrays, out_dtypes, workdir, m, expected, rtol, atol, keep_outputs)
             elif isinstance(expected, GoldenError):
@@ -109,15 +115,21 @@ class EmulatorDevice:
 
     def _execute(self, exe: Path, op: Operator, case: Case, arrays: dict[str, np.ndarray], workdir: Path,
                  m: Measurement, trace_path: str | None, hints: list[np.ndarray] | None = None,
-                 env: dict[str, str] | None = None, sites: bool = False) -> None:
+                 env: dict[str, str] | None = None, sites: bool = False, chip: Chip | None = None) -> None:
+        chip = chip or self.chip
+        try:
+            names = output_names(op, len(hints or []), getattr(hints, "counts", None))
+        except ValueError as exc:  # an in-place operator's golden returned more arrays than it has inputs
+            m.error = RunError(kind="golden_shape", message=str(exc))
+            return
         spec = [f"op {op.model.operator}",
-                f"platform {self.chip.vector_cores} {self.chip.cube_cores} {self.chip.ub_bytes} {self.chip.l1_bytes}"]
+                f"platform {chip.vector_cores} {chip.cube_cores} {chip.ub_bytes} {chip.l1_bytes}"]
         for name, spec_in in case.inputs.items():
             path = workdir / f"in_{name}.bin"
             arrays[name].tofile(path)
             dims = " ".join(str(d) for d in spec_in.shape)
             spec.append(f"input {name} {DTYPES[spec_in.dtype].ge} {len(spec_in.shape)} {dims} {path}")
-        for i, name in enumerate(output_names(op, len(hints or []), getattr(hints, "counts", None))):
+        for i, name in enumerate(names):
             spec.append(f"output {name} {workdir / f'out_{i}.bin'}")
         for i, want in enumerate(hints or []):  # used only for outputs that InferShape leaves without a shape
             spec.append(f"output_shape {i} {want.ndim} {' '.join(str(d) for d in want.shape)}".rstrip())
@@ -130,7 +142,7 @@ class EmulatorDevice:
         if case.outputs_init == "zeros":
             spec.append("outputs_init zeros")
         spec.append(f"result {workdir / 'result.json'}")
-        spec.extend(timing_spec_lines(self.chip))
+        spec.extend(timing_spec_lines(chip))
         (workdir / "spec.txt").write_text("\n".join(spec) + "\n")
 
         start = time.perf_counter()
@@ -149,15 +161,15 @@ class EmulatorDevice:
             m.error = RunError(kind="crash", message=_crash_message(proc.returncode, proc.stderr))
             return
         result = json.loads(result_file.read_text())
-        m.warnings = _warnings(result)
+        m.warnings = _warnings(result) + infer_shape_notes(op, result.get("outputs", []))
         m.block_dim = result.get("block_dim")
         m.tiling_key = result.get("tiling_key")
         m.workspace = result.get("workspace", [])
         m.ub_peak_bytes = result.get("ub_peak_bytes")
         m.trace_path = trace_path
-        _read_timing(result, m, self.chip.name)
+        _read_timing(result, m, chip.name)
         if sites and (workdir / "sites.tsv").exists():
-            m.sites = read_site_uses(workdir / "sites.tsv", self.chip.clock_ghz)
+            m.sites = read_site_uses(workdir / "sites.tsv", chip.clock_ghz)
         if result["status"] != "ok":
             e = result["error"]
             m.error = RunError(kind=e["kind"], message=e["message"], file=e.get("file") or None,
@@ -171,7 +183,7 @@ class EmulatorDevice:
 
     def _execute_invocation(self, exe: Path, op: Operator, case: Case, arrays: dict[str, np.ndarray],
                             out_dtypes: list[str], workdir: Path, m: Measurement, trace_path: str | None,
-                            hints: list[np.ndarray] | None = None) -> None:
+                            hints: list[np.ndarray] | None = None, chip: Chip | None = None) -> None:
         """Run the user's own host program; inputs and outputs travel as input_<name>.bin / output_<name>.bin in its
         working directory (or input/ and output/ below it), the convention of Huawei's kernel-invocation samples."""
         (workdir / "input").mkdir()
@@ -180,7 +192,7 @@ class EmulatorDevice:
             values.tofile(workdir / f"input_{name}.bin")
             values.tofile(workdir / "input" / f"input_{name}.bin")
         env = {**os.environ, "TW_RESULT": str(workdir / "result.json"),
-               "TW_TRACE": str(trace_path or workdir / "trace.txt"), "TW_UB_BYTES": str(self.chip.ub_bytes)}
+               "TW_TRACE": str(trace_path or workdir / "trace.txt"), "TW_UB_BYTES": str((chip or self.chip).ub_bytes)}
         start = time.perf_counter()
         try:
             proc = subprocess.run([str(exe)], cwd=workdir, capture_output=True, text=True, env=env,
@@ -345,8 +357,11 @@ def bind_dtypes(op: Operator, case: Case) -> tuple[dict[str, str], list[str]]:
 def output_names(op: Operator, produced: int, counts: list[int] | None = None) -> list[str]:
     """The output tensors of a run in OpDef order: a DYNAMIC output is a list, `y[0]`, `y[1]`, ..., as long as the
     golden makes it (`counts[i]` arrays for OpDef output i when the golden's answer said; else `produced` arrays in
-    all, the surplus going to the first DYNAMIC output; one tensor when there is no golden)."""
+    all, the surplus going to the first DYNAMIC output; one tensor when there is no golden). An OpDef with no output
+    reads back its first inputs instead (`caller.read_back_names`)."""
     outs = op.model.outputs
+    if writes_into_inputs(op):
+        return read_back_names(op, produced)
     if not outs:
         return [f"out{i}" for i in range(max(produced, 1))]
     if counts and len(counts) == len(outs):

@@ -103,10 +103,33 @@ Spec read_spec(const char* path) {
     return s;
 }
 
-uint64_t bytes_of(const tw_host::TensorDesc& d) {
+uint64_t elements_of(const std::vector<int64_t>& shape) {
     uint64_t n = 1;
-    for (int64_t v : d.shape) n *= static_cast<uint64_t>(v);
-    return n * static_cast<uint64_t>(ge::GetSizeByDataType(d.dtype));
+    for (int64_t v : shape) n *= static_cast<uint64_t>(v);
+    return n;
+}
+
+uint64_t bytes_of(const tw_host::TensorDesc& d) {
+    return elements_of(d.shape) * static_cast<uint64_t>(ge::GetSizeByDataType(d.dtype));
+}
+
+std::string dims_text(const std::vector<int64_t>& shape) {
+    std::string dims;
+    for (int64_t d : shape) dims += (dims.empty() ? "" : ", ") + std::to_string(d);
+    return "[" + dims + "]";
+}
+
+constexpr size_t kNoAlias = static_cast<size_t>(-1);
+
+// In-place outputs: the output tensor `names[i]` that has an input's name (`this->Input("var")` and
+// `this->Output("var")`, or a spec output of an OpDef with no outputs naming the input it reads back) is that input's
+// memory on a device, so the runner gives it the input's GM buffer. The input's position, or kNoAlias.
+std::vector<size_t> in_place_aliases(const Spec& s, const std::vector<std::string>& names) {
+    std::vector<size_t> alias(names.size(), kNoAlias);
+    for (size_t i = 0; i < names.size(); ++i)
+        for (size_t j = 0; j < s.input_names.size(); ++j)
+            if (s.input_names[j] == names[i] && !s.inputs[j].absent) alias[i] = j;
+    return alias;
 }
 
 // One IR input or output of the OpDef and the tensors bound to it: one, none (an OPTIONAL input left out) or, for a
@@ -174,9 +197,11 @@ std::vector<Binding> bind_inputs(Spec& s, const tw_host::OpInfo& op) {
 }
 
 // The outputs the spec lists (the golden's count: a DYNAMIC output has as many tensors as the golden returns for it),
-// grouped by IR output. Spec outputs are listed in OpDef order already.
+// grouped by IR output. Spec outputs are listed in OpDef order already. An OpDef that declares no output (the kernel
+// writes into an input) has no output parameter in its entry: no binding, the spec's outputs are read-backs of inputs.
 std::vector<Binding> bind_outputs(const Spec& s, const tw_host::OpInfo& op) {
     std::vector<Binding> out;
+    if (op.has_opdef && op.outputs.empty()) return out;
     size_t next = 0;
     for (size_t k = 0; k < op.outputs.size(); ++k) {
         Binding b;
@@ -294,23 +319,54 @@ int main(int argc, char** argv) {
         out_counts.push_back(static_cast<uint32_t>(b.items.size()));
         out_dynamic.insert(out_dynamic.end(), b.items.size(), b.dynamic);
     }
+    std::vector<std::string> out_names;
+    for (const Binding& b : out_bind)
+        for (size_t j = 0; j < b.items.size(); ++j)
+            out_names.push_back(b.dynamic ? b.name + "[" + std::to_string(j) + "]" : b.name);
+    const bool no_opdef_outputs = op->has_opdef && op->outputs.empty();
+    if (no_opdef_outputs) out_names = spec.output_names;
+    const std::vector<size_t> alias = in_place_aliases(spec, out_names);
+    if (no_opdef_outputs) {
+        for (size_t i = 0; i < alias.size(); ++i) {
+            if (alias[i] != kNoAlias) continue;
+            write_result(spec, error_json("bad_case", "the OpDef declares no output, so the golden's answer is the "
+                                          "updated inputs in OpDef order, but " + out_names[i] + " is not an input",
+                                          "", 0));
+            return 0;
+        }
+    }
     auto t0 = std::chrono::steady_clock::now();
     std::vector<tw_host::TensorDesc> outputs;
     std::vector<bool> from_golden;  // outputs whose shape the golden gave
+    std::vector<std::vector<int64_t>> inferred(out_names.size());  // InferShape's shape where the golden's replaced it
     tw_host::TilingResult tiling;
     try {
-        outputs = tw_host::infer_outputs(*op, spec.inputs, spec.attrs, out_counts);
+        // With no OpDef output there is nothing to infer: the read-backs are the inputs themselves.
+        if (!no_opdef_outputs) outputs = tw_host::infer_outputs(*op, spec.inputs, spec.attrs, out_counts);
+        outputs.resize(out_names.size());
         // An aclnn caller allocates the outputs with shapes it knows: where the operator registers no InferShape
         // (the emulator would copy input 0's shape), its InferShape never sets an output (dim count 0), or the output
-        // is a DYNAMIC list (always the caller's), the golden's shape stands in for the caller's. A shape an
-        // InferShape did set for a plain output is never overridden.
+        // is a DYNAMIC list (always the caller's), the golden's shape stands in for the caller's. Where InferShape
+        // sets a shape whose element count differs from the golden's (public reductions often copy x's shape to y),
+        // the caller would still allocate what it expects: the golden's shape, and the result says InferShape's.
         for (size_t i = 0; i < outputs.size() && i < spec.output_shapes.size(); ++i) {
             const bool dyn = i < out_dynamic.size() && out_dynamic[i];
-            if ((dyn || op->infer_shape == nullptr || outputs[i].shape.empty()) && !spec.output_shapes[i].empty()) {
+            const std::vector<int64_t>& want = spec.output_shapes[i];
+            if (alias[i] != kNoAlias || want.empty()) continue;
+            const bool unset = dyn || op->infer_shape == nullptr || outputs[i].shape.empty();
+            const bool differs = !unset && elements_of(outputs[i].shape) != elements_of(want);
+            if (unset || differs) {
                 from_golden.resize(outputs.size());
-                from_golden[i] = outputs[i].shape != spec.output_shapes[i];
-                outputs[i].shape = spec.output_shapes[i];
+                from_golden[i] = outputs[i].shape != want;
+                if (differs) inferred[i] = outputs[i].shape;
+                outputs[i].shape = want;
             }
+        }
+        // An in-place output is its input's tensor: same shape, dtype and memory.
+        for (size_t i = 0; i < outputs.size(); ++i) {
+            if (alias[i] == kNoAlias) continue;
+            outputs[i] = spec.inputs[alias[i]];
+            outputs[i].data.clear();
         }
         tiling = tw_host::run_tiling(*op, spec.inputs, outputs, spec.attrs, spec.platform);
     } catch (const std::exception& e) {
@@ -342,6 +398,7 @@ int main(int argc, char** argv) {
         uint64_t bytes = 0;  // the tensor's own length
         uint64_t cap = 0;    // what an access may touch
         std::string name;
+        bool alias = false;  // an in-place output: the input's buffer, not a region of its own
     };
     std::vector<GmBuf> bufs;  // inputs, then outputs (tensor order), then lists, workspace, tiling
     auto alloc = [&](uint64_t bytes, const std::string& name) {
@@ -370,18 +427,18 @@ int main(int argc, char** argv) {
         }
         bufs.push_back({nullptr, bytes_of(spec.inputs[i]), 0, "input " + spec.input_names[i]});
     }
-    std::vector<std::string> out_names;
-    for (const Binding& b : out_bind)
-        for (size_t j = 0; j < b.items.size(); ++j)
-            out_names.push_back(b.dynamic ? b.name + "[" + std::to_string(j) + "]" : b.name);
     const size_t out_base = bufs.size();
     for (size_t i = 0; i < outputs.size(); ++i) {
         std::string name = "output " + (i < out_names.size() ? out_names[i] : "?");
         if (i < from_golden.size() && from_golden[i]) {  // say so: an overrun may be the golden's mistake
-            std::string dims;
-            for (int64_t d : outputs[i].shape) dims += (dims.empty() ? "" : ", ") + std::to_string(d);
-            name += " (shape [" + dims + "] taken from the golden, as " +
-                    (op->infer_shape == nullptr ? "the operator registers no InferShape)" : "InferShape leaves it unset)");
+            name += " (shape " + dims_text(outputs[i].shape) + " taken from the golden, as " +
+                    (!inferred[i].empty() ? "InferShape gives " + dims_text(inferred[i]) + ")"
+                     : op->infer_shape == nullptr ? "the operator registers no InferShape)"
+                                                  : "InferShape leaves it unset)");
+        }
+        if (alias[i] != kNoAlias) {  // filled in below, once the input has its buffer
+            bufs.push_back({nullptr, 0, 0, name, true});
+            continue;
         }
         bufs.push_back({nullptr, bytes_of(outputs[i]), 0, name});
     }
@@ -393,11 +450,16 @@ int main(int argc, char** argv) {
         g.base = storage.back().data();
         g.cap = storage.back().size();
     }
+    for (size_t i = 0; i < outputs.size(); ++i) {
+        if (alias[i] == kNoAlias) continue;
+        const GmBuf& in = bufs[alias[i]];
+        bufs[out_base + i] = {in.base, in.bytes, in.cap, bufs[out_base + i].name, true};
+    }
     // A device does not clear an output before the kernel runs: outputs start as a poison pattern (all bits set,
     // nan for floats), so a kernel that accumulates into an output it never zeroed fails here as it does there.
     if (!spec.outputs_zeroed)
         for (size_t i = 0; i < outputs.size(); ++i)
-            if (bufs[out_base + i].base != nullptr) std::memset(bufs[out_base + i].base, 0xFF, bufs[out_base + i].bytes);
+            if (bufs[out_base + i].base != nullptr && !bufs[out_base + i].alias) std::memset(bufs[out_base + i].base, 0xFF, bufs[out_base + i].bytes);
     for (size_t i = 0; i < spec.inputs.size(); ++i) {
         if (bufs[i].base == nullptr) continue;
         std::ifstream f(spec.input_paths[i], std::ios::binary);
@@ -433,7 +495,7 @@ int main(int argc, char** argv) {
     if (!tiling.tiling_data.empty()) std::memcpy(bufs.back().base, tiling.tiling_data.data(), tiling.tiling_data.size());
     args.push_back(bufs.back().base);
     for (const GmBuf& g : bufs)
-        if (g.base != nullptr) launch.regions.push_back({g.base, g.cap, g.name, g.bytes});
+        if (g.base != nullptr && !g.alias) launch.regions.push_back({g.base, g.cap, g.name, g.bytes});
     launch.workspace = args[args.size() - 2];
     launch.workspace_size = ws;
 
@@ -479,7 +541,14 @@ int main(int argc, char** argv) {
         body << (i ? ", " : "") << "{\"name\": \"" << (i < out_names.size() ? out_names[i] : "") << "\", \"dtype\": "
              << static_cast<int>(outputs[i].dtype) << ", \"shape\": [";
         for (size_t k = 0; k < outputs[i].shape.size(); ++k) body << (k ? ", " : "") << outputs[i].shape[k];
-        body << "]}";
+        body << "]";
+        if (!inferred[i].empty()) {  // the golden's shape replaced InferShape's: the caller reports it
+            body << ", \"infer_shape\": [";
+            for (size_t k = 0; k < inferred[i].size(); ++k) body << (k ? ", " : "") << inferred[i][k];
+            body << "]";
+        }
+        if (alias[i] != kNoAlias) body << ", \"in_place\": \"" << json_escape(spec.input_names[alias[i]]) << "\"";
+        body << "}";
     }
     body << "], " << tw::timing_json(timing, spec.timing.clock_ghz)
          << ", \"schedule_s\": " << std::chrono::duration<double>(t4 - t3).count()

@@ -68,6 +68,9 @@ struct OpInfo {
     ge::graphStatus (*tiling_parse)(gert::TilingParseContext*) = nullptr;
     std::function<std::shared_ptr<void>()> make_compile_info;
     const TilingClassInfo* tiling_class = nullptr;  // REGISTER_TILING_DATA_CLASS entry, if any
+    // An OpDef was registered (OP_ADD): then `outputs` empty means it declares none (the kernel writes into an input,
+    // Eye- or ScatterSub-style), not that the outputs are unknown (IMPL_OP_* only).
+    bool has_opdef = false;
 };
 
 struct TilingResult {
@@ -88,6 +91,7 @@ inline OpInfo build_op_info(const std::string& name) {
     const auto& defs = opdef_registry();
     if (const auto it = defs.find(name); it != defs.end()) {
         const std::unique_ptr<ops::OpDef> def = it->second();
+        info.has_opdef = true;
         for (const auto& p : def->inputs()) {
             info.inputs.push_back(p.name());
             info.input_param_types.push_back(p.param_type());
