@@ -233,7 +233,6 @@ def neutralise_conditionals(src: bytes, buf: bytearray, opaque: _Opaque, out: Pr
     undefined: set[str] = set(DEVICE_UNDEFINED)
     # Per open conditional: (the enclosing text is read, a branch was already chosen, this branch is read).
     stack: list[tuple[bool, bool, bool]] = []
-    out.conditionals = False
     active = True
     blank_from = 0
     blanked: list[tuple[int, int]] = []
@@ -253,7 +252,6 @@ def neutralise_conditionals(src: bytes, buf: bytearray, opaque: _Opaque, out: Pr
             out.calls.append((start, m.end()))  # an edit cutting through a (multi-line) #define is not local
             continue
         was_active = active
-        out.conditionals = True
         if kind in (b"if", b"ifdef", b"ifndef"):
             take = active and _branch_state(kind, rest, macros, undefined) != 0
             stack.append((active, take, take))

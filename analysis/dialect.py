@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import re
 
+from analysis.macro_forms import neutralise_macro_forms
 from analysis.preprocess import Mark, Preprocessed, _Opaque
 from analysis.preprocess import _blank as blank
 from analysis.preprocess import _match_paren as match_paren
@@ -44,6 +45,8 @@ _CONTINUES = b";{.,)=+-*/%<>&|?:[(}"  # what may not follow a statement macro al
 _EMPTY_DEFINE_RE = re.compile(rb"[ \t]+[A-Za-z_]\w*(?:\([^()\n]*\))?([ \t]+)\r?$", re.M)
 _USING_LIST_RE = re.compile(rb"\busing[ \t]+[\w:]+(?:[ \t]*,[ \t]*[\w:]+)+[ \t]*;")
 _NAMED_VARIADIC_RE = re.compile(rb"[A-Za-z_]\w*\s*\(([^()]*?\b[A-Za-z_]\w*)(\.\.\.)\s*\)")
+_RETURN_TYPE_RE = re.compile(rb"[A-Za-z_][\w:]*(?:<[^;{}()]*>)?[ \t*&]*")
+_NAME_CALL_RE = re.compile(rb"\r?\n[ \t]*[A-Za-z_]\w*[ \t]*\(")
 _SCAN = 512  # how far a context look goes before giving up (comment blocks between a macro and its declaration)
 
 
@@ -57,6 +60,7 @@ def neutralise_dialect(src: bytes, buf: bytearray, opaque: _Opaque, out: Preproc
     _macro_words(src, buf, opaque, out, lo, hi, scan_end)
     _defines(src, buf, opaque, out, lo, hi, scan_end)
     _using_lists(src, buf, opaque, out, lo, hi, scan_end)
+    neutralise_macro_forms(src, buf, opaque, out, lo, hi, scan_end)
 
 
 def _bare_conditions(src: bytes, buf: bytearray, opaque: _Opaque, out: Preprocessed, lo: int, hi: int,
@@ -147,6 +151,12 @@ def _macro_words(src: bytes, buf: bytearray, opaque: _Opaque, out: Preprocessed,
             if rest.startswith((b"//", b"/*")) and opaque.contains(src.index(rest[:2], end)):
                 rest = b""  # only a comment follows
             elif _starts_declaration(rest, 0):
+                blank(buf, start, end)
+                out.marks.append(Mark("macro_word", m.group(1).decode(), start, end))
+                continue
+            elif _RETURN_TYPE_RE.fullmatch(rest) and (name := _NAME_CALL_RE.match(src, line_end)):
+                # `ACLNN_API aclnnStatus` with the function's name on the next line
+                out.calls.append((start, name.end()))
                 blank(buf, start, end)
                 out.marks.append(Mark("macro_word", m.group(1).decode(), start, end))
                 continue

@@ -23,7 +23,7 @@ QUALIFIERS = (
     b"__vector__", b"__cube__", b"__mix__", b"__inout_pipe__", b"__simd_callee__", b"__simd_vf__", b"__simt_vf__",
     b"__simt_callee__", b"__simt_gm__", b"__ssbuf__", b"__biasbuf__", b"__kfc_workspace__", b"__local_mem__",
     b"__no_simd_vf_fusion__", b"__sync_noalias__", b"__check_sync_alias__", b"__host_aicore__", b"__forceinline__",
-    b"__launch_bounds__",
+    b"__launch_bounds__", b"__tiling_data_ptr__", b"__aicpu__",
 )
 # These take arguments: `__mix__(1, 2)`, `__in_pipe__(V)`, `__launch_bounds__(256)`; the arguments go too.
 _QUALIFIERS_WITH_ARGS = frozenset({"__mix__", "__in_pipe__", "__out_pipe__", "__inout_pipe__", "__launch_bounds__"})
@@ -70,7 +70,6 @@ class Preprocessed:
     opaque: list[tuple[int, int]] = field(default_factory=list)
     calls: list[tuple[int, int]] = field(default_factory=list)  # every macro-like call looked at, neutralised or not
     far_reaching: bool = False
-    conditionals: bool = False  # any #if/#else/#endif: then a #define typed anywhere may change a decision
 
     def marks_of(self, kind: str) -> list[Mark]:
         return [m for m in self.marks if m.kind == kind]
@@ -211,8 +210,9 @@ def reprocess(old: Preprocessed, src: bytes, lo: int, hi: int, delta: int) -> Pr
     for m in DIRECTIVE_RE.finditer(src, lo, new_hi):
         if opaque.contains(src.index(b"#", m.start())):
             continue
-        if m.group(1) not in (b"define", b"undef") or old.conditionals:
-            return None  # `#if` nesting, and what a #define decides in a later `#if`, are the whole file's business
+        # `#if` nesting, and what a #define decides in a later `#if` or at a macro's call sites (macro_forms), are
+        # the whole file's business
+        return None
     # Scans stop a little after the window instead of running to the end of the file; a match that starts in the
     # window never needs more than a few bytes after it, unless the next `_LOOKAHEAD` bytes are all blank.
     scan_end = min(len(src), new_hi + _LOOKAHEAD)
@@ -229,7 +229,6 @@ def reprocess(old: Preprocessed, src: bytes, lo: int, hi: int, delta: int) -> Pr
     out.calls = ([c for c in old.calls if c[1] <= lo] + out.calls
                  + [(a + delta, b + delta) for a, b in old.calls if a >= hi])
     out.text = old.text[:lo] + bytes(buf[lo:new_hi]) + old.text[hi:]
-    out.conditionals = old.conditionals
     return out
 
 

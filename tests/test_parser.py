@@ -214,6 +214,32 @@ DIALECT_CASES = {
     "template_args_with_trailing_comment": (
         "DEMO_TPL_ARGS_DECL(Demo, // the operator\nDEMO_TPL_BOOL_DECL(SPLIT, 0, 1), // one bit\n);\nint after;\n",
         "macro_stmt"),
+    "specifier_macro_calls": (  # `LAUNCH_BOUND(n)` among a SIMT function's specifiers
+        "template <typename T>\n__simt_vf__ __aicore__ LAUNCH_BOUND(THREAD_NUM) inline void Fill(__gm__ T* x)\n{\n}\n"
+        "__simt_vf__ LAUNCH_BOUND(512) __aicore__\n    void Scan(int n) {}\nint after;\n", "specifier_macro"),
+    "macro_as_alias_type": (  # `, 0` was an error
+        "struct DemoDag {\n    using ConstZero = MAKE_CONST(uint8_t, 0);\n    using Half = MAKE_CONST(T, 0.5);\n"
+        "    using Dup = Bind<Vec::Duplicate<T>, ConstZero>;\n};\nint after;\n", "using_macro"),
+    "macro_declarations_where_statements_cannot_be": (  # `, 16` and the nested list were errors
+        "class DemoKernel {\npublic:\n    DEMO_IMPL_BUFPOOL(DemoPool, TPosition::VECCALC, 16);\n    int x;\n};\n"
+        "#define DEMO_SEL2(A, B) DEMO_TPL_ARGS_SEL(DEMO_DTYPE_SEL(X, A), DEMO_DTYPE_SEL(Y, B))\n"
+        "DEMO_TPL_SEL(DEMO_SEL2(10, 10),\n             DEMO_SEL2(20, 20));\n"
+        "namespace demo {\nDEMO_REGISTER(DemoKernel, \"demo\", 2);\n}\nint after;\n", "decl_macro"),
+    "operator_specialization": (  # `template <>` then `operator()<...>`: the whole declaration was an error
+        "class DemoBlock {\npublic:\n    template <class ArchTag>\n    __aicore__ inline void operator()(int a);\n"
+        "    template <>\n    __aicore__ inline void operator()<AscendC::AIC>(int a)\n    {\n        a++;\n    }\n};\n"
+        "int after;\n", "operator_template_args"),
+    "format_macro_between_strings": (
+        'void Log(int64_t a, uint64_t b) {\n    printf("a=%" PRId64 " b=%" PRIu64 "\\n", a, b);\n}\nint after;\n',
+        "string_macro"),
+    "statement_macro_defined_in_the_file": (  # a call with no `;`, its macro ending in `}`
+        "#define Flush_0() \\\n    if (i == 0) { Sync(); }\nvoid Run(int i) {\n    Work(i);\n    Flush_0()\n}\n"
+        "int after;\n", "macro_stmt"),
+    "export_macro_with_the_name_on_the_next_line": (
+        "ACLNN_API aclnnStatus\naclnnDemo(void* workspace, uint64_t size);\nint after;\n", "macro_word"),
+    "tiling_pointer_and_aicpu_qualifiers": (
+        "__aicore__ inline void Run(__tiling_data_ptr__ DemoTiling* t) {}\n"
+        "extern __global__ __aicpu__ uint32_t DemoCpuKernel(void* args);\nint after;\n", "qualifier"),
 }
 
 
@@ -248,7 +274,9 @@ def test_dialect_rewrites_keep_what_the_model_reads():
 def test_real_errors_next_to_dialect_forms_are_still_reported():
     for text in ("void f() {\n  SYNC_DEMO\n  int x = ;\n}\n",  # a statement macro, then a broken statement
                  "void f() {\n  Mul(y, y, x this->n);\n}\n",  # a missing comma
-                 "ACLNN_API aclnnStatus f(int a;\n"):
+                 "ACLNN_API aclnnStatus f(int a;\n",
+                 "void f() {\n  Work()\n  More();\n}\n",  # no #define makes Work() a statement macro
+                 "void f() {\n  DEMO_CHECK(a, 1);\n  int x = ;\n}\n"):  # a macro in a function stays a call
         assert list(SourceFile("bad.cpp", text).errors()), text
 
 
