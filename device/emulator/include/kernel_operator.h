@@ -12,6 +12,8 @@
 #include "tw/mem_allocator.h"
 #include "tw/copy.h"
 #include "tw/copy_extra.h"
+#include "tw/copy_slice.h"
+#include "tw/param_offset.h"
 #include "tw/sync.h"
 #include "tw/sync_extra.h"
 #include "tw/list_tensor.h"

@@ -148,7 +148,8 @@ void DataCopy(const LocalTensor<T>& dst, const LocalTensor<T>& src, const DataCo
 // 32-byte boundary; UB rows are dstStride extra 32-byte blocks apart. What the padding and the filler hold follows the
 // reference (GMToUB DataCopyPad, "parameter notes"): with leftPadding and rightPadding both 0 the filler repeats the
 // row's first element; otherwise padding and filler are paddingValue when isPad is true, and unspecified ("random")
-// when it is false, which the emulator makes a poison pattern (all bits set) so that a kernel reading them fails.
+// when it is false, which the emulator makes a poison pattern (all bits set) so that a kernel reading them fails,
+// unless SetPadValue has set the pad register, whose value then fills them (the reference's SetPadValue scenario).
 // The padding counts apply whatever isPad says (isPad only chooses the value).
 template <typename T>
 void DataCopyPad(const LocalTensor<T>& dst, const GlobalTensor<T>& src, const DataCopyExtParams& p,
@@ -175,6 +176,11 @@ void DataCopyPad(const LocalTensor<T>& dst, const GlobalTensor<T>& src, const Da
         } else if (pad.isPad) {
             for (uint64_t k = 0; k < left; ++k) row[k] = pad.paddingValue;
             for (uint64_t k = left + data_elems; k < row_elems; ++k) row[k] = pad.paddingValue;
+        } else if (tw::cur().pad_set) {  // isPad false after SetPadValue: the register's value (tw/copy_slice.h)
+            T v;
+            std::memcpy(&v, &tw::cur().pad_reg, es);
+            for (uint64_t k = 0; k < left; ++k) row[k] = v;
+            for (uint64_t k = left + data_elems; k < row_elems; ++k) row[k] = v;
         } else {
             std::memset(row, 0xFF, left * es);
             std::memset(row + left + data_elems, 0xFF, (row_elems - left - data_elems) * es);

@@ -108,6 +108,9 @@ struct Core {
     // The 64-bit DEQSCALE register SetDeqScale writes (bits 0-15: the half scale of the int32 -> half Cast).
     uint64_t deq_reg = 0;
     bool deq_set = false;
+    // The pad-value register SetPadValue writes (the value's bytes, low first): DataCopyPad's fill when isPad = false.
+    uint64_t pad_reg = 0;
+    bool pad_set = false;
     ~Core() { if (race_free != nullptr) race_free(race); }
 };
 

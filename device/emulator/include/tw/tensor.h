@@ -354,6 +354,14 @@ class TPipe {
         buf.st_ = alloc(1, len, pos, true, TW_AT);
         return true;
     }
+    // The queue form on a TBuf (releases before the TBuf-only static_assert accepted it): num blocks of len bytes,
+    // each rounded up to 32 bytes and laid end to end; the TBuf spans them all (Get() sees num * len bytes).
+    template <TPosition pos>
+    bool InitBuffer(TBuf<pos>& buf, uint8_t num, uint32_t len, TW_SRC) {
+        if (num == 0) tw::fail("queue_misuse", "InitBuffer of a TBuf with 0 blocks", TW_AT);
+        buf.st_ = alloc(1, static_cast<uint32_t>(tw::align32(len) * num), pos, true, TW_AT);
+        return true;
+    }
 
     TEventID FetchEventID(HardEvent) { return static_cast<TEventID>(tw::cur().next_event++ % 8); }
     template <HardEvent e>

@@ -215,6 +215,17 @@ inline void dispatch(const std::array<Combo, N>& table, const P (&decl)[ND], uin
 // Stands in for tw_tpl_sel when an operator declares no selection.
 constexpr ArgsSel no_sel[1] = {};
 
+// A tiling-key header without an include guard may be included twice (CANN's kernel compile tolerates it), so each
+// ASCENDC_TPL_ARGS_DECL / ASCENDC_TPL_SEL expansion defines a table under a name of its own (numbered by
+// __COUNTER__) plus an accessor overloaded on Rank<number>. tw_tpl_decl and tw_tpl_sel name the accessor called
+// with the deepest Rank, which overload resolution sends to the highest-numbered expansion (the nearest base);
+// repeated expansions hold the same table, so whichever is picked is the declaration.
+template <unsigned N>
+struct Rank : Rank<N - 1> {};
+template <>
+struct Rank<0> {};
+constexpr unsigned kMaxRank = 512;  // __COUNTER__ values a kernel's translation unit reaches stay well below this
+
 }  // namespace tplargs
 }  // namespace tw
 
@@ -230,8 +241,18 @@ constexpr ArgsSel no_sel[1] = {};
 #define ASCENDC_TPL_UINT_SEL(x, ...) TW_TPL_KPARAM(x, UINT, 0, __VA_ARGS__)
 #define ASCENDC_TPL_BOOL_SEL(x, ...) TW_TPL_KPARAM(x, BOOL, 0, __VA_ARGS__)
 #define ASCENDC_TPL_KERNEL_TYPE_SEL(x) TW_TPL_KPARAM(kernel_type, KERNEL_TYPE, 0, x)
-#define ASCENDC_TPL_ARGS_DECL(op, ...) [[maybe_unused]] static constexpr ::tw::tplargs::P tw_tpl_decl[] = {__VA_ARGS__}
+// `kind` is decl or sel, pasted into the names (never a macro argument that expands: tw_tpl_decl is a macro).
+#define TW_TPL_TABLE(type, kind, n, ...)                                                                       \
+    [[maybe_unused]] static constexpr type tw_tpl_##kind##_##n[] = {__VA_ARGS__};                              \
+    static_assert(n < ::tw::tplargs::kMaxRank, "too many __COUNTER__ uses before ASCENDC_TPL_*");             \
+    [[maybe_unused]] static constexpr const auto& tw_tpl_##kind##_of(::tw::tplargs::Rank<n>) {                 \
+        return tw_tpl_##kind##_##n;                                                                            \
+    }
+#define TW_TPL_TABLE_AT(type, kind, n, ...) TW_TPL_TABLE(type, kind, n, __VA_ARGS__)
+#define ASCENDC_TPL_ARGS_DECL(op, ...) TW_TPL_TABLE_AT(::tw::tplargs::P, decl, __COUNTER__, __VA_ARGS__)
 #define ASCENDC_TPL_ARGS_SEL(...) (::tw::tplargs::ArgsSel{__VA_ARGS__})
-#define ASCENDC_TPL_SEL(...) [[maybe_unused]] static constexpr ::tw::tplargs::ArgsSel tw_tpl_sel[] = {__VA_ARGS__}
+#define ASCENDC_TPL_SEL(...) TW_TPL_TABLE_AT(::tw::tplargs::ArgsSel, sel, __COUNTER__, __VA_ARGS__)
+#define tw_tpl_decl (tw_tpl_decl_of(::tw::tplargs::Rank<::tw::tplargs::kMaxRank>{}))
+#define tw_tpl_sel (tw_tpl_sel_of(::tw::tplargs::Rank<::tw::tplargs::kMaxRank>{}))
 
 #include "ascendc/host_api/tiling/template_argument.h"

@@ -1,0 +1,199 @@
+// Test driver for API forms the public-operator corpus needed beyond the emulator's first surface: the three-argument
+// TPipe::InitBuffer on a TBuf, ParamOffset<T>, the SliceInfo forms of DataCopy and SetPadValue with DataCopyPad.
+//
+//   gaps_driver <case>
+//
+// Each case is a small kernel written for this test, run in a launch of its own. It prints `key value...` lines that
+// test_corpus_gaps.py checks against the documented semantics, then `result ok` or `result error <kind> <line> ...`,
+// then one `trace <name> <pipe> <bytes> <repeats>` line per instruction of block 0.
+#include <cstdio>
+#include <functional>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "kernel_operator.h"
+#include "tw/launcher.h"
+// Twice, as an operator whose kernel includes its guard-less tiling-key header directly and through another header.
+#include "tpl_twice_key.h"
+#include "tpl_twice_key.h"
+
+using namespace AscendC;
+
+namespace {
+
+std::vector<std::vector<uint8_t>> gm;  // GM buffers of the running case, registered with the launch
+
+template <typename T>
+T* G(size_t i) { return reinterpret_cast<T*>(gm[i].data()); }
+
+template <typename T>
+void print(const char* key, const T* p, size_t n) {
+    std::printf("%s", key);
+    for (size_t i = 0; i < n; ++i) std::printf(" %.9g", static_cast<double>(static_cast<float>(p[i])));
+    std::printf("\n");
+}
+
+// InitBuffer(TBuf, num, len): num blocks of len bytes (each rounded up to 32), one TBuf over all of them.
+void case_tbuf_num() {
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> one, two;
+    TBuf<> after;
+    pipe.InitBuffer(one, 1, 100);  // 128 bytes
+    pipe.InitBuffer(two, 2, 64);   // 128 bytes
+    pipe.InitBuffer(after, 32);
+    LocalTensor<float> a = one.Get<float>();
+    LocalTensor<float> b = two.Get<float>();
+    LocalTensor<float> c = after.Get<float>();
+    std::printf("sizes %u %u %u\n", a.GetSize(), b.GetSize(), c.GetSize());
+    std::printf("addr %llu %llu %llu\n", static_cast<unsigned long long>(a.GetPhyAddr()),
+                static_cast<unsigned long long>(b.GetPhyAddr()), static_cast<unsigned long long>(c.GetPhyAddr()));
+}
+
+void case_tbuf_num_overflow() {
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> big;
+    pipe.InitBuffer(big, 2, 100 * 1024);  // 200 KiB: over the 192 KiB UB
+}
+
+// Four blocks each write their id at the start of their share (ParamOffset<int32_t>(gm, 4)).
+void case_param_offset() {
+    GlobalTensor<int32_t> g;
+    g.SetGlobalBuffer(reinterpret_cast<__gm__ int32_t*>(ParamOffset<int32_t>(G<uint8_t>(1), 4)), 4);
+    g.SetValue(0, 100 + static_cast<int32_t>(GetBlockIdx()));
+    g.SetValue(3, 200 + static_cast<int32_t>(GetBlockIdx()));
+}
+
+// The reference's slice example: from a 3 x 87 float source, segments of 24 elements (3 blocks) 7 apart on rows 0
+// and 2, into a 2 x 48 UB tile; then the tile goes back to rows 0 and 2 of a 3 x 64 GM array as two 24-element
+// segments from column 8, 8 apart (row 1 untouched).
+void case_slice() {
+    GlobalTensor<float> src, dst;
+    src.SetGlobalBuffer(G<float>(0), 3 * 87);
+    dst.SetGlobalBuffer(G<float>(1), 3 * 64);
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> buf;
+    pipe.InitBuffer(buf, 2 * 48 * sizeof(float));
+    LocalTensor<float> t = buf.Get<float>();
+    SliceInfo srcIn[] = {{16, 70, 7, 3, 87}, {0, 2, 1, 1, 3}};
+    SliceInfo tile[] = {{0, 47, 0, 3, 48}, {0, 1, 0, 1, 2}};
+    DataCopy(t, src, tile, srcIn, 2);
+    print("tile", t.data(), 96);
+    SliceInfo dstOut[] = {{8, 63, 8, 3, 64}, {0, 2, 1, 1, 3}};
+    DataCopy(dst, t, dstOut, tile, 2);
+}
+
+// One dimension, a single segment: the 1-D form is a plain offset copy.
+void case_slice_1d() {
+    GlobalTensor<float> src;
+    src.SetGlobalBuffer(G<float>(0), 64);
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> buf;
+    pipe.InitBuffer(buf, 64);
+    LocalTensor<float> t = buf.Get<float>();
+    SliceInfo s[] = {{8, 23, 0, 2, 64}};
+    SliceInfo d[] = {{0, 15, 0, 2, 16}};
+    DataCopy(t, src, d, s);
+    print("tile", t.data(), 16);
+}
+
+// The two sides select different element counts (32 vs 16): an error.
+void case_slice_mismatch() {
+    GlobalTensor<float> src;
+    src.SetGlobalBuffer(G<float>(0), 64);
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> buf;
+    pipe.InitBuffer(buf, 128);
+    LocalTensor<float> t = buf.Get<float>();
+    SliceInfo s[] = {{0, 31, 0, 4, 64}};
+    SliceInfo d[] = {{0, 15, 0, 2, 32}};
+    DataCopy(t, src, d, s);
+}
+
+// DataCopyPad with isPad = false and right padding: SetPadValue's value fills the padding and the filler; a
+// paddingValue in the params is ignored. Rows of 5 floats + 3 padding = 32 bytes.
+void case_pad_value() {
+    GlobalTensor<float> src;
+    src.SetGlobalBuffer(G<float>(0), 64);
+    GlobalTensor<half> srch;
+    srch.SetGlobalBuffer(reinterpret_cast<__gm__ half*>(G<uint8_t>(1)), 64);
+    for (int i = 0; i < 8; ++i) srch.SetValue(i, static_cast<half>(static_cast<float>(i + 1)));
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> buf;
+    pipe.InitBuffer(buf, 512);
+    LocalTensor<float> t = buf.Get<float>();
+    SetPadValue(-1.0f);
+    DataCopyPad(t, src[2], DataCopyExtParams{2, 5 * sizeof(float), 3 * sizeof(float), 0, 0},
+                DataCopyPadExtParams<float>{false, 0, 3, 9.0f});
+    print("pad", t.data(), 16);
+    // half: 2 left, 3 data, 1 right = 6 elements, filler up to 16 elements from the register.
+    LocalTensor<half> h = buf.GetWithOffset<half>(16, 256);
+    SetPadValue<half>(static_cast<half>(0.5f));
+    DataCopyPad(h, srch, DataCopyExtParams{1, 3 * sizeof(half), 0, 0, 0}, DataCopyPadExtParams<half>{false, 2, 1, 0});
+    print("padh", h.data(), 16);
+}
+
+// Without SetPadValue, isPad = false leaves padding unspecified: the emulator's poison (all bits set, a NaN).
+void case_pad_unset() {
+    GlobalTensor<float> src;
+    src.SetGlobalBuffer(G<float>(0), 64);
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> buf;
+    pipe.InitBuffer(buf, 64);
+    LocalTensor<float> t = buf.Get<float>();
+    DataCopyPad(t, src, DataCopyExtParams{1, 5 * sizeof(float), 0, 0, 0}, DataCopyPadExtParams<float>{false, 0, 3, 9.0f});
+    print("pad", t.data(), 8);
+}
+
+// The twice-expanded ASCENDC_TPL_* declarations are one declaration: two parameters, and the selection's 2 x 1
+// combinations (mode 0 or 2, flag 1).
+constexpr size_t kTplCombos = ::tw::tplargs::combo_count(tw_tpl_decl, tw_tpl_sel, true);
+static_assert(sizeof(tw_tpl_decl) / sizeof(tw_tpl_decl[0]) == 2, "one declaration of two parameters");
+
+void case_tpl_twice() {
+    constexpr auto table = ::tw::tplargs::combos<kTplCombos>(tw_tpl_decl, tw_tpl_sel, true);
+    std::printf("tpl %zu", kTplCombos);
+    for (const auto& c : table) std::printf(" %llu,%llu", static_cast<unsigned long long>(c.v[0]),
+                                            static_cast<unsigned long long>(c.v[1]));
+    std::printf("\n");
+}
+
+const std::map<std::string, std::pair<std::function<void()>, int>> CASES = {
+    {"tpl_twice", {case_tpl_twice, 1}},
+    {"tbuf_num", {case_tbuf_num, 1}},
+    {"tbuf_num_overflow", {case_tbuf_num_overflow, 1}},
+    {"param_offset", {case_param_offset, 4}},
+    {"slice", {case_slice, 1}},
+    {"slice_1d", {case_slice_1d, 1}},
+    {"slice_mismatch", {case_slice_mismatch, 1}},
+    {"pad_value", {case_pad_value, 1}},
+    {"pad_unset", {case_pad_unset, 1}},
+};
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    if (argc != 2 || CASES.count(argv[1]) == 0) {
+        std::fprintf(stderr, "usage: gaps_driver <case>\n");
+        return 2;
+    }
+    const auto& [fn, blocks] = CASES.at(argv[1]);
+    tw::Launch l;
+    gm.assign(2, std::vector<uint8_t>(2048, 0));
+    for (size_t i = 0; i < 3 * 87; ++i) G<float>(0)[i] = static_cast<float>(i);
+    for (size_t i = 0; i < gm.size(); ++i)
+        l.regions.push_back(tw::GmRegion{gm[i].data(), gm[i].size(), "gm" + std::to_string(i), gm[i].size()});
+    std::fflush(stdout);
+    auto r = tw::run_blocks(l, blocks, fn);
+    print("gm1", G<float>(1), 3 * 64);
+    std::printf("gm1_i32");
+    for (int i = 0; i < 16; ++i) std::printf(" %d", G<int32_t>(1)[i]);
+    std::printf("\n");
+    if (r.ok) std::printf("result ok\n");
+    else std::printf("result error %s %d %s\n", r.kind.c_str(), r.line, r.message.c_str());
+    for (const tw::TraceRecord& t : r.blocks[0].trace)
+        if (t.kind == tw::Rec::Instr)
+            std::printf("trace %s %d %llu %u\n", l.names[t.op].c_str(), int(t.pipe),
+                        static_cast<unsigned long long>(t.bytes), t.repeats);
+    return 0;
+}

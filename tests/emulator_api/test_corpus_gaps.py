@@ -1,0 +1,158 @@
+"""API forms public operators of the corpus needed (issue 12), on small kernels written for this test
+(gaps_driver.cpp): TPipe::InitBuffer(TBuf, num, len), ParamOffset<T>, DataCopy with SliceInfo and SetPadValue with
+DataCopyPad. Expected values follow the API reference; each test fails if its form stops compiling (the driver is
+built once for the module) or changes meaning."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+INCLUDE = ROOT / "device" / "emulator" / "include"
+HERE = Path(__file__).resolve().parent
+CXX = shutil.which("g++")
+PIPE_S, PIPE_MTE2, PIPE_MTE3 = 0, 4, 5
+
+pytestmark = pytest.mark.skipif(CXX is None, reason="g++ is not installed")
+
+
+@dataclass
+class Out:
+    values: dict[str, list[float]] = field(default_factory=dict)
+    ok: bool = False
+    error: str = ""
+    trace: list[tuple[str, int, int, int]] = field(default_factory=list)
+
+
+@pytest.fixture(scope="module")
+def run(tmp_path_factory: pytest.TempPathFactory):
+    exe = tmp_path_factory.mktemp("gaps_driver") / "gaps_driver"
+    proc = subprocess.run([CXX, "-std=c++17", "-O0", "-Wall", "-Wextra", "-Werror", "-pthread", "-I", str(INCLUDE),
+                           str(HERE / "gaps_driver.cpp"), "-o", str(exe)], capture_output=True, text=True, timeout=600)
+    assert proc.returncode == 0, "\n".join(proc.stderr.splitlines()[:40])
+
+    def go(case: str) -> Out:
+        p = subprocess.run([str(exe), case], capture_output=True, text=True, timeout=60)
+        assert p.returncode == 0, p.stderr
+        out = Out()
+        for line in p.stdout.splitlines():
+            key, _, rest = line.partition(" ")
+            if key == "result":
+                out.ok = rest == "ok"
+                out.error = "" if out.ok else rest.removeprefix("error ")
+            elif key == "trace":
+                name, pipe, nbytes, repeats = rest.split()
+                out.trace.append((name, int(pipe), int(nbytes), int(repeats)))
+            else:
+                out.values[key] = [float(v) for v in rest.replace(",", " ").split()]
+        return out
+
+    return go
+
+
+def test_initbuffer_on_tbuf_with_a_block_count(run):
+    o = run("tbuf_num")
+    assert o.ok, o.error
+    # 1 x 100 bytes rounds up to 128 (32 floats); 2 x 64 bytes is 128; the next buffer starts after both.
+    assert o.values["sizes"] == [32, 32, 8]
+    assert o.values["addr"] == [0, 128, 256]
+
+
+def test_initbuffer_on_tbuf_with_a_block_count_checks_the_ub(run):
+    o = run("tbuf_num_overflow")
+    assert not o.ok and o.error.startswith("ub_overflow")
+    assert "204800 bytes needed" in o.error
+
+
+def test_param_offset_is_this_blocks_share(run):
+    o = run("param_offset")
+    assert o.ok, o.error
+    expect = []
+    for b in range(4):
+        expect += [100 + b, 0, 0, 200 + b]
+    assert o.values["gm1_i32"] == expect
+
+
+def slice_indices(spec: list[tuple[int, int, int, int, int]], itemsize: int) -> list[int]:
+    """Row-major flat offsets a slice selects (dimension 0 innermost), from the reference's definition."""
+    per_dim = []
+    for d, (start, end, stride, burst, _shape) in enumerate(spec):
+        seg = burst * 32 // itemsize if d == 0 else 1
+        idx, p = [], start
+        while p <= end:
+            idx += list(range(p, p + seg))
+            p += seg + stride
+        per_dim.append(idx)
+    pitch = [1]
+    for _start, _end, _stride, _burst, shape in spec[:-1]:
+        pitch.append(pitch[-1] * shape)
+    flat = [0]
+    for d in range(len(spec) - 1, -1, -1):
+        flat = [base + i * pitch[d] for base in flat for i in per_dim[d]]
+    return flat
+
+
+def test_datacopy_slices_follow_the_reference_example(run):
+    o = run("slice")
+    assert o.ok, o.error
+    src = np.arange(3 * 87, dtype=np.float32)
+    picked = src[slice_indices([(16, 70, 7, 3, 87), (0, 2, 1, 1, 3)], 4)]
+    assert len(picked) == 96
+    tile = np.zeros(96, dtype=np.float32)
+    tile[slice_indices([(0, 47, 0, 3, 48), (0, 1, 0, 1, 2)], 4)] = picked
+    assert o.values["tile"] == tile.tolist()
+    assert tile[:3].tolist() == [16, 17, 18] and tile[24] == 47 and tile[48] == 2 * 87 + 16
+    out = np.zeros(3 * 64, dtype=np.float32)
+    out[slice_indices([(8, 63, 8, 3, 64), (0, 2, 1, 1, 3)], 4)] = tile
+    assert o.values["gm1"] == out.tolist()
+    assert not out[64:128].any()  # row 1 is not in the slice
+    # One MTE2 and one MTE3 transfer, each of 96 floats in 4 bursts of 24.
+    assert o.trace == [("DataCopy", PIPE_MTE2, 384, 4), ("DataCopy", PIPE_MTE3, 384, 4)]
+
+
+def test_datacopy_slice_in_one_dimension(run):
+    o = run("slice_1d")
+    assert o.ok, o.error
+    assert o.values["tile"] == list(range(8, 24))
+
+
+def test_datacopy_slices_must_select_as_many_elements(run):
+    o = run("slice_mismatch")
+    assert not o.ok and o.error.startswith("invalid_param")
+    assert "selects 32 elements, the destination slice 16" in o.error
+
+
+def test_set_pad_value_fills_datacopypad_padding_when_ispad_is_false(run):
+    o = run("pad_value")
+    assert o.ok, o.error
+    # Rows of 5 floats from GM elements 2.. and 2 + 5 + 3 (srcStride 12 bytes), 3 floats of padding each: -1, the
+    # register's value, not the params' paddingValue 9.
+    assert o.values["pad"] == [2, 3, 4, 5, 6, -1, -1, -1, 10, 11, 12, 13, 14, -1, -1, -1]
+    # half: 2 left, 3 data, 1 right, then filler to 32 bytes, all 0.5 from the register.
+    assert o.values["padh"] == [0.5, 0.5, 1, 2, 3] + [0.5] * 11
+    names = [(t[0], t[1]) for t in o.trace]
+    assert names == [("SetPadValue", PIPE_S), ("DataCopyPad", PIPE_MTE2)] * 2
+
+
+def test_without_set_pad_value_the_padding_stays_unspecified(run):
+    o = run("pad_unset")
+    assert o.ok, o.error
+    assert o.values["pad"][:5] == [0, 1, 2, 3, 4]
+    assert all(np.isnan(o.values["pad"][5:8]))
+
+
+def test_tiling_key_header_included_twice_is_one_declaration(run):
+    # gaps_driver.cpp includes the guard-less tpl_twice_key.h twice; it compiles (the module's build) and the tables
+    # are the header's: the selection allows mode 0 or 2 with flag 1.
+    o = run("tpl_twice")
+    assert o.ok, o.error
+    text = (HERE / "gaps_driver.cpp").read_text()
+    assert text.count('#include "tpl_twice_key.h"') == 2
+    assert "#pragma once" not in (HERE / "tpl_twice_key.h").read_text()
+    assert o.values["tpl"] == [2, 0, 1, 2, 1]
