@@ -25,6 +25,8 @@ from analysis.preprocess import _match_paren as match_paren
 _SPEC_CALL_RE = re.compile(rb"\b([A-Z][A-Z0-9_]*[A-Z0-9])[ \t]*\(")
 _SPEC_AFTER_RE = re.compile(rb"\s*(?:inline|void|static|constexpr|__\w+__|[A-Za-z_][\w:]*(?:<[^;{}()]*>)?[\s*&]+"
                             rb"[A-Za-z_]\w*\s*\()")
+_TEMPLATE_HEAD_RE = re.compile(rb"^\s*template\s*<.*>")
+_SPECIFIER_WORDS = frozenset({b"static", b"inline", b"constexpr", b"extern", b"virtual", b"friend"})
 _USING_CALL_RE = re.compile(rb"\busing[ \t]+[A-Za-z_]\w*[ \t]*=[ \t]*[A-Z][A-Z0-9_]*[A-Z0-9][ \t]*\(")
 _DECL_CALL_RE = re.compile(rb"^[ \t]*([A-Z][A-Z0-9_]*[A-Z0-9])[ \t]*\(", re.M)
 _NOT_PARAMETER_RE = re.compile(rb"\b\d|\"|\(")  # a literal, a string or a nested call: no parameter list holds it
@@ -62,10 +64,8 @@ def _specifier_calls(src: bytes, buf: bytearray, opaque: _Opaque, out: Preproces
         if opaque.contains(m.start()):
             continue
         line_start = src.rfind(b"\n", 0, m.start()) + 1
-        before = bytes(buf[line_start : m.start()]).strip()
-        if before and not before.endswith(b">"):
-            continue
-        if before and not before.startswith(b"template"):
+        before = _TEMPLATE_HEAD_RE.sub(b" ", bytes(buf[line_start : m.start()])).split()
+        if any(w not in _SPECIFIER_WORDS for w in before):
             continue
         close = match_paren(src, m.end() - 1, opaque)
         if close < 0:

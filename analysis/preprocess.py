@@ -166,8 +166,20 @@ def _split_args(src: bytes, start: int, end: int, opaque: _Opaque) -> tuple[Arg,
 
 
 def _blank(buf: bytearray, start: int, end: int) -> None:
-    chunk = buf[start:end]
-    buf[start:end] = re.sub(rb"[^\r\n]", b" ", bytes(chunk))
+    chunk = bytes(buf[start:end])
+    blanked = re.sub(rb"[^\r\n]", b" ", chunk)
+    if b"\\" in chunk:
+        # A line-ending backslash stays: inside a #define body (a macro call blanked there) it is what keeps the
+        # body going; elsewhere it is a line splice, which the grammar reads as blank.
+        keep = bytearray(blanked)
+        for m in _SPLICE_RE.finditer(bytes(buf[start : end + 2])):
+            if m.start() < len(keep):
+                keep[m.start()] = 0x5C
+        blanked = bytes(keep)
+    buf[start:end] = blanked
+
+
+_SPLICE_RE = re.compile(rb"\\(?=\r?\n)")
 
 
 def _put(buf: bytearray, pos: int, token: bytes) -> None:
@@ -388,7 +400,7 @@ def _neutralise_statement_macros(src: bytes, buf: bytearray, opaque: _Opaque, ou
             out.marks.append(Mark("macro_stmt", name.decode(), m.start(), close + 1))
             pos = close + 1
             continue
-        if _alone_on_its_lines(src, m.start(), close, opaque):
+        if _alone_on_its_lines(src, m.start(), close, opaque) and not _continues_a_line(src, m.start()):
             # `DECLARE_KERNELS(half)` on a line of its own, no `;`: expands to declarations; plain C++ can't read it
             _blank(buf, m.start(), close + 1)
             out.marks.append(Mark("macro_stmt", name.decode(), m.start(), close + 1,
@@ -409,6 +421,13 @@ def _neutralise_statement_macros(src: bytes, buf: bytearray, opaque: _Opaque, ou
                     if buf[i] not in b" \t\n*":
                         buf[i] = ord("_")
                 out.marks.append(Mark("macro_type_arg", name.decode(), arg.start, arg.end, (arg,)))
+
+
+def _continues_a_line(src: bytes, pos: int) -> bool:
+    """Whether pos's line continues the one before (a `\\` ends it): a `#define` body, where a macro call is the
+    body's text, not a statement to blank (blanking would also take the body's own line continuations)."""
+    line_start = src.rfind(b"\n", 0, pos) + 1
+    return line_start > 0 and src[: line_start - 1].rstrip(b"\r").endswith(b"\\")
 
 
 def _alone_on_its_lines(src: bytes, start: int, close: int, opaque: _Opaque) -> bool:

@@ -216,7 +216,13 @@ DIALECT_CASES = {
         "macro_stmt"),
     "specifier_macro_calls": (  # `LAUNCH_BOUND(n)` among a SIMT function's specifiers
         "template <typename T>\n__simt_vf__ __aicore__ LAUNCH_BOUND(THREAD_NUM) inline void Fill(__gm__ T* x)\n{\n}\n"
-        "__simt_vf__ LAUNCH_BOUND(512) __aicore__\n    void Scan(int n) {}\nint after;\n", "specifier_macro"),
+        "__simt_vf__ LAUNCH_BOUND(512) __aicore__\n    void Scan(int n) {}\n"
+        "class DemoSimt {\n  static __simt_vf__ __aicore__ LAUNCH_BOUND(64) inline void Step(int n);\n};\n"
+        "int after;\n", "specifier_macro"),
+    "macro_call_in_a_define_body": (  # blanking `DEMO_SEL(...)` took the `\\` that continues the body
+        "#define DEMO_SEL2(A, B) \\\n    DEMO_ARGS_SEL(DEMO_DTYPE_SEL(X, A), \\\n"
+        "                  DEMO_DTYPE_SEL(Y, B), )\n"
+        "\nDEMO_TPL_SEL(DEMO_SEL2(1, 1),\n             DEMO_SEL2(2, 2));\nint after;\n", "decl_macro"),
     "macro_as_alias_type": (  # `, 0` was an error
         "struct DemoDag {\n    using ConstZero = MAKE_CONST(uint8_t, 0);\n    using Half = MAKE_CONST(T, 0.5);\n"
         "    using Dup = Bind<Vec::Duplicate<T>, ConstZero>;\n};\nint after;\n", "using_macro"),
