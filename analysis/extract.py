@@ -19,6 +19,7 @@ from pathlib import Path
 from tree_sitter import Node
 
 from analysis.apis import FREE_APIS, MEMBER_APIS
+from analysis.atb import atb_tensors
 from analysis.chunks import memo
 from analysis.errors import TilewiseError
 from analysis.evaluate import DTYPE_SIZES, Evaluator, parse_int_literal
@@ -227,6 +228,8 @@ class ModelBuilder:
             model.inputs, model.outputs, model.attrs = model.opdef.inputs, model.opdef.outputs, model.opdef.attrs
         if model.layout == "invocation" and model.launches and not model.kernel.entry:
             model.kernel.entry = model.launches[0].kernel
+        if model.layout == "atb":
+            atb_tensors(model, p.manifest, [f.sf.text for f in self.files if f.side == "host"])
         return model
 
     def _run(self, model: OperatorModel, step) -> None:
@@ -531,7 +534,9 @@ class ModelBuilder:
         for fn in f.caps.get("function", []):
             name = _function_name(f.sf, fn)
             params = _squash(f.sf.node_text(fn.child_by_field_name("declarator") or fn))
-            is_tiling = name == wanted or "TilingContext" in params
+            # An mki (ATB) tiling takes the LaunchParam and fills a KernelInfo.
+            is_tiling = (name == wanted or "TilingContext" in params
+                         or ("LaunchParam" in params and "KernelInfo" in params))
             if not is_tiling and any(c.start_byte <= fn.start_byte < c.end_byte for c in covered):
                 continue
             if is_tiling:
@@ -552,7 +557,7 @@ class ModelBuilder:
             args = _arg_nodes(call)
             if name == "SetBlockDim" and args:
                 tf.block_dim.append(self.expr(sf, args[0], ev))
-            elif name == "SetTilingKey" and args:
+            elif name in ("SetTilingKey", "SetTilingId") and args:
                 tf.tiling_keys.append(self.expr(sf, args[0], ev))
             elif name.startswith("set_") and len(args) == 1:
                 tf.setters.append(make(SetterCall,

@@ -218,7 +218,7 @@ class Problem(BaseModel):
 
 class OperatorModel(BaseModel):
     operator: str
-    layout: Literal["project", "invocation"]
+    layout: Literal["project", "invocation", "atb"]
     root: str
     files: list[str] = []
     host_files: list[str] = []

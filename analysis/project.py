@@ -1,7 +1,9 @@
 """Find the operator a file belongs to, in either layout.
 
 - operator project (msopgen): a folder with `op_host/` and/or `op_kernel/`;
-- kernel invocation: one `.cpp`/`.asc` holding the kernel and a host `main` that launches it with `<<<>>>`.
+- kernel invocation: one `.cpp`/`.asc` holding the kernel and a host `main` that launches it with `<<<>>>`;
+- mki (Ascend Transformer Boost): `op_kernel/` or `kernel/`, `tiling/` and a `<name>_kernel.cpp` registering the
+  kernel with the framework (analysis/atb.py).
 """
 
 from __future__ import annotations
@@ -10,6 +12,7 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from analysis.atb import atb_files, is_atb_operator
 from analysis.errors import ProjectError
 
 SOURCE_SUFFIXES = {".cpp", ".cc", ".cxx", ".c", ".h", ".hpp", ".hh", ".hxx", ".asc", ".inc"}
@@ -22,7 +25,7 @@ _MAX_SOURCE_BYTES = 4 * 1024 * 1024
 @dataclass
 class OperatorProject:
     root: Path
-    layout: str  # "project" | "invocation"
+    layout: str  # "project" | "invocation" | "atb"
     host_files: list[Path] = field(default_factory=list)
     kernel_files: list[Path] = field(default_factory=list)
     manifest: Path | None = None
@@ -75,6 +78,8 @@ def locate(path: str | Path) -> OperatorProject:
     for folder in [start, *start.parents][:6]:
         if folder.name in ("op_host", "op_kernel"):
             continue
+        if is_atb_operator(folder):
+            return _atb_layout(folder)
         if (folder / "op_host").is_dir() or (folder / "op_kernel").is_dir():
             return _project_layout(folder)
     # kernel invocation: sources with a __global__ kernel, launched with <<<>>> or from a separate host file
@@ -107,6 +112,11 @@ def _project_layout(root: Path) -> OperatorProject:
     )
 
 
+def _atb_layout(root: Path) -> OperatorProject:
+    host, kernel, manifest = atb_files(root, _sources_under)
+    return OperatorProject(root, "atb", host_files=host, kernel_files=kernel, manifest=manifest)
+
+
 def discover(path: str | Path) -> list[OperatorProject]:
     """The operators at or under `path`: the one it is inside, or every operator in the folders below it."""
     try:
@@ -122,7 +132,8 @@ def discover(path: str | Path) -> list[OperatorProject]:
                 r in marker.parents for r in roots):
             continue
         roots.add(marker.parent)
-        found.append(_project_layout(marker.parent.resolve()))
+        found.append(_atb_layout(marker.parent.resolve()) if is_atb_operator(marker.parent)
+                     else _project_layout(marker.parent.resolve()))
     for manifest in sorted(p.rglob(MANIFEST)):
         if any(r == manifest.parent or r in manifest.parents for r in roots):
             continue

@@ -1,0 +1,34 @@
+// tilewise host emulation of the mki framework: Mki::Tensor as a LaunchParam holds it. The tiling reads only the
+// description (dims, dtype, format, strides, offset); on the host no data is attached (`data` stays null).
+#pragma once
+#include <cstdint>
+
+#include "mki/types.h"
+#include "mki/utils/SVector/SVector.h"
+
+namespace Mki {
+
+struct TensorDesc {
+    TensorDType dtype = TENSOR_DTYPE_UNDEFINED;
+    TensorFormat format = TENSOR_FORMAT_ND;
+    SVector<int64_t> dims;
+    SVector<int64_t> strides;  // empty: contiguous
+    int64_t offset = 0;
+};
+
+struct Tensor {
+    TensorDesc desc;
+    void* data = nullptr;
+    uint64_t dataSize = 0;
+    void* hostData = nullptr;
+
+    // Element count; 0 for a tensor with no dims (how the framework passes an optional input left out).
+    int64_t Numel() const {
+        if (desc.dims.empty()) return 0;
+        int64_t n = 1;
+        for (int64_t d : desc.dims) n *= d;
+        return n;
+    }
+};
+
+}  // namespace Mki
