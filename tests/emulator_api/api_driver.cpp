@@ -29,6 +29,7 @@ constexpr bfloat16_t BF_THREE = 3.0f;
 static_assert(static_cast<float>(QUARTER) == 0.25f, "constexpr half converts back exactly");
 static_assert(sizeof(float32_t) == 4 && sizeof(float16_t) == 2, "type aliases");
 static_assert(IsSameType<float32_t, float>::value && !IsSameType<half, float>::value, "IsSameType");
+static_assert(g_coreType == AIV && g_coreType != AscendC::AIC, "every emulated block is a vector core");
 // `__vector__` qualifies a vector-only kernel entry in newer releases.
 extern "C" __vector__ __global__ __aicore__ void tw_vector_entry(GM_ADDR) {}
 // tik2, the namespace's early name, names the same API and can be reopened for a kernel's own helpers.

@@ -79,6 +79,11 @@ enum class BlockMode : uint8_t { BLOCK_MODE_NORMAL = 0, BLOCK_MODE_MATRIX, BLOCK
 enum class CacheLine : uint8_t { SINGLE_CACHE_LINE = 0, ENTIRE_DATA_CACHE };
 enum class DcciDst : uint8_t { CACHELINE_ALL = 0, CACHELINE_UB, CACHELINE_OUT, CACHELINE_ATOMIC };
 
+// Core kinds, and g_coreType, the device compiler's per-binary constant that mixed kernels branch on
+// (`if (g_coreType == AIC) return;`): every emulated block is a vector core, as ASCEND_IS_AIV says.
+constexpr int32_t AIC = 1;
+constexpr int32_t AIV = 2;
+
 // IsSameType<T, U>::value: AscendC's type-equality trait, which kernels use to branch on the element type.
 template <typename T, typename U>
 struct IsSameType {
@@ -181,3 +186,6 @@ struct GatherMaskParams {
 };
 
 }  // namespace AscendC
+
+// The device compiler's global: which core this binary runs on.
+constexpr int32_t g_coreType = AscendC::AIV;
