@@ -74,8 +74,14 @@ class OperatorInfo(_Strict):
     motif: str | None = None
 
 
+class BuildInfo(_Strict):
+    # extra include folders for the emulator's build, relative to the manifest (a repository's common/inc, ...)
+    include_dirs: list[str] = []
+
+
 class Manifest(_Strict):
     operator: OperatorInfo = OperatorInfo()
+    build: BuildInfo = BuildInfo()
     golden: Golden | None = None
     cases: list[Case] = []
     knobs: dict[str, KnobOverride] = {}
@@ -121,7 +127,17 @@ def parse_manifest(text: str, path: str) -> Manifest:
             msg = "required field is missing; add it"
         raise ManifestError(path, _line_of(text, loc), f"'{where}': {msg}") from None
     manifest.path = path
+    for i, d in enumerate(manifest.build.include_dirs):
+        if not (Path(path).parent / d).is_dir():
+            raise ManifestError(path, _line_of(text, ["build", "include_dirs"]), (
+                f"'build.include_dirs[{i}]': {d!r} is not a folder (paths are relative to the manifest)"))
     return manifest
+
+
+def include_dirs(manifest: Manifest) -> list[Path]:
+    """The manifest's [build] include_dirs as absolute folders."""
+    base = Path(manifest.path).resolve().parent
+    return [(base / d).resolve() for d in manifest.build.include_dirs]
 
 
 def _dotted(loc: list) -> str:

@@ -27,6 +27,7 @@ from pathlib import Path
 
 from analysis.model import Knob
 from analysis.operator import Operator
+from device.emulator.includes import deps_fresh, mirror_location, mirror_plan, record_deps, repo_include_dirs
 from device.protocol import RunError
 
 INCLUDE_DIR = Path(__file__).resolve().parent / "include"
@@ -95,6 +96,10 @@ class Builder:
         model = op.model
         texts = {**{p: sf.text for p, sf in op.sources.items()}, **(texts or {})}
         texts = runtime_knob_texts(texts, runtime_knobs or [])
+        if model.layout == "atb":  # an mki (ATB) operator: its own host side, the same runner (device/emulator/atb.py)
+            from device.emulator.atb import build_atb
+
+            return build_atb(self, op, texts, type_macros, start)
         if model.layout != "project":
             return self._build_invocation(op, texts, type_macros, start)
         entry = next((e for e in model.kernel.entries if e.name == model.kernel.entry), None)
@@ -126,8 +131,9 @@ class Builder:
         # that one; the host header would only make the name ambiguous.
         own = kernel_structs(texts.get(p, "") for p in model.kernel_files)
         tiling_headers = [p for p in tiling_headers if not set(_TILING_DEF.findall(texts[p])) <= own]
-        includes = self._include_flags(root, mirror)
-        host_includes = self._include_flags(root, host_mirror)
+        repo_dirs = repo_include_dirs(root, op.manifest)
+        includes = self._include_flags(root, mirror, repo_dirs)
+        host_includes = self._include_flags(root, host_mirror, repo_dirs)
 
         jobs = []
         # The entry's byte offset is the analysed source's, before any knob or launch rewrite.
@@ -159,7 +165,7 @@ class Builder:
         texts = {p: rewrite_launches(op.sources[p], t) if p in op.sources and t == op.sources[p].text else t
                  for p, t in texts.items()}
         mirror = self._mirror(op, texts)
-        includes = self._include_flags(root, mirror) + [f"-I{mirror}"]
+        includes = self._include_flags(root, mirror, repo_include_dirs(root, op.manifest)) + [f"-I{mirror}"]
         prelude = [f'#include "{INCLUDE_DIR / "tw" / "invocation.h"}"']
         prelude += [f"#define {k} {v}" for k, v in sorted(type_macros.items())]
         jobs = []
@@ -177,7 +183,8 @@ class Builder:
     def _assemble(self, name: str, jobs: list[tuple], start: float) -> Build:
         """The cached executable named by its jobs' keys, or compile the jobs (in parallel) and link them."""
         exe = self.cache / "bin" / name
-        if exe.exists():
+        # an object that read repository headers (include folders outside the cache) is stale once they change
+        if exe.exists() and all(deps_fresh(self._obj(j[0], j[1]).with_suffix(".deps")) for j in jobs):
             return Build(exe, time.perf_counter() - start, True)
         with ThreadPoolExecutor(max_workers=self.jobs) as pool:
             objects = list(pool.map(lambda j: self._compile(*j), jobs))
@@ -187,17 +194,15 @@ class Builder:
     # ---- steps ----------------------------------------------------------------------------------------------
     def _mirror(self, op: Operator, texts: dict[str, str]) -> Path:
         root = Path(op.model.root)
+        # with the files outside the operator that its relative includes reach: their text is part of the key
+        texts = mirror_plan(root, texts)
         key = _hash(*sorted(f"{p}\n{t}" for p, t in texts.items()))
         mirror = self.cache / "src" / key
         if (mirror / ".complete").exists():
             return mirror
         tmp = Path(tempfile.mkdtemp(dir=self._dir("src"), prefix=".tmp-"))
         for path, text in texts.items():
-            try:
-                rel = Path(path).relative_to(root)
-            except ValueError:
-                continue
-            dest = tmp / rel
+            dest = tmp / mirror_location(path, root)
             dest.parent.mkdir(parents=True, exist_ok=True)
             escaped = path.replace("\\", "\\\\").replace('"', '\\"')
             dest.write_text(f'#line 1 "{escaped}"\n{text}', encoding="utf-8")
@@ -209,13 +214,14 @@ class Builder:
         return mirror
 
     @staticmethod
-    def _include_flags(root: Path, mirror: Path) -> list[str]:
-        flags = [f"-I{INCLUDE_DIR}"]
+    def _include_flags(root: Path, mirror: Path, repo_dirs: list[Path] | tuple = ()) -> list[str]:
+        # the emulator's headers, and their op_common/ as CANN's opbase package puts it on the path (op_host/...)
+        flags = [f"-I{INCLUDE_DIR}", f"-I{INCLUDE_DIR / 'op_common'}"]
         for sub in ("op_host", "op_kernel"):
             if (mirror / sub).is_dir():
                 flags.append(f"-I{mirror / sub}")
                 flags.extend(f"-I{d}" for d in sorted((mirror / sub).rglob("*")) if d.is_dir())
-        return flags
+        return flags + [f"-I{d}" for d in repo_dirs]
 
     @staticmethod
     def _kernel_unit(model, mirror: Path, root: Path, tiling_headers: list[str], type_macros: dict[str, str],
@@ -272,18 +278,26 @@ class Builder:
         return d
 
     def _compile(self, kind: str, key: str, source: str, flags: list[str], includes: list[str]) -> Path:
-        obj = self._dir("obj") / f"{kind}-{key}.o"
-        if obj.exists():
+        obj = self._obj(kind, key)
+        if obj.exists() and deps_fresh(obj.with_suffix(".deps")):
             return obj
         src = self._dir("obj") / f"{kind}-{key}.cpp"
         src.write_text(source, encoding="utf-8")
         tmp = obj.with_suffix(f".{os.getpid()}-{threading.get_ident()}.tmp.o")  # unique per concurrent build
-        proc = subprocess.run([CXX, *flags, *includes, "-c", str(src), "-o", str(tmp)], capture_output=True, text=True)
+        dep = tmp.with_suffix(".d")
+        proc = subprocess.run([CXX, *flags, *includes, "-MMD", "-MF", str(dep), "-c", str(src), "-o", str(tmp)],
+                              capture_output=True, text=True)
         if proc.returncode != 0:
             tmp.unlink(missing_ok=True)
+            dep.unlink(missing_ok=True)
             raise BuildError(compile_error(proc.stderr, kind), proc.stderr)
+        record_deps(dep, obj.with_suffix(".deps"), (INCLUDE_DIR, self.cache.resolve()))
+        dep.unlink(missing_ok=True)
         os.replace(tmp, obj)
         return obj
+
+    def _obj(self, kind: str, key: str) -> Path:
+        return self._dir("obj") / f"{kind}-{key}.o"
 
     def _link(self, objects: list[Path], exe: Path) -> None:
         exe.parent.mkdir(parents=True, exist_ok=True)
