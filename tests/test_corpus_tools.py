@@ -100,7 +100,22 @@ def test_every_known_bug_names_a_listed_operator_with_a_golden():
     import tomllib
 
     ids = set(corpus_fetch.operator_ids(corpus_fetch.load_sources()))
-    bugs = tomllib.loads((corpus_fetch.HERE / "corpus" / "known_bugs.toml").read_text())["bugs"]
-    assert bugs and set(bugs) <= ids
+    known = tomllib.loads((corpus_fetch.HERE / "corpus" / "known_bugs.toml").read_text())
+    bugs = known["bugs"]
+    assert bugs and set(bugs) <= ids and set(known["broken_sources"]) <= ids
     assert all((corpus_fetch.MANIFESTS / i / "tilewise.toml").is_file() and reason.strip()
                for i, reason in bugs.items())
+
+
+def test_declarations_in_branches_the_device_does_not_compile_are_not_counted():
+    text = """
+    #if defined(ASCENDC_CPU_DEBUG)
+    TQue<QuePosition::VECIN, 1> debugOnly;
+    #else
+    TQue<QuePosition::VECIN, 2> a, b;
+    #endif
+    #if __CCE_AICORE__ == 200
+    TBuf<> older; void F() { pipe.InitBuffer(older, 64); }
+    #endif
+    """
+    assert corpus.count_declarations([text]) == (2, 0)
