@@ -102,6 +102,9 @@ def kernel_unit(model, mirror: Path, root: Path, entry, type_macros: dict[str, s
     library function does not collide) and called with the framework's argument layout (tw/mki_entry.h)."""
     renamed = f"tw_kernel_{entry.name}"
     lines = ['#include "kernel_operator.h"']
+    # The device compiler's branch hints, which ATB kernels use unguarded.
+    lines += ["#ifndef likely", "#define likely(x) __builtin_expect(!!(x), 1)", "#endif",
+              "#ifndef unlikely", "#define unlikely(x) __builtin_expect(!!(x), 0)", "#endif"]
     lines += [f"#define {k} {v}" for k, v in sorted(type_macros.items())]
     lines += [f"#define {entry.name} {renamed}", f'#include "{mirror / Path(model.kernel.file).relative_to(root)}"',
               f"#undef {entry.name}", f'#include "{INCLUDE_DIR / "tw" / "mki_entry.h"}"',

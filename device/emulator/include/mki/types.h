@@ -2,8 +2,14 @@
 // aclDataType numbers (a tiling may pass the dtype itself as its tiling id, and kernels test TILING_KEY_IS(27) for
 // bf16), the same numbers as ge::DataType; TENSOR_FORMAT_* are the aclFormat numbers.
 #pragma once
+// The framework's headers bring these in, and operator sources rely on it (std::numeric_limits, std::min).
+#include <algorithm>
+#include <cmath>
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
+#include <limits>
+#include <string>
 
 #include "mki/utils/status/status.h"
 

@@ -1,7 +1,7 @@
 import numpy as np
 
 
-def post_rms_norm(x, bias, res_in, g, epsilon=1e-6):
+def post_rms_norm(x, bias, res_in, g, epsilon=1e-6, norm_type="RMS_NORM"):
     """Post-norm residual RMSNorm: s = x + bias + res_in (bias broadcast along the last axis);
     y = s / sqrt(mean(s^2, -1) + eps) * g."""
     s = x.astype(np.float64) + bias.astype(np.float64) + res_in.astype(np.float64)

@@ -1,7 +1,7 @@
 import numpy as np
 
 
-def rms_norm_backward(dy, x, rstd, gamma):
+def rms_norm_backward(dy, x, rstd, gamma, norm_type="RMS_NORM_BACKWARD"):
     """Backward of y = x * rstd * gamma with rstd = (mean(x^2, -1) + eps)^-1/2 given per row (float32):
     dx = rstd * (dy * gamma) - rstd^3 * x * mean(dy * gamma * x, -1), dgamma = sum over rows of dy * x * rstd
     (float32). Returns (dx, dgamma)."""

@@ -1,7 +1,7 @@
 import numpy as np
 
 
-def rms_norm_forward(x, gamma, epsilon=1e-6):
+def rms_norm_forward(x, gamma, epsilon=1e-6, norm_type="RMS_NORM_FORWARD"):
     """RMSNorm forward as aclnnRmsNorm: rstd = 1 / sqrt(mean(x^2, -1) + eps) (float32, one per row),
     y = x * rstd * gamma. Returns (y, rstd)."""
     x64 = x.astype(np.float64)

@@ -1,7 +1,7 @@
 import numpy as np
 
 
-def rms_norm_quant(x, g, b, scale, offset, epsilon=1e-6, quant_min=-128):
+def rms_norm_quant(x, g, b, scale, offset, epsilon=1e-6, quant_min=-128, norm_type="RMS_NORM"):
     """RMSNorm then static int8 quantisation: v = x / sqrt(mean(x^2, -1) + eps) * g + b;
     y = clip(round_half_even(v / scale + offset), quant_min, 127) as int8 (scale and offset one value each)."""
     x64 = x.astype(np.float64)

@@ -1,7 +1,7 @@
 import numpy as np
 
 
-def gelu_forward(x):
+def gelu_forward(x, activation_type="ACTIVATION_GELU"):
     """GELU, tanh approximation (torch.nn.functional.gelu(approximate='tanh')):
     y = 0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3)))."""
     x64 = x.astype(np.float64)
