@@ -1,0 +1,139 @@
+"""The CANN opbase helpers ops-math operators include (op_host/tiling_base_util.h, op_host/util/shape_util.h and
+const_util.h, op_kernel/math_util.h and platform_util.h, platform/platform_ascendc.h), found by the include paths
+the build gives (the emulator's op_common/ folder, as opbase's package puts it on the path): a self-test program on
+hand-worked values, and a small operator written for this test whose tiling reads its constant inputs with them."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from analysis.manifest import Case, InputSpec
+from analysis.operator import load_operator
+from device.emulator import EmulatorDevice
+from device.emulator.build import INCLUDE_DIR
+
+HERE = Path(__file__).resolve().parents[1] / "emulator_host"
+
+
+def test_opbase_helpers_selftest(tmp_path, needs_gxx):
+    exe = tmp_path / "opbase"
+    proc = subprocess.run([shutil.which("g++"), "-std=c++17", "-O0", "-Wall", "-I", str(INCLUDE_DIR), "-I",
+                           str(INCLUDE_DIR / "op_common"), str(HERE / "opbase_util_selftest.cpp"), "-o", str(exe)],
+                          capture_output=True, text=True, timeout=600)
+    assert proc.returncode == 0, "\n".join(proc.stderr.splitlines()[:40])
+    run = subprocess.run([str(exe)], capture_output=True, text=True, timeout=60)
+    assert run.returncode == 0 and "all checks passed" in run.stdout, run.stdout + run.stderr
+
+
+HOST = """\
+#include "register/op_def_registry.h"
+#include "op_host/tiling_base_util.h"
+#include "op_host/util/const_util.h"
+#include "op_host/util/shape_util.h"
+#include "platform/platform_ascendc.h"
+#include "util/math_util.h"
+namespace optiling {
+struct ConstScaleTiling {
+    uint32_t total;
+    uint32_t per;
+    int64_t k;
+};
+static ge::graphStatus TilingFunc(gert::TilingContext* context)
+{
+    if (Ops::Base::IsRegbaseSocVersion(context)) {
+        return ge::GRAPH_FAILED;  // only the A2/A3 kernel exists
+    }
+    const gert::Shape& xs = Ops::Base::EnsureNotScalar(context->GetInputShape(0)->GetStorageShape());
+    int64_t k = 0;
+    gert::Shape view;
+    if (!Ops::Base::GetConstInt(context, 1, k) || !Ops::Base::GetConstIntToShape(context, 2, view) ||
+        view.GetShapeSize() != xs.GetShapeSize() || !Ops::Base::CheckAxisBounds(view.GetDimNum(), -2)) {
+        return ge::GRAPH_FAILED;
+    }
+    auto platform = platform_ascendc::PlatformAscendC(context->GetPlatformInfo());
+    auto* t = context->GetTilingData<ConstScaleTiling>();
+    t->total = static_cast<uint32_t>(xs.GetShapeSize());
+    t->per = Ops::Base::CeilAlign(Ops::Base::CeilDiv(t->total, platform.GetCoreNum()), 8u);
+    t->k = k;
+    context->SetBlockDim(Ops::Base::CeilDiv(t->total, t->per));
+    context->GetWorkspaceSizes(1)[0] = 0;
+    return ge::GRAPH_SUCCESS;
+}
+}
+namespace ops {
+class ConstScale : public OpDef {
+public:
+    explicit ConstScale(const char* name) : OpDef(name)
+    {
+        this->Input("x").ParamType(REQUIRED).DataType({ge::DT_FLOAT}).Format({ge::FORMAT_ND});
+        this->Input("k").ParamType(REQUIRED).DataType({ge::DT_INT64}).Format({ge::FORMAT_ND}).ValueDepend(REQUIRED);
+        this->Input("view").ParamType(REQUIRED).DataType({ge::DT_INT32}).Format({ge::FORMAT_ND}).ValueDepend(REQUIRED);
+        this->Output("y").ParamType(REQUIRED).DataType({ge::DT_FLOAT}).Format({ge::FORMAT_ND});
+        this->AICore().SetTiling(optiling::TilingFunc).AddConfig("ascend910b");
+    }
+};
+OP_ADD(ConstScale);
+}
+"""
+
+KERNEL = """\
+#include "kernel_operator.h"
+#include "op_kernel/math_util.h"
+#include "op_kernel/platform_util.h"
+using namespace AscendC;
+struct ConstScaleTiling {
+    uint32_t total;
+    uint32_t per;
+    int64_t k;
+};
+extern "C" __global__ __aicore__ void const_scale(GM_ADDR x, GM_ADDR k, GM_ADDR view, GM_ADDR y, GM_ADDR workspace,
+                                                 GM_ADDR tiling)
+{
+    GET_TILING_DATA_WITH_STRUCT(ConstScaleTiling, t, tiling);
+    const uint32_t start = GetBlockIdx() * t.per;
+    if (start >= t.total) {
+        return;
+    }
+    const uint32_t n = t.total - start < t.per ? t.total - start : t.per;
+    constexpr uint32_t perBlock = Ops::Base::GetUbBlockSize() / sizeof(float);
+    TPipe pipe;
+    TBuf<> buf;
+    pipe.InitBuffer(buf, Ops::Base::CeilAlign(n, perBlock) * sizeof(float));
+    LocalTensor<float> v = buf.Get<float>();
+    GlobalTensor<float> xg, yg;
+    xg.SetGlobalBuffer((__gm__ float*)x + start, n);
+    yg.SetGlobalBuffer((__gm__ float*)y + start, n);
+    DataCopy(v, xg, n);
+    PipeBarrier<PIPE_ALL>();
+    Muls(v, v, static_cast<float>(t.k), n);
+    PipeBarrier<PIPE_ALL>();
+    DataCopy(yg, v, n);
+}
+"""
+
+
+@pytest.mark.parametrize("k", [3, -2])
+def test_tiling_reads_constant_inputs_with_opbase_helpers(tmp_path, emu_cache, needs_gxx, k):
+    root = tmp_path / "const_scale"
+    for rel, text in {"op_host/const_scale.cpp": HOST, "op_kernel/const_scale.cpp": KERNEL}.items():
+        (root / rel).parent.mkdir(parents=True, exist_ok=True)
+        (root / rel).write_text(text)
+    (root / "golden.py").write_text("def golden(x, k, view):\n    return x * k[0]\n")
+    case = Case(name="c", inputs={"x": InputSpec(shape=[10, 100], dtype="float32"),
+                                  "k": InputSpec(shape=[1], dtype="int64"),
+                                  "view": InputSpec(shape=[2], dtype="int32")})
+    device = EmulatorDevice(cache_dir=emu_cache, timeout_s=60)
+    inputs = {"k": np.array([k], dtype=np.int64), "view": np.array([25, 40], dtype=np.int32)}
+    m = device.run(load_operator(root), case, golden=str(root / "golden.py:golden"), inputs=inputs)
+    assert m.ok and m.correct, m.error
+    # 910B2's 48 vector cores: CeilAlign(CeilDiv(1000, 48), 8) = 24 elements a block, so 42 blocks
+    assert m.chip == "910B2" and m.block_dim == 42
+    # a view whose size is not x's makes GetConstIntToShape's shape fail the tiling's check
+    inputs["view"] = np.array([25, 41], dtype=np.int32)
+    m = device.run(load_operator(root), case, golden=str(root / "golden.py:golden"), inputs=inputs)
+    assert not m.ok

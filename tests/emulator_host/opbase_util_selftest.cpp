@@ -1,0 +1,62 @@
+// Self-test of the emulator's opbase helpers (op_host/tiling_base_util.h, util/shape_util.h, op_kernel/math_util.h,
+// op_kernel/platform_util.h) on values worked out by hand. Prints "all checks passed".
+#include <cstdio>
+#include <cstdlib>
+
+#include "op_host/tiling_base_util.h"
+#include "op_host/util/shape_util.h"
+#include "op_kernel/math_util.h"
+#include "op_kernel/platform_util.h"
+#include "platform/platform_ascendc.h"
+
+static int failures = 0;
+#define CHECK(cond)                                                 \
+    do {                                                            \
+        if (!(cond)) {                                              \
+            std::printf("FAILED line %d: %s\n", __LINE__, #cond);  \
+            ++failures;                                             \
+        }                                                           \
+    } while (0)
+
+int main() {
+    // EnsureNotScalar: a scalar is [1], anything else itself (the same object)
+    gert::Shape scalar;
+    const gert::Shape& s1 = Ops::Base::EnsureNotScalar(scalar);
+    CHECK(s1.GetDimNum() == 1 && s1.GetDim(0) == 1);
+    gert::Shape m{3, 5};
+    CHECK(&Ops::Base::EnsureNotScalar(m) == &m);
+
+    // IsRegbaseSocVersion follows the chip the platform information names
+    fe::PlatFormInfos a2;
+    a2.soc_version = "Ascend910B2";
+    fe::PlatFormInfos arch35;
+    arch35.soc_version = "Ascend910_9591";
+    CHECK(!Ops::Base::IsRegbaseSocVersion(&a2));
+    CHECK(Ops::Base::IsRegbaseSocVersion(&arch35));
+
+    // axis bounds and the unknown-shape encoding
+    CHECK(Ops::Base::CheckAxisBounds(4, -4) && Ops::Base::CheckAxisBounds(4, 3));
+    CHECK(!Ops::Base::CheckAxisBounds(4, 4) && !Ops::Base::CheckAxisBounds(4, -5));
+    CHECK(Ops::Base::CheckAxisBounds(0, 0) && !Ops::Base::CheckAxisBounds(0u, 1));
+    gert::Shape u{2, 3};
+    CHECK(!Ops::Base::IsUnknownRank(u) && !Ops::Base::IsUnknownShape(u));
+    Ops::Base::SetUnknownRank(u);
+    CHECK(Ops::Base::IsUnknownRank(u) && u.GetDimNum() == 1 && u.GetDim(0) == -2);
+    Ops::Base::SetUnknownShape(3, u);
+    CHECK(u.GetDimNum() == 3 && Ops::Base::IsUnknownShape(u) && !Ops::Base::IsUnknownRank(u));
+    Ops::Base::SetUnknownShape(-1, u);
+    CHECK(u.GetDimNum() == 3);
+
+    // the kernel's integer helpers: a + b - 1 formed wide, so no wrap at the type's top
+    CHECK(Ops::Base::CeilDiv<uint32_t>(10, 4) == 3 && Ops::Base::CeilDiv<int64_t>(8, 4) == 2);
+    CHECK(Ops::Base::CeilDiv<uint32_t>(0xFFFFFFFFu, 2u) == 0x80000000u);
+    CHECK(Ops::Base::CeilDiv<uint16_t>(65535, 2) == 32768);
+    CHECK(Ops::Base::CeilAlign<uint32_t>(33, 32) == 64 && Ops::Base::CeilAlign<uint32_t>(64, 32) == 64);
+    CHECK(Ops::Base::FloorDiv<int32_t>(7, 2) == 3 && Ops::Base::FloorAlign<uint32_t>(70, 32) == 64);
+    static_assert(Ops::Base::GetUbBlockSize() == 32 && Ops::Base::GetVRegSize() == 256, "A2 vector unit sizes");
+
+    if (failures == 0) {
+        std::printf("all checks passed\n");
+    }
+    return failures == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+}
