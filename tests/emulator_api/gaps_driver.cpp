@@ -14,6 +14,7 @@
 
 #include "kernel_operator.h"
 #include "tw/launcher.h"
+#include "tiling/tiling_api.h"  // SoftMaxTilingFunc, called here the way a host calls it
 // Twice, as an operator whose kernel includes its guard-less tiling-key header directly and through another header.
 #include "tpl_twice_key.h"
 #include "tpl_twice_key.h"
@@ -158,7 +159,45 @@ void case_tpl_twice() {
     std::printf("\n");
 }
 
+// SoftMax over 3 rows of 16 floats (GM 0's values 0..47 scaled by 0.25), with the row max and sum out, then
+// SimpleSoftMax of the same rows from those; then half data with float sum/max, shape from the shape info with the
+// reductions over the first 12 elements of each row; the tiling comes from the host's SoftMaxTilingFunc.
+void case_softmax() {
+    GlobalTensor<float> src;
+    src.SetGlobalBuffer(G<float>(0), 64);
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> xb, yb, sb, mb, zb, hb, hy, fs, fm;
+    pipe.InitBuffer(xb, 48 * 4);
+    pipe.InitBuffer(yb, 48 * 4);
+    pipe.InitBuffer(sb, 3 * 32);
+    pipe.InitBuffer(mb, 3 * 32);
+    pipe.InitBuffer(zb, 48 * 4);
+    pipe.InitBuffer(hb, 48 * 2);
+    pipe.InitBuffer(hy, 48 * 2);
+    pipe.InitBuffer(fs, 3 * 32);
+    pipe.InitBuffer(fm, 3 * 32);
+    LocalTensor<float> x = xb.Get<float>(), y = yb.Get<float>(), s = sb.Get<float>(), m = mb.Get<float>();
+    DataCopy(x, src, 48);
+    Muls(x, x, 0.25f, 48);
+    SoftMaxTiling tiling;  // the kernel-side name of the struct the host fills
+    SoftMaxTilingFunc(ge::Shape({3, 16}), sizeof(float), GetSoftMaxMinTmpSize(ge::Shape({3, 16}), 4, false), tiling);
+    SoftMax<float>(y, s, m, x, tiling);
+    print("sm", y.data(), 48);
+    print("sum", s.data(), 24);
+    print("max", m.data(), 24);
+    LocalTensor<float> z = zb.Get<float>();
+    SimpleSoftMax<float>(z, s, m, x, tiling);
+    print("simple", z.data(), 48);
+    LocalTensor<half> h = hb.Get<half>(), hout = hy.Get<half>();
+    Cast(h, x, RoundMode::CAST_NONE, 48);
+    LocalTensor<float> hs = fs.Get<float>(), hm = fm.Get<float>();
+    SoftMax<half, float>(hout, hs, hm, h, tiling, SoftMaxShapeInfo{3, 16, 3, 12});
+    print("smh", hout.data(), 48);
+    print("sumh", hs.data(), 24);
+}
+
 const std::map<std::string, std::pair<std::function<void()>, int>> CASES = {
+    {"softmax", {case_softmax, 1}},
     {"tpl_twice", {case_tpl_twice, 1}},
     {"tbuf_num", {case_tbuf_num, 1}},
     {"tbuf_num_overflow", {case_tbuf_num_overflow, 1}},

@@ -156,3 +156,27 @@ def test_tiling_key_header_included_twice_is_one_declaration(run):
     assert text.count('#include "tpl_twice_key.h"') == 2
     assert "#pragma once" not in (HERE / "tpl_twice_key.h").read_text()
     assert o.values["tpl"] == [2, 0, 1, 2, 1]
+
+
+def test_softmax_high_level_api_with_the_host_tiling(run):
+    o = run("softmax")
+    assert o.ok, o.error
+    x = (np.arange(48, dtype=np.float64) * 0.25).reshape(3, 16)
+    e = np.exp(x - x.max(axis=1, keepdims=True))
+    want = e / e.sum(axis=1, keepdims=True)
+    np.testing.assert_allclose(o.values["sm"], want.ravel(), rtol=1e-6)
+    # sum and max: one 32-byte block (8 floats) per row, all the row's value.
+    np.testing.assert_allclose(o.values["sum"], np.repeat(e.sum(axis=1), 8), rtol=1e-6)
+    assert o.values["max"] == np.repeat(x.max(axis=1), 8).tolist()
+    # SimpleSoftMax from those sum / max gives the same rows.
+    np.testing.assert_allclose(o.values["simple"], want.ravel(), rtol=1e-6)
+    # half data, float sum/max, reductions over the first 12 of each 16 (oriSrcK); every element is normalised by
+    # them, the 4 padding ones included.
+    xh = x.astype(np.float16).astype(np.float64)
+    mh = xh[:, :12].max(axis=1, keepdims=True)
+    sh = np.exp(xh[:, :12] - mh).sum(axis=1, keepdims=True)
+    np.testing.assert_allclose(o.values["smh"], (np.exp(xh - mh) / sh).ravel(), rtol=2e-3)
+    np.testing.assert_allclose(o.values["sumh"], np.repeat(sh.ravel(), 8), rtol=1e-6)
+    names = [t[0] for t in o.trace if t[0] not in ("DataCopy", "Muls")]
+    steps = ["ReduceMax", "Brcb", "Sub", "Exp", "ReduceSum", "Brcb", "Div"]
+    assert names == steps + ["Sub", "Exp", "Div"] + ["Cast", "Cast"] + steps + ["Cast"]

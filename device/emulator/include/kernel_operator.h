@@ -21,6 +21,7 @@
 #include "tw/vector_extra.h"
 #include "tw/math_extra.h"
 #include "tw/activation.h"
+#include "tw/softmax.h"
 #include "tw/vector_sort.h"
 #include "tw/reduce_pattern.h"
 #include "tw/legacy_intrinsics.h"

@@ -4,6 +4,11 @@
 #pragma once
 #include <cstdint>
 #include <string>
+// The standard headers CANN's counterpart of this header brings in through its own includes (operators use
+// them without including them).
+#include <atomic>
+#include <memory>
+#include <vector>
 
 namespace ge {
 

@@ -9,6 +9,11 @@
 #include <string>
 #include <utility>
 #include <vector>
+// The standard headers CANN's counterpart of this header brings in through its own includes (operators use
+// them without including them).
+#include <cstdlib>
+#include <initializer_list>
+#include <unordered_set>
 
 #include "exe_graph/runtime/infer_datatype_context.h"
 #include "exe_graph/runtime/infer_shape_context.h"

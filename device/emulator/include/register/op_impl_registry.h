@@ -4,6 +4,10 @@
 #include <initializer_list>
 #include <memory>
 #include <string>
+// The standard headers CANN's counterpart of this header brings in through its own includes (operators use
+// them without including them).
+#include <cstdlib>
+#include <unordered_set>
 
 #include "exe_graph/runtime/infer_datatype_context.h"
 #include "exe_graph/runtime/infer_shape_context.h"

@@ -16,6 +16,12 @@
 #include <map>
 #include <stdexcept>
 #include <string>
+// The standard headers CANN's counterpart of this header brings in through its own includes (operators use
+// them without including them).
+#include <atomic>
+#include <functional>
+#include <memory>
+#include <vector>
 
 #include "exe_graph/runtime/tiling_context.h"
 #include "graph/shape.h"

@@ -1,5 +1,19 @@
-// tilewise host emulation: the umbrella header of AscendC's host tiling API. The emulator offers the tiling
-// macros and platform queries through it; library-specific tilings (Matmul, SoftMax, ...) are not emulated.
+// tilewise host emulation: the umbrella header of AscendC's host tiling API: the tiling macros, the platform
+// queries and, of the library-specific tilings, SoftMax's (tw_host/softmax_tiling.h); Matmul's and the others' are
+// not emulated. Host files say `using namespace AscendC;` after including it, so it declares that namespace.
 #pragma once
+// The standard headers CANN's counterpart of this header brings in through its own includes (operators use
+// them without including them).
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <iostream>
+#include <map>
+#include <mutex>
+#include <string>
+#include <vector>
 #include "register/tilingdata_base.h"
 #include "tiling/platform/platform_ascendc.h"
+#include "tw_host/softmax_tiling.h"
+
+namespace AscendC {}

@@ -2,6 +2,22 @@
 // attributes, tensor descriptions, IR-to-instance mapping). See tw_host/node.h for the two index spaces.
 #pragma once
 #include <cstddef>
+// The standard headers CANN's counterpart of this header brings in through its own includes (operators use
+// them without including them).
+#include <array>
+#include <atomic>
+#include <cstdint>
+#include <cstring>
+#include <functional>
+#include <iostream>
+#include <limits>
+#include <map>
+#include <memory>
+#include <set>
+#include <string>
+#include <type_traits>
+#include <utility>
+#include <vector>
 
 #include "tw_host/node.h"
 

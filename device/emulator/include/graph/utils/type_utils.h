@@ -2,6 +2,14 @@
 #pragma once
 #include <cstdint>
 #include <string>
+// The standard headers CANN's counterpart of this header brings in through its own includes (operators use
+// them without including them).
+#include <atomic>
+#include <map>
+#include <memory>
+#include <set>
+#include <unordered_set>
+#include <vector>
 
 #include "graph/types.h"
 

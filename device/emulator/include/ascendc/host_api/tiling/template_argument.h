@@ -17,6 +17,22 @@
 #include <cstdint>
 #include <string>
 #include <vector>
+// The standard headers CANN's counterpart of this header brings in through its own includes (operators use
+// them without including them).
+#include <algorithm>
+#include <array>
+#include <csignal>
+#include <cstdio>
+#include <cstring>
+#include <iomanip>
+#include <iostream>
+#include <map>
+#include <set>
+#include <sstream>
+#include <thread>
+#include <type_traits>
+
+#include "graph/c_types.h"
 
 namespace tw_tpl {
 
@@ -95,21 +111,8 @@ inline std::vector<uint64_t> DecodeTilingKey(const DeclareParams& decl, uint64_t
 #define ASCENDC_TPL_MIX_AIC_1_1 4
 #define ASCENDC_TPL_MIX_AIC_1_2 5
 
-// Data-type and format constants usable in declarations; numerically equal to ge::DataType / ge::Format, so a host
-// may pass static_cast<uint32_t>(dtype) as the value.
-#define C_DT_FLOAT 0
-#define C_DT_FLOAT16 1
-#define C_DT_INT8 2
-#define C_DT_INT32 3
-#define C_DT_UINT8 4
-#define C_DT_INT16 6
-#define C_DT_UINT16 7
-#define C_DT_UINT32 8
-#define C_DT_INT64 9
-#define C_DT_UINT64 10
-#define C_DT_DOUBLE 11
-#define C_DT_BOOL 12
-#define C_DT_BF16 27
+// Data-type constants usable in declarations: graph/c_types.h's C_DataType, numerically equal to ge::DataType, so a
+// host may pass static_cast<uint32_t>(dtype) as the value. Format constants equal ge::Format likewise.
 #define C_FORMAT_NCHW 0
 #define C_FORMAT_NHWC 1
 #define C_FORMAT_ND 2
