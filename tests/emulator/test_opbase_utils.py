@@ -137,3 +137,83 @@ def test_tiling_reads_constant_inputs_with_opbase_helpers(tmp_path, emu_cache, n
     inputs["view"] = np.array([25, 41], dtype=np.int32)
     m = device.run(load_operator(root), case, golden=str(root / "golden.py:golden"), inputs=inputs)
     assert not m.ok
+
+
+CLASS_HOST = """\
+#include "register/op_def_registry.h"
+#include "op_host/tiling_base_class.h"
+#include "op_host/util/const_util.h"
+#include "util/math_util.h"
+namespace optiling {
+struct ConstScaleTiling {
+    uint32_t total;
+    uint32_t per;
+    int64_t k;
+};
+class ConstScaleTilingClass : public Ops::Base::TilingBaseClass {
+public:
+    explicit ConstScaleTilingClass(gert::TilingContext* context) : Ops::Base::TilingBaseClass(context) {}
+protected:
+    bool IsCapable() override { return true; }
+    ge::graphStatus GetShapeAttrsInfo() override
+    {
+        total_ = static_cast<uint32_t>(context_->GetInputShape(0)->GetStorageShape().GetShapeSize());
+        const std::string x = GetTensorDebugStr(context_->GetInputShape(0), context_->GetInputDesc(0));
+        if (x.find("(dtype: DT_FLOAT)") == std::string::npos || x.find("(shape:[10, 100])") == std::string::npos) {
+            return ge::GRAPH_FAILED;
+        }
+        return Ops::Base::GetConstInt(context_, 1, k_) ? ge::GRAPH_SUCCESS : ge::GRAPH_FAILED;
+    }
+    ge::graphStatus GetPlatformInfo() override
+    {
+        auto platform = platform_ascendc::PlatformAscendC(context_->GetPlatformInfo());
+        aicoreParams_.numBlocks = platform.GetCoreNumAiv();
+        return ge::GRAPH_SUCCESS;
+    }
+    ge::graphStatus DoOpTiling() override
+    {
+        per_ = Ops::Base::CeilAlign(Ops::Base::CeilDiv<uint64_t>(total_, aicoreParams_.numBlocks), 8UL);
+        blockDim_ = static_cast<uint32_t>(Ops::Base::CeilDiv<uint64_t>(total_, per_));
+        return ge::GRAPH_SUCCESS;
+    }
+    ge::graphStatus DoLibApiTiling() override { return ge::GRAPH_SUCCESS; }
+    uint64_t GetTilingKey() const override { return 7; }
+    ge::graphStatus GetWorkspaceSize() override { return ge::GRAPH_SUCCESS; }
+    ge::graphStatus PostTiling() override
+    {
+        auto* t = context_->GetTilingData<ConstScaleTiling>();
+        t->total = total_;
+        t->per = static_cast<uint32_t>(per_);
+        t->k = k_;
+        context_->SetBlockDim(blockDim_);
+        context_->GetWorkspaceSizes(1)[0] = 0;
+        return ge::GRAPH_SUCCESS;
+    }
+private:
+    uint32_t total_ = 0;
+    uint64_t per_ = 0;
+    int64_t k_ = 0;
+};
+static ge::graphStatus TilingFunc(gert::TilingContext* context)
+{
+    ConstScaleTilingClass tiling(context);
+    return tiling.DoTiling();
+}
+}
+""" + HOST[HOST.index("namespace ops {"):]
+
+
+def test_opbase_tiling_base_class_drives_the_steps(tmp_path, emu_cache, needs_gxx):
+    root = tmp_path / "const_scale"
+    for rel, text in {"op_host/const_scale.cpp": CLASS_HOST, "op_kernel/const_scale.cpp": KERNEL}.items():
+        (root / rel).parent.mkdir(parents=True, exist_ok=True)
+        (root / rel).write_text(text)
+    (root / "golden.py").write_text("def golden(x, k, view):\n    return x * k[0]\n")
+    case = Case(name="c", inputs={"x": InputSpec(shape=[10, 100], dtype="float32"),
+                                  "k": InputSpec(shape=[1], dtype="int64"),
+                                  "view": InputSpec(shape=[2], dtype="int32")})
+    device = EmulatorDevice(cache_dir=emu_cache, timeout_s=60)
+    inputs = {"k": np.array([5], dtype=np.int64), "view": np.array([25, 40], dtype=np.int32)}
+    m = device.run(load_operator(root), case, golden=str(root / "golden.py:golden"), inputs=inputs)
+    assert m.ok and m.correct, m.error
+    assert m.chip == "910B2" and m.block_dim == 42 and m.tiling_key == 7

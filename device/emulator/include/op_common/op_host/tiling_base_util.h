@@ -3,6 +3,7 @@
 #include "exe_graph/runtime/shape.h"
 #include "exe_graph/runtime/tiling_context.h"
 #include "exe_graph/runtime/tiling_parse_context.h"
+#include "register/op_impl_registry.h"  // CANN's header brings IMPL_OP_OPTILING with it
 #include "tiling/platform/platform_ascendc.h"
 
 namespace Ops::Base {
