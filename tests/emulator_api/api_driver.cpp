@@ -252,6 +252,9 @@ void case_math() {
     TW_RUN("Floor", Floor(d, x, 64))
     TW_RUN("Ceil", Ceil(d, x, 64))
     TW_RUN("Round", Round(d, x, 64))
+    for (int k = 0; k < 64; ++k) y.SetValue(k, (k % 8) - 3.5f);  // exact ties -3.5 .. 3.5: halves go to even
+    TW_RUN("RoundTies", Round(d, y, 64))
+    for (int k = 0; k < 64; ++k) y.SetValue(k, 0.05f + k / 32.0f);
     TW_RUN("Trunc", Trunc(d, x, 64))
     TW_RUN("Frac", Frac(d, x, 64))
     TW_RUN("Sign", Sign(d, x, 64))

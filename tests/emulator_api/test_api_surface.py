@@ -163,10 +163,10 @@ def test_high_level_math(run):
     k = np.arange(64, dtype=np.float32)
     x = (k / f32(10) - f32(3.2)).astype(np.float64)
     y = (f32(0.05) + k / f32(32)).astype(np.float64)
-    away = np.sign(x) * np.floor(np.abs(x) + 0.5)  # Round: the nearest integer, halves away from zero
+    even = np.round(x)  # Round: the nearest integer, halves to even (asc-devkit's adv_api/math/round.h says so)
     want = {"Tanh": np.tanh(x), "Sin": np.sin(x), "Cos": np.cos(x), "Atan": np.arctan(x), "Asinh": np.arcsinh(x),
             "Erf": np.array([math.erf(v) for v in x]), "Log2": np.log2(y), "Floor": np.floor(x), "Ceil": np.ceil(x),
-            "Round": away, "Trunc": np.trunc(x), "Frac": x - np.trunc(x), "Sign": np.sign(x),
+            "Round": even, "Trunc": np.trunc(x), "Frac": x - np.trunc(x), "Sign": np.sign(x),
             "PowerTT": y ** x, "PowerTS": x ** 3, "PowerST": 2.0 ** x, "Fmod": np.fmod(x, y),
             "ClampMax": np.minimum(x, 1.25), "ClampMin": np.maximum(x, -0.5),
             "Silu": x / (1 + np.exp(-x)), "Swish": x / (1 + np.exp(-1.5 * x)),
@@ -174,7 +174,9 @@ def test_high_level_math(run):
     for name, w in want.items():
         np.testing.assert_allclose(o.values[name], w.astype(np.float32), rtol=2e-6, atol=1e-7, err_msg=name)
     np.testing.assert_allclose(o.values["Acos"][:16], np.arccos(y[:16]).astype(np.float32), rtol=2e-6)
-    assert o.values["Round"][32 + 3] == 0.0 and away[62] == 3.0  # 0.1 -> 0, 3.0 -> 3
+    assert o.values["Round"][32 + 3] == 0.0 and even[62] == 3.0  # 0.1 -> 0, 3.0 -> 3
+    ties = (np.arange(64) % 8) - 3.5
+    assert o.values["RoundTies"] == list(np.round(ties))  # -3.5 -> -4, -2.5 -> -2, 0.5 -> 0, 1.5 -> 2
     i = (np.arange(16) * 37 - 200).astype(np.int16)
     assert o.values["Xor"] == list(np.bitwise_xor(i[:8], i[8:16]))
     assert o.values["PowerInt"] == [(v - 2) ** 3 for v in range(8)]

@@ -1,7 +1,8 @@
 // High-level math APIs of the AscendC library beyond vector_math.h, written from the Ascend C API reference:
 //
 //   unary    Tanh Sin Cos Tan Asin Acos Atan Sinh Cosh Asinh Acosh Atanh Erf Erfc Log Log2 Log10 Exp2
-//            Floor Ceil Round (half away from zero) Trunc Frac (x - trunc x) Sign (-1, 0, 1)
+//            Floor Ceil Round (halves to even, as the reference's round.h states) Trunc Frac (x - trunc x)
+//            Sign (-1, 0, 1)
 //   binary   Power (tensor ^ tensor, tensor ^ scalar, scalar ^ tensor), Fmod, Xor
 //   scalar   ClampMax (min(x, s)), ClampMin (max(x, s))
 //
@@ -54,7 +55,9 @@ struct Log10 { template <class C> C operator()(C a) const { return std::log10(a)
 struct Exp2 { template <class C> C operator()(C a) const { return std::exp2(a); } };
 struct Floor { template <class C> C operator()(C a) const { return std::floor(a); } };
 struct Ceil { template <class C> C operator()(C a) const { return std::ceil(a); } };
-struct Round { template <class C> C operator()(C a) const { return std::round(a); } };
+// std::nearbyint under the default FE_TONEAREST mode breaks ties to even (2.5 -> 2, -1.5 -> -2); std::round would
+// send them away from zero, which is not what the AscendC Round does.
+struct Round { template <class C> C operator()(C a) const { return std::nearbyint(a); } };
 struct Trunc { template <class C> C operator()(C a) const { return std::trunc(a); } };
 struct Frac { template <class C> C operator()(C a) const { return std::isinf(a) ? C(0) : a - std::trunc(a); } };
 struct Sign { template <class C> C operator()(C a) const { return std::isnan(a) ? C(0) : sign_of(a); } };
