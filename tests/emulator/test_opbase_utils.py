@@ -217,3 +217,85 @@ def test_opbase_tiling_base_class_drives_the_steps(tmp_path, emu_cache, needs_gx
     m = device.run(load_operator(root), case, golden=str(root / "golden.py:golden"), inputs=inputs)
     assert m.ok and m.correct, m.error
     assert m.chip == "910B2" and m.block_dim == 42 and m.tiling_key == 7
+
+
+BCAST_HOST = """\
+#include "register/op_def_registry.h"
+#include "op_host/infershape_broadcast_util.h"
+namespace optiling {
+struct OuterAddTiling {
+    uint32_t a;
+    uint32_t b;
+    uint32_t c;
+};
+static ge::graphStatus TilingFunc(gert::TilingContext* context)
+{
+    const auto& x = context->GetInputShape(0)->GetStorageShape();
+    const auto& y = context->GetInputShape(1)->GetStorageShape();
+    auto* t = context->GetTilingData<OuterAddTiling>();
+    t->a = x.GetDim(0);
+    t->b = y.GetDim(1);
+    t->c = x.GetDim(2);
+    context->SetBlockDim(1);
+    context->GetWorkspaceSizes(1)[0] = 0;
+    return ge::GRAPH_SUCCESS;
+}
+}
+namespace ge {
+static graphStatus InferShape(gert::InferShapeContext* context) { return Ops::Base::InferShape4Broadcast(context); }
+}
+namespace ops {
+class OuterAdd : public OpDef {
+public:
+    explicit OuterAdd(const char* name) : OpDef(name)
+    {
+        this->Input("x").ParamType(REQUIRED).DataType({ge::DT_FLOAT}).Format({ge::FORMAT_ND});
+        this->Input("y").ParamType(REQUIRED).DataType({ge::DT_FLOAT}).Format({ge::FORMAT_ND});
+        this->Output("z").ParamType(REQUIRED).DataType({ge::DT_FLOAT}).Format({ge::FORMAT_ND});
+        this->SetInferShape(ge::InferShape);
+        this->AICore().SetTiling(optiling::TilingFunc).AddConfig("ascend910b");
+    }
+};
+OP_ADD(OuterAdd);
+}
+"""
+
+BCAST_KERNEL = """\
+#include "kernel_operator.h"
+using namespace AscendC;
+struct OuterAddTiling {
+    uint32_t a;
+    uint32_t b;
+    uint32_t c;
+};
+extern "C" __global__ __aicore__ void outer_add(GM_ADDR x, GM_ADDR y, GM_ADDR z, GM_ADDR workspace, GM_ADDR tiling)
+{
+    GET_TILING_DATA_WITH_STRUCT(OuterAddTiling, t, tiling);
+    GlobalTensor<float> xg, yg, zg;
+    xg.SetGlobalBuffer((__gm__ float*)x, t.a * t.c);
+    yg.SetGlobalBuffer((__gm__ float*)y, t.b * t.c);
+    zg.SetGlobalBuffer((__gm__ float*)z, t.a * t.b * t.c);
+    for (uint32_t i = 0; i < t.a; ++i) {
+        for (uint32_t j = 0; j < t.b; ++j) {
+            for (uint32_t k = 0; k < t.c; ++k) {
+                zg.SetValue((i * t.b + j) * t.c + k, xg.GetValue(i * t.c + k) + yg.GetValue(j * t.c + k));
+            }
+        }
+    }
+}
+"""
+
+
+def test_infer_shape_4_broadcast_gives_the_callers_shape(tmp_path, emu_cache, needs_gxx):
+    root = tmp_path / "outer_add"
+    for rel, text in {"op_host/outer_add.cpp": BCAST_HOST, "op_kernel/outer_add.cpp": BCAST_KERNEL}.items():
+        (root / rel).parent.mkdir(parents=True, exist_ok=True)
+        (root / rel).write_text(text)
+    (root / "golden.py").write_text("def golden(x, y):\n    return x + y\n")
+    case = Case(name="c", inputs={"x": InputSpec(shape=[4, 1, 8], dtype="float32"),
+                                  "y": InputSpec(shape=[1, 5, 8], dtype="float32")})
+    m = EmulatorDevice(cache_dir=emu_cache, timeout_s=60).run(load_operator(root), case,
+                                                              golden=str(root / "golden.py:golden"))
+    assert m.ok and m.correct, m.error
+    assert m.outputs[0].shape == [4, 5, 8]
+    assert not [w for w in m.warnings if w.kind == "infer_shape"]  # InferShape agreed with the golden's shape

@@ -3,6 +3,9 @@
 #include <cstdio>
 #include <cstdlib>
 
+#include "infershape_broadcast_util.h"
+#include "log/log.h"
+#include "op_host/infershape_elewise_util.h"
 #include "op_host/tiling_base_util.h"
 #include "op_host/util/shape_util.h"
 #include "op_kernel/math_util.h"
@@ -54,6 +57,21 @@ int main() {
     CHECK(Ops::Base::CeilAlign<uint32_t>(33, 32) == 64 && Ops::Base::CeilAlign<uint32_t>(64, 32) == 64);
     CHECK(Ops::Base::FloorDiv<int32_t>(7, 2) == 3 && Ops::Base::FloorAlign<uint32_t>(70, 32) == 64);
     static_assert(Ops::Base::GetUbBlockSize() == 32 && Ops::Base::GetVRegSize() == 256, "A2 vector unit sizes");
+
+    // broadcasting: aligned at the last dimension, 1 stretches, -1 takes the known size, -2 is an unknown rank
+    gert::Shape out;
+    gert::Shape b1{4, 1, 3}, b2{5, 1}, b3{-1, 3}, b4{2, 3}, unknown_rank{-2};
+    CHECK(Ops::Base::BroadcastShape(&b1, &b2, &out) && Ops::Base::ToString(out) == "[4, 5, 3]");
+    CHECK(Ops::Base::BroadcastShape(&b3, &b4, &out) && Ops::Base::ToString(out) == "[2, 3]");
+    CHECK(!Ops::Base::BroadcastShape(&b4, &b2, &out));
+    CHECK(Ops::Base::BroadcastShape({&b1, &b2, &b4}, &out) == false);
+    gert::Shape b5{1, 3};
+    CHECK(Ops::Base::BroadcastShape({&b1, &b2, &b5}, &out) && Ops::Base::ToString(out) == "[4, 5, 3]");
+    CHECK(Ops::Base::BroadcastShape(&b1, &unknown_rank, &out) && Ops::Base::IsUnknownRank(out));
+    gert::Shape zero{0, 1}, one{1, 7};
+    CHECK(Ops::Base::BroadcastShape(&zero, &one, &out) && Ops::Base::ToString(out) == "[0, 7]");
+    CHECK(Ops::Base::ToString(std::vector<const gert::Shape*>{&b2, &b5}) == "[[5, 1], [1, 3]]");
+    CHECK(Ops::Base::ToString(ge::DT_FLOAT) == "DT_FLOAT");
 
     if (failures == 0) {
         std::printf("all checks passed\n");

@@ -134,3 +134,5 @@ inline void invalid(const char* who, const char* what, const Args&... args) {
 #define OP_LOGE_FOR_INVALID_SHAPESIZES_WITH_REASON(who, ...) TW_OP_LOG_INVALID("shape sizes", who, ##__VA_ARGS__)
 #define OP_LOGE_FOR_INVALID_LISTSIZE(who, ...) TW_OP_LOG_INVALID("list size", who, ##__VA_ARGS__)
 #define OP_LOGE_WITHOUT_REPORT(who, fmt, ...) OP_LOGE(who, fmt, ##__VA_ARGS__)
+
+#include "op_common/log/to_string.h"  // Ops::Base::ToString, declared by CANN's opbase log header
