@@ -1,5 +1,6 @@
 // Self-test of the emulator's opbase helpers (op_host/tiling_base_util.h, util/shape_util.h, op_kernel/math_util.h,
 // op_kernel/platform_util.h) on values worked out by hand. Prints "all checks passed".
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 
@@ -7,6 +8,8 @@
 #include "log/log.h"
 #include "op_host/infershape_elewise_util.h"
 #include "op_host/tiling_base_util.h"
+#include "op_host/util/bfloat16.h"
+#include "op_host/util/fp16.h"
 #include "op_host/util/shape_util.h"
 #include "op_kernel/math_util.h"
 #include "op_kernel/platform_util.h"
@@ -72,6 +75,26 @@ int main() {
     CHECK(Ops::Base::BroadcastShape(&zero, &one, &out) && Ops::Base::ToString(out) == "[0, 7]");
     CHECK(Ops::Base::ToString(std::vector<const gert::Shape*>{&b2, &b5}) == "[[5, 1], [1, 3]]");
     CHECK(Ops::Base::ToString(ge::DT_FLOAT) == "DT_FLOAT");
+
+    // fp16_t: uint16_t is raw bits, other values convert with round-to-nearest-even
+    using Ops::Base::fp16_t;
+    CHECK(fp16_t(1.0f).val == 0x3C00 && fp16_t(-2).val == 0xC000 && fp16_t(0.0).val == 0);
+    CHECK(fp16_t(65504.0f).val == 0x7BFF && fp16_t(65520.0f).val == 0x7C00 && fp16_t(1e6f).IsInf());
+    CHECK(fp16_t(1.0f / 3.0f).val == 0x3555);
+    CHECK(fp16_t(std::ldexp(1.0f, -24)).val == 0x0001 && fp16_t(std::ldexp(3.0f, -26)).val == 0x0001);
+    CHECK(fp16_t(std::ldexp(1.0f, -25)).val == 0x0000);  // a tie rounds to the even neighbour, zero
+    CHECK(fp16_t(std::ldexp(1.0f, -14)).val == 0x0400 && fp16_t(std::nanf("")).val == 0x7E00);
+    CHECK(float(fp16_t(static_cast<uint16_t>(0x3C00))) == 1.0f && float(fp16_t(static_cast<uint16_t>(0x0001))) ==
+          std::ldexp(1.0f, -24));
+    CHECK(float(fp16_t(static_cast<uint16_t>(0xFC00))) == -INFINITY && float(fp16_t(2.5f) * fp16_t(2)) == 5.0f);
+    const uint16_t raw = 0x4248;  // 3.140625 stored as a tensor's fp16 element
+    CHECK(float(*reinterpret_cast<const fp16_t*>(&raw)) == 3.140625f);
+    // bfloat16: through float, round-to-nearest-even, NaN is 0x7fc0
+    using Ops::Base::bfloat16;
+    CHECK(bfloat16(1.0f).value == 0x3F80 && bfloat16(1.00390625f).value == 0x3F80);
+    CHECK(bfloat16(1.01171875f).value == 0x3F82);
+    CHECK(bfloat16(std::nanf("")).value == 0x7FC0 && float(bfloat16(3)) == 3.0f);
+    CHECK(float(bfloat16(0x4049, bfloat16::from_bits())) == 3.140625f);
 
     if (failures == 0) {
         std::printf("all checks passed\n");
