@@ -6,6 +6,9 @@
 #include <initializer_list>
 #include <vector>
 
+// The OpParam structs include only this header and compare their float fields with Utils::Compare in operator==.
+#include "mki/utils/compare/compare.h"
+
 namespace Mki {
 
 template <typename T, std::size_t MAX_SIZE = 64>
