@@ -148,6 +148,8 @@ int main()
     lp.GetInTensors().resize(1);
     CHECK(op.GetBestKernel(lp) == nullptr);
     CHECK(LastError() == "BlendOperation: no kernel named BlendNoSuchKernel");
+    // The same line is the runner's reason for a failed tiling (tw_host/host_error.h).
+    CHECK(tw_host::last_host_error() == "BlendOperation: no kernel named BlendNoSuchKernel");
 
     if (g_failures == 0) {
         std::printf("all checks passed\n");

@@ -10,6 +10,7 @@
 
 #include "graph/types.h"
 #include "securec.h"
+#include "tw_host/host_error.h"
 
 namespace tw_host::log {
 
@@ -41,6 +42,14 @@ inline void print(const char* level, const char* who, const char* fmt, ...) {
     std::fprintf(stderr, "[%s] %s: ", level, who);
     va_list ap;
     va_start(ap, fmt);
+    if (level[0] == 'E') {  // kept for the run's error message (tw_host/host_error.h)
+        va_list again;
+        va_copy(again, ap);
+        char text[1024];
+        std::vsnprintf(text, sizeof text, fmt, again);
+        va_end(again);
+        note_host_error(who, text);
+    }
     std::vfprintf(stderr, fmt, ap);
     va_end(ap);
     std::fputc('\n', stderr);

@@ -19,6 +19,7 @@
 #include "tw/launcher.h"
 #include "tw/timing.h"
 #include "tw_host/host_api.h"
+#include "tw_host/host_error.h"
 
 void tw_call_kernel(uint8_t** gm, size_t n);  // generated: calls the kernel entry with gm[0..n)
 extern const char* tw_op_name;
@@ -368,6 +369,7 @@ int main(int argc, char** argv) {
             outputs[i] = spec.inputs[alias[i]];
             outputs[i].data.clear();
         }
+        tw_host::last_host_error().clear();
         tiling = tw_host::run_tiling(*op, spec.inputs, outputs, spec.attrs, spec.platform);
     } catch (const std::exception& e) {
         unguard_host_code();
@@ -376,7 +378,10 @@ int main(int argc, char** argv) {
     }
     unguard_host_code();
     if (tiling.status != ge::GRAPH_SUCCESS) {
-        write_result(spec, error_json("tiling_failed", "the tiling function returned GRAPH_FAILED", "", 0));
+        // Why, where the host code said so: the last error it logged (OP_LOGE, a failed check, MKI_LOG(ERROR)).
+        const std::string& why = tw_host::last_host_error();
+        write_result(spec, error_json("tiling_failed", "the tiling function returned GRAPH_FAILED" +
+                                                           (why.empty() ? std::string() : ": " + why), "", 0));
         return 0;
     }
     if (tiling.block_dim == 0) {

@@ -5,6 +5,8 @@
 #include <sstream>
 #include <string>
 
+#include "tw_host/host_error.h"
+
 namespace Mki {
 
 enum class LogLevel { DEBUG, INFO, WARN, ERROR, FATAL };
@@ -19,7 +21,10 @@ public:
     LogStream(LogLevel level, const char* file, int line) : level_(level), file_(file), line_(line) {}
     ~LogStream() {
         if (level_ < LogLevel::WARN) return;  // INFO/DEBUG are the framework's tracing: not printed
-        if (level_ >= LogLevel::ERROR) LastError() = out_.str();
+        if (level_ >= LogLevel::ERROR) {
+            LastError() = out_.str();
+            tw_host::note_host_error("", out_.str());  // for the run's error message
+        }
         std::cerr << "[mki] " << file_ << ":" << line_ << ": " << out_.str() << "\n";
     }
     template <typename T>
