@@ -13,7 +13,12 @@
 #include "op_host/util/shape_util.h"
 #include "op_kernel/math_util.h"
 #include "op_kernel/platform_util.h"
+#include "op_common/op_host/util/opbase_export.h"
 #include "platform/platform_ascendc.h"
+#include "runtime/continuous_vector.h"
+
+// the export macro of opbase's declarations compiles away
+OPBASE_API int ExportedAnswer() { return 42; }
 
 static int failures = 0;
 #define CHECK(cond)                                                 \
@@ -95,6 +100,8 @@ int main() {
     CHECK(bfloat16(1.01171875f).value == 0x3F82);
     CHECK(bfloat16(std::nanf("")).value == 0x7FC0 && float(bfloat16(3)) == 3.0f);
     CHECK(float(bfloat16(0x4049, bfloat16::from_bits())) == 3.140625f);
+
+    CHECK(ExportedAnswer() == 42 && sizeof(gert::ContinuousVector) > 0);
 
     if (failures == 0) {
         std::printf("all checks passed\n");
