@@ -25,6 +25,8 @@
 #include "tw/vector_sort.h"
 #include "tw/reduce_pattern.h"
 #include "tw/legacy_intrinsics.h"
+#include "tw/legacy_intrinsics_extra.h"
+#include "tw/ascendc_utils.h"
 #include "tw/kernel_macros.h"
 #include "tw/tpl.h"
 #include "tw/entry.h"
