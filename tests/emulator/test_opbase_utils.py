@@ -299,3 +299,25 @@ def test_infer_shape_4_broadcast_gives_the_callers_shape(tmp_path, emu_cache, ne
     assert m.ok and m.correct, m.error
     assert m.outputs[0].shape == [4, 5, 8]
     assert not [w for w in m.warnings if w.kind == "infer_shape"]  # InferShape agreed with the golden's shape
+
+
+ADV_API_USER = """\
+#include "adv_api/math/sign.h"
+#include "adv_api/pad/broadcast.h"
+using namespace AscendC;
+void UseAdvancedApi(LocalTensor<float>& dst, LocalTensor<float>& src)
+{
+    Sign(dst, src, 8);
+    const uint32_t dstShape[2] = {4, 8};
+    const uint32_t srcShape[2] = {1, 8};
+    Broadcast<float, 2, 0>(dst, src, dstShape, srcShape);
+}
+"""
+
+
+def test_advanced_api_headers_by_their_adv_api_paths(tmp_path, needs_gxx):
+    src = tmp_path / "adv.cpp"
+    src.write_text(ADV_API_USER)
+    proc = subprocess.run([shutil.which("g++"), "-std=c++17", "-fsyntax-only", "-D__CCE_AICORE__=220", "-I",
+                           str(INCLUDE_DIR), str(src)], capture_output=True, text=True, timeout=600)
+    assert proc.returncode == 0, "\n".join(proc.stderr.splitlines()[:20])
