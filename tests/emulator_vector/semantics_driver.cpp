@@ -126,6 +126,9 @@ void case_datacopy_tail() {
     h.SetGlobalBuffer(back.data(), back.size());
     LocalTensor<half> dst = ub<half>(pipe, bd, 32, 0x11);
     DataCopy(dst, g, 20);  // @copyin
+    // MTE3 reads what MTE2 wrote: ordered by a flag, as on the device (without it the racecheck rightly warns)
+    SetFlag<HardEvent::MTE2_MTE3>(EVENT_ID0);
+    WaitFlag<HardEvent::MTE2_MTE3>(EVENT_ID0);
     DataCopy(h, dst, 20);  // @copyout
     for (uint32_t i = 0; i < 32; ++i) put_half(dst.data()[i]);
     for (uint32_t i = 0; i < 32; ++i) put_half(back[i]);
