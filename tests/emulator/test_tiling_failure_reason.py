@@ -56,3 +56,41 @@ def test_the_last_logged_error_is_the_reason(tmp_path, emu_cache, needs_gxx):
     # An error logged on the way to a tiling that succeeds is no failure.
     m = device.run(op, case(6000))
     assert m.ok, m.error
+
+
+PARSE = """\
+namespace optiling {
+static int g_parsed = 0;
+static ge::graphStatus TilingPrepare(gert::TilingParseContext* context)
+{
+    ++g_parsed;
+    if (context->GetCompiledInfo<int>() != nullptr) {
+        OP_LOGE(context, "a compile-info struct where the OpDef form declares none");
+        return ge::GRAPH_FAILED;
+    }
+    return ge::GRAPH_SUCCESS;
+}
+} // namespace optiling
+"""
+
+
+def test_opdef_tiling_parse_runs_before_the_tiling(tmp_path, emu_cache, needs_gxx):
+    # OpDef::AICore().SetTilingParse(f): f runs first; here the tiling refuses to run unless it has.
+    root = tmp_path / "add_custom"
+    shutil.copytree(EXAMPLE, root)
+    host = root / "op_host" / "add_custom.cpp"
+    text = host.read_text()
+    checks = ("    if (totalLength == 0) {\n        return ge::GRAPH_FAILED;\n    }\n",
+              "namespace optiling {\nstatic ge::graphStatus TilingFunc",
+              "this->AICore().SetTiling(optiling::TilingFunc);")
+    assert all(text.count(c) == 1 for c in checks)
+    text = text.replace(checks[0], checks[0] + '    OP_CHECK_IF(g_parsed != 1, OP_LOGE(context, "parsed %d times", '
+                        "g_parsed), return ge::GRAPH_FAILED);\n")
+    text = text.replace(checks[1], PARSE + checks[1])
+    text = text.replace(checks[2], "this->AICore().SetTiling(optiling::TilingFunc).SetTilingParse("
+                        "optiling::TilingPrepare);")
+    host.write_text(text.replace('#include "register/op_def_registry.h"\n',
+                                 '#include "register/op_def_registry.h"\n#include "log/log.h"\n'))
+    device = EmulatorDevice(cache_dir=emu_cache, timeout_s=60)
+    m = device.run(load_operator(root), case(4096))
+    assert m.ok, m.error

@@ -17,6 +17,7 @@
 
 #include "exe_graph/runtime/infer_datatype_context.h"
 #include "exe_graph/runtime/infer_shape_context.h"
+#include "exe_graph/runtime/infer_shape_range_context.h"
 #include "exe_graph/runtime/tiling_context.h"
 #include "exe_graph/runtime/tiling_parse_context.h"
 #include "graph/types.h"
@@ -166,6 +167,9 @@ public:
     OpAICoreConfig& NeedCheckSupportFlag(bool) { return *this; }
     OpAICoreConfig& PrecisionReduceFlag(bool) { return *this; }
     OpAICoreConfig& ExtendCfgInfo(const char*, const char*) { return *this; }
+    // Graph compilation's hints (asynchronous launch; "limited"/"unlimited" shape ranges): nothing a run computes.
+    OpAICoreConfig& AsyncFlag(bool) { return *this; }
+    OpAICoreConfig& RangeLimitValue(const char*) { return *this; }
 
     OpParamDef& Input(const char* name) { return Find(inputs_, name); }
     OpParamDef& Output(const char* name) { return Find(outputs_, name); }
@@ -196,6 +200,11 @@ public:
         return *this;
     }
     OpAICoreDef& AddConfig(const char* soc, const OpAICoreConfig&) { return AddConfig(soc); }
+    // The compile-time step before tiling (no compile-info struct with this form: GetCompiledInfo is null).
+    OpAICoreDef& SetTilingParse(TilingParseFunc f) {
+        tiling_parse_ = f;
+        return *this;
+    }
     // Graph-mode hooks: accepted whatever their signature, never called by the emulator.
     template <typename F>
     OpAICoreDef& SetCheckSupport(F) { return *this; }
@@ -209,10 +218,12 @@ public:
     OpAICoreDef& SetParamGeneralize(F) { return *this; }
 
     TilingFunc tiling() const { return tiling_; }
+    TilingParseFunc tiling_parse() const { return tiling_parse_; }
     const std::vector<std::string>& socs() const { return socs_; }
 
 private:
     TilingFunc tiling_ = nullptr;
+    TilingParseFunc tiling_parse_ = nullptr;
     std::vector<std::string> socs_;
 };
 

@@ -108,6 +108,7 @@ inline OpInfo build_op_info(const std::string& name) {
             info.attr_kinds.push_back(a.kind());
         }
         info.tiling = def->AICore().tiling();
+        info.tiling_parse = def->AICore().tiling_parse();
         info.infer_shape = def->infer_shape();
         info.infer_dtype = def->infer_dtype();
     }
@@ -118,8 +119,10 @@ inline OpInfo build_op_info(const std::string& name) {
         if (info.tiling == nullptr) info.tiling = r.tiling;
         if (info.infer_shape == nullptr) info.infer_shape = r.infer_shape;
         if (info.infer_dtype == nullptr) info.infer_dtype = r.infer_dtype;
-        info.tiling_parse = r.tiling_parse;
-        info.make_compile_info = r.make_compile_info;
+        if (r.tiling_parse != nullptr) {  // with its compile-info struct
+            info.tiling_parse = r.tiling_parse;
+            info.make_compile_info = r.make_compile_info;
+        }
     }
     info.tiling_class = find_tiling_class(name);
     return info;
