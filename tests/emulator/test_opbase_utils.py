@@ -28,6 +28,7 @@ def test_opbase_helpers_selftest(tmp_path, needs_gxx):
     assert proc.returncode == 0, "\n".join(proc.stderr.splitlines()[:40])
     run = subprocess.run([str(exe)], capture_output=True, text=True, timeout=60)
     assert run.returncode == 0 and "all checks passed" in run.stdout, run.stdout + run.stderr
+    assert "[E] a message alone: " in run.stderr.splitlines() and "[E] node: with a format" in run.stderr.splitlines()
 
 
 HOST = """\
@@ -315,9 +316,16 @@ void UseAdvancedApi(LocalTensor<float>& dst, LocalTensor<float>& src)
 """
 
 
-def test_advanced_api_headers_by_their_adv_api_paths(tmp_path, needs_gxx):
+TRANSITIVE_USER = """\
+#include "util/math_util.h"
+double Ceiling(double x) { return std::ceil(x); }
+"""
+
+
+@pytest.mark.parametrize("text", [ADV_API_USER, TRANSITIVE_USER], ids=["adv_api", "math_util_brings_cmath"])
+def test_headers_by_their_paths_bring_what_operators_use(tmp_path, needs_gxx, text):
     src = tmp_path / "adv.cpp"
-    src.write_text(ADV_API_USER)
+    src.write_text(text)
     proc = subprocess.run([shutil.which("g++"), "-std=c++17", "-fsyntax-only", "-D__CCE_AICORE__=220", "-I",
                            str(INCLUDE_DIR), str(src)], capture_output=True, text=True, timeout=600)
     assert proc.returncode == 0, "\n".join(proc.stderr.splitlines()[:20])

@@ -101,6 +101,8 @@ int main() {
     CHECK(bfloat16(std::nanf("")).value == 0x7FC0 && float(bfloat16(3)) == 3.0f);
     CHECK(float(bfloat16(0x4049, bfloat16::from_bits())) == 3.140625f);
 
+    OP_LOGE("a message alone");  // CANN's log macros take the format among their variadic arguments
+    OP_LOGE("node", "with %s", "a format");
     CHECK(ExportedAnswer() == 42 && sizeof(gert::ContinuousVector) > 0);
 
     if (failures == 0) {

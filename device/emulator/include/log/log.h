@@ -55,13 +55,19 @@ inline void print(const char* level, const char* who, const char* fmt, ...) {
     std::fputc('\n', stderr);
 }
 
+// A log call with no format: the one argument is the text.
+inline void print(const char* level, const char* text) { print(level, text, "%s", ""); }
+
 }  // namespace tw_host::log
 
 #define TW_OP_LOG(level, who, fmt, ...) ::tw_host::log::print(level, ::tw_host::log::node_name(who), fmt, ##__VA_ARGS__)
-#define OP_LOGE(who, fmt, ...) TW_OP_LOG("E", who, fmt, ##__VA_ARGS__)
-#define OP_LOGW(who, fmt, ...) TW_OP_LOG("W", who, fmt, ##__VA_ARGS__)
-#define OP_LOGI(who, fmt, ...) TW_OP_LOG("I", who, fmt, ##__VA_ARGS__)
-#define OP_LOGD(who, fmt, ...) TW_OP_LOG("D", who, fmt, ##__VA_ARGS__)
+// CANN's OP_LOG* take the format as part of their variadic arguments: `OP_LOGI("Begin InferShape")` (one argument)
+// logs the text alone.
+#define TW_OP_LOG_ANY(level, who, ...) ::tw_host::log::print(level, ::tw_host::log::node_name(who), ##__VA_ARGS__)
+#define OP_LOGE(who, ...) TW_OP_LOG_ANY("E", who, ##__VA_ARGS__)
+#define OP_LOGW(who, ...) TW_OP_LOG_ANY("W", who, ##__VA_ARGS__)
+#define OP_LOGI(who, ...) TW_OP_LOG_ANY("I", who, ##__VA_ARGS__)
+#define OP_LOGD(who, ...) TW_OP_LOG_ANY("D", who, ##__VA_ARGS__)
 #define OP_LOGE_WITH_INVALID_ATTR(who, ...) OP_LOGE(who, "invalid attribute")
 #define OPS_LOG_E(who, fmt, ...) OP_LOGE(who, fmt, ##__VA_ARGS__)
 #define OPS_LOG_W(who, fmt, ...) OP_LOGW(who, fmt, ##__VA_ARGS__)

@@ -1,6 +1,9 @@
 // tilewise host emulation: Ops::Base arithmetic helpers of CANN's operator libraries (ceil/floor division and
 // alignment). A zero divisor gives 0 instead of a crash.
 #pragma once
+#include <algorithm>
+#include <cmath>  // as opbase's math_util.h, which operators rely on for std::ceil
+#include <limits>
 #include <type_traits>
 
 namespace Ops::Base {
