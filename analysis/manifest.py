@@ -47,9 +47,21 @@ class InputSpec(_Strict):
         return v
 
 
+class OutputSpec(_Strict):
+    """An output's dtype where the sources cannot say it (an ATB kernel has no OpDef: outputs take input 0's)."""
+
+    dtype: str
+
+    @field_validator("dtype")
+    @classmethod
+    def _known_dtype(cls, v: str) -> str:
+        return InputSpec._known_dtype(v)
+
+
 class Case(_Strict):
     name: str
     inputs: dict[str, InputSpec]
+    outputs: dict[str, OutputSpec] = {}
     attrs: dict[str, float | int | bool | str | list[int] | list[float]] = {}
     # What the outputs hold before the kernel runs. A device does not clear them, so by default the emulator fills
     # them with a poison pattern (all bits set: nan for floats, -1 for integers); "zeros" is for an operator whose

@@ -131,6 +131,8 @@ class EmulatorDevice:
             spec.append(f"input {name} {DTYPES[spec_in.dtype].ge} {len(spec_in.shape)} {dims} {path}")
         for i, name in enumerate(names):
             spec.append(f"output {name} {workdir / f'out_{i}.bin'}")
+            if (given := case.outputs.get(name.split("[")[0])) is not None:  # a list output's tensors all take it
+                spec.append(f"output_dtype {i} {DTYPES[given.dtype].ge}")
         for i, want in enumerate(hints or []):  # used only for outputs that InferShape leaves without a shape
             spec.append(f"output_shape {i} {want.ndim} {' '.join(str(d) for d in want.shape)}".rstrip())
         for name, value in case.attrs.items():
@@ -346,9 +348,18 @@ def bind_dtypes(op: Operator, case: Case) -> tuple[dict[str, str], list[str]]:
     for t in model.inputs:
         if t.name in given:
             macros[f"DTYPE_{t.name.upper()}"] = DTYPES[given[t.name].dtype].cpp
+    out_names = [t.name for t in model.outputs]
+    if unknown_out := [n for n in case.outputs if n not in out_names]:
+        raise ValueError(f"the case gives dtypes for outputs {unknown_out}, which the operator does not have "
+                         f"(its outputs: {out_names})")
     for t in model.outputs:
-        dt = t.dtypes[chosen] if chosen is not None and chosen < len(t.dtypes) else first
-        dt = dt if dt in DTYPES else first
+        declared = t.dtypes[chosen] if chosen is not None and chosen < len(t.dtypes) else None
+        dt = declared if declared in DTYPES else first
+        if t.name in case.outputs:  # the manifest says what the sources cannot
+            if model.opdef and declared in DTYPES and declared != case.outputs[t.name].dtype:
+                raise ValueError(f"the case says output {t.name} is {case.outputs[t.name].dtype}, but the OpDef "
+                                 f"makes it {declared} for these inputs")
+            dt = case.outputs[t.name].dtype
         macros[f"DTYPE_{t.name.upper()}"] = DTYPES[dt].cpp
         out_dtypes.append(dt)
     return macros, out_dtypes

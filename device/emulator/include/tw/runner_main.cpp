@@ -44,6 +44,7 @@ struct Spec {
     std::vector<tw_host::TensorDesc> inputs;
     std::vector<std::pair<std::string, tw_host::AttrValue>> attrs;
     std::vector<std::vector<int64_t>> output_shapes;  // the golden's, for outputs InferShape leaves unset
+    std::vector<std::pair<size_t, int>> output_dtypes;  // the case's, for outputs whose dtype the sources cannot say
     std::string trace_path, result_path, chrome_path, sites_path;
     tw::TimingParams timing;
     uint64_t system_workspace = 16 * 1024 * 1024;
@@ -93,6 +94,11 @@ Spec read_spec(const char* path) {
             ls >> i >> ndim;
             if (s.output_shapes.size() <= i) s.output_shapes.resize(i + 1);
             for (int k = 0; k < ndim; ++k) { int64_t v; ls >> v; s.output_shapes[i].push_back(v); }
+        } else if (key == "output_dtype") {
+            size_t i;
+            int dtype;
+            ls >> i >> dtype;
+            s.output_dtypes.emplace_back(i, dtype);
         } else if (key == "trace") ls >> s.trace_path;
         else if (key == "result") ls >> s.result_path;
         else if (key == "system_workspace") ls >> s.system_workspace;
@@ -363,6 +369,9 @@ int main(int argc, char** argv) {
                 outputs[i].shape = want;
             }
         }
+        // The case's dtype for an output (the manifest's [cases.outputs.<name>]), before the tiling sees it.
+        for (const auto& [i, dtype] : spec.output_dtypes)
+            if (i < outputs.size()) outputs[i].dtype = static_cast<ge::DataType>(dtype);
         // An in-place output is its input's tensor: same shape, dtype and memory.
         for (size_t i = 0; i < outputs.size(); ++i) {
             if (alias[i] == kNoAlias) continue;
