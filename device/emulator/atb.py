@@ -22,6 +22,8 @@ from device.protocol import RunError
 
 _INCLUDE = re.compile(r'^\s*#\s*include\s*[<"]([^>"]+)[>"]', re.M)
 _PARAM_USE = re.compile(r"\b(?:AnyCast|GetParam)\s*<\s*([\w:]+)\s*>")
+# A kernel whose tiling never casts the parameter still checks its type: `GetParam().Type() == typeid(OpParam::X)`.
+_PARAM_TYPEID = re.compile(r"\btypeid\s*\(\s*((?:\w+::)*OpParam::\w+)\s*\)")
 _NAMESPACE = re.compile(r"\bnamespace\s+(\w+)\s*\{")
 _ANCESTORS = 8
 _MAX_HEADERS = 400
@@ -120,12 +122,13 @@ def snake_case(name: str) -> str:
 def param_struct(texts: dict[str, str], host_cpp: list[str]) -> tuple[str, str, str] | None:
     """(namespace the tiling names it in, the name as written, the file) of the parameter struct the host code
     casts the LaunchParam's parameter to, e.g. ("AsdOps", "OpParam::Norm", ".../rms_norm_tiling.cpp")."""
-    for p in host_cpp:
-        text = texts[p]
-        m = _PARAM_USE.search(text)
-        if m:
-            ns = _NAMESPACE.search(text[:m.start()])
-            return (ns.group(1) if ns else ""), m.group(1), p
+    for pattern in (_PARAM_USE, _PARAM_TYPEID):
+        for p in host_cpp:
+            text = texts[p]
+            m = pattern.search(text)
+            if m:
+                ns = _NAMESPACE.search(text[:m.start()])
+                return (ns.group(1) if ns else ""), m.group(1), p
     return None
 
 

@@ -330,7 +330,8 @@ def bind_dtypes(op: Operator, case: Case) -> tuple[dict[str, str], list[str]]:
         if missing or unknown:
             detail = (f": missing {missing}" if missing else "") + (f": unknown {unknown}" if unknown else "")
             raise ValueError(f"the case's inputs {names} do not match the OpDef's inputs {expected}{detail}")
-    columns = max((len(t.dtypes) for t in model.inputs + model.outputs), default=0)
+    # Without an OpDef the dtypes are the manifest's own (per input, across cases): no combination to choose.
+    columns = max((len(t.dtypes) for t in model.inputs + model.outputs), default=0) if model.opdef else 0
     chosen = None
     for k in range(columns):
         # An entry the analysis could not resolve (`kSupportedTypes[2]`, a macro) is not held against a column.

@@ -1,7 +1,9 @@
 """An output's dtype from the manifest (`[cases.outputs.<name>] dtype = ...`), where the sources cannot say it: an
 ATB (mki) operator has no OpDef, so its outputs would take input 0's dtype. Pinned on a small ATB-style operator
 written for this test, y = int32(round(x * 4)), whose CanSupport insists on an int32 output as the framework's
-kernels check their LaunchParam; and the checks on the manifest's names and on OpDef operators."""
+kernels check their LaunchParam (and names its parameter struct only in a typeid check, which is how the adapter
+finds it); its tiling uses TensorDesc::Numel and OP_TILING_CHECK_STATUS_RETURN. Also the checks on the manifest's
+names and on OpDef operators, and cases whose dtypes form no OpDef-style columns."""
 
 from __future__ import annotations
 
@@ -13,21 +15,40 @@ from analysis.errors import ManifestError
 from analysis.manifest import Case, InputSpec, OutputSpec, parse_manifest
 from analysis.operator import load_operator
 from device.emulator import EmulatorDevice
+from device.emulator.device import bind_dtypes
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 
+PARAMS = """\
+#pragma once
+namespace TwOps {
+namespace OpParam {
+struct Quant {
+    int mode = 0;
+};
+}  // namespace OpParam
+}  // namespace TwOps
+"""
+
 KERNEL_REG = """\
 #include <mki/base/kernel_base.h>
+#include <mki/utils/assert/assert.h>
 #include <mki_loader/op_register.h>
+#include "twops/params/quant.h"
 namespace TwOps {
 using namespace Mki;
 struct QuantTiling {
     uint32_t total;
 };
+Status CheckTotal(int64_t total)
+{
+    return total <= 4096 ? Status::OkStatus() : Status::FailStatus(ERROR_INVALID_VALUE, "more than 4096 elements");
+}
 Status QuantTilingFunc(const LaunchParam &launchParam, KernelInfo &kernelInfo)
 {
     auto *t = reinterpret_cast<QuantTiling *>(kernelInfo.GetTilingHostAddr());
-    t->total = static_cast<uint32_t>(launchParam.GetInTensor(0).Numel());
+    OP_TILING_CHECK_STATUS_RETURN(CheckTotal(launchParam.GetInTensor(0).desc.Numel()));
+    t->total = static_cast<uint32_t>(launchParam.GetInTensor(0).desc.Numel());
     kernelInfo.SetBlockDim(1);
     return Status::OkStatus();
 }
@@ -36,6 +57,9 @@ public:
     explicit QuantKernel(const std::string &name, const BinHandle *handle) noexcept : KernelBase(name, handle) {}
     bool CanSupport(const LaunchParam &launchParam) const override
     {
+        // The only mention of the parameter struct: the adapter finds it here.
+        MKI_CHECK(launchParam.GetParam().Type() == typeid(OpParam::Quant), "quant: param type invalid",
+                  return false);
         MKI_CHECK(launchParam.GetOutTensor(0).desc.dtype == TENSOR_DTYPE_INT32, "quant: y must be int32",
                   return false);
         return true;
@@ -89,6 +113,8 @@ def golden(x):
 
 
 def write_op(tmp: Path, output_dtype: str | None) -> Path:
+    (tmp / "include" / "twops" / "params").mkdir(parents=True, exist_ok=True)
+    (tmp / "include" / "twops" / "params" / "quant.h").write_text(PARAMS)
     root = tmp / "kernels" / "quant"
     files = {"quant_kernel.cpp": KERNEL_REG, "op_kernel/quant.cpp": KERNEL, "golden.py": GOLDEN,
              "tilewise.toml": '[operator]\nname = "quant"\n[golden]\nfunction = "golden.py:golden"\n'
@@ -112,6 +138,27 @@ def test_the_manifest_gives_an_atb_output_its_dtype(tmp_path, emu_cache, needs_g
     case = Case(name="c", inputs={"x": InputSpec(shape=[8, 64], dtype="float32")})
     m = device.run(op, case, golden=str(root / "golden.py:golden"))
     assert not m.ok and "quant: y must be int32" in m.error.message, m.error
+    # A failed tiling step (OP_TILING_CHECK_STATUS_RETURN) returns its Status, and the run says why.
+    case = Case(name="c", inputs={"x": InputSpec(shape=[80, 64], dtype="float32")},
+                outputs={"y": OutputSpec(dtype="int32")})
+    m = device.run(op, case)
+    assert not m.ok and "more than 4096 elements" in m.error.message, m.error
+
+
+def test_without_an_opdef_the_cases_dtypes_need_not_form_columns(tmp_path):
+    # x changes dtype between cases while the second input keeps one: no OpDef combination to match.
+    root = write_op(tmp_path, None)
+    kernel = root / "op_kernel" / "quant.cpp"
+    kernel.write_text(kernel.read_text().replace("GM_ADDR x, GM_ADDR y", "GM_ADDR x, GM_ADDR w, GM_ADDR y"))
+    (root / "tilewise.toml").write_text(
+        '[[cases]]\nname = "a"\n[cases.inputs.x]\nshape = [4]\ndtype = "float32"\n'
+        '[cases.inputs.w]\nshape = [4]\ndtype = "int8"\n[cases.outputs.y]\ndtype = "int32"\n'
+        '[[cases]]\nname = "b"\n[cases.inputs.x]\nshape = [4]\ndtype = "float16"\n'
+        '[cases.inputs.w]\nshape = [4]\ndtype = "int8"\n')
+    op = load_operator(root)
+    assert [t.name for t in op.model.outputs] == ["y"]
+    assert bind_dtypes(op, op.manifest.case("a"))[1] == ["int32"]
+    assert bind_dtypes(op, op.manifest.case("b"))[1] == ["float16"]  # input 0's
 
 
 def test_a_dtype_for_an_output_the_operator_does_not_have_is_a_bad_case(tmp_path):

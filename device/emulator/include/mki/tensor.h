@@ -14,6 +14,14 @@ struct TensorDesc {
     SVector<int64_t> dims;
     SVector<int64_t> strides;  // empty: contiguous
     int64_t offset = 0;
+
+    // Element count; 0 for a description with no dims (how the framework passes an optional input left out).
+    int64_t Numel() const {
+        if (dims.empty()) return 0;
+        int64_t n = 1;
+        for (int64_t d : dims) n *= d;
+        return n;
+    }
 };
 
 struct Tensor {
@@ -22,13 +30,7 @@ struct Tensor {
     uint64_t dataSize = 0;
     void* hostData = nullptr;
 
-    // Element count; 0 for a tensor with no dims (how the framework passes an optional input left out).
-    int64_t Numel() const {
-        if (desc.dims.empty()) return 0;
-        int64_t n = 1;
-        for (int64_t d : desc.dims) n *= d;
-        return n;
-    }
+    int64_t Numel() const { return desc.Numel(); }
 };
 
 }  // namespace Mki

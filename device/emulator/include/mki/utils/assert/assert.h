@@ -4,6 +4,7 @@
 // caller's loop, and the macro safe before an `else`.
 #pragma once
 #include "mki/utils/log/log.h"
+#include "mki/utils/status/status.h"
 
 #define MKI_CHECK(condition, message, ...)  \
     if (!(condition)) {                     \
@@ -17,3 +18,13 @@
         __VA_ARGS__;                     \
     } else                               \
         (void)0
+
+// A tiling step's Status: a failure is logged (its message becomes the run's reason) and returned from the caller.
+#define OP_TILING_CHECK_STATUS_RETURN(status)                                   \
+    do {                                                                        \
+        const ::Mki::Status tw_mki_status = (status);                           \
+        if (!tw_mki_status.Ok()) {                                              \
+            MKI_LOG(ERROR) << "tiling step failed: " << tw_mki_status.ToString(); \
+            return tw_mki_status;                                               \
+        }                                                                       \
+    } while (0)
