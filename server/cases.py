@@ -118,7 +118,10 @@ def build_case(op: Operator, args, arrays: dict[TensorRef, np.ndarray] | None = 
         inputs = _opdef_inputs(op, params, base, shapes, dtypes, arrays)
     else:
         inputs = _plain_inputs(op, base, shapes, dtypes, arrays)
-    return Case(name=base.name if base else "cli", inputs=inputs, attrs={**(base.attrs if base else {}), **attrs})
+    # The base case's output dtypes and output initialisation stand: no flag sets them.
+    kept = {"outputs": base.outputs, "outputs_init": base.outputs_init} if base else {}
+    return Case(name=base.name if base else "cli", inputs=inputs, attrs={**(base.attrs if base else {}), **attrs},
+                **kept)
 
 
 def _check_refs(params: list[TensorParam], given) -> None:

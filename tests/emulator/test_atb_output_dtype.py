@@ -7,6 +7,7 @@ names and on OpDef operators, and cases whose dtypes form no OpDef-style columns
 
 from __future__ import annotations
 
+from argparse import Namespace
 from pathlib import Path
 
 import pytest
@@ -16,6 +17,7 @@ from analysis.manifest import Case, InputSpec, OutputSpec, parse_manifest
 from analysis.operator import load_operator
 from device.emulator import EmulatorDevice
 from device.emulator.device import bind_dtypes
+from server.cases import build_case
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 
@@ -188,3 +190,14 @@ def test_output_specs_are_validated():
     with pytest.raises(ManifestError, match="unknown field"):
         parse_manifest(text + 'dtype = "int8"\nshape = [2]\n', "t.toml")
     assert parse_manifest(text + 'dtype = "int8"\n', "t.toml").cases[0].outputs["y"].dtype == "int8"
+
+
+def test_the_cli_case_keeps_the_manifests_output_dtypes(tmp_path):
+    # `tilewise run --case c --shape x=...` builds its case on the manifest's: output dtypes and outputs_init stand.
+    root = write_op(tmp_path, "int32")
+    toml = root / "tilewise.toml"
+    toml.write_text(toml.read_text().replace('name = "c"\n', 'name = "c"\noutputs_init = "zeros"\n'))
+    op = load_operator(root)
+    case = build_case(op, Namespace(case="c", shape=["x=4,64"], dtype=None, attr=None))
+    assert case.inputs["x"].shape == [4, 64]
+    assert case.outputs["y"].dtype == "int32" and case.outputs_init == "zeros"
