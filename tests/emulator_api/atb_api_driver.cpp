@@ -155,10 +155,29 @@ void case_vcadd_mode(int32_t mode) {
     AscendCUtils::SetMask<float>(64);
     if (mode == 0) {
         vcadd((__ubuf__ float*)dst.GetPhyAddr(), (__ubuf__ float*)src.GetPhyAddr(), 2, 1, 1, 8, false);
-    } else {
-        vcadd((__ubuf__ float*)dst.GetPhyAddr(), (__ubuf__ float*)src.GetPhyAddr(), 2, 1, 1, 8, 1);
+        print_ub("sums", dst, 2);
+        return;
     }
-    print_ub("sums", dst, 2);
+    dst.SetValue(0, -1.0f);
+    auto acc = [] {
+        int64_t bits = get_acc_val();
+        float v;
+        std::memcpy(&v, &bits, sizeof(v));
+        return v;
+    };
+    // Every lane of two repeats, into the accumulator; dst untouched.
+    vcadd(nullptr, (__ubuf__ float*)src.GetPhyAddr(), 2, 1, 1, 8, true);
+    std::printf("acc_full %g %g\n", acc(), static_cast<float>(dst.GetValue(0)));
+    // Ten lanes of each of two repeats.
+    AscendCUtils::SetMask<float>(10);
+    vcadd(nullptr, (__ubuf__ float*)src.GetPhyAddr(), 2, 1, 1, 8, 1);
+    std::printf("acc_masked %g\n", acc());
+    // Counter mode: the first 100 elements, whatever the repeat operand says.
+    AscendCUtils::SetMaskCount<float>();
+    SetVectorMask<float, MaskMode::COUNTER>(100);
+    vcadd(nullptr, (__ubuf__ float*)src.GetPhyAddr(), 1, 1, 1, 8, true);
+    AscendCUtils::SetMaskNorm<float>();
+    std::printf("acc_count %g\n", acc());
 }
 
 void case_bf16() {

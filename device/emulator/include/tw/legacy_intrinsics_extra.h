@@ -1,6 +1,6 @@
 // Lower-case intrinsics beyond tw/legacy_intrinsics.h that framework kernels call: the byte-granular burst copies
 // between GM and UB, the forms the AscendC DataCopyPad API is built on (one per element width), and the vcadd form
-// with its mode operand (at the end of this file):
+// with its accumulate operand with get_acc_val (at the end of this file):
 //
 //   copy_gm_to_ubuf_align_b8/b16/b32(dst, src, sid, nBurst, lenBurst, leftPaddingNum, rightPaddingNum, srcGap,
 //                                    dstGap)
@@ -16,7 +16,9 @@
 // and trace records are DataCopyPad's. `sid` does not affect the data. Under atomic mode a copy out accumulates
 // elements of the type set_atomic_<type> chose when it has the copy's width.
 #pragma once
+#include <algorithm>
 #include <cstdint>
+#include <cstring>
 #include <string>
 
 #include "tw/copy.h"
@@ -89,13 +91,49 @@ inline void set_mov_pad_val(uint64_t value, TW_SRC) { AscendC::SetPadValue<uint6
 
 // vcadd(dst, src, repeat, dstRepStride, srcBlkStride, srcRepStride, accumulate): the form whose last operand chooses
 // where the sums go. 0 (how WholeReduceSum issues it): one sum per repeat into dst, as the six-operand form.
-// Non-zero: one running sum across the repeats into the accumulator register that get_acc_val reads, which the
-// emulator does not model, so the run stops there rather than compute something else.
-template <typename T>
-inline void vcadd(T* dst, const T* src, uint8_t repeat, uint16_t dstRep, uint16_t srcBlk, uint16_t srcRep,
-                  int32_t accumulate, TW_SRC) {
-    if (accumulate != 0)
-        tw::fail("unsupported", "vcadd with the accumulate operand set (the sum goes to the accumulator register "
-                 "get_acc_val reads, which the emulator does not model): use WholeReduceSum or ReduceSum", TW_AT);
-    vcadd(dst, src, repeat, dstRep, srcBlk, srcRep, TW_AT);
+// Non-zero (how ReduceSum issues it): one sum over every lane the mask selects in every repeat goes to the core's
+// accumulator register, which get_acc_val() reads back (the value's bits in the low bytes); dst is not written.
+// In counter mode the mask register's count is the number of elements, taken repeat after repeat.
+namespace tw {
+inline uint64_t& acc_register() {
+    thread_local uint64_t acc = 0;  // each emulated core runs on a thread of its own
+    return acc;
 }
+}  // namespace tw
+
+template <typename T>
+inline void vcadd(tw::nd_t<T>* dst, const T* src, uint8_t repeat, uint16_t dstRep, uint16_t srcBlk, uint16_t srcRep,
+                  int32_t accumulate, TW_SRC) {  // dst not deduced: the accumulating form is called with nullptr
+    if (accumulate == 0) {
+        vcadd(dst, src, repeat, dstRep, srcBlk, srcRep, TW_AT);
+        return;
+    }
+    constexpr uint32_t lanes = 256 / sizeof(T), per_block = 32 / sizeof(T);
+    tw::Core& c = tw::cur();
+    const uint64_t count = c.counter_mode ? c.vector_mask[0] : 0;
+    const uint32_t repeats = c.counter_mode ? static_cast<uint32_t>((count + lanes - 1) / lanes) : repeat;
+    auto lane_on = [&](uint32_t r, uint32_t i) {
+        if (c.counter_mode) return uint64_t(r) * lanes + i < count;
+        return ((c.vector_mask[i / 64] >> (i % 64)) & 1) != 0;
+    };
+    auto index = [&](uint32_t r, uint32_t i) {
+        return uint64_t(r) * srcRep * per_block + uint64_t(i / per_block) * srcBlk * per_block + i % per_block;
+    };
+    uint64_t extent = 0, used = 0;
+    for (uint32_t r = 0; r < repeats; ++r)
+        for (uint32_t i = 0; i < lanes; ++i)
+            if (lane_on(r, i)) extent = std::max<uint64_t>(extent, index(r, i) + 1), ++used;
+    const T* s = tw::ub_view<T>(src, "vcadd", TW_AT).span(0, extent, "vcadd", TW_AT);
+    float sum = 0.0f;
+    for (uint32_t r = 0; r < repeats; ++r)
+        for (uint32_t i = 0; i < lanes; ++i)
+            if (lane_on(r, i)) sum += static_cast<float>(s[index(r, i)]);
+    const T result = static_cast<T>(sum);
+    uint64_t bits = 0;
+    std::memcpy(&bits, &result, sizeof(T));
+    tw::acc_register() = bits;
+    tw::vrec("ReduceSum", TW_AT, used, used * sizeof(T), repeats, sizeof(T), true);
+}
+
+// The accumulator register an accumulating vcadd wrote.
+inline int64_t get_acc_val() { return static_cast<int64_t>(tw::acc_register()); }
