@@ -24,6 +24,8 @@
 #include "tw/softmax.h"
 #include "tw/vector_sort.h"
 #include "tw/reduce_pattern.h"
+#include "tw/library_reduce.h"
+#include "tw/library_glu.h"
 #include "tw/legacy_intrinsics.h"
 #include "tw/legacy_intrinsics_extra.h"
 #include "tw/ascendc_utils.h"

@@ -1,0 +1,255 @@
+// Test driver for the emulator's high-level library reductions, scans, GLU activations and norms (tw/library_*.h).
+//
+//   library_driver <case>
+//
+// Each case is a small kernel written for this test. It prints its inputs and outputs as `key value...` lines that
+// the Python side (test_library_api.py) checks against numpy, then `result ok` or `result error <kind> <line> ...`,
+// then one `trace <name> <pipe>` line per instruction record.
+#include <cmath>
+#include <cstdio>
+#include <functional>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "kernel_operator.h"
+#include "tw/launcher.h"
+
+using namespace AscendC;
+
+namespace {
+
+template <typename T>
+void print(const char* key, const LocalTensor<T>& t, size_t n) {
+    std::printf("%s", key);
+    for (size_t i = 0; i < n; ++i) std::printf(" %.17g", static_cast<double>(static_cast<float>(t.GetValue(i))));
+    std::printf("\n");
+}
+
+// A deterministic ramp with a little irregularity: (i * 7 % 23 - 11) * scale.
+template <typename T>
+void fill(const LocalTensor<T>& t, size_t n, float scale, float offset = 0.0f) {
+    for (size_t i = 0; i < n; ++i)
+        t.SetValue(i, static_cast<T>(static_cast<float>(int(i * 7 % 23) - 11) * scale + offset));
+}
+
+struct Ub {
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> buf;
+    Ub() { pipe.InitBuffer(buf, 64 * 1024); }
+    template <typename T>
+    LocalTensor<T> at(uint32_t n, uint32_t byte_offset) { return buf.GetWithOffset<T>(n, byte_offset); }
+};
+
+void case_mean() {
+    Ub ub;
+    auto xf = ub.at<float>(24, 0);      // 3 rows, n = 5, inner = 8
+    auto df = ub.at<float>(8, 1024);
+    fill(xf, 24, 0.37f);
+    print("mean_f32_in", xf, 24);
+    Mean(df, xf, MeanParams{3, 8, 5});
+    print("mean_f32", df, 3);
+    auto xh = ub.at<half>(32, 2048);    // 2 rows, n = 3, inner = 16
+    auto dh = ub.at<half>(16, 3072);
+    fill(xh, 32, 1.3f);
+    print("mean_f16_in", xh, 32);
+    auto tmp = ub.at<uint8_t>(1024, 4096);
+    Mean<half, float>(dh, xh, tmp, MeanParams{2, 16, 3});
+    print("mean_f16_acc32", dh, 2);
+    Mean<half>(dh, xh, MeanParams{2, 16, 3});
+    print("mean_f16", dh, 2);
+}
+
+void case_mean_bad_n() {
+    Ub ub;
+    auto x = ub.at<float>(16, 0);
+    auto d = ub.at<float>(8, 1024);
+    Mean(d, x, MeanParams{2, 8, 9});  // n > inner
+}
+
+void case_reduce() {
+    Ub ub;
+    auto b = ub.at<float>(16, 0);  // {2, 8} of 0/1
+    for (int i = 0; i < 16; ++i) b.SetValue(i, float((i * 5 % 7) < 4 || i == 1 || i == 9 ? 1 : 0));
+    b.SetValue(0, 1.0f);
+    for (int i = 0; i < 8; ++i) b.SetValue(8 + i, 1.0f);  // row 1 all ones
+    b.SetValue(3, 0.0f);
+    print("bool_in", b, 16);
+    auto d = ub.at<float>(8, 1024);
+    const uint32_t s28[] = {2, 8};
+    ReduceAll<float, Pattern::Reduce::AR>(d, b, s28, true);
+    print("all_ar", d, 2);
+    ReduceAll<float, Pattern::Reduce::RA>(d, b, ub.at<uint8_t>(512, 8192), s28, true);
+    print("all_ra", d, 8);
+    ReduceAny<float, Pattern::Reduce::AR>(d, b, s28, true);
+    print("any_ar", d, 2);
+    auto z = ub.at<float>(16, 2048);
+    for (int i = 0; i < 16; ++i) z.SetValue(i, float(i == 10 || i == 5 ? 1 : 0));
+    print("zeros_in", z, 16);
+    ReduceAny<float, Pattern::Reduce::RA>(d, z, s28, true);
+    print("any_ra", d, 8);
+    auto u = ub.at<uint8_t>(64, 3072);  // {2, 32} bytes
+    for (int i = 0; i < 64; ++i) u.SetValue(i, uint8_t(i < 32 ? 1 : (i % 3 == 0 ? 0 : 1)));
+    print("u8_in", u, 64);
+    auto du = ub.at<uint8_t>(32, 4096);
+    const uint32_t s232[] = {2, 32};
+    ReduceAll<uint8_t, Pattern::Reduce::AR>(du, u, s232, true);
+    print("u8_all_ar", du, 2);
+    ReduceAny<uint8_t, Pattern::Reduce::RA>(du, u, s232, true);
+    print("u8_any_ra", du, 32);
+    auto p = ub.at<float>(24, 5120);  // {3, 8}
+    fill(p, 24, 0.11f, 1.0f);
+    print("prod_in", p, 24);
+    const uint32_t s38[] = {3, 8};
+    ReduceProd<float, Pattern::Reduce::AR>(d, p, s38, true);
+    print("prod_ar", d, 3);
+    ReduceProd<float, Pattern::Reduce::RA>(d, p, ub.at<uint8_t>(512, 8192), s38, true);
+    print("prod_ra", d, 8);
+}
+
+void case_reduce_not_bool() {
+    Ub ub;
+    auto b = ub.at<float>(16, 0);
+    Duplicate(b, 1.0f, 16);
+    b.SetValue(6, 2.0f);
+    auto d = ub.at<float>(8, 1024);
+    const uint32_t s[] = {2, 8};
+    ReduceAll<float, Pattern::Reduce::AR>(d, b, s, true);
+}
+
+void case_reduce_overlap() {
+    Ub ub;
+    auto p = ub.at<float>(16, 0);
+    Duplicate(p, 1.0f, 16);
+    const uint32_t s[] = {2, 8};
+    ReduceProd<float, Pattern::Reduce::RA>(p, p, s, true);  // dst overlaps src
+}
+
+void case_reduce_tmp_overlap() {
+    Ub ub;
+    auto p = ub.at<float>(16, 0);
+    Duplicate(p, 1.0f, 16);
+    auto d = ub.at<float>(8, 1024);
+    const uint32_t s[] = {2, 8};
+    ReduceProd<float, Pattern::Reduce::AR>(d, p, ub.at<uint8_t>(256, 32), s, true);  // tmp overlaps src
+}
+
+constexpr CumSumConfig LAST_AXIS{true, false, true, CumSumAlgorithm::CUMSUM_ALGORITHM_LINEBYLINE};
+constexpr CumSumConfig FIRST_AXIS{false, false, true, CumSumAlgorithm::CUMSUM_ALGORITHM_LINEBYLINE};
+
+void case_cumsum() {
+    Ub ub;
+    auto x = ub.at<float>(32, 0);  // {4, 8}
+    fill(x, 32, 0.25f);
+    print("cs_f32_in", x, 32);
+    auto d = ub.at<float>(32, 1024);
+    auto l = ub.at<float>(8, 2048);
+    CumSum<float, LAST_AXIS>(d, l, x, CumSumInfo{4, 8});
+    print("cs_last", d, 32);
+    print("cs_last_row", l, 4);
+    auto xh = ub.at<half>(48, 3072);  // {3, 16}
+    fill(xh, 48, 0.7f);
+    print("cs_f16_in", xh, 48);
+    auto dh = ub.at<half>(48, 4096);
+    auto lh = ub.at<half>(16, 5120);
+    auto tmp = ub.at<uint8_t>(1024, 8192);
+    CumSum<half, FIRST_AXIS>(dh, lh, xh, tmp, CumSumInfo{3, 16});
+    print("cs_first", dh, 48);
+    print("cs_first_row", lh, 16);
+    CumSum(d, l, x, CumSumInfo{4, 8});  // the default config: last axis, no last row
+    print("cs_default", d, 32);
+}
+
+void case_cumsum_misaligned() {
+    Ub ub;
+    auto x = ub.at<float>(32, 0);
+    auto d = ub.at<float>(32, 1024);
+    CumSum(d, d, x, CumSumInfo{4, 5});
+}
+
+void case_glu() {
+    Ub ub;
+    auto a = ub.at<float>(64, 0);
+    auto b = ub.at<float>(64, 1024);
+    auto d = ub.at<float>(64, 2048);
+    fill(a, 64, 0.3f);
+    fill(b, 64, 0.27f, 0.1f);
+    print("glu_a", a, 64);
+    print("glu_b", b, 64);
+    SwiGLU(d, a, b, 1.5f, 64);
+    print("swiglu", d, 64);
+    GeGLU(d, a, b, ub.at<uint8_t>(1024, 8192));
+    print("geglu", d, 64);
+    ReGlu(d, a, b, 64);
+    print("reglu", d, 64);
+    FasterGeluV2(d, b, 64);
+    print("fgv2", d, 64);
+    auto ah = ub.at<half>(32, 3072);
+    auto bh = ub.at<half>(32, 4096);
+    auto dh = ub.at<half>(32, 5120);
+    fill(ah, 32, 0.3f);
+    fill(bh, 32, 0.27f, 0.1f);
+    print("glu_ah", ah, 32);
+    print("glu_bh", bh, 32);
+    SwiGLU(dh, ah, bh, 1.0f);
+    print("swiglu_h", dh, 32);
+    GeGLU<half>(dh, ah, bh, 32);
+    print("geglu_h", dh, 32);
+    FasterGeluV2(dh, bh, ub.at<uint8_t>(1024, 8192), 32);
+    print("fgv2_h", dh, 32);
+    auto ab = ub.at<bfloat16_t>(32, 6144);
+    auto bb = ub.at<bfloat16_t>(32, 6400);
+    auto db = ub.at<bfloat16_t>(32, 6656);
+    fill(ab, 32, 0.3f);
+    fill(bb, 32, 0.27f, 0.1f);
+    print("glu_ab", ab, 32);
+    print("glu_bb", bb, 32);
+    ReGlu(db, ab, bb, ub.at<uint8_t>(1024, 8192), 32);
+    print("reglu_bf", db, 32);
+}
+
+void case_glu_trace() {
+    Ub ub;
+    auto a = ub.at<float>(64, 0);
+    Duplicate(a, 0.5f, 64);
+    SwiGLU(a, a, a, 1.0f, 64);
+}
+
+void case_glu_tmp_overlap() {
+    Ub ub;
+    auto a = ub.at<float>(64, 0);
+    auto d = ub.at<float>(64, 1024);
+    GeGLU(d, a, a, ub.at<uint8_t>(256, 1024 + 128), 64);  // tmp overlaps dst
+}
+
+const std::map<std::string, std::function<void()>> CASES = {
+    {"mean", case_mean},
+    {"mean_bad_n", case_mean_bad_n},
+    {"reduce", case_reduce},
+    {"reduce_not_bool", case_reduce_not_bool},
+    {"reduce_overlap", case_reduce_overlap},
+    {"reduce_tmp_overlap", case_reduce_tmp_overlap},
+    {"cumsum", case_cumsum},
+    {"cumsum_misaligned", case_cumsum_misaligned},
+    {"glu", case_glu},
+    {"glu_trace", case_glu_trace},
+    {"glu_tmp_overlap", case_glu_tmp_overlap},
+};
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    if (argc != 2 || CASES.count(argv[1]) == 0) {
+        std::fprintf(stderr, "usage: library_driver <case>\n");
+        return 2;
+    }
+    tw::Launch l;
+    std::fflush(stdout);
+    auto r = tw::run_blocks(l, 1, CASES.at(argv[1]));
+    std::fflush(stdout);
+    if (r.ok) std::printf("result ok\n");
+    else std::printf("result error %s %d %s\n", r.kind.c_str(), r.line, r.message.c_str());
+    for (const tw::TraceRecord& t : r.blocks[0].trace)
+        if (t.kind == tw::Rec::Instr) std::printf("trace %s %d\n", l.names[t.op].c_str(), int(t.pipe));
+    return 0;
+}

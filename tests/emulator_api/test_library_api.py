@@ -1,0 +1,166 @@
+"""The emulator's high-level library reductions, scans and GLU activations (tw/library_reduce.h, tw/library_glu.h)
+on small kernels written for this test (library_driver.cpp). Each case prints its inputs and outputs; the expected
+values are computed here with numpy from the semantics the Ascend C API reference documents (asc-devkit
+docs/zh/api/SIMD-API/高阶API/...), and the documented constraints the emulator checks must stop the kernel at the
+offending call."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+INCLUDE = ROOT / "device" / "emulator" / "include"
+HERE = Path(__file__).resolve().parent
+CXX = shutil.which("g++")
+PIPE_V = 1
+
+pytestmark = pytest.mark.skipif(CXX is None, reason="g++ is not installed")
+
+
+def line_of(needle: str) -> int:
+    text = (HERE / "library_driver.cpp").read_text().splitlines()
+    return next(i for i, line in enumerate(text, 1) if needle in line)
+
+
+@dataclass
+class Out:
+    values: dict[str, np.ndarray] = field(default_factory=dict)
+    ok: bool = False
+    error: str = ""
+    trace: list[tuple[str, int]] = field(default_factory=list)
+
+
+@pytest.fixture(scope="module")
+def run(tmp_path_factory: pytest.TempPathFactory):
+    exe = tmp_path_factory.mktemp("library_driver") / "library_driver"
+    proc = subprocess.run([CXX, "-std=c++17", "-O0", "-Wall", "-Wextra", "-Werror", "-pthread", "-I", str(INCLUDE),
+                           str(HERE / "library_driver.cpp"), "-o", str(exe)], capture_output=True, text=True,
+                          timeout=600)
+    assert proc.returncode == 0, "\n".join(proc.stderr.splitlines()[:40])
+
+    def go(case: str) -> Out:
+        p = subprocess.run([str(exe), case], capture_output=True, text=True, timeout=60)
+        assert p.returncode == 0, p.stderr
+        out = Out()
+        for line in p.stdout.splitlines():
+            key, _, rest = line.partition(" ")
+            if key == "result":
+                out.ok = rest == "ok"
+                out.error = "" if out.ok else rest.removeprefix("error ")
+            elif key == "trace":
+                name, pipe = rest.split()
+                out.trace.append((name, int(pipe)))
+            else:
+                out.values[key] = np.array([float(v) for v in rest.split()])
+        return out
+
+    return go
+
+
+def fails_at(o: Out, kind: str, needle: str, text: str) -> None:
+    assert not o.ok
+    got_kind, got_line, *_ = o.error.split()
+    assert (got_kind, int(got_line)) == (kind, line_of(needle)), o.error
+    assert text in o.error, o.error
+
+
+def test_mean_rows_with_and_without_a_wider_accumulator(run):
+    """归约操作/Mean接口/Mean.md: dst[r] = sum(src[r, :n]) / n over rows of `inner` (n rounded up to 32 bytes);
+    accType float widens half before summing; 1 <= n <= inner."""
+    o = run("mean")
+    assert o.ok, o.error
+    x = o.values["mean_f32_in"].reshape(3, 8)
+    np.testing.assert_allclose(o.values["mean_f32"], (x[:, :5].sum(1) / 5).astype(np.float32), rtol=1e-6)
+    xh = o.values["mean_f16_in"].reshape(2, 16)
+    want = (xh[:, :3].sum(1) / 3).astype(np.float16)
+    np.testing.assert_array_equal(o.values["mean_f16_acc32"], want)
+    np.testing.assert_array_equal(o.values["mean_f16"], want)
+    # float: sum then scale; half with a float accumulator: Cast up, sum, scale, Cast down
+    assert [n for n, _ in o.trace[:6]] == ["WholeReduceSum", "Muls", "Cast", "WholeReduceSum", "Muls", "Cast"]
+    assert all(p == PIPE_V for _, p in o.trace)
+    fails_at(run("mean_bad_n"), "invalid_argument", "MeanParams{2, 8, 9}", "1 <= n <= inner")
+
+
+def test_reduce_all_any_prod_on_both_patterns(run):
+    """归约操作/ReduceAll接口/ReduceAll.md, ReduceAny接口/ReduceAny.md, ReduceProd接口/ReduceProd.md: AR reduces
+    each row, RA each column; ReduceAll/Any take 0/1 uint8_t or float, ReduceProd float."""
+    o = run("reduce")
+    assert o.ok, o.error
+    b = o.values["bool_in"].reshape(2, 8)
+    np.testing.assert_array_equal(o.values["all_ar"], b.min(1))
+    np.testing.assert_array_equal(o.values["all_ra"], b.min(0))
+    np.testing.assert_array_equal(o.values["any_ar"], b.max(1))
+    z = o.values["zeros_in"].reshape(2, 8)
+    np.testing.assert_array_equal(o.values["any_ra"], z.max(0))
+    assert list(o.values["all_ar"]) == [0, 1] and list(o.values["all_ra"]) == [1, 1, 1, 0, 0, 0, 1, 1]
+    u = o.values["u8_in"].reshape(2, 32)
+    np.testing.assert_array_equal(o.values["u8_all_ar"], u.min(1))
+    np.testing.assert_array_equal(o.values["u8_any_ra"], u.max(0))
+    p = o.values["prod_in"].reshape(3, 8).astype(np.float32)
+    np.testing.assert_allclose(o.values["prod_ar"], np.prod(p, axis=1, dtype=np.float32), rtol=1e-6)
+    np.testing.assert_allclose(o.values["prod_ra"], np.prod(p, axis=0, dtype=np.float32), rtol=1e-6)
+    names = [n for n, _ in o.trace]
+    assert names[:4] == ["WholeReduceMin", "Min", "WholeReduceMax", "Max"]
+    assert names[4:7] == ["Cast", "WholeReduceMin", "Cast"]  # uint8_t goes through half
+    assert names[-2:] == ["Mul", "Mul"]
+    fails_at(run("reduce_not_bool"), "invalid_argument", "ReduceAll<float, Pattern::Reduce::AR>(d, b, s, true);",
+             "only 0 and 1")
+    fails_at(run("reduce_overlap"), "invalid_argument", "(p, p, s, true)", "source and destination overlap")
+    fails_at(run("reduce_tmp_overlap"), "invalid_argument", "tmp overlaps src", "sharedTmpBuffer and the source")
+
+
+def test_cumsum_along_either_axis_with_the_last_row(run):
+    """数学计算/CumSum接口/CumSum.md: isLastAxis sums along each row (lastRow: each row's total), otherwise down each
+    column (lastRow: the last row); inner * sizeof(T) must be a multiple of 32 bytes."""
+    o = run("cumsum")
+    assert o.ok, o.error
+    x = o.values["cs_f32_in"].reshape(4, 8).astype(np.float32)
+    last = np.cumsum(x, axis=1, dtype=np.float32)
+    np.testing.assert_array_equal(o.values["cs_last"], last.ravel())
+    np.testing.assert_array_equal(o.values["cs_last_row"], last[:, -1])
+    np.testing.assert_array_equal(o.values["cs_default"], last.ravel())
+    xh = o.values["cs_f16_in"].reshape(3, 16).astype(np.float32)
+    first = np.cumsum(xh, axis=0, dtype=np.float32).astype(np.float16)  # summed in float, each output rounded
+    np.testing.assert_array_equal(o.values["cs_first"], first.ravel())
+    np.testing.assert_array_equal(o.values["cs_first_row"], first[-1])
+    assert ("Cast", PIPE_V) in o.trace and o.trace[0] == ("Gather", PIPE_V)
+    fails_at(run("cumsum_misaligned"), "misaligned", "CumSumInfo{4, 5}", "multiple of 32 bytes")
+
+
+def gelu(x):
+    return x / (1 + np.exp(-1.59576912 * (x + 0.044715 * x ** 3)))
+
+
+def faster_gelu_v2(x):
+    s = x + 1e-12
+    c = np.minimum(np.abs(0.7071 * x), 1.769) - 1.769
+    return x * (s / np.abs(s) * (-0.1444 * c * c + 0.5) + 0.5)
+
+
+def test_glu_variants_and_faster_gelu_v2(run):
+    """激活函数/SwiGLU接口/SwiGLU.md, GeGLU接口/GeGLU.md, ReGlu接口/ReGlu.md (dst = src0 * act(src1), as the
+    reference's worked examples show) and Gelu接口/FasterGeluV2.md (the clipped-square FastGeluV2 formula)."""
+    o = run("glu")
+    assert o.ok, o.error
+    a, b = o.values["glu_a"], o.values["glu_b"]
+    want = {"swiglu": a * b / (1 + np.exp(-1.5 * b)), "geglu": a * gelu(b), "reglu": a * np.maximum(b, 0),
+            "fgv2": faster_gelu_v2(b)}
+    for k, w in want.items():
+        np.testing.assert_allclose(o.values[k], w.astype(np.float32), rtol=2e-6, atol=1e-7, err_msg=k)
+    ah, bh = o.values["glu_ah"], o.values["glu_bh"]
+    want_h = {"swiglu_h": ah * bh / (1 + np.exp(-bh)), "geglu_h": ah * gelu(bh), "fgv2_h": faster_gelu_v2(bh)}
+    for k, w in want_h.items():
+        np.testing.assert_allclose(o.values[k], w.astype(np.float16), rtol=1e-3, atol=1e-4, err_msg=k)
+    ab, bb = o.values["glu_ab"], o.values["glu_bb"]
+    np.testing.assert_allclose(o.values["reglu_bf"], ab * np.maximum(bb, 0), rtol=8e-3)
+    # the reference's SwiGLU example: src1 = 0.5, beta 1 scales src0 by 0.3112; FasterGeluV2(-1.251) = -0.1411
+    assert abs(faster_gelu_v2(-1.251) - -0.1411) < 5e-4 and abs(0.5 / (1 + np.exp(-0.5)) - 0.31123) < 1e-4
+    assert run("glu_trace").trace == [("Duplicate", PIPE_V), ("Muls", PIPE_V), ("Exp", PIPE_V), ("Adds", PIPE_V),
+                                      ("Div", PIPE_V), ("Mul", PIPE_V)]
+    fails_at(run("glu_tmp_overlap"), "invalid_argument", "tmp overlaps dst", "sharedTmpBuffer and the destination")
