@@ -104,6 +104,14 @@ def _tensors_from_manifest(model: OperatorModel, manifest: Manifest) -> None:
             dtypes = names.setdefault(name, [])
             if spec.dtype not in dtypes:
                 dtypes.append(spec.dtype)
+    if model.layout == "atb" and (model.inputs or model.outputs):
+        # The entry's tensors as analysis/atb.py split them stand (optional inputs, scratch and sync parameters
+        # left out); the manifest gives their dtypes, outputs input 0's.
+        for t in model.inputs:
+            t.dtypes = names.get(t.name, [])
+        for t in model.outputs:
+            t.dtypes = list(model.inputs[0].dtypes) if model.inputs else []
+        return
     model.inputs = [TensorParam(name=n, dtypes=d) for n, d in names.items()]
     entry = next((e for e in model.kernel.entries if e.name == model.kernel.entry), None)
     if entry is not None:

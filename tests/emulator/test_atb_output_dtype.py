@@ -201,3 +201,15 @@ def test_the_cli_case_keeps_the_manifests_output_dtypes(tmp_path):
     case = build_case(op, Namespace(case="c", shape=["x=4,64"], dtype=None, attr=None))
     assert case.inputs["x"].shape == [4, 64]
     assert case.outputs["y"].dtype == "int32" and case.outputs_init == "zeros"
+
+
+def test_with_a_manifest_the_atb_split_of_the_entry_stands(tmp_path):
+    # The manifest gives dtypes, but the entry's tensors stay as the ATB layout split them: inputs optional, the
+    # workspace and sync scratch parameters before the tiling no outputs.
+    root = write_op(tmp_path, None)
+    kernel = root / "op_kernel" / "quant.cpp"
+    kernel.write_text(kernel.read_text().replace("GM_ADDR y, GM_ADDR tiling",
+                                                 "GM_ADDR y, GM_ADDR workspace, GM_ADDR sync, GM_ADDR tiling"))
+    model = load_operator(root).model
+    assert [(t.name, t.param_type, t.dtypes) for t in model.inputs] == [("x", "OPTIONAL", ["float32"])]
+    assert [(t.name, t.dtypes) for t in model.outputs] == [("y", ["float32"])]

@@ -3,7 +3,7 @@
 //
 //   atb_api_driver <case>
 //
-// Each case is a small kernel written for this test, run as a one-block launch. It prints `key value...` lines that
+// Each case is a small kernel written for this test, run as a one-block launch (block_vars: three blocks). It prints `key value...` lines that
 // test_atb_kernel_api.py checks against the documented semantics, then `result ok` or `result error <kind> <line>
 // ...`, then one `trace <name> <pipe> <bytes>` line per instruction.
 #include <cstdio>
@@ -190,6 +190,12 @@ void case_bf16() {
                 G<uint16_t>(1)[0]);
 }
 
+// The built-in block_idx / block_num variables, in a launch of 3 blocks.
+void case_block_vars() {
+    G<uint16_t>(1)[block_idx] = static_cast<uint16_t>(block_num * 10 + block_idx);
+    if (block_idx == 2) G<uint16_t>(1)[3] = static_cast<uint16_t>(static_cast<uint64_t>(block_idx) * 100);
+}
+
 const std::map<std::string, std::function<void()>> CASES = {
     {"mask", case_mask},
     {"c0_zero", case_c0_zero},
@@ -199,6 +205,7 @@ const std::map<std::string, std::function<void()>> CASES = {
     {"align_b8_b32", case_align_b8_b32},
     {"align_odd", case_align_odd},
     {"bf16", case_bf16},
+    {"block_vars", case_block_vars},
     {"vcadd_mode0", [] { case_vcadd_mode(0); }},
     {"vcadd_acc", [] { case_vcadd_mode(1); }},
 };
@@ -216,7 +223,10 @@ int main(int argc, char** argv) {
     for (size_t i = 0; i < gm.size(); ++i)
         l.regions.push_back(tw::GmRegion{gm[i].data(), gm[i].size(), "gm" + std::to_string(i), gm[i].size()});
     std::fflush(stdout);
-    auto r = tw::run_blocks(l, 1, CASES.at(argv[1]));
+    const bool three = std::string(argv[1]) == "block_vars";
+    auto r = tw::run_blocks(l, three ? 3 : 1, CASES.at(argv[1]));
+    if (three) std::printf("blocks %d %d %d %d\n", G<uint16_t>(1)[0], G<uint16_t>(1)[1], G<uint16_t>(1)[2],
+                           G<uint16_t>(1)[3]);
     if (r.ok) std::printf("result ok\n");
     else std::printf("result error %s %d %s\n", r.kind.c_str(), r.line, r.message.c_str());
     for (const tw::TraceRecord& t : r.blocks[0].trace)

@@ -2,7 +2,8 @@
 AscendCUtils' mask helpers (SetMask by length or by register halves, isSetMask = false, ResetMask, counter/normal
 mode) and size helpers, InitOutput (the deprecated GM fill), the byte-granular copy_gm_to_ubuf_align_b8/b16/b32 and
 copy_ubuf_to_gm_align_b* intrinsics (DataCopyPad's semantics: filler, strides, padding from set_mov_pad_val), vcadd
-with its accumulate operand and get_acc_val, and __bf16 as a type name. Expected values follow the API reference."""
+with its accumulate operand and get_acc_val, the block_idx / block_num variables, and __bf16 as a type name.
+Expected values follow the API reference."""
 
 from __future__ import annotations
 
@@ -152,3 +153,9 @@ def test_vcadd_accumulates_into_the_register_get_acc_val_reads(run):
     assert o.nums("acc_masked") == [sum(range(10)) + sum(range(64, 74))]
     assert o.nums("acc_count") == [sum(range(100))]
     assert [(t[0], t[2]) for t in o.trace] == [("ReduceSum", 128 * 4), ("ReduceSum", 20 * 4), ("ReduceSum", 100 * 4)]
+
+
+def test_block_idx_and_block_num_variables(run):
+    o = run("block_vars")
+    assert o.ok, o.error
+    assert o.nums("blocks") == [30, 31, 32, 200]

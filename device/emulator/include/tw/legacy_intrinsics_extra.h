@@ -1,6 +1,6 @@
 // Lower-case intrinsics beyond tw/legacy_intrinsics.h that framework kernels call: the byte-granular burst copies
 // between GM and UB, the forms the AscendC DataCopyPad API is built on (one per element width), and the vcadd form
-// with its accumulate operand with get_acc_val (at the end of this file):
+// with its accumulate operand with get_acc_val, and the block_idx / block_num variables (at the end of this file):
 //
 //   copy_gm_to_ubuf_align_b8/b16/b32(dst, src, sid, nBurst, lenBurst, leftPaddingNum, rightPaddingNum, srcGap,
 //                                    dstGap)
@@ -137,3 +137,14 @@ inline void vcadd(tw::nd_t<T>* dst, const T* src, uint8_t repeat, uint16_t dstRe
 
 // The accumulator register an accumulating vcadd wrote.
 inline int64_t get_acc_val() { return static_cast<int64_t>(tw::acc_register()); }
+
+// block_idx / block_num: the device compiler's built-in variables for this core's index and the launch's block count
+// (what get_block_idx() / get_block_num() return), read where a kernel names them.
+struct TwBlockIdxVariable {
+    operator int64_t() const { return AscendC::GetBlockIdx(); }  // NOLINT: converts wherever the variable is used
+};
+struct TwBlockNumVariable {
+    operator int64_t() const { return AscendC::GetBlockNum(); }  // NOLINT
+};
+inline const TwBlockIdxVariable block_idx{};
+inline const TwBlockNumVariable block_num{};
