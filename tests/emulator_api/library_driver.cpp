@@ -14,6 +14,7 @@
 
 #include "kernel_operator.h"
 #include "tw/launcher.h"
+#include "tiling/tiling_api.h"  // the norm tilings, called here the way a host calls them
 
 using namespace AscendC;
 
@@ -222,6 +223,176 @@ void case_glu_tmp_overlap() {
     GeGLU(d, a, a, ub.at<uint8_t>(256, 1024 + 128), 64);  // tmp overlaps dst
 }
 
+void case_rmsnorm() {
+    Ub ub;
+    // host side: float [1, 4, 16] stored, 13 original; tmp sizes and the tiling from the minimum
+    uint32_t mx = 0, mn = 0;
+    const bool ok = GetRmsNormMaxMinTmpSize(ge::Shape({1, 4, 16}), 4, mx, mn);
+    RmsNormTiling t;
+    const bool tok = GetRmsNormTilingInfo(ge::Shape({1, 4, 16}), ge::Shape({1, 4, 13}), mn, 4, t);
+    std::printf("rms_host %d %u %u %d %u %u %u %u %u %u %u\n", ok, mx, mn, tok, t.hLength, t.originalHLength,
+                t.mainBsLength, t.mainBshLength, t.mainBsLengthAlign, t.loopRound, t.tailBshLength);
+    uint32_t mx2 = 0, mn2 = 0;
+    RmsNormTiling t2;
+    const bool ok2 = GetRmsNormMaxMinTmpSize(ge::Shape({2, 16, 64}), 2, mx2, mn2, true);
+    const bool bad = GetRmsNormMaxMinTmpSize(ge::Shape({2, 3, 64}), 2, mx2, mn2, true);  // B*S not a multiple of 8
+    const bool small = GetRmsNormTilingInfo(ge::Shape({2, 16, 64}), ge::Shape({2, 16, 64}), 543, 2, t2);
+    const bool tok2 = GetRmsNormTilingInfo(ge::Shape({2, 16, 64}), ge::Shape({2, 16, 64}), 544 + 4 * 8 * 128, 2, t2);
+    std::printf("rms_host2 %d %u %u %d %d %d %u %u %u\n", ok2, mx2, mn2, bad, small, tok2, t2.mainBsLength,
+                t2.loopRound, t2.tailBsLength);
+    auto x = ub.at<float>(64, 0);
+    auto g = ub.at<float>(16, 1024);
+    auto d = ub.at<float>(64, 2048);
+    fill(x, 64, 0.21f);
+    fill(g, 16, 0.1f, 1.0f);
+    print("rms_x", x, 64);
+    print("rms_g", g, 16);
+    RmsNorm(d, x, g, ub.at<uint8_t>(mn, 4096), 1e-5f, t);
+    print("rms_f32", d, 64);
+    auto xh = ub.at<half>(64, 8192);  // [2, 1, 32] half, no padding
+    auto gh = ub.at<half>(32, 8448);
+    auto dh = ub.at<half>(64, 8704);
+    fill(xh, 64, 0.5f);
+    fill(gh, 32, 0.05f, 1.0f);
+    print("rms_xh", xh, 64);
+    print("rms_gh", gh, 32);
+    RmsNormTiling th;
+    GetRmsNormTilingInfo(ge::Shape({2, 1, 32}), ge::Shape({2, 1, 32}), 4096, 2, th);
+    RmsNorm<half>(dh, xh, gh, static_cast<half>(1e-3f), th);
+    print("rms_f16", dh, 64);
+}
+
+void case_rmsnorm_tmp_small() {
+    Ub ub;
+    RmsNormTiling t;
+    GetRmsNormTilingInfo(ge::Shape({1, 4, 16}), ge::Shape({1, 4, 16}), 4096, 4, t);
+    auto x = ub.at<float>(64, 0);
+    RmsNorm(ub.at<float>(64, 1024), x, ub.at<float>(16, 2048), ub.at<uint8_t>(64, 4096), 1e-5f, t);  // small tmp
+}
+
+void case_rmsnorm_untiled() {
+    Ub ub;
+    RmsNormTiling t;  // never filled
+    auto x = ub.at<float>(64, 0);
+    RmsNorm(ub.at<float>(64, 1024), x, ub.at<float>(16, 2048), 1e-5f, t);  // untiled
+}
+
+void case_rmsnorm_gamma_overlap() {
+    Ub ub;
+    RmsNormTiling t;
+    GetRmsNormTilingInfo(ge::Shape({1, 4, 16}), ge::Shape({1, 4, 16}), 4096, 4, t);
+    auto x = ub.at<float>(64, 0);
+    RmsNorm(ub.at<float>(64, 1024), x, ub.at<float>(16, 1024 + 64), 1e-5f, t);  // gamma inside dst
+}
+
+void case_layernorm() {
+    Ub ub;
+    uint32_t mx = 0, mn = 0;
+    GetLayerNormMaxMinTmpSize(ge::Shape({1, 8, 8, 8}), 4, false, mx, mn);
+    LayerNormTiling t;
+    GetLayerNormNDTilingInfo(ge::Shape({1, 8, 8, 8}), mn, 4, false, t);
+    std::printf("ln_host %u %u %u %u %u %u %u %u\n", mx, mn, t.hLength, t.oneTmpSize, t.loopRound, t.numberOfTmpBuf,
+                t.meanVarRoundSize, t.thirdTmpStartPos);
+    // the reference's example: x = 0..63 as [1, 8, 8], gamma = beta = 0..7
+    auto x = ub.at<float>(64, 0);
+    auto g = ub.at<float>(8, 1024);
+    auto b = ub.at<float>(8, 1280);
+    for (int i = 0; i < 64; ++i) x.SetValue(i, float(i));
+    for (int i = 0; i < 8; ++i) {
+        g.SetValue(i, float(i));
+        b.SetValue(i, float(i));
+    }
+    auto o = ub.at<float>(64, 2048);
+    auto m = ub.at<float>(8, 3072);
+    auto v = ub.at<float>(8, 3328);
+    LayerNorm<float, false>(o, m, v, x, g, b, ub.at<uint8_t>(mn, 4096), 1e-5f, t);
+    print("ln_out", o, 64);
+    print("ln_mean", m, 8);
+    print("ln_var", v, 8);
+    LayerNorm<float>(x, m, v, x, g, b, 1e-5f, t);  // output may share inputX
+    print("ln_inplace", x, 64);
+    // half [2, 1, 16] with an irregular row
+    LayerNormTiling th;
+    uint32_t mxh = 0, mnh = 0;
+    GetLayerNormMaxMinTmpSize(ge::Shape({2, 1, 16, 16}), 2, false, mxh, mnh);
+    GetLayerNormNDTilingInfo(ge::Shape({2, 1, 16, 16}), mxh, 2, false, th);
+    auto xh = ub.at<half>(32, 8192);
+    auto gh = ub.at<half>(16, 8448);
+    auto bh = ub.at<half>(16, 8704);
+    auto oh = ub.at<half>(32, 8960);
+    auto mh = ub.at<half>(16, 9216);
+    auto vh = ub.at<half>(16, 9472);
+    fill(xh, 32, 0.4f);
+    fill(gh, 16, 0.05f, 1.0f);
+    fill(bh, 16, 0.02f);
+    print("lnh_x", xh, 32);
+    print("lnh_g", gh, 16);
+    print("lnh_b", bh, 16);
+    LayerNorm<half>(oh, mh, vh, xh, gh, bh, static_cast<half>(1e-3f), th);
+    print("lnh_out", oh, 32);
+    print("lnh_mean", mh, 2);
+    print("lnh_var", vh, 2);
+}
+
+void case_layernorm_pad_nonzero() {
+    Ub ub;
+    LayerNormTiling t;
+    GetLayerNormNDTilingInfo(ge::Shape({1, 2, 8, 6}), 4096, 4, false, t);  // 6 of 8 valid
+    auto x = ub.at<float>(16, 0);
+    Duplicate(x, 1.0f, 16);
+    auto g = ub.at<float>(8, 1024);
+    auto o = ub.at<float>(16, 2048);
+    auto m = ub.at<float>(8, 3072);
+    LayerNorm<float>(o, m, ub.at<float>(8, 3328), x, g, g, 1e-5f, t);  // pads of 1
+}
+
+void case_layernorm_mean_overlap() {
+    Ub ub;
+    LayerNormTiling t;
+    GetLayerNormNDTilingInfo(ge::Shape({1, 2, 8, 8}), 4096, 4, false, t);
+    auto x = ub.at<float>(16, 0);
+    auto g = ub.at<float>(8, 1024);
+    LayerNorm<float>(ub.at<float>(16, 2048), x, ub.at<float>(8, 3328), x, g, g, 1e-5f, t);  // mean over inputX
+}
+
+constexpr LayerNormConfig LN_NO_BETA = {true, false, false, true};
+
+void case_layernorm_rstd() {
+    Ub ub;
+    uint32_t mx = 0, mn = 0;
+    GetLayerNormMaxMinTmpSize(ge::Shape({3, 10}), 4, false, true, false, mx, mn);
+    LayerNormSeparateTiling t;
+    GetLayerNormNDTilingInfo(ge::Shape({3, 10}), mn, 4, false, true, t);
+    std::printf("lnr_host %u %u %u %u %u %.9g\n", mx, mn, t.aLength, t.oneTmpSize, t.loopRound, t.rValueBack);
+    auto x = ub.at<float>(48, 0);  // [3, 10] stored with rows of 16
+    Duplicate(x, 0.0f, 48);
+    for (int i = 0; i < 3; ++i)
+        for (int j = 0; j < 10; ++j) x.SetValue(i * 16 + j, float(((i * 10 + j) * 7 % 13) - 6) * 0.3f);
+    auto g = ub.at<float>(16, 1024);
+    auto b = ub.at<float>(16, 1280);
+    fill(g, 16, 0.1f, 1.0f);
+    fill(b, 16, 0.05f);
+    auto o = ub.at<float>(48, 2048);
+    auto m = ub.at<float>(8, 3072);
+    auto r = ub.at<float>(8, 3328);
+    Duplicate(o, -7.0f, 48);
+    print("lnr_x", x, 48);
+    print("lnr_g", g, 16);
+    print("lnr_b", b, 16);
+    LayerNorm<float, float>(o, m, r, x, g, b, 1e-5f, ub.at<uint8_t>(mn, 4096), LayerNormPara{3, 10, 16}, t);
+    print("lnr_out", o, 48);
+    print("lnr_mean", m, 3);
+    print("lnr_rstd", r, 3);
+    auto xh = ub.at<half>(32, 8192);  // [2, 16] half, float gamma, no beta
+    auto oh = ub.at<half>(32, 8448);
+    fill(xh, 32, 0.45f);
+    print("lnr_xh", xh, 32);
+    LayerNorm<float, half, false, LN_NO_BETA>(oh, m, r, xh, g, b, 1e-5f, LayerNormPara{2, 16, 16}, t);
+    print("lnr_outh", oh, 32);
+    print("lnr_meanh", m, 2);
+    print("lnr_rstdh", r, 2);
+}
+
 const std::map<std::string, std::function<void()>> CASES = {
     {"mean", case_mean},
     {"mean_bad_n", case_mean_bad_n},
@@ -234,6 +405,14 @@ const std::map<std::string, std::function<void()>> CASES = {
     {"glu", case_glu},
     {"glu_trace", case_glu_trace},
     {"glu_tmp_overlap", case_glu_tmp_overlap},
+    {"rmsnorm", case_rmsnorm},
+    {"rmsnorm_tmp_small", case_rmsnorm_tmp_small},
+    {"rmsnorm_untiled", case_rmsnorm_untiled},
+    {"rmsnorm_gamma_overlap", case_rmsnorm_gamma_overlap},
+    {"layernorm", case_layernorm},
+    {"layernorm_pad_nonzero", case_layernorm_pad_nonzero},
+    {"layernorm_mean_overlap", case_layernorm_mean_overlap},
+    {"layernorm_rstd", case_layernorm_rstd},
 };
 
 }  // namespace

@@ -164,3 +164,82 @@ def test_glu_variants_and_faster_gelu_v2(run):
     assert run("glu_trace").trace == [("Duplicate", PIPE_V), ("Muls", PIPE_V), ("Exp", PIPE_V), ("Adds", PIPE_V),
                                       ("Div", PIPE_V), ("Mul", PIPE_V)]
     fails_at(run("glu_tmp_overlap"), "invalid_argument", "tmp overlaps dst", "sharedTmpBuffer and the destination")
+
+
+def test_rmsnorm_with_its_host_tiling(run):
+    """归一化操作/RmsNorm.md and RmsNorm-Tiling.md: dst = x / sqrt(mean(x^2) + eps) * gamma over the original H, every
+    stored element written; GetRmsNormMaxMinTmpSize / GetRmsNormTilingInfo (A2 formulas); the sharedTmpBuffer below
+    the minimum, an unfilled tiling and gamma overlapping dst are errors."""
+    o = run("rmsnorm")
+    assert o.ok, o.error
+    # [1, 4, 16] float, original H 13: max (64 + 8) x 4, min (16 + 8) x 4; one row per round, 4 rounds
+    assert list(o.values["rms_host"]) == [1, 288, 96, 1, 16, 13, 1, 16, 8, 4, 0]
+    # [2, 16, 64] half: min (2 x 64 + 8) x 4 = 544, max (2 x 2048 + 32) x 4; [2, 3, 64] is no basic block; a
+    # buffer one byte short fails; 544 + 4096 bytes hold 8 rows: 4 rounds, no tail
+    assert list(o.values["rms_host2"]) == [1, 16512, 544, 0, 0, 1, 8, 4, 0]
+    x = o.values["rms_x"].reshape(4, 16)
+    g = o.values["rms_g"]
+    rms = np.sqrt((x[:, :13] ** 2).sum(1, keepdims=True) / 13 + 1e-5)
+    np.testing.assert_allclose(o.values["rms_f32"], (x / rms * g).ravel(), rtol=2e-6, atol=1e-7)
+    xh = o.values["rms_xh"].reshape(2, 32)
+    gh = o.values["rms_gh"]
+    rms_h = np.sqrt((xh**2).mean(1, keepdims=True) + np.float16(1e-3).astype(np.float64))
+    np.testing.assert_allclose(o.values["rms_f16"], (xh / rms_h * gh).astype(np.float16).ravel(), rtol=1e-3)
+    names = [n for n, _ in o.trace]
+    steps = ["Mul", "WholeReduceSum", "Muls", "Adds", "Sqrt", "Brcb", "Div", "Mul"]
+    assert names == steps + ["Cast"] + steps + ["Cast"]
+    fails_at(run("rmsnorm_tmp_small"), "work_buffer_too_small", "// small tmp", "minimum 96")
+    fails_at(run("rmsnorm_untiled"), "invalid_param", "// untiled", "GetRmsNormTilingInfo")
+    fails_at(run("rmsnorm_gamma_overlap"), "invalid_argument", "// gamma inside dst", "dstLocal and gammaLocal")
+
+
+def layer_norm(x, g, b, eps, axis=-1):
+    m = x.mean(axis, keepdims=True)
+    v = ((x - m) ** 2).mean(axis, keepdims=True)
+    return (x - m) / np.sqrt(v + eps) * g + b, m.ravel(), v.ravel()
+
+
+def test_layernorm_both_forms_with_their_host_tiling(run):
+    """归一化操作/LayerNorm.md and LayerNorm-Tiling.md: the [B, S, H] form (mean and variance of T) on the reference's
+    example (x = 0..63 as [1, 8, 8], gamma = beta = 0..7: mean 3.5 + 8 i, variance 5.25) and in half; the [A, R] form
+    (float mean and rstd, gamma of a wider type, isNoBeta); GetLayerNormMaxMinTmpSize / GetLayerNormNDTilingInfo;
+    the required zero padding and the forbidden overlaps."""
+    o = run("layernorm")
+    assert o.ok, o.error
+    # float {1, 8, 8, 8}: min 3 x 32 + 2 x 32, max 3 x 256 + 2 x 32; 40 floats hold one 8-element row per buffer
+    assert list(o.values["ln_host"]) == [832, 160, 8, 8, 8, 3, 1, 16]
+    x = np.arange(64, dtype=np.float64).reshape(8, 8)
+    g = b = np.arange(8, dtype=np.float64)
+    y, m, v = layer_norm(x, g, b, 1e-5)
+    np.testing.assert_allclose(o.values["ln_out"], y.ravel(), rtol=2e-6, atol=2e-6)
+    assert list(o.values["ln_mean"]) == [3.5 + 8 * i for i in range(8)] and list(o.values["ln_var"]) == [5.25] * 8
+    assert abs(o.values["ln_out"][1] - -0.09107912) < 2e-5  # the reference's printed output (its epsilon unstated)
+    np.testing.assert_array_equal(o.values["ln_inplace"], o.values["ln_out"])
+    xh = o.values["lnh_x"].reshape(2, 16)
+    yh, mh, vh = layer_norm(xh, o.values["lnh_g"], o.values["lnh_b"], np.float64(np.float16(1e-3)))
+    np.testing.assert_allclose(o.values["lnh_out"], yh.ravel(), rtol=2e-3, atol=2e-3)
+    np.testing.assert_allclose(o.values["lnh_mean"], mh, rtol=1e-3)
+    np.testing.assert_allclose(o.values["lnh_var"], vh, rtol=1e-3)
+    steps = ["Muls", "WholeReduceSum", "Brcb", "Sub", "Mul", "Muls", "WholeReduceSum", "Adds", "Ln", "Muls", "Exp"]
+    assert [n for n, _ in o.trace][: len(steps)] == steps
+    fails_at(run("layernorm_pad_nonzero"), "invalid_argument", "// pads of 1", "padding to be 0")
+    fails_at(run("layernorm_mean_overlap"), "invalid_argument", "// mean over inputX", "outputMean and inputX")
+
+    r = run("layernorm_rstd")
+    assert r.ok, r.error
+    # {3, 10} float: rows padded to 16; min 2 x 64 + 32 = 160, max raised to Normalize's 2 x 64 + 2 x 1024 + 32
+    assert list(r.values["lnr_host"][:5]) == [1184, 160, 3, 16, 3]
+    assert r.values["lnr_host"][5] == pytest.approx(0.1)
+    xr = r.values["lnr_x"].reshape(3, 16)
+    gr, br = r.values["lnr_g"][:10], r.values["lnr_b"][:10]
+    yr, mr, vr = layer_norm(xr[:, :10], gr, br, 1e-5)
+    out = r.values["lnr_out"].reshape(3, 16)
+    np.testing.assert_allclose(out[:, :10], yr, rtol=2e-6, atol=2e-6)
+    assert (out[:, 10:] == -7).all()  # only the rLength elements of a row are written
+    np.testing.assert_allclose(r.values["lnr_mean"], mr, rtol=2e-6, atol=1e-7)
+    np.testing.assert_allclose(r.values["lnr_rstd"], 1 / np.sqrt(vr + 1e-5), rtol=2e-6)
+    xh = r.values["lnr_xh"].reshape(2, 16)
+    yh, mh, vh = layer_norm(xh, r.values["lnr_g"], 0.0, 1e-5)  # isNoBeta
+    np.testing.assert_allclose(r.values["lnr_outh"], yh.astype(np.float16).ravel(), rtol=2e-3, atol=1e-3)
+    np.testing.assert_allclose(r.values["lnr_meanh"], mh, rtol=1e-6, atol=1e-7)
+    np.testing.assert_allclose(r.values["lnr_rstdh"], 1 / np.sqrt(vh + 1e-5), rtol=1e-6)

@@ -1,5 +1,6 @@
 // tilewise host emulation: the umbrella header of AscendC's host tiling API: the tiling macros, the platform
-// queries and, of the library-specific tilings, SoftMax's (tw_host/softmax_tiling.h); Matmul's and the others' are
+// queries and, of the library-specific tilings, SoftMax's (tw_host/softmax_tiling.h) and RmsNorm's / LayerNorm's
+// (tw_host/norm_tiling.h); Matmul's and the others' are
 // not emulated. Host files say `using namespace AscendC;` after including it, so it declares that namespace.
 #pragma once
 // The standard headers CANN's counterpart of this header brings in through its own includes (operators use
@@ -15,5 +16,6 @@
 #include "register/tilingdata_base.h"
 #include "tiling/platform/platform_ascendc.h"
 #include "tw_host/softmax_tiling.h"
+#include "tw_host/norm_tiling.h"
 
 namespace AscendC {}
