@@ -393,6 +393,101 @@ void case_layernorm_rstd() {
     print("lnr_rstdh", r, 2);
 }
 
+void case_pad() {
+    Ub ub;
+    uint32_t mx = 0, mn = 0;
+    GetPadMaxMinTmpSize(ge::Shape({320, 63}), 2, mx, mn);
+    uint32_t umx = 7, umn = 7;
+    GetUnPadMaxMinTmpSize(platform_ascendc::PlatformAscendC(), ge::Shape({16, 16}), 2, umx, umn);
+    std::printf("pad_host %u %u %u %u\n", mx, mn, umx, umn);
+    // the reference's example: half 16 x 15, one column of 321 on the right
+    PadTiling t;
+    PadTilingFunc(ge::Shape({16, 15}), ge::Shape({16, 15}), mn, 2, t);
+    std::printf("pad_tiling %u %u %u %u %u %u\n", t.srcHeight, t.srcWidth, t.srcOriWidth, t.blocksPerRow,
+                t.tmpBuffer1BlockNum, t.widthTiling);
+    auto x = ub.at<half>(240, 0);
+    for (int i = 0; i < 240; ++i) x.SetValue(i, static_cast<half>(float(i)));
+    auto d = ub.at<half>(256, 1024);
+    PadParams p1{0, 1, 321};
+    Pad(d, x, p1, ub.at<uint8_t>(mn, 8192), t);
+    print("pad_half", d, 256);
+    // float 4 x 6 rows, one value each side: rows of 8
+    PadTiling tf;
+    PadTilingFunc(ge::Shape({4, 6}), ge::Shape({4, 6}), 0, 4, tf);
+    auto xf = ub.at<float>(24, 2048);
+    fill(xf, 24, 1.0f);
+    print("pad_f32_in", xf, 24);
+    auto df = ub.at<float>(32, 3072);
+    Duplicate(df, 99.0f, 32);
+    PadParams p2{1, 1, -4};
+    Pad(df, xf, p2, tf);
+    print("pad_f32", df, 32);
+    // int32 4 x 8 with 5 valid columns: columns 5 and 6 take -9, column 7 stays
+    PadTiling ti;
+    PadTilingFunc(ge::Shape({4, 8}), ge::Shape({4, 5}), 0, 4, ti);
+    auto xi = ub.at<int32_t>(32, 4096);
+    for (int i = 0; i < 32; ++i) xi.SetValue(i, i);
+    auto di = ub.at<int32_t>(32, 5120);
+    PadParams p3{0, 2, -9};
+    Pad(di, xi, p3, ti);
+    print("pad_i32", di, 32);
+    // UnPad: half 16 x 16 -> 16 x 15; float 3 x 8 -> 3 x 5
+    UnPadTiling u;
+    UnPadTilingFunc(ge::Shape({16, 16}), 0, 2, u);
+    auto uh = ub.at<half>(240, 6144);
+    UnPadParams q1{0, 1};
+    UnPad(uh, d, q1, u);
+    print("unpad_half", uh, 240);
+    UnPadTiling uf;
+    UnPadTilingFunc(ge::Shape({3, 8}), 4096, 4, uf);
+    std::printf("unpad_tiling %u %u %u %u %u\n", uf.srcHeight, uf.srcWidth, uf.tmpBuffer1BlockNum, uf.widthTiling,
+                uf.widthFractalTail);
+    auto xu = ub.at<float>(24, 7168);
+    fill(xu, 24, 0.5f);
+    print("unpad_f32_in", xu, 24);
+    auto du = ub.at<float>(16, 7424);
+    UnPadParams q2{0, 3};
+    LocalTensor<uint8_t> tmp = ub.at<uint8_t>(1024, 8192);
+    UnPad(du, xu, q2, tmp, uf);
+    print("unpad_f32", du, 15);
+}
+
+void case_pad_aligned_full() {
+    Ub ub;
+    PadTiling t;
+    PadTilingFunc(ge::Shape({4, 8}), ge::Shape({4, 8}), 0, 4, t);
+    auto x = ub.at<float>(32, 0);
+    PadParams p{0, 1, 0};
+    Pad(ub.at<float>(32, 1024), x, p, t);  // aligned and all valid
+}
+
+void case_pad_too_wide() {
+    Ub ub;
+    PadTiling t;
+    PadTilingFunc(ge::Shape({4, 6}), ge::Shape({4, 6}), 0, 4, t);
+    auto x = ub.at<float>(24, 0);
+    PadParams p{2, 1, 0};
+    Pad(ub.at<float>(32, 1024), x, p, t);  // 2 + 6 + 1 > 8
+}
+
+void case_pad_tmp_small() {
+    Ub ub;
+    PadTiling t;
+    PadTilingFunc(ge::Shape({4, 6}), ge::Shape({4, 6}), 1024, 4, t);
+    auto x = ub.at<float>(24, 0);
+    PadParams p{0, 2, 0};
+    Pad(ub.at<float>(32, 1024), x, p, ub.at<uint8_t>(512, 4096), t);  // tmp of 512
+}
+
+void case_unpad_bad_right() {
+    Ub ub;
+    UnPadTiling t;
+    UnPadTilingFunc(ge::Shape({4, 8}), 0, 4, t);
+    auto x = ub.at<float>(32, 0);
+    UnPadParams p{0, 8};
+    UnPad(ub.at<float>(32, 1024), x, p, t);  // a whole block
+}
+
 const std::map<std::string, std::function<void()>> CASES = {
     {"mean", case_mean},
     {"mean_bad_n", case_mean_bad_n},
@@ -413,6 +508,11 @@ const std::map<std::string, std::function<void()>> CASES = {
     {"layernorm_pad_nonzero", case_layernorm_pad_nonzero},
     {"layernorm_mean_overlap", case_layernorm_mean_overlap},
     {"layernorm_rstd", case_layernorm_rstd},
+    {"pad", case_pad},
+    {"pad_aligned_full", case_pad_aligned_full},
+    {"pad_too_wide", case_pad_too_wide},
+    {"pad_tmp_small", case_pad_tmp_small},
+    {"unpad_bad_right", case_unpad_bad_right},
 };
 
 }  // namespace

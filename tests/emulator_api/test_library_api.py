@@ -243,3 +243,31 @@ def test_layernorm_both_forms_with_their_host_tiling(run):
     np.testing.assert_allclose(r.values["lnr_outh"], yh.astype(np.float16).ravel(), rtol=2e-3, atol=1e-3)
     np.testing.assert_allclose(r.values["lnr_meanh"], mh, rtol=1e-6, atol=1e-7)
     np.testing.assert_allclose(r.values["lnr_rstdh"], 1 / np.sqrt(vh + 1e-5), rtol=1e-6)
+
+
+def test_pad_and_unpad_with_their_host_tiling(run):
+    """张量变换/Pad.md, UnPad.md, Pad-Tiling.md, UnPad-Tiling.md: Pad widens unaligned rows to the 32-byte aligned
+    width (left / right values) or fills redundant right columns of aligned rows; UnPad drops right columns of
+    aligned rows; the host tmp sizes and tilings; the documented limits are errors."""
+    o = run("pad")
+    assert o.ok, o.error
+    # {320, 63} half: min 16 x 16 x 2 x 2 = 1024 bytes, max 1260 of those; UnPad needs none on the A2
+    assert list(o.values["pad_host"]) == [1290240, 1024, 0, 0]
+    assert list(o.values["pad_tiling"]) == [16, 15, 15, 0, 1, 16]
+    # the reference's example: 16 x 15 of 0..239, a column of 321 on the right
+    want = np.hstack([np.arange(240).reshape(16, 15), np.full((16, 1), 321)])
+    np.testing.assert_array_equal(o.values["pad_half"], want.ravel())
+    xf = o.values["pad_f32_in"].reshape(4, 6)
+    np.testing.assert_array_equal(o.values["pad_f32"], np.pad(xf, ((0, 0), (1, 1)), constant_values=-4).ravel())
+    xi = np.arange(32).reshape(4, 8)
+    xi[:, 5:7] = -9
+    np.testing.assert_array_equal(o.values["pad_i32"], xi.ravel())
+    np.testing.assert_array_equal(o.values["unpad_half"], np.arange(240))
+    assert list(o.values["unpad_tiling"]) == [3, 8, 4, 64, 8]
+    np.testing.assert_array_equal(o.values["unpad_f32"], o.values["unpad_f32_in"].reshape(3, 8)[:, :5].ravel())
+    pad = ["DataCopy", "Duplicate"]  # the rows moved, the pad values written (the driver's own Duplicate between)
+    assert [n for n, _ in o.trace] == pad + ["Duplicate"] + pad + pad + ["GatherMask"] * 2
+    fails_at(run("pad_aligned_full"), "invalid_argument", "// aligned and all valid", "all valid")
+    fails_at(run("pad_too_wide"), "invalid_argument", "// 2 + 6 + 1 > 8", "exceeds the aligned width 8")
+    fails_at(run("pad_tmp_small"), "work_buffer_too_small", "// tmp of 512", "minimum 1024")
+    fails_at(run("unpad_bad_right"), "invalid_argument", "// a whole block", "less than one 32-byte block")

@@ -27,6 +27,7 @@
 #include "tw/library_reduce.h"
 #include "tw/library_glu.h"
 #include "tw/library_norm.h"
+#include "tw/library_pad.h"
 #include "tw/legacy_intrinsics.h"
 #include "tw/legacy_intrinsics_extra.h"
 #include "tw/ascendc_utils.h"

@@ -1,7 +1,7 @@
 // tilewise host emulation: the umbrella header of AscendC's host tiling API: the tiling macros, the platform
-// queries and, of the library-specific tilings, SoftMax's (tw_host/softmax_tiling.h) and RmsNorm's / LayerNorm's
-// (tw_host/norm_tiling.h); Matmul's and the others' are
-// not emulated. Host files say `using namespace AscendC;` after including it, so it declares that namespace.
+// queries and, of the library-specific tilings, SoftMax's (tw_host/softmax_tiling.h), RmsNorm's / LayerNorm's
+// (tw_host/norm_tiling.h) and Pad's / UnPad's (tw_host/pad_tiling.h); Matmul's and the others' are not emulated.
+// Host files say `using namespace AscendC;` after including it, so it declares that namespace.
 #pragma once
 // The standard headers CANN's counterpart of this header brings in through its own includes (operators use
 // them without including them).
@@ -17,5 +17,6 @@
 #include "tiling/platform/platform_ascendc.h"
 #include "tw_host/softmax_tiling.h"
 #include "tw_host/norm_tiling.h"
+#include "tw_host/pad_tiling.h"
 
 namespace AscendC {}
