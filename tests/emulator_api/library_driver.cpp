@@ -488,6 +488,115 @@ void case_unpad_bad_right() {
     UnPad(ub.at<float>(32, 1024), x, p, t);  // a whole block
 }
 
+// The reference's TopK examples (TopK.md): Normal mode, float [2, 32], the 5 smallest with given indices and the
+// second row finished; Small mode, float [4, 32] of 17 values padded with -inf, the 8 largest.
+const float TOPK_NORMAL_IN[64] = {
+    -18096.555f, -11389.83f, -43112.895f, -21344.77f, 57755.918f, 50911.145f, 24912.621f, -12683.089f,
+    45088.004f, -39351.043f, -30153.293f, 11478.329f, 12069.15f, -9215.71f, 45716.44f, -21472.398f,
+    -37372.16f, -17460.414f, 22498.03f, 21194.838f, -51229.17f, -51721.918f, -47510.38f, 47899.11f,
+    43008.176f, 5495.8975f, -24176.97f, -14308.27f, 53950.695f, 7652.6035f, -45169.168f, -26275.518f,
+    -9196.681f, -31549.518f, 18589.23f, -12427.927f, 50491.81f, -20078.11f, -25606.107f, -34466.773f,
+    -42512.805f, 50584.48f, 35919.934f, -17283.5f, 6488.137f, -12885.134f, 1942.2147f, -50611.96f,
+    52671.477f, 23179.662f, 25814.875f, -69.73492f, 33906.797f, -34662.61f, 46168.71f, -52391.258f,
+    57435.332f, 50269.414f, 40935.05f, 21164.176f, 4028.458f, -29022.918f, -46391.133f, 1971.2042f};
+const float TOPK_SMALL_IN[4][17] = {
+    {55492.18f, 27748.229f, -51100.11f, 19276.926f, 14828.149f, -20771.824f, 57553.4f, -21504.092f, -57423.414f,
+     142.36443f, -5223.254f, 54669.473f, 54519.184f, 10165.924f, -658.4564f, 2264.2397f, -52942.883f},
+    {-52849.074f, 57778.72f, 37069.496f, 16273.109f, -25150.637f, -35680.5f, -15823.097f, 4327.308f, -35853.86f,
+     -7052.2627f, 44148.117f, -17515.457f, -18926.059f, -1650.6737f, 21753.582f, -2589.2822f, 39390.4f},
+    {-17539.186f, -15220.923f, 29945.332f, -4088.1514f, 28482.525f, 29750.484f, -46082.03f, 31141.16f, 23140.047f,
+     8461.174f, 39955.844f, 29401.35f, 53757.543f, 33584.566f, -3543.6284f, -38318.344f, 22212.41f},
+    {-9970.768f, -9191.963f, -17903.045f, 2211.4912f, 47037.562f, -41114.824f, 13305.985f, 59926.07f, -24316.797f,
+     -6462.8896f, 5699.733f, -5873.5015f, 15695.861f, -38492.004f, 19581.654f, -36877.68f, 27090.158f}};
+
+void case_topk() {
+    Ub ub;
+    const platform_ascendc::PlatformAscendC plat;
+    uint32_t mx = 0, mn = 0;
+    GetTopKMaxMinTmpSize(plat, 32, 2, false, true, TopKMode::TOPK_NORMAL, false, 4, mx, mn);
+    TopkTiling t;
+    TopKTilingFunc(plat, 32, 2, 5, 4, true, TopKMode::TOPK_NORMAL, false, t);
+    std::printf("topk_host %u %u %d %d %d %d %d\n", mx, mn, t.tmpLocalSize, t.innerDataSize, t.maskOffset,
+                t.kAlignFourBytes, t.mrgSortRepeat);
+    auto x = ub.at<float>(64, 0);
+    for (int i = 0; i < 64; ++i) x.SetValue(i, TOPK_NORMAL_IN[i]);
+    auto idx = ub.at<int32_t>(32, 512);
+    for (int i = 0; i < 32; ++i) idx.SetValue(i, i);
+    auto fin = ub.at<bool>(32, 768);
+    for (int i = 0; i < 32; ++i) fin.SetValue(i, i == 1);
+    auto dv = ub.at<float>(16, 1024);
+    auto di = ub.at<int32_t>(16, 1280);
+    Duplicate(dv, 0.0f, 16);
+    Duplicate(di, -1, 16);
+    TopK<float, true, true, false, TopKMode::TOPK_NORMAL>(dv, di, x, idx, fin, ub.at<uint8_t>(mn, 8192), 5, t,
+                                                          TopKInfo{2, 32, 32}, false);
+    print("topk_nv", dv, 16);
+    print("topk_ni", di, 16);
+    // Small mode
+    uint32_t smx = 0, smn = 0;
+    GetTopKMaxMinTmpSize(plat, 32, 4, false, true, TopKMode::TOPK_NSMALL, true, 4, smx, smn);
+    TopkTiling ts;
+    TopKTilingFunc(plat, 32, 4, 8, 4, true, TopKMode::TOPK_NSMALL, true, ts);
+    std::printf("topk_small_host %u %u %d %d %u %u\n", smx, smn, ts.tmpLocalSize, ts.topkMrgSrc1MaskSizeOffset,
+                ts.vreduceIdxMask0, ts.vreduceValMask0);
+    auto xs = ub.at<float>(128, 2048);
+    auto is = ub.at<int32_t>(128, 2560);
+    for (int r = 0; r < 4; ++r)
+        for (int j = 0; j < 32; ++j) {
+            xs.SetValue(r * 32 + j, j < 17 ? TOPK_SMALL_IN[r][j] : -INFINITY);
+            is.SetValue(r * 32 + j, j);
+        }
+    auto sv = ub.at<float>(32, 3072);
+    auto si = ub.at<int32_t>(32, 3328);
+    TopK<float, true, false, false, TopKMode::TOPK_NSMALL>(sv, si, xs, is, fin, 8, ts, TopKInfo{4, 32, 17}, true);
+    print("topk_sv", sv, 32);
+    print("topk_si", si, 32);
+    // half, Normal, positions as indices, ties (the earlier position first) and a NaN (first in either order)
+    auto xh = ub.at<half>(64, 4096);
+    for (int i = 0; i < 64; ++i) xh.SetValue(i, static_cast<half>(float((i * 5) % 7)));
+    xh.SetValue(40, static_cast<half>(NAN));
+    print("topk_hin", xh, 64);
+    auto hv = ub.at<half>(16, 4352);
+    auto hi = ub.at<int32_t>(16, 4608);
+    TopK<half>(hv, hi, xh, idx, fin, 4, t, TopKInfo{1, 64, 64});
+    print("topk_hv", hv, 4);
+    print("topk_hi", hi, 4);
+    TopK<half>(hv, hi, xh, idx, fin, 4, t, TopKInfo{1, 64, 64}, false);
+    print("topk_hv_min", hv, 4);
+    print("topk_hi_min", hi, 4);
+}
+
+void case_topk_padding_chosen() {
+    Ub ub;
+    TopkTiling t;
+    auto x = ub.at<float>(32, 0);
+    Duplicate(x, 1.0f, 32);
+    x.SetValue(30, 5.0f);  // a padding value that sorts first
+    auto idx = ub.at<int32_t>(32, 512);
+    auto fin = ub.at<bool>(32, 768);
+    auto dv = ub.at<float>(8, 1024);
+    TopK<float>(dv, ub.at<int32_t>(8, 1280), x, idx, fin, 2, t, TopKInfo{1, 32, 20});  // padding chosen
+}
+
+void case_topk_bad_k() {
+    Ub ub;
+    TopkTiling t;
+    auto x = ub.at<float>(32, 0);
+    auto idx = ub.at<int32_t>(32, 512);
+    auto fin = ub.at<bool>(32, 768);
+    TopK<float>(ub.at<float>(8, 1024), ub.at<int32_t>(8, 1280), x, idx, fin, 21, t, TopKInfo{1, 32, 20});  // k > n
+}
+
+void case_topk_tmp_small() {
+    Ub ub;
+    TopkTiling t;
+    auto x = ub.at<float>(32, 0);
+    auto idx = ub.at<int32_t>(32, 512);
+    auto fin = ub.at<bool>(32, 768);
+    auto tmp = ub.at<uint8_t>(256, 4096);
+    TopK<float>(ub.at<float>(8, 1024), ub.at<int32_t>(8, 1280), x, idx, fin, tmp, 2, t, TopKInfo{1, 32, 32});  // tmp
+}
+
 const std::map<std::string, std::function<void()>> CASES = {
     {"mean", case_mean},
     {"mean_bad_n", case_mean_bad_n},
@@ -513,6 +622,10 @@ const std::map<std::string, std::function<void()>> CASES = {
     {"pad_too_wide", case_pad_too_wide},
     {"pad_tmp_small", case_pad_tmp_small},
     {"unpad_bad_right", case_unpad_bad_right},
+    {"topk", case_topk},
+    {"topk_padding_chosen", case_topk_padding_chosen},
+    {"topk_bad_k", case_topk_bad_k},
+    {"topk_tmp_small", case_topk_tmp_small},
 };
 
 }  // namespace

@@ -271,3 +271,38 @@ def test_pad_and_unpad_with_their_host_tiling(run):
     fails_at(run("pad_too_wide"), "invalid_argument", "// 2 + 6 + 1 > 8", "exceeds the aligned width 8")
     fails_at(run("pad_tmp_small"), "work_buffer_too_small", "// tmp of 512", "minimum 1024")
     fails_at(run("unpad_bad_right"), "invalid_argument", "// a whole block", "less than one 32-byte block")
+
+
+def test_topk_both_modes_on_the_references_examples(run):
+    """排序操作/TopK.md and TopK-Tiling.md: the reference's Normal example (float [2, 32], the 5 smallest with given
+    indices, row 2 finished: indices all n = 32) and Small example (float [4, 32], 17 values padded with -inf, the 8
+    largest), half with positions as indices, ties in position order and NaN first in either order; the A2 host tmp
+    sizes and tiling; k outside [1, n], a chosen padding element and a short tmpLocal are errors."""
+    o = run("topk")
+    assert o.ok, o.error
+    # Normal float with indices: 16 x inner bytes; tmpLocalSize 4 inner, innerDataSize 2 inner, maskOffset 2 x 8
+    assert list(o.values["topk_host"]) == [512, 512, 128, 64, 16, 8, 8]
+    nv = o.values["topk_nv"].reshape(2, 8)[:, :5]
+    ni = o.values["topk_ni"].reshape(2, 8)
+    np.testing.assert_allclose(nv[0], [-51721.918, -51229.17, -47510.38, -45169.168, -43112.895], rtol=1e-7)
+    np.testing.assert_allclose(nv[1], [-52391.258, -50611.96, -46391.133, -42512.805, -34662.61], rtol=1e-7)
+    assert list(ni[0, :5]) == [21, 20, 22, 30, 2] and list(ni[1, :5]) == [32] * 5
+    assert list(ni[:, 5:].ravel()) == [-1] * 6  # kpad_index = 8: the 3 after k are not written
+    # Small float, largest: 8 x 128 + 64 bytes; the masks select k pairs (indices "10", values "01")
+    assert list(o.values["topk_small_host"]) == [1088, 1088, 272, 256, 0xAAAA, 0x5555]
+    assert [list(r) for r in o.values["topk_si"].reshape(4, 8)] == [
+        [6, 0, 11, 12, 1, 3, 4, 13], [1, 10, 16, 2, 14, 3, 7, 13], [12, 10, 13, 7, 2, 5, 11, 4],
+        [7, 4, 16, 14, 12, 6, 10, 3]]
+    np.testing.assert_allclose(o.values["topk_sv"][:8], [57553.4, 55492.18, 54669.473, 54519.184, 27748.229,
+                                                         19276.926, 14828.149, 10165.924], rtol=1e-7)
+    h = o.values["topk_hin"]
+    assert np.isnan(o.values["topk_hv"][0]) and o.values["topk_hi"][0] == 40
+    assert list(o.values["topk_hi"][1:]) == [i for i in range(64) if h[i] == 6][:3]
+    assert np.isnan(o.values["topk_hv_min"][0]) and list(o.values["topk_hi_min"][1:]) == [0, 7, 14]
+    names = [n for n, _ in o.trace if n != "Duplicate"]
+    normal_min = ["Muls", "Sort32", "GatherMask", "GatherMask", "Muls"]  # ascending: negate, sort, take, restore
+    assert names[:5] == normal_min and names[5:9] == ["Sort32", "GatherMask", "GatherMask", "ArithProgression"]
+    assert "MrgSort" in names  # inner 64: one four-way merge of the sorted 32s
+    fails_at(run("topk_padding_chosen"), "invalid_argument", "// padding chosen", "selects padding element 30")
+    fails_at(run("topk_bad_k"), "invalid_argument", "// k > n", "1 <= k <= n")
+    fails_at(run("topk_tmp_small"), "work_buffer_too_small", "TopKInfo{1, 32, 32});  // tmp", "minimum 640")

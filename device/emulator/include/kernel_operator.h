@@ -28,6 +28,7 @@
 #include "tw/library_glu.h"
 #include "tw/library_norm.h"
 #include "tw/library_pad.h"
+#include "tw/library_topk.h"
 #include "tw/legacy_intrinsics.h"
 #include "tw/legacy_intrinsics_extra.h"
 #include "tw/ascendc_utils.h"
