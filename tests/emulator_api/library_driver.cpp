@@ -205,7 +205,7 @@ void case_glu() {
     fill(bb, 32, 0.27f, 0.1f);
     print("glu_ab", ab, 32);
     print("glu_bb", bb, 32);
-    ReGlu(db, ab, bb, ub.at<uint8_t>(1024, 8192), 32);
+    ReGlu(db, ab, bb, ub.at<uint8_t>(2048, 8192), 32);  // 16-bit ReGlu needs 6 x 256 bytes
     print("reglu_bf", db, 32);
 }
 
@@ -597,6 +597,32 @@ void case_topk_tmp_small() {
     TopK<float>(ub.at<float>(8, 1024), ub.at<int32_t>(8, 1280), x, idx, fin, tmp, 2, t, TopKInfo{1, 32, 32});  // tmp
 }
 
+void case_tmp_sizes() {
+    uint32_t v[2] = {0, 0};
+    std::printf("tmp_sizes");
+    GetMeanMaxMinTmpSize(3, 2, 4, false, v[0], v[1]);  // the reference's example: half rows of 3 summed in float
+    std::printf(" %u %u", v[0], v[1]);
+    GetMeanMaxMinTmpSize(200, 4, 4, false, v[0], v[1]);
+    std::printf(" %u %u", v[0], v[1]);
+    GetSwiGLUMaxMinTmpSize(ge::Shape({4, 256}), 2, v[0], v[1]);
+    std::printf(" %u %u", v[0], v[1]);
+    GetGeGLUMaxMinTmpSize(ge::Shape({64}), 2, false, v[0], v[1]);
+    std::printf(" %u %u", v[0], v[1]);
+    GetReGluMaxMinTmpSize(ge::Shape({1024}), 4, false, v[0], v[1]);
+    std::printf(" %u %u", v[0], v[1]);
+    GetCumSumMaxMinTmpSize(ge::Shape({20, 16}), 2, true, false, v[0], v[1]);
+    std::printf(" %u %u", v[0], v[1]);
+    GetCumSumMaxMinTmpSize(ge::Shape({20, 16}), 4, false, false, v[0], v[1]);
+    std::printf(" %u %u\n", v[0], v[1]);
+}
+
+void case_swiglu_tmp_small() {
+    Ub ub;
+    auto a = ub.at<half>(64, 0);
+    auto d = ub.at<half>(64, 1024);
+    SwiGLU(d, a, a, 1.0f, ub.at<uint8_t>(1024, 4096), 64);  // half needs 6 x 256
+}
+
 const std::map<std::string, std::function<void()>> CASES = {
     {"mean", case_mean},
     {"mean_bad_n", case_mean_bad_n},
@@ -623,6 +649,8 @@ const std::map<std::string, std::function<void()>> CASES = {
     {"pad_tmp_small", case_pad_tmp_small},
     {"unpad_bad_right", case_unpad_bad_right},
     {"topk", case_topk},
+    {"tmp_sizes", case_tmp_sizes},
+    {"swiglu_tmp_small", case_swiglu_tmp_small},
     {"topk_padding_chosen", case_topk_padding_chosen},
     {"topk_bad_k", case_topk_bad_k},
     {"topk_tmp_small", case_topk_tmp_small},

@@ -306,3 +306,15 @@ def test_topk_both_modes_on_the_references_examples(run):
     fails_at(run("topk_padding_chosen"), "invalid_argument", "// padding chosen", "selects padding element 30")
     fails_at(run("topk_bad_k"), "invalid_argument", "// k > n", "1 <= k <= n")
     fails_at(run("topk_tmp_small"), "work_buffer_too_small", "TopKInfo{1, 32, 32});  // tmp", "minimum 640")
+
+
+def test_scratch_size_queries_and_the_kernels_minimums(run):
+    """GetMeanMaxMinTmpSize.md, GetSwiGLUMaxMinTmpSize.md, GetGeGLUMaxMinTmpSize.md, GetReGluMaxMinTmpSize.md,
+    GetCumSumMaxMinTmpSize.md (A2 formulas): the sizes, and a kernel given less than the minimum stops at the call."""
+    o = run("tmp_sizes")
+    # Mean half->float, n 3: 32 bytes of repeat sums + the 16-element row in float; Mean float n 200: 32;
+    # SwiGLU half [4, 256]: 6 x 2048 / 6 x 256; GeGLU half [64]: 4 x 256 both; ReGlu float: 256;
+    # CumSum half [20, 16] last axis: 16 x 16 x 2 cast + 2 transposes of 16 x 16 halves (max: 32 rows);
+    # float first axis: none
+    assert list(o.values["tmp_sizes"]) == [96, 96, 32, 32, 12288, 1536, 1024, 1024, 256, 256, 3072, 1536, 0, 0]
+    fails_at(run("swiglu_tmp_small"), "work_buffer_too_small", "// half needs 6 x 256", "minimum 1536")

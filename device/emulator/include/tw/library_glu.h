@@ -13,6 +13,9 @@
 // activation to src1 and scale by src0. Types: half and float (ReGlu also bfloat16_t on the A2); each element is
 // computed in float and rounded once. Without calCount the call covers the destination's size.
 //
+// A caller's sharedTmpBuffer below the minimum of GetSwiGLU / GeGLU / ReGluMaxMinTmpSize (half: 6, 4, 6 x 256 bytes;
+// float: none, none, 256) is an error.
+//
 // Cost: the trace records the basic vector instructions of each formula, so the timing model costs them.
 #pragma once
 #include <cmath>
@@ -73,6 +76,7 @@ template <typename T, bool isReuseSource = false>
 void SwiGLU(LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor0, const LocalTensor<T>& srcTensor1,
             const float& scalarValue, const LocalTensor<uint8_t>& sharedTmpBuffer, const uint32_t calCount, TW_SRC) {
     static_assert(tw::glu_type_v<T>, "SwiGLU takes half or float");
+    tw::lib_tmp_min(sharedTmpBuffer, sizeof(T) == 2 ? 6 * 256 : 0, "SwiGLU", "GetSwiGLUMaxMinTmpSize", TW_AT);
     tw::glu(dstTensor, srcTensor0, srcTensor1, sharedTmpBuffer, calCount, tw::SwishOf{scalarValue}, "SwiGLU", TW_AT);
     tw::vrec_seq<T>({TW_SWIGLU_SEQ}, TW_AT, tw::counted(calCount));
 }
@@ -98,6 +102,7 @@ template <typename T, bool isReuseSource = false>
 void GeGLU(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor0, const LocalTensor<T>& srcTensor1,
            const LocalTensor<uint8_t>& sharedTmpBuffer, uint32_t calCount, TW_SRC) {
     static_assert(tw::glu_type_v<T>, "GeGLU takes half or float");
+    tw::lib_tmp_min(sharedTmpBuffer, sizeof(T) == 2 ? 4 * 256 : 0, "GeGLU", "GetGeGLUMaxMinTmpSize", TW_AT);
     tw::glu(dstTensor, srcTensor0, srcTensor1, sharedTmpBuffer, calCount, tw::GeluOf{}, "GeGLU", TW_AT);
     tw::vrec_seq<T>({TW_GEGLU_SEQ}, TW_AT, tw::counted(calCount));
 }
@@ -121,6 +126,7 @@ template <typename T, bool isReuseSource = false>
 void ReGlu(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor0, const LocalTensor<T>& srcTensor1,
            const LocalTensor<uint8_t>& sharedTmpBuffer, const uint32_t calCount, TW_SRC) {
     static_assert(tw::glu_type_v<T> || std::is_same<T, bfloat16_t>::value, "ReGlu takes half, bfloat16_t or float");
+    tw::lib_tmp_min(sharedTmpBuffer, tw::reglu_min_tmp(sizeof(T)), "ReGlu", "GetReGluMaxMinTmpSize", TW_AT);
     tw::glu(dstTensor, srcTensor0, srcTensor1, sharedTmpBuffer, calCount, tw::ReluOf{}, "ReGlu", TW_AT);
     if (tw::is_low_fp_v<T> && !std::is_same<T, half>::value) tw::vrec_count<T>("Cast", TW_AT, tw::counted(calCount));
     tw::vrec_seq<T>({"Relu", "Mul"}, TW_AT, tw::counted(calCount));

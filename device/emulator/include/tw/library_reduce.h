@@ -13,8 +13,9 @@
 //       sums down each column (lastRow gets the last row). half is summed in float and rounded per output.
 //
 // Documented constraints checked (each a sanitizer error at the call): the 32-byte aligned inner axis, 1 <= n <= inner,
-// the 0/1 inputs of ReduceAll/Any, srcInnerPad = true (the only value the reference supports), and the operands the
-// reference says may not overlap (source and destination; sharedTmpBuffer and either).
+// the 0/1 inputs of ReduceAll/Any, srcInnerPad = true (the only value the reference supports), the operands the
+// reference says may not overlap (source and destination; sharedTmpBuffer and either), and Mean's / CumSum's
+// sharedTmpBuffer against the minimum of GetMeanMaxMinTmpSize / GetCumSumMaxMinTmpSize (tw/library_tmp_min.h).
 //
 // Cost: the trace records the basic instructions of each evaluation (the Casts of a widened type, a WholeReduce
 // over a row-reduced source, an element-wise Min / Max / Mul / Add folding rows of a column-reduced one, the Adds of
@@ -25,6 +26,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "tw/library_tmp_min.h"
 #include "tw/reduce_pattern.h"
 #include "tw/vector_arith.h"
 
@@ -76,6 +78,14 @@ inline void lib_tmp_apart(const AscendC::LocalTensor<uint8_t>& tmp, const T* src
                    line);
 }
 
+// A caller's sharedTmpBuffer below the minimum the library's host query reports.
+inline void lib_tmp_min(const AscendC::LocalTensor<uint8_t>& tmp, uint32_t need, const char* name,
+                        const char* host_fn, const char* file, int line) {
+    if (tmp.GetSize() != 0 && tmp.GetSize() < need)
+        fail("work_buffer_too_small", std::string(name) + ": sharedTmpBuffer holds " + std::to_string(tmp.GetSize()) +
+             " bytes, less than the minimum " + std::to_string(need) + " that " + host_fn + " gives", file, line);
+}
+
 template <typename T, typename accType>
 inline void mean_rows(const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor<T>& src,
                       const AscendC::LocalTensor<uint8_t>& tmp, const AscendC::MeanParams& p, const char* file,
@@ -96,6 +106,7 @@ inline void mean_rows(const AscendC::LocalTensor<T>& dst, const AscendC::LocalTe
     lib_no_overlap(x, total * sizeof(T), d, uint64_t(p.outter) * sizeof(T), "Mean", "the source and destination",
                    file, line);
     lib_tmp_apart(tmp, x, total, d, p.outter, "Mean", file, line);
+    lib_tmp_min(tmp, mean_min_tmp(p.n, sizeof(T), sizeof(accType)), "Mean", "GetMeanMaxMinTmpSize", file, line);
     for (uint32_t r = 0; r < p.outter; ++r) {
         double acc = 0;
         for (uint32_t i = 0; i < p.n; ++i) acc += to_double_exact(x[uint64_t(r) * p.inner + i]);
@@ -185,6 +196,8 @@ inline void cumsum(const AscendC::LocalTensor<T>& dst, const AscendC::LocalTenso
     const T* x = src.span(0, n, "CumSum", file, line);
     T* d = dst.span(0, n, "CumSum", file, line);
     lib_tmp_apart(tmp, x, n, d, n, "CumSum", file, line);
+    lib_tmp_min(tmp, cumsum_min_tmp(info.inner, sizeof(T), config.isLastAxis, info.outter), "CumSum",
+                "GetCumSumMaxMinTmpSize", file, line);
     std::vector<float> acc(config.isLastAxis ? 1 : k, 0.0f);
     std::vector<T> out(n);  // src may be dst
     for (uint64_t r = 0; r < m; ++r) {
