@@ -146,3 +146,29 @@ def test_case_that_does_not_match_the_opdef(tmp_path, emu_cache, needs_gxx):
     wrong_dtype = Case(name="bad", inputs={"x": InputSpec(shape=[64], dtype="int32")})
     m, _ = run(tmp_path / "b", emu_cache, case=wrong_dtype)
     assert m.error.kind == "bad_case" and "float16" in m.error.message
+
+
+def _with_scratch(touch: int) -> str:
+    """The good kernel plus a 64-byte TBuf taken as 64 halves (128 bytes) and `touch` halves of it written."""
+    k = replace_once(KERNEL, "    TQue<QuePosition::VECOUT, BUFFER_NUM> outQueueY;\n",
+                     "    TQue<QuePosition::VECOUT, BUFFER_NUM> outQueueY;\n    TBuf<TPosition::VECCALC> scratch;\n")
+    k = replace_once(k, "pipe.InitBuffer(outQueueY, BUFFER_NUM, this->tileLength * sizeof(half));",
+                     "pipe.InitBuffer(outQueueY, BUFFER_NUM, this->tileLength * sizeof(half));\n"
+                     "        pipe.InitBuffer(scratch, 64);")
+    return replace_once(k, "        Muls(yLocal, xLocal, (half)2.0, tileLength);\n",
+                        "        Muls(yLocal, xLocal, (half)2.0, tileLength);\n"
+                        "        LocalTensor<half> s = scratch.Get<half>(64);  // @get\n"
+                        f"        Duplicate(s, (half)0.0, {touch});  // @touch\n")
+
+
+def test_an_over_long_tbuf_get_is_a_warning_as_the_device_does_not_check_it(tmp_path, emu_cache, needs_gxx):
+    k = _with_scratch(32)  # 64 bytes: inside the buffer
+    m, root = run(tmp_path, emu_cache, k)
+    assert m.ok and m.correct, m.error
+    assert [(w.kind, w.line) for w in m.warnings] == [("ub_get_past_end", line_of(k, "@get"))]
+
+
+def test_an_access_past_the_tbuf_is_still_an_error(tmp_path, emu_cache, needs_gxx):
+    k = _with_scratch(64)  # 128 bytes into a 64-byte buffer
+    m, root = run(tmp_path, emu_cache, k)
+    check_error(m, root, "ub_out_of_bounds", k, "@touch")

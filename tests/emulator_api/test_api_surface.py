@@ -81,7 +81,7 @@ def test_tbuf_get_forms_view_the_same_buffer_and_check_bounds(run):
     assert o.values["sizes"] == [256, 64, 32, 128]
     assert o.values["addr"] == [0, 512, 1024]  # UB byte offsets: the second TBuf follows the first
     assert o.values["alias"] == [7]            # byte 512 is int32 element 128 of the whole-buffer view
-    assert not o.ok and o.error.split()[:2] == ["ub_out_of_bounds", line_of("4 bytes past the end")]
+    assert not o.ok and o.error.split()[:2] == ["ub_out_of_bounds", line_of("the access past the buffer's end")]
 
 
 def test_local_tensor_access_with_every_index_type(run):

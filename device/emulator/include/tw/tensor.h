@@ -1,6 +1,7 @@
 // Tensors and UB memory management: GlobalTensor over GM, LocalTensor over one core's UB, TPipe, TQue, TQueBind,
 // TBuf. Every buffer a queue hands out is tracked so the sanitizer can name leaks, deadlocks and overruns.
 #pragma once
+#include <algorithm>
 #include <deque>
 #include <string>
 #include <vector>
@@ -299,12 +300,18 @@ class TBuf {
     template <typename T>
     LocalTensor<T> Get(uint32_t len, TW_SRC) {
         check(TW_AT);
+        // The device does not check the length here: only an access past the buffer is wrong (every UB access is
+        // checked against the buffer itself), so an over-long Get is a warning, and the run goes on.
         if (uint64_t(len) * sizeof(T) > st_->len)
-            tw::fail("ub_out_of_bounds",
+            tw::warn("ub_get_past_end",
                      "TBuf::Get of " + std::to_string(len) + " elements (" + std::to_string(uint64_t(len) * sizeof(T)) +
-                         " bytes) from a " + st_->where() + " of " + std::to_string(st_->len) + " bytes",
+                         " bytes) from a " + st_->where() + " of " + std::to_string(st_->len) +
+                         " bytes; an access past the buffer's end will be an error",
                      TW_AT);
-        LocalTensor<T> t(reinterpret_cast<T*>(tw::cur().ub.data() + st_->offset), len, st_->id, 0, pos);
+        // Accesses are checked against what the buffer holds; GetSize() answers the length asked, as on the device.
+        uint64_t cap = std::min<uint64_t>(len, st_->len / sizeof(T));
+        LocalTensor<T> t(reinterpret_cast<T*>(tw::cur().ub.data() + st_->offset), cap, st_->id, 0, pos);
+        t.SetSize(len);
         return t;
     }
     template <typename T>
@@ -316,9 +323,15 @@ class TBuf {
     template <typename T>
     LocalTensor<T> GetWithOffset(uint32_t len, uint32_t offset, TW_SRC) {
         check(TW_AT);
+        if (offset > st_->len)  // the tensor would start outside the buffer: nothing it reaches is the buffer's
+            tw::fail("ub_out_of_bounds", "TBuf::GetWithOffset starts past the end of the " + st_->where(), TW_AT);
         if (offset + uint64_t(len) * sizeof(T) > st_->len)
-            tw::fail("ub_out_of_bounds", "TBuf::GetWithOffset past the end of the " + st_->where(), TW_AT);
-        return LocalTensor<T>(reinterpret_cast<T*>(tw::cur().ub.data() + st_->offset + offset), len, st_->id, 0, pos);
+            tw::warn("ub_get_past_end", "TBuf::GetWithOffset runs past the end of the " + st_->where() +
+                                            "; an access past the buffer's end will be an error", TW_AT);
+        uint64_t cap = std::min<uint64_t>(len, (st_->len - offset) / sizeof(T));
+        LocalTensor<T> t(reinterpret_cast<T*>(tw::cur().ub.data() + st_->offset + offset), cap, st_->id, 0, pos);
+        t.SetSize(len);
+        return t;
     }
 
     tw::QueueState* st_ = nullptr;
