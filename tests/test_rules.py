@@ -252,6 +252,21 @@ def test_small_copy_quiet_for_count_knobs_and_big_tiles(tmp_path: Path):
     assert findings(write_operator(tmp_path / "op", host=host), "small-copy") == []
 
 
+def test_small_copy_ignores_a_zero_length_constant(tmp_path: Path):
+    """Found on a public operator: a tile constant of 0 made the fix's doubling loop run forever (the lint, and so
+    the language server's analysis, hung). Run in a child process with a generous limit, so a regression fails."""
+    import subprocess
+    import sys
+
+    host = replace_once(HOST, "constexpr uint32_t TILE_LENGTH = 8192;", "constexpr uint32_t TILE_LENGTH = 0;")
+    root = write_operator(tmp_path / "op", host=host)
+    code = ("from analysis.lint import lint; from analysis.operator import load_operator; "
+            f"print(sorted(f.rule for f in lint(load_operator({str(root)!r}))))")
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 0, proc.stderr
+    assert "small-copy" not in proc.stdout
+
+
 # ---- low-block-dim -----------------------------------------------------------------------------------------------
 def test_low_block_dim_fires_through_local_variable_and_fix_uses_all_cores(tmp_path: Path):
     host = replace_once(HOST, "constexpr uint32_t BLOCK_DIM = 48;", "constexpr uint32_t BLOCK_DIM = 1;")

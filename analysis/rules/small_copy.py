@@ -53,7 +53,9 @@ class SmallCopy(Rule):
                 if knob.name in reported or not _reportable(knob):
                     continue
                 nbytes = knob.value * elem
-                if nbytes >= SMALL_BYTES:
+                # A zero (or negative) length is a placeholder the code overrides, not a small copy; doubling it
+                # towards 16 KB would also never end.
+                if nbytes <= 0 or nbytes >= SMALL_BYTES:
                     continue
                 reported.add(knob.name)
                 yield self._report(ctx, knob, elem, nbytes, call)
