@@ -3,72 +3,57 @@
 // a TILING_DATA_FIELD_DEF_STRUCT field), AscendC::tiling::X and the kernel's X are one standard-layout class.
 // Also the kernel-side PadParams and UnPadParams (Pad.md, UnPad.md).
 #pragma once
-#include <cstddef>
 #include <cstdint>
-#include <cstring>
-#include <stdexcept>
-
-#define TW_PAD_FIELD(name)                                \
-    uint32_t name = 0;                                    \
-    void set_##name(uint32_t v) { name = v; }             \
-    uint32_t get_##name() const { return name; }
-#define TW_PAD_SAVE(cls)                                                                                           \
-    void SaveToBuffer(void* buf, size_t cap) const {                                                               \
-        if (buf == nullptr || cap < sizeof(*this)) throw std::runtime_error(#cls " does not fit in the buffer");   \
-        std::memcpy(buf, static_cast<const void*>(this), sizeof(*this));                                           \
-    }                                                                                                              \
-    size_t GetDataSize() const { return sizeof(*this); }
+#include "tw/library_tiling.h"
 
 namespace optiling {
 
 class PadTiling {
   public:
-    TW_PAD_FIELD(srcHeight)
-    TW_PAD_FIELD(srcWidth)
-    TW_PAD_FIELD(srcOriWidth)
-    TW_PAD_FIELD(widthWithoutLastBlock)
-    TW_PAD_FIELD(blocksPerRow)
-    TW_PAD_FIELD(heightTiling)
-    TW_PAD_FIELD(heightFractal)
-    TW_PAD_FIELD(heightFractalTail)
-    TW_PAD_FIELD(mainLoopOffset)
-    TW_PAD_FIELD(tailBlockOffset)
-    TW_PAD_FIELD(tmpBuffer1BlockNum)
-    TW_PAD_FIELD(tmpBuffer1RowNum)
-    TW_PAD_FIELD(tmpBuffer2Offset)
-    TW_PAD_FIELD(widthTiling)
-    TW_PAD_FIELD(widthFractal)
-    TW_PAD_FIELD(widthFractalTail)
-    TW_PAD_FIELD(widthFractalTailAlingned)
-    TW_PAD_FIELD(brcbTiling)
-    TW_PAD_FIELD(brcbFractal)
-    TW_PAD_FIELD(brcbFractalTail)
-    TW_PAD_FIELD(maxRepeatTimes)
-    TW_PAD_FIELD(brcbTilingRepeatTimes)
-    TW_PAD_FIELD(brcbTilingRepeatTimesTail)
-    TW_PAD_FIELD(brcbFractalTailRepeatTimes)
-    TW_PAD_FIELD(brcbFractalTailRepeatTimesTail)
-    TW_PAD_FIELD(reserved)
-    TW_PAD_SAVE(PadTiling)
+    TW_LIB_TILING_FIELD(uint32_t, srcHeight)
+    TW_LIB_TILING_FIELD(uint32_t, srcWidth)
+    TW_LIB_TILING_FIELD(uint32_t, srcOriWidth)
+    TW_LIB_TILING_FIELD(uint32_t, widthWithoutLastBlock)
+    TW_LIB_TILING_FIELD(uint32_t, blocksPerRow)
+    TW_LIB_TILING_FIELD(uint32_t, heightTiling)
+    TW_LIB_TILING_FIELD(uint32_t, heightFractal)
+    TW_LIB_TILING_FIELD(uint32_t, heightFractalTail)
+    TW_LIB_TILING_FIELD(uint32_t, mainLoopOffset)
+    TW_LIB_TILING_FIELD(uint32_t, tailBlockOffset)
+    TW_LIB_TILING_FIELD(uint32_t, tmpBuffer1BlockNum)
+    TW_LIB_TILING_FIELD(uint32_t, tmpBuffer1RowNum)
+    TW_LIB_TILING_FIELD(uint32_t, tmpBuffer2Offset)
+    TW_LIB_TILING_FIELD(uint32_t, widthTiling)
+    TW_LIB_TILING_FIELD(uint32_t, widthFractal)
+    TW_LIB_TILING_FIELD(uint32_t, widthFractalTail)
+    TW_LIB_TILING_FIELD(uint32_t, widthFractalTailAlingned)
+    TW_LIB_TILING_FIELD(uint32_t, brcbTiling)
+    TW_LIB_TILING_FIELD(uint32_t, brcbFractal)
+    TW_LIB_TILING_FIELD(uint32_t, brcbFractalTail)
+    TW_LIB_TILING_FIELD(uint32_t, maxRepeatTimes)
+    TW_LIB_TILING_FIELD(uint32_t, brcbTilingRepeatTimes)
+    TW_LIB_TILING_FIELD(uint32_t, brcbTilingRepeatTimesTail)
+    TW_LIB_TILING_FIELD(uint32_t, brcbFractalTailRepeatTimes)
+    TW_LIB_TILING_FIELD(uint32_t, brcbFractalTailRepeatTimesTail)
+    TW_LIB_TILING_FIELD(uint32_t, reserved)
+    TW_LIB_TILING_SAVE(PadTiling)
 };
 
 class UnPadTiling {
   public:
-    TW_PAD_FIELD(srcHeight)
-    TW_PAD_FIELD(srcWidth)
-    TW_PAD_FIELD(tmpBuffer1BlockNum)
-    TW_PAD_FIELD(tmpBuffer1RowNum)
-    TW_PAD_FIELD(tmpBuffer2Offset)
-    TW_PAD_FIELD(widthTiling)
-    TW_PAD_FIELD(widthFractal)
-    TW_PAD_FIELD(widthFractalTail)
-    TW_PAD_SAVE(UnPadTiling)
+    TW_LIB_TILING_FIELD(uint32_t, srcHeight)
+    TW_LIB_TILING_FIELD(uint32_t, srcWidth)
+    TW_LIB_TILING_FIELD(uint32_t, tmpBuffer1BlockNum)
+    TW_LIB_TILING_FIELD(uint32_t, tmpBuffer1RowNum)
+    TW_LIB_TILING_FIELD(uint32_t, tmpBuffer2Offset)
+    TW_LIB_TILING_FIELD(uint32_t, widthTiling)
+    TW_LIB_TILING_FIELD(uint32_t, widthFractal)
+    TW_LIB_TILING_FIELD(uint32_t, widthFractalTail)
+    TW_LIB_TILING_SAVE(UnPadTiling)
 };
 
 }  // namespace optiling
 
-#undef TW_PAD_FIELD
-#undef TW_PAD_SAVE
 
 namespace AscendC {
 namespace tiling {

@@ -5,42 +5,31 @@
 // names are one standard-layout class, so the bytes SaveToBuffer writes are exactly what GET_TILING_DATA reads back.
 // Also the kernel-side SoftMaxShapeInfo and SoftmaxConfig.
 #pragma once
-#include <cstddef>
 #include <cstdint>
-#include <cstring>
-#include <stdexcept>
+#include "tw/library_tiling.h"
 
 namespace optiling {
 
 class SoftMaxTiling {
   public:
-#define TW_SOFTMAX_FIELD(name)                         \
-    uint32_t name = 0;                                 \
-    void set_##name(uint32_t v) { name = v; }          \
-    uint32_t get_##name() const { return name; }
-    TW_SOFTMAX_FIELD(srcM)
-    TW_SOFTMAX_FIELD(srcK)
-    TW_SOFTMAX_FIELD(srcSize)
-    TW_SOFTMAX_FIELD(outMaxM)
-    TW_SOFTMAX_FIELD(outMaxK)
-    TW_SOFTMAX_FIELD(outMaxSize)
-    TW_SOFTMAX_FIELD(splitM)
-    TW_SOFTMAX_FIELD(splitK)
-    TW_SOFTMAX_FIELD(splitSize)
-    TW_SOFTMAX_FIELD(reduceM)
-    TW_SOFTMAX_FIELD(reduceK)
-    TW_SOFTMAX_FIELD(reduceSize)
-    TW_SOFTMAX_FIELD(rangeM)
-    TW_SOFTMAX_FIELD(tailM)
-    TW_SOFTMAX_FIELD(tailSplitSize)
-    TW_SOFTMAX_FIELD(tailReduceSize)
-#undef TW_SOFTMAX_FIELD
+    TW_LIB_TILING_FIELD(uint32_t, srcM)
+    TW_LIB_TILING_FIELD(uint32_t, srcK)
+    TW_LIB_TILING_FIELD(uint32_t, srcSize)
+    TW_LIB_TILING_FIELD(uint32_t, outMaxM)
+    TW_LIB_TILING_FIELD(uint32_t, outMaxK)
+    TW_LIB_TILING_FIELD(uint32_t, outMaxSize)
+    TW_LIB_TILING_FIELD(uint32_t, splitM)
+    TW_LIB_TILING_FIELD(uint32_t, splitK)
+    TW_LIB_TILING_FIELD(uint32_t, splitSize)
+    TW_LIB_TILING_FIELD(uint32_t, reduceM)
+    TW_LIB_TILING_FIELD(uint32_t, reduceK)
+    TW_LIB_TILING_FIELD(uint32_t, reduceSize)
+    TW_LIB_TILING_FIELD(uint32_t, rangeM)
+    TW_LIB_TILING_FIELD(uint32_t, tailM)
+    TW_LIB_TILING_FIELD(uint32_t, tailSplitSize)
+    TW_LIB_TILING_FIELD(uint32_t, tailReduceSize)
 
-    void SaveToBuffer(void* buf, size_t cap) const {
-        if (buf == nullptr || cap < sizeof(*this)) throw std::runtime_error("SoftMaxTiling does not fit in the buffer");
-        std::memcpy(buf, static_cast<const void*>(this), sizeof(*this));
-    }
-    size_t GetDataSize() const { return sizeof(*this); }
+    TW_LIB_TILING_SAVE(SoftMaxTiling)
 };
 
 }  // namespace optiling
