@@ -165,24 +165,28 @@ namespace AscendC {
 // ---------------------------------------------------------------------------------------------------------------
 // Binary: dst = src0 op src1
 
-#define TW_BINARY(NAME, OP)                                                                                        \
+// The three documented forms of a two-source instruction (count; continuous mask; bit mask), each handing the work
+// to an engine of tw:: (bin_count/bin_mask here; vector_extra.h's fused instructions use the three-operand
+// ter_count/ter_mask, which also read dst). Kept defined: vector_extra.h declares its instructions with it too.
+#define TW_BINARY_FORMS(NAME, ENGINE_COUNT, ENGINE_MASK, OP)                                                       \
     template <typename T>                                                                                          \
     void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1,                   \
               const int32_t& count, TW_SRC) {                                                                      \
-        tw::bin_count(#NAME, dst, src0, src1, count, OP{}, TW_AT);                                                 \
+        tw::ENGINE_COUNT(#NAME, dst, src0, src1, count, OP{}, TW_AT);                                              \
     }                                                                                                              \
     template <typename T, bool isSetMask = true>                                                                   \
     void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1, uint64_t mask,    \
               const uint8_t repeatTimes, const BinaryRepeatParams& repeatParams, TW_SRC) {                         \
-        tw::bin_mask(#NAME, dst, src0, src1, tw::mask_cont(mask, repeatTimes, 256 / sizeof(T), isSetMask),         \
-                     repeatParams, OP{}, TW_AT);                                                                   \
+        tw::ENGINE_MASK(#NAME, dst, src0, src1, tw::mask_cont(mask, repeatTimes, 256 / sizeof(T), isSetMask),      \
+                        repeatParams, OP{}, TW_AT);                                                                \
     }                                                                                                              \
     template <typename T, bool isSetMask = true>                                                                   \
     void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1,                   \
               const uint64_t mask[], const uint8_t repeatTimes, const BinaryRepeatParams& repeatParams, TW_SRC) {  \
-        tw::bin_mask(#NAME, dst, src0, src1, tw::mask_bits(mask, repeatTimes, 256 / sizeof(T), isSetMask),         \
-                     repeatParams, OP{}, TW_AT);                                                                   \
+        tw::ENGINE_MASK(#NAME, dst, src0, src1, tw::mask_bits(mask, repeatTimes, 256 / sizeof(T), isSetMask),      \
+                        repeatParams, OP{}, TW_AT);                                                                \
     }
+#define TW_BINARY(NAME, OP) TW_BINARY_FORMS(NAME, bin_count, bin_mask, OP)
 
 TW_BINARY(Add, tw::op::Add)
 TW_BINARY(Sub, tw::op::Sub)

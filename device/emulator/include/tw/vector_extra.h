@@ -73,32 +73,12 @@ struct MulAddDst { template <class C> C operator()(C s0, C s1, C d) const { retu
 
 namespace AscendC {
 
-#define TW_FUSED(NAME, ENGINE_COUNT, ENGINE_MASK, OP)                                                              \
-    template <typename T>                                                                                          \
-    void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1,                   \
-              const int32_t& count, TW_SRC) {                                                                      \
-        tw::ENGINE_COUNT(#NAME, dst, src0, src1, count, OP{}, TW_AT);                                              \
-    }                                                                                                              \
-    template <typename T, bool isSetMask = true>                                                                   \
-    void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1, uint64_t mask,    \
-              const uint8_t repeatTimes, const BinaryRepeatParams& repeatParams, TW_SRC) {                         \
-        tw::ENGINE_MASK(#NAME, dst, src0, src1, tw::mask_cont(mask, repeatTimes, 256 / sizeof(T), isSetMask),      \
-                        repeatParams, OP{}, TW_AT);                                                                \
-    }                                                                                                              \
-    template <typename T, bool isSetMask = true>                                                                   \
-    void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1,                   \
-              const uint64_t mask[], const uint8_t repeatTimes, const BinaryRepeatParams& repeatParams, TW_SRC) {  \
-        tw::ENGINE_MASK(#NAME, dst, src0, src1, tw::mask_bits(mask, repeatTimes, 256 / sizeof(T), isSetMask),      \
-                        repeatParams, OP{}, TW_AT);                                                                \
-    }
-
-TW_FUSED(AddRelu, bin_count, bin_mask, tw::op::AddRelu)
-TW_FUSED(SubRelu, bin_count, bin_mask, tw::op::SubRelu)
-TW_FUSED(FusedMulAdd, ter_count, ter_mask, tw::op::FusedMulAdd)
-TW_FUSED(FusedMulAddRelu, ter_count, ter_mask, tw::op::FusedMulAddRelu)
-TW_FUSED(MulAddDst, ter_count, ter_mask, tw::op::MulAddDst)
-
-#undef TW_FUSED
+// The fused instructions take the same three forms as Add (vector_arith.h's TW_BINARY_FORMS).
+TW_BINARY_FORMS(AddRelu, bin_count, bin_mask, tw::op::AddRelu)
+TW_BINARY_FORMS(SubRelu, bin_count, bin_mask, tw::op::SubRelu)
+TW_BINARY_FORMS(FusedMulAdd, ter_count, ter_mask, tw::op::FusedMulAdd)
+TW_BINARY_FORMS(FusedMulAddRelu, ter_count, ter_mask, tw::op::FusedMulAddRelu)
+TW_BINARY_FORMS(MulAddDst, ter_count, ter_mask, tw::op::MulAddDst)
 
 // CreateVecIndex: dst[i] = firstValue + i for i < count (half, float, int16, int32), each element computed directly.
 template <typename T>
