@@ -69,10 +69,8 @@ def _bare_conditions(src: bytes, buf: bytearray, opaque: _Opaque, out: Preproces
     # `ifASCEND_IS_AIV` would be one word); the `)` on the blank after it, else over the word's last letter.
     if b"if" not in src:
         return
-    for m in _BARE_IF_RE.finditer(src, lo, scan_end):
-        if m.start() >= hi:
-            break
-        if opaque.contains(m.start()) or (m.start() and src[m.start() - 1] in _WORD):
+    for m in opaque.code_matches(_BARE_IF_RE, src, lo, hi, scan_end):
+        if m.start() and src[m.start() - 1] in _WORD:
             continue
         buf[m.end(1) - 1] = ord("(")
         buf[m.start(3) if m.end(3) > m.start(3) else m.end(2) - 1] = ord(")")
@@ -84,11 +82,7 @@ def _member_pointers(src: bytes, buf: bytearray, opaque: _Opaque, out: Preproces
     # `(obj->*fn)(x)` -> `(obj-> fn)(x)`: a member call, which is what the model needs to see.
     if b"->*" not in src and b".*" not in src:
         return
-    for m in _MEMBER_PTR_RE.finditer(src, lo, scan_end):
-        if m.start() >= hi:
-            break
-        if opaque.contains(m.start()):
-            continue
+    for m in opaque.code_matches(_MEMBER_PTR_RE, src, lo, hi, scan_end):
         if m.group(0) == b".*":
             word = re.search(rb"([A-Za-z_]\w*|\)|\])$", src[max(0, m.start() - 64) : m.start()])
             if word is None:
@@ -102,11 +96,7 @@ def _default_braces(src: bytes, buf: bytearray, opaque: _Opaque, out: Preprocess
     # `const Shape& s = {}` -> `const Shape& s = 0 `: a default argument the grammar reads.
     if b"{" not in src:
         return
-    for m in _DEFAULT_BRACES_RE.finditer(src, lo, scan_end):
-        if m.start() >= hi:
-            break
-        if opaque.contains(m.start()):
-            continue
+    for m in opaque.code_matches(_DEFAULT_BRACES_RE, src, lo, hi, scan_end):
         brace = src.index(b"{", m.start())
         blank(buf, brace, m.end())
         buf[brace] = ord("0")
@@ -120,11 +110,7 @@ def _attributes(src: bytes, buf: bytearray, opaque: _Opaque, out: Preprocessed, 
     # `name __attribute__((used, section(".x"))) = {...}`: the grammar takes attributes only before a declarator.
     if b"__attribute__" not in src:
         return
-    for m in _ATTRIBUTE_RE.finditer(src, lo, scan_end):
-        if m.start() >= hi:
-            break
-        if opaque.contains(m.start()):
-            continue
+    for m in opaque.code_matches(_ATTRIBUTE_RE, src, lo, hi, scan_end):
         close = match_paren(src, m.end() - 1, opaque)
         if close < 0:
             out.far_reaching = True  # a `)` typed later would close it
@@ -138,11 +124,9 @@ def _macro_words(src: bytes, buf: bytearray, opaque: _Opaque, out: Preprocessed,
     """A capitalised word with no parentheses at the start of a line: blanked when a declaration follows it on
     its line (`ACLNN_API aclnnStatus f(...)`) or on the next code line (`TEMPLATE_DECLARE` / `class K {`), or
     when it stands alone between statements (a macro that carries its own `;`)."""
-    for m in _CAPS_LINE_RE.finditer(src, lo, scan_end):
-        if m.start(1) >= hi:
-            break
+    for m in opaque.code_matches(_CAPS_LINE_RE, src, lo, hi, scan_end, group=1):
         start, end = m.span(1)
-        if opaque.contains(start) or _in_directive(src, start):
+        if _in_directive(src, start):
             continue
         line_end = src.find(b"\n", end)
         line_end = len(src) if line_end < 0 else line_end
@@ -248,11 +232,7 @@ def _defines(src: bytes, buf: bytearray, opaque: _Opaque, out: Preprocessed, lo:
     # tree-sitter ends a `#define` body at a `/* */` comment, so the rest of the body became code.
     if b"define" not in src:
         return
-    for m in _DEFINE_RE.finditer(src, lo, scan_end):
-        if m.start() >= hi:
-            break
-        if opaque.contains(m.start()):
-            continue
+    for m in opaque.code_matches(_DEFINE_RE, src, lo, hi, scan_end):
         end = m.end()
         while True:  # the logical line: physical lines joined by a trailing backslash
             nl = src.find(b"\n", end)
@@ -295,11 +275,7 @@ def _using_lists(src: bytes, buf: bytearray, opaque: _Opaque, out: Preprocessed,
     # C++17 `using A::x, A::y;` -> `using A::x; A::y;` (the grammar knows one name per using-declaration).
     if b"using" not in src:
         return
-    for m in _USING_LIST_RE.finditer(src, lo, scan_end):
-        if m.start() >= hi:
-            break
-        if opaque.contains(m.start()):
-            continue
+    for m in opaque.code_matches(_USING_LIST_RE, src, lo, hi, scan_end):
         for i in range(m.start(), m.end()):
             if src[i] == ord(","):
                 buf[i] = ord(";")

@@ -58,11 +58,7 @@ def _specifier_calls(src: bytes, buf: bytearray, opaque: _Opaque, out: Preproces
                      scan_end: int) -> None:
     # `__aicore__ LAUNCH_BOUND(N) inline void F(`: only qualifiers (already blanked) or `template <...>` before it
     # on its line, and a declaration after it.
-    for m in _SPEC_CALL_RE.finditer(src, lo, scan_end):
-        if m.start() >= hi:
-            break
-        if opaque.contains(m.start()):
-            continue
+    for m in opaque.code_matches(_SPEC_CALL_RE, src, lo, hi, scan_end):
         line_start = src.rfind(b"\n", 0, m.start()) + 1
         before = _TEMPLATE_HEAD_RE.sub(b" ", bytes(buf[line_start : m.start()])).split()
         if any(w not in _SPECIFIER_WORDS for w in before):
@@ -82,11 +78,7 @@ def _specifier_calls(src: bytes, buf: bytearray, opaque: _Opaque, out: Preproces
 def _using_calls(src: bytes, buf: bytearray, opaque: _Opaque, out: Preprocessed, lo: int, hi: int,
                  scan_end: int) -> None:
     # `using C = MAKE_CONST(T, 0);` -> `using C = MAKE_CONST         ;`: an alias of the macro's name, a type.
-    for m in _USING_CALL_RE.finditer(src, lo, scan_end):
-        if m.start() >= hi:
-            break
-        if opaque.contains(m.start()):
-            continue
+    for m in opaque.code_matches(_USING_CALL_RE, src, lo, hi, scan_end):
         close = match_paren(src, m.end() - 1, opaque)
         if close < 0:
             continue
@@ -98,11 +90,7 @@ def _using_calls(src: bytes, buf: bytearray, opaque: _Opaque, out: Preprocessed,
 def _declaration_calls(src: bytes, buf: bytearray, opaque: _Opaque, out: Preprocessed, lo: int, hi: int,
                        scan_end: int) -> None:
     # `NAME(Pool, Pos::VECCALC, 16);` where only declarations may stand: the arguments go, `NAME(   );` stays.
-    for m in _DECL_CALL_RE.finditer(src, lo, scan_end):
-        if m.start(1) >= hi:
-            break
-        if opaque.contains(m.start(1)):
-            continue
+    for m in opaque.code_matches(_DECL_CALL_RE, src, lo, hi, scan_end, group=1):
         close = match_paren(src, m.end() - 1, opaque)
         if close < 0 or src[close + 1 : close + 2] != b";" or buf[m.start(1) : close] != src[m.start(1) : close]:
             continue  # (or an earlier pass rewrote it: a tiling macro, a statement macro)
@@ -151,11 +139,7 @@ def _statement_macro_calls(src: bytes, buf: bytearray, opaque: _Opaque, out: Pre
     if not names:
         return
     call_re = re.compile(rb"^[ \t]*(" + b"|".join(re.escape(n) for n in sorted(names)) + rb")[ \t]*\(", re.M)
-    for m in call_re.finditer(src, lo, scan_end):
-        if m.start(1) >= hi:
-            break
-        if opaque.contains(m.start(1)):
-            continue
+    for m in opaque.code_matches(call_re, src, lo, hi, scan_end, group=1):
         close = match_paren(src, m.end() - 1, opaque)
         if close < 0:
             continue
@@ -176,11 +160,7 @@ def _operator_template_ids(src: bytes, buf: bytearray, opaque: _Opaque, out: Pre
                            scan_end: int) -> None:
     # `operator()<AscendC::AIC>(params)` -> `operator()                (params)`: the grammar has no template-id
     # for operator names; the arguments only say which specialization this is.
-    for m in _OPERATOR_TID_RE.finditer(src, lo, scan_end):
-        if m.start() >= hi:
-            break
-        if opaque.contains(m.start()):
-            continue
+    for m in opaque.code_matches(_OPERATOR_TID_RE, src, lo, hi, scan_end):
         open_pos, depth, i = m.start(1), 0, m.start(1)
         while i < min(len(src), open_pos + 256):
             c = src[i]

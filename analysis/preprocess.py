@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import bisect
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
@@ -101,6 +102,17 @@ class _Opaque:
         if k >= 0 and self._ranges[k][0] <= pos < self._ranges[k][1]:
             return self._ranges[k][1]
         return pos
+
+    def code_matches(self, regex: re.Pattern, src: bytes, lo: int, hi: int, scan_end: int,
+                     group: int = 0) -> Iterator[re.Match]:
+        """The matches of `regex` in src[lo:scan_end] whose `group` starts in code (not in a comment or literal)
+        before `hi`: what every neutralising pass scans (the window may end mid-match, hence scan_end)."""
+        for m in regex.finditer(src, lo, scan_end):
+            start = m.start(group)
+            if start >= hi:
+                return
+            if not self.contains(start):
+                yield m
 
     def start_of(self, pos: int) -> int:
         """Start of the opaque range containing pos (pos itself when none does)."""
@@ -263,12 +275,8 @@ def _neutralise(src: bytes, buf: bytearray, opaque: _Opaque, out: Preprocessed, 
     and the scans for them stop at `scan_end`."""
     marks = out.marks
     scan_end = len(src) if scan_end is None else scan_end
-    for m in _QUALIFIER_RE.finditer(src, lo, scan_end):
+    for m in opaque.code_matches(_QUALIFIER_RE, src, lo, hi, scan_end):
         start, end = m.span()
-        if start >= hi:
-            break
-        if opaque.contains(start):
-            continue
         line_start = src.rfind(b"\n", max(0, start - 200), start) + 1
         if _DIRECTIVE_NAME_RE.search(src, line_start, start):
             continue
@@ -287,18 +295,10 @@ def _neutralise(src: bytes, buf: bytearray, opaque: _Opaque, out: Preprocessed, 
         buf[start:end] = b" " * (end - start)  # a qualifier is one word: no line break to keep
         marks.append(Mark("qualifier", name, start, end))
 
-    for m in _TILING_MACRO_RE.finditer(src, lo, scan_end) if b"TILING_DATA" in src else ():
-        if m.start() >= hi:
-            break
-        if opaque.contains(m.start()):
-            continue
+    for m in opaque.code_matches(_TILING_MACRO_RE, src, lo, hi, scan_end) if b"TILING_DATA" in src else ():
         _neutralise_tiling_macro(src, buf, m, opaque, out)
 
-    for m in _LAUNCH_RE.finditer(src, lo, scan_end) if b"<<<" in src else ():
-        if m.start() >= hi:
-            break
-        if opaque.contains(m.start()):
-            continue
+    for m in opaque.code_matches(_LAUNCH_RE, src, lo, hi, scan_end) if b"<<<" in src else ():
         close = src.find(b">>>", m.end())
         if close < 0:
             out.far_reaching = True  # a `>>>` typed later would make this a launch
