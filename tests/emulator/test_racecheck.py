@@ -11,6 +11,7 @@ import tempfile
 from pathlib import Path
 
 import pytest
+from kernel_drivers import build_driver
 
 ROOT = Path(__file__).resolve().parents[2]
 DRIVER = Path(__file__).resolve().parent / "race_driver.cpp"
@@ -25,12 +26,8 @@ def marker_line(name: str) -> int:
 
 @pytest.fixture(scope="session")
 def race(tmp_path_factory: pytest.TempPathFactory):
-    out = tmp_path_factory.mktemp("race_driver")
-    exe = out / "race_driver"
-    proc = subprocess.run([CXX, "-std=c++17", "-O0", "-Wall", "-Wextra", "-Werror", "-pthread", "-I",
-                           str(ROOT / "device" / "emulator" / "include"), str(DRIVER), "-o", str(exe)],
-                          capture_output=True, text=True, timeout=600)
-    assert proc.returncode == 0, "\n".join(proc.stderr.splitlines()[:40])
+    exe = build_driver(tmp_path_factory, DRIVER)
+    out = exe.parent
 
     def run(variant: str) -> list[tuple[str, int]]:
         d = Path(tempfile.mkdtemp(dir=out))

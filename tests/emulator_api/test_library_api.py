@@ -7,12 +7,12 @@ offending call."""
 from __future__ import annotations
 
 import shutil
-import subprocess
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
 import pytest
+from kernel_drivers import build_driver, run_driver
 
 ROOT = Path(__file__).resolve().parents[2]
 INCLUDE = ROOT / "device" / "emulator" / "include"
@@ -38,27 +38,12 @@ class Out:
 
 @pytest.fixture(scope="module")
 def run(tmp_path_factory: pytest.TempPathFactory):
-    exe = tmp_path_factory.mktemp("library_driver") / "library_driver"
-    proc = subprocess.run([CXX, "-std=c++17", "-O0", "-Wall", "-Wextra", "-Werror", "-pthread", "-I", str(INCLUDE),
-                           str(HERE / "library_driver.cpp"), "-o", str(exe)], capture_output=True, text=True,
-                          timeout=600)
-    assert proc.returncode == 0, "\n".join(proc.stderr.splitlines()[:40])
+    exe = build_driver(tmp_path_factory, HERE / "library_driver.cpp")
 
     def go(case: str) -> Out:
-        p = subprocess.run([str(exe), case], capture_output=True, text=True, timeout=60)
-        assert p.returncode == 0, p.stderr
-        out = Out()
-        for line in p.stdout.splitlines():
-            key, _, rest = line.partition(" ")
-            if key == "result":
-                out.ok = rest == "ok"
-                out.error = "" if out.ok else rest.removeprefix("error ")
-            elif key == "trace":
-                name, pipe = rest.split()
-                out.trace.append((name, int(pipe)))
-            else:
-                out.values[key] = np.array([float(v) for v in rest.split()])
-        return out
+        r = run_driver(exe, case)
+        return Out({k: np.array([float(v) for v in words]) for k, words in r.lines.items()}, r.ok, r.error,
+                   [(name, int(pipe)) for name, pipe in r.trace])
 
     return go
 

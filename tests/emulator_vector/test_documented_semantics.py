@@ -17,6 +17,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from kernel_drivers import build_driver
 
 ROOT = Path(__file__).resolve().parents[2]
 INCLUDE = ROOT / "device" / "emulator" / "include"
@@ -45,11 +46,8 @@ def marker_line(name: str) -> int:
 
 @pytest.fixture(scope="session")
 def drv(tmp_path_factory: pytest.TempPathFactory):
-    out = tmp_path_factory.mktemp("semantics_driver")
-    exe = out / "semantics_driver"
-    proc = subprocess.run([CXX, "-std=c++17", "-O0", "-Wall", "-Wextra", "-Werror", "-pthread", "-I", str(INCLUDE),
-                           str(DRIVER), "-o", str(exe)], capture_output=True, text=True, timeout=600)
-    assert proc.returncode == 0, "\n".join(proc.stderr.splitlines()[:60])
+    exe = build_driver(tmp_path_factory, DRIVER, error_lines=60)
+    out = exe.parent
 
     def run(case: str, **kw) -> Res:
         d = Path(tempfile.mkdtemp(dir=out))

@@ -16,6 +16,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from kernel_drivers import build_driver
 
 ROOT = Path(__file__).resolve().parents[2]
 INCLUDE = ROOT / "device" / "emulator" / "include"
@@ -56,13 +57,8 @@ class Res:
 
 @pytest.fixture(scope="session")
 def drv(tmp_path_factory: pytest.TempPathFactory):
-    out = tmp_path_factory.mktemp("vector_driver")
-    exe = out / "vector_driver"
-    proc = subprocess.run(
-        [CXX, "-std=c++17", "-O0", "-Wall", "-Wextra", "-Werror", "-pthread", "-I", str(INCLUDE),
-         str(HERE / "vector_driver.cpp"), "-o", str(exe)],
-        capture_output=True, text=True, timeout=600)
-    assert proc.returncode == 0, "\n".join(proc.stderr.splitlines()[:60])
+    exe = build_driver(tmp_path_factory, HERE / "vector_driver.cpp", error_lines=60)
+    out = exe.parent
 
     def run(case: str, bufs: list[np.ndarray], **kw) -> Res:
         d = Path(tempfile.mkdtemp(dir=out))
