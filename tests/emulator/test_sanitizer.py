@@ -86,6 +86,25 @@ def test_tensor_not_freed_at_kernel_end(tmp_path, emu_cache, needs_gxx):
     check_error(m, root, "tensor_leak", k, "pipe.InitBuffer(outQueueY", "never freed")
 
 
+def test_a_tensor_enqueued_into_another_queue_is_a_warning_and_dequeues_as_that_block(tmp_path, emu_cache, needs_gxx):
+    # The device's queue records buffer handles: x's block, scaled in place and EnQue'd into the out queue, comes
+    # back from its DeQue, and the out queue's FreeTensor releases it in the in queue (which would otherwise run out
+    # of its 2 blocks by the third tile). Only the CPU debug build asserts on it, so both calls are warnings.
+    k = replace_once(KERNEL, """        LocalTensor<half> yLocal = outQueueY.AllocTensor<half>();
+        Muls(yLocal, xLocal, (half)2.0, tileLength);
+        outQueueY.EnQue<half>(yLocal);
+        inQueueX.FreeTensor(xLocal);
+""", """        Muls(xLocal, xLocal, (half)2.0, tileLength);
+        outQueueY.EnQue<half>(xLocal);
+""")
+    m, root = run(tmp_path, emu_cache, k)
+    assert m.ok and m.correct, m
+    misuse = sorted((w.line, w.message) for w in m.warnings if w.kind == "queue_misuse")
+    assert [line for line, _ in misuse] == [line_of(k, "outQueueY.EnQue<half>(xLocal)"),
+                                            line_of(k, "outQueueY.FreeTensor(yLocal)")], m.warnings
+    assert all(f"scale.cpp:{line_of(k, 'pipe.InitBuffer(inQueueX')}" in msg for _, msg in misuse), misuse
+
+
 def test_setflag_never_waited_and_wait_never_set(tmp_path, emu_cache, needs_gxx):
     k = replace_once(KERNEL, "        Muls(yLocal, xLocal, (half)2.0, tileLength);\n",
                      "        Muls(yLocal, xLocal, (half)2.0, tileLength);\n"

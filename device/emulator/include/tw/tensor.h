@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <deque>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "tw/race.h"
@@ -18,7 +19,9 @@ struct QueueState {
     uint32_t len = 0;         // bytes per buffer
     uint64_t offset = 0;      // first buffer's offset in UB
     std::vector<int> state;   // per buffer: 0 free, 1 allocated, 2 enqueued
-    std::deque<int> fifo;     // enqueued buffers, oldest first
+    // Enqueued buffers, oldest first, as (id of the queue whose pool holds it, block index): a device queue records
+    // buffer handles, so it may hold a block another queue allocated (see TQueBase::holder).
+    std::deque<std::pair<int, int>> fifo;
     int next = 0;             // AscendC hands buffers out round-robin (ping-pong), not lowest-free-first
     const char* file = nullptr;
     int line = 0;
@@ -212,12 +215,13 @@ class TQueBase {
     template <typename T>
     bool EnQue(const LocalTensor<T>& t, TW_SRC) {
         tw::QueueState& q = state(TW_AT, "EnQue");
-        int b = own(q, t, "EnQue", TW_AT);
-        if (q.state[b] != 1)
-            tw::fail("queue_misuse", "EnQue of a tensor that is not allocated from the " + q.where(), TW_AT);
-        q.state[b] = 2;
-        q.fifo.push_back(b);
-        tw::record(tw::Rec::EnQue, PIPE_S, "EnQue", TW_AT, 0, 0, 0, q.id, b);
+        tw::QueueState& h = holder(q, t, "EnQue", TW_AT);
+        int b = t.buffer_index();
+        if (h.state[b] != 1)
+            tw::fail("queue_misuse", "EnQue of a tensor that is not allocated from the " + h.where(), TW_AT);
+        h.state[b] = 2;
+        q.fifo.push_back({h.id, b});
+        tw::record(tw::Rec::EnQue, PIPE_S, "EnQue", TW_AT, 0, 0, 0, h.id, b);
         return true;
     }
     template <TPosition, TPosition, typename T>
@@ -229,12 +233,13 @@ class TQueBase {
         if (q.fifo.empty())
             tw::fail("deadlock",
                      "DeQue on the empty " + q.where() + " waits forever: nothing was EnQue'd before it", TW_AT);
-        int b = q.fifo.front();
+        auto [id, b] = q.fifo.front();
         q.fifo.pop_front();
-        q.state[b] = 1;
-        tw::record(tw::Rec::DeQue, PIPE_S, "DeQue", TW_AT, 0, 0, 0, q.id, b);
-        return LocalTensor<T>(reinterpret_cast<T*>(ub() + q.offset + uint64_t(b) * q.len), q.len / sizeof(T), q.id, b,
-                              q.pos);
+        tw::QueueState& h = *tw::cur().queues[id];  // the block's own pool: its address, size and state
+        h.state[b] = 1;
+        tw::record(tw::Rec::DeQue, PIPE_S, "DeQue", TW_AT, 0, 0, 0, h.id, b);
+        return LocalTensor<T>(reinterpret_cast<T*>(ub() + h.offset + uint64_t(b) * h.len), h.len / sizeof(T), h.id, b,
+                              h.pos);
     }
     template <TPosition, TPosition, typename T>
     LocalTensor<T> DeQue(TW_SRC) { return DeQue<T>(TW_AT); }
@@ -242,13 +247,14 @@ class TQueBase {
     template <typename T>
     void FreeTensor(LocalTensor<T>& t, TW_SRC) {
         tw::QueueState& q = state(TW_AT, "FreeTensor");
-        int b = own(q, t, "FreeTensor", TW_AT);
-        if (q.state[b] == 0) tw::fail("queue_misuse", "FreeTensor of a buffer already free in the " + q.where(), TW_AT);
-        q.state[b] = 0;
+        tw::QueueState& h = holder(q, t, "FreeTensor", TW_AT);
+        int b = t.buffer_index();
+        if (h.state[b] == 0) tw::fail("queue_misuse", "FreeTensor of a buffer already free in the " + h.where(), TW_AT);
+        h.state[b] = 0;
         for (auto it = q.fifo.begin(); it != q.fifo.end(); ++it) {
-            if (*it == b) { q.fifo.erase(it); break; }
+            if (*it == std::make_pair(h.id, b)) { q.fifo.erase(it); break; }
         }
-        tw::record(tw::Rec::Free, PIPE_S, "FreeTensor", TW_AT, 0, 0, 0, q.id, b);
+        tw::record(tw::Rec::Free, PIPE_S, "FreeTensor", TW_AT, 0, 0, 0, h.id, b);
     }
     template <typename T>
     void FreeTensor(LocalTensor<T>&& t, TW_SRC) { LocalTensor<T> c = t; FreeTensor(c, TW_AT); }
@@ -273,12 +279,24 @@ class TQueBase {
                      line);
         return *st_;
     }
+    // The queue whose pool holds t's block: q itself, or another queue's. On the device a queue keeps buffer
+    // handles and the block's state lives with the block, so EnQue/FreeTensor of another queue's tensor does what it
+    // says (DeQue then returns that block); only Huawei's CPU debug build asserts that the block is the queue's own.
+    // That is a warning here. A tensor from no queue (a TBuf, a static address) has no handle: an error.
     template <typename T>
-    static int own(tw::QueueState& q, const LocalTensor<T>& t, const char* what, const char* file, int line) {
-        if (t.queue_id() != q.id || t.buffer_index() < 0 || t.buffer_index() >= q.num)
+    static tw::QueueState& holder(tw::QueueState& q, const LocalTensor<T>& t, const char* what, const char* file,
+                                  int line) {
+        if (t.queue_id() == q.id && t.buffer_index() >= 0 && t.buffer_index() < q.num) return q;
+        std::vector<tw::QueueState*>& all = tw::cur().queues;
+        tw::QueueState* h = t.queue_id() >= 0 && t.queue_id() < static_cast<int>(all.size()) ? all[t.queue_id()]
+                                                                                              : nullptr;
+        if (h == nullptr || h->is_buf || t.buffer_index() < 0 || t.buffer_index() >= h->num)
             tw::fail("queue_misuse", std::string(what) + " of a tensor that does not belong to the " + q.where(), file,
                      line);
-        return t.buffer_index();
+        tw::warn("queue_misuse", std::string(what) + " on the " + q.where() + " of a tensor allocated from the " +
+                 h->where() + ": the device acts on that queue's block, but Huawei's CPU debug mode stops here; use "
+                 "the queue the tensor came from", file, line);
+        return *h;
     }
 };
 
