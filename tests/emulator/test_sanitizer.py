@@ -105,6 +105,28 @@ def test_a_tensor_enqueued_into_another_queue_is_a_warning_and_dequeues_as_that_
     assert all(f"scale.cpp:{line_of(k, 'pipe.InitBuffer(inQueueX')}" in msg for _, msg in misuse), misuse
 
 
+def per_tile_pipe_kernel(scoped: bool) -> str:
+    """The good kernel with its queues made per tile, each 2 x 32 KiB: two tiles of them are 256 KiB, more than a
+    910B's 192 KiB UB, so it runs only if the UB goes back between tiles: by the tile's own TPipe being destroyed
+    (`scoped`), or by Reset on the kernel's one TPipe."""
+    k = KERNEL.replace("        pipe.InitBuffer(inQueueX, BUFFER_NUM, this->tileLength * sizeof(half));\n"
+                       "        pipe.InitBuffer(outQueueY, BUFFER_NUM, this->tileLength * sizeof(half));\n", "")
+    make = "            TPipe tilePipe;\n" if scoped else ""
+    use = "tilePipe" if scoped else "pipe"
+    return replace_once(k, "            CopyIn(i);\n", make +
+                        f"            {use}.InitBuffer(inQueueX, BUFFER_NUM, 2 * tileLength * sizeof(half));\n"
+                        f"            {use}.InitBuffer(outQueueY, BUFFER_NUM, 2 * tileLength * sizeof(half));\n"
+                        "            CopyIn(i);\n").replace(
+        "            CopyOut(i);\n", "            CopyOut(i);\n" + ("" if scoped else "            pipe.Reset();\n"))
+
+
+def test_a_destroyed_or_reset_tpipe_gives_its_ub_back(tmp_path, emu_cache, needs_gxx):
+    for scoped in (True, False):
+        m, _ = run(tmp_path, emu_cache, per_tile_pipe_kernel(scoped))
+        assert m.ok and m.correct, (scoped, m)
+        assert m.ub_peak_bytes == 4 * 2 * 8192 * 2, (scoped, m.ub_peak_bytes)  # one tile's queues, not two
+
+
 def test_setflag_never_waited_and_wait_never_set(tmp_path, emu_cache, needs_gxx):
     k = replace_once(KERNEL, "        Muls(yLocal, xLocal, (half)2.0, tileLength);\n",
                      "        Muls(yLocal, xLocal, (half)2.0, tileLength);\n"
@@ -187,7 +209,16 @@ def test_an_over_long_tbuf_get_is_a_warning_as_the_device_does_not_check_it(tmp_
     assert [(w.kind, w.line) for w in m.warnings] == [("ub_get_past_end", line_of(k, "@get"))]
 
 
-def test_an_access_past_the_tbuf_is_still_an_error(tmp_path, emu_cache, needs_gxx):
-    k = _with_scratch(64)  # 128 bytes into a 64-byte buffer
+def test_an_access_past_the_tbuf_inside_ub_is_a_warning_and_the_output_check_decides(tmp_path, emu_cache, needs_gxx):
+    k = _with_scratch(64)  # 128 bytes into a 64-byte buffer: the device writes the UB bytes after it
     m, root = run(tmp_path, emu_cache, k)
-    check_error(m, root, "ub_out_of_bounds", k, "@touch")
+    assert m.ok and m.correct, m.error
+    assert [(w.kind, w.line) for w in m.warnings] == [("ub_get_past_end", line_of(k, "@get")),
+                                                      ("ub_out_of_bounds", line_of(k, "@touch"))]
+    assert "neighbouring UB bytes" in m.warnings[1].message
+
+
+def test_an_access_past_the_physical_ub_is_an_error(tmp_path, emu_cache, needs_gxx):
+    k = _with_scratch(100000)  # 200000 bytes: past the 196608-byte UB
+    m, root = run(tmp_path, emu_cache, k)
+    check_error(m, root, "ub_out_of_bounds", k, "@touch", "196608-byte Unified Buffer")

@@ -1,6 +1,7 @@
 // Run a kernel over blockDim blocks, one thread each, and collect the first error and every block's trace.
 // Used by the generated runner (and by kernel-invocation hosts through the <<<>>> rewrite).
 #pragma once
+#include <algorithm>
 #include <functional>
 #include <memory>
 #include <string>
@@ -129,7 +130,10 @@ inline LaunchResult run_blocks(Launch& l, int block_dim, const std::function<voi
         }
         result.blocks[idx].warnings = std::move(c->warnings);
         result.blocks[idx].trace = std::move(c->trace);
-        result.blocks[idx].ub_peak = c->ub_used > c->ub_static_end ? c->ub_used : c->ub_static_end;
+        // The peak is the furthest byte any buffer reached: a TPipe gives its UB back when destroyed or Reset.
+        uint64_t peak = c->ub_used > c->ub_static_end ? c->ub_used : c->ub_static_end;
+        for (QueueState* q : c->queues) peak = std::max<uint64_t>(peak, q->offset + uint64_t(q->len) * q->num);
+        result.blocks[idx].ub_peak = peak;
         for (QueueState* q : c->queues) delete q;
         core() = nullptr;
     };

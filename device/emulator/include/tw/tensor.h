@@ -364,9 +364,13 @@ class TBuf {
 class TPipe {
   public:
     TPipe() {
-        if (tw::core()) tw::core()->pipe = this;
+        if (tw::core()) {
+            tw::core()->pipe = this;
+            base_ = end_ = tw::core()->ub_used;
+        }
     }
     ~TPipe() {
+        release();
         if (tw::core() && tw::core()->pipe == this) tw::core()->pipe = nullptr;
     }
 
@@ -403,11 +407,22 @@ class TPipe {
     void ReleaseEventID(TEventID, HardEvent = HardEvent::V_S) {}
     template <HardEvent e>
     void ReleaseEventID(TEventID) {}
-    void Reset() {}
-    void Destroy() {}
+    // Documented: the UB that InitBuffer took goes back when the TPipe is destroyed, and Reset lets InitBuffer
+    // allocate it again. A kernel that builds a fresh TPipe per sample (or Resets one) reuses the same UB.
+    void Reset() { release(); }
+    void Destroy() { release(); }
     void Init() {}
 
   private:
+    uint64_t base_ = 0;  // the core's UB use when this pipe was made: its InitBuffers start there
+    uint64_t end_ = 0;   // and end here
+    void release() {
+        // Only a pipe whose buffers are the last allocated gives them back: another pipe made after it and still
+        // alive keeps its own, which must not be handed out twice.
+        tw::Core* c = tw::core();
+        if (c != nullptr && c->ub_used == end_) c->ub_used = base_;
+        end_ = base_;
+    }
     tw::QueueState* alloc(int num, uint32_t len, TPosition pos, bool is_buf, const char* file, int line) {
         tw::Core& c = tw::cur();
         uint64_t bytes = tw::align32(len);
@@ -430,6 +445,7 @@ class TPipe {
         q->line = line;
         q->is_buf = is_buf;
         c.ub_used = need;
+        end_ = need;
         c.queues.push_back(q);
         return q;
     }
