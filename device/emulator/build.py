@@ -28,6 +28,7 @@ from pathlib import Path
 from analysis.model import Knob
 from analysis.operator import Operator
 from device.emulator.includes import deps_fresh, mirror_location, mirror_plan, record_deps, repo_include_dirs
+from device.emulator.ubuf_arrays import rewrite_ubuf_arrays
 from device.protocol import RunError
 
 INCLUDE_DIR = Path(__file__).resolve().parent / "include"
@@ -108,6 +109,8 @@ class Builder:
         launching = {p for p in model.kernel_files if "<<<" in texts.get(p, "") and p in op.sources
                      and texts[p] == op.sources[p].text}
         texts.update({p: rewrite_launches(op.sources[p], texts[p]) for p in launching})
+        # after the launch rewrite: it needs the source
+        texts = {p: rewrite_ubuf_arrays(blank_cce_attributes(t)) for p, t in texts.items()}
         if entry is None or not model.kernel.file:
             raise BuildError(RunError(kind="no_kernel", message=(
                 "no kernel entry found: declare extern \"C\" __global__ __aicore__ void <op>(GM_ADDR ...) in "
@@ -164,6 +167,8 @@ class Builder:
         root = Path(model.root)
         texts = {p: rewrite_launches(op.sources[p], t) if p in op.sources and t == op.sources[p].text else t
                  for p, t in texts.items()}
+        # `[aicore]` blanked, `__ubuf__` arrays into the emulated UB
+        texts = {p: rewrite_ubuf_arrays(blank_cce_attributes(t)) for p, t in texts.items()}
         mirror = self._mirror(op, texts)
         includes = self._include_flags(root, mirror, repo_include_dirs(root, op.manifest)) + [f"-I{mirror}"]
         prelude = [f'#include "{INCLUDE_DIR / "tw" / "invocation.h"}"']
@@ -416,6 +421,20 @@ def compile_error(stderr: str, kind: str) -> RunError:
         return RunError(kind="compile_error", message=f"{kind} compilation failed: {stderr.strip()[-400:]}")
     return RunError(kind="compile_error", message=best.group("msg").strip(), file=best.group("file"),
                     line=int(best.group("line")))
+
+
+# CCE's function-kind attribute, `[aicore]`, is how the device toolchain spells `__aicore__`; older kernels define
+# the macro themselves in their device branch (`#define __aicore__ [aicore]`). Not right after a name, `]` or `)`,
+# where it would be a subscript.
+_CCE_ATTRIBUTE_RE = re.compile(r"(?<![\w\])])\[[ \t]*aicore[ \t]*\]")
+
+
+def blank_cce_attributes(text: str) -> str:
+    """`[aicore]` replaced by as many spaces: g++ reads it as a structured binding, while for the emulator it means
+    what its own empty `__aicore__` does. Lengths and lines stay as they were."""
+    if "aicore" not in text:
+        return text
+    return _CCE_ATTRIBUTE_RE.sub(lambda m: " " * len(m.group(0)), text)
 
 
 def link_error(stderr: str) -> RunError:

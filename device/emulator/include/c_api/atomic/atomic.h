@@ -1,0 +1,3 @@
+// The reference's per-area C API header "c_api/atomic/atomic.h": the emulator offers the whole C API in one header.
+#pragma once
+#include "c_api/asc_simd.h"
