@@ -31,6 +31,7 @@
 #include "tw/library_topk.h"
 #include "tw/legacy_intrinsics.h"
 #include "tw/legacy_intrinsics_extra.h"
+#include "tw/ubuf_array.h"  // the storage the build gives `__ubuf__` arrays (device/emulator/ubuf_arrays.py)
 #include "tw/ascendc_utils.h"
 #include "tw/kernel_macros.h"
 #include "tw/tpl.h"
