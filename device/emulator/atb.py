@@ -9,7 +9,10 @@ builds the LaunchParam, asks the registered kernels' CanSupport, and runs the ch
 
 The operator's sources include shared headers by repository-rooted paths (`kernels/norm/common/...`,
 `asdops/params/params.h`): the folders above the operator that hold them are added to the include path, found by
-resolving each include against the operator's ancestors (and their `include/` folders).
+resolving each include against the operator's ancestors (and their `include/` folders). A shared header the host
+code includes declares functions that its companion source (the `.cpp` of the same name beside it) defines: one
+operator's tiling is often another's (`prermsnorm` calls `postrmsnorm/tiling/post_rms_norm_tiling.cpp`'s
+`PostRmsNormTiling`), so those companions are built with the host sources, as the repository's build links them.
 """
 
 from __future__ import annotations
@@ -63,6 +66,10 @@ def build_atb(builder, op, texts: dict[str, str], type_macros: dict[str, str], s
         src = f'#include "{mirror / Path(p).relative_to(root)}"\n'
         jobs.append(("host", _hash(headers_hash(), src, texts[p], *host_headers, *support, *HOST_FLAGS, *host_flags),
                      src, HOST_FLAGS, host_flags))
+    for path in companion_sources(root, {p: texts[p] for p in model.host_files}):
+        src = f'#include "{path}"\n'
+        jobs.append(("host", _hash(headers_hash(), src, path.read_text(encoding="utf-8", errors="replace"), *support,
+                                   *HOST_FLAGS, *host_flags), src, HOST_FLAGS, host_flags))
     adapter = adapter_unit(model, texts, host_cpp, seen)
     jobs.append(("host", _hash(headers_hash(), adapter, *support, *HOST_FLAGS, *includes), adapter, HOST_FLAGS,
                  includes))
@@ -97,6 +104,24 @@ def resolve_includes(root: Path, texts: dict[str, str]) -> dict[str, tuple[Path,
                 visited.add(path)
                 pending.append((path.parent, path.read_text(encoding="utf-8", errors="replace")))
     return out
+
+
+def companion_sources(root: Path, host_texts: dict[str, str]) -> list[Path]:
+    """The `.cpp` beside each shared header (outside the operator) that the host sources reach, with the same name:
+    the definitions of what the header declares. Their own shared headers' companions too, to a fixed point."""
+    found: list[Path] = []
+    texts = dict(host_texts)
+    while True:
+        new = []
+        for _root, header in resolve_includes(root, texts).values():
+            cpp = header.with_suffix(".cpp")
+            if header.suffix in (".h", ".hpp") and cpp.is_file() and cpp not in found and \
+                    not str(cpp).startswith(str(root.resolve()) + "/"):
+                new.append(cpp)
+        if not new:
+            return found
+        found += new
+        texts.update({str(p): p.read_text(encoding="utf-8", errors="replace") for p in new})
 
 
 def kernel_unit(model, mirror: Path, root: Path, entry, type_macros: dict[str, str]) -> str:

@@ -232,3 +232,23 @@ def test_atb_operator_runs_with_attrs_on_the_param_struct(tmp_path, emu_cache):
     # An enumerator the struct does not declare.
     m = device.run(op, case({"mode": "MODE_CUBE"}), golden=golden)
     assert not m.ok and m.error.kind in ("tiling_failed", "tiling_exception")
+
+
+def test_atb_operator_whose_tiling_is_another_operators(tmp_path, emu_cache):
+    # A second operator with no tiling of its own: its kernel class calls the first one's ScaleTiling through the
+    # repository-rooted header, whose definition is the scale_tiling.cpp beside it (as ATB's prermsnorm calls
+    # postrmsnorm's). The build compiles that companion source, or the link has no ScaleTiling.
+    write_repo(tmp_path)
+    root = tmp_path / "kernels" / "scale_again"
+    (root / "op_kernel").mkdir(parents=True)
+    (root / "scale_again_kernel.cpp").write_text(KERNEL_REG.replace('"tiling/scale_', '"kernels/scale/tiling/scale_'))
+    (root / "op_kernel" / "scale.cpp").write_text(
+        KERNEL.replace('"../tiling/scale_tiling_data.h"', '"kernels/scale/tiling/scale_tiling_data.h"'))
+    (root / "tilewise.toml").write_text('[operator]\nname = "scale"\n[[cases]]\nname = "c"\n'
+                                        '[cases.inputs.x]\nshape = [6, 64]\ndtype = "float32"\n')
+    op = load_operator(root)
+    assert op.model.layout == "atb"
+    m = EmulatorDevice(cache_dir=emu_cache, timeout_s=60).run(
+        op, case({"alpha": 3.0, "mode": "MODE_SCALE"}), golden=str(tmp_path / "kernels" / "scale" / "golden.py:golden"))
+    assert m.ok and m.correct, m.error
+    assert m.tiling_key == 10
