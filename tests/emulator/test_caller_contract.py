@@ -152,11 +152,14 @@ def test_a_reduction_whose_infer_shape_copies_x_runs_with_the_goldens_shape(tmp_
 
 
 def test_a_kernel_writing_past_the_goldens_shape_is_out_of_bounds(tmp_path, emu_cache, needs_gxx):
-    # The buffer is what the caller allocated (8 floats), so writing y as if it had x's shape is an overrun.
+    # The buffer is what the caller allocated (8 floats), so writing y as if it had x's shape is an overrun. It
+    # reaches 448 bytes past y, inside the guard a device would write without stopping: a warning at the write, and
+    # the output (y's first element right, the rest never written) fails the golden.
     root = write(tmp_path / "row_sum", ROW_SUM)
     m = run(root, emu_cache, row_sum_case(stride=16), ROW_SUM_GOLDEN)
-    assert m.error is not None and m.error.kind == "gm_out_of_bounds", m
-    assert "output y (shape [8] taken from the golden, as InferShape gives [8, 16])" in m.error.message
+    assert m.ok and m.error is None and m.correct is False, m
+    [w] = [w for w in m.warnings if w.kind == "gm_out_of_bounds"]
+    assert "output y (shape [8] taken from the golden, as InferShape gives [8, 16])" in w.message
     assert any(w.kind == "infer_shape" for w in m.warnings)
 
 

@@ -1,6 +1,7 @@
 """What a device does without stopping, the emulator does too and reports as a warning at the user's line (run
-result, CLI text and JSON, editor diagnostics); outputs start as poison unless the case says they start zeroed; a
-write past the end of an output is a GM out-of-bounds error. All on the small scale operator of tests/opgen.py."""
+result, CLI text and JSON, editor diagnostics); outputs start as poison unless the case says they start zeroed; an
+access a little past a GM tensor (in its guard) is a warning, further out a GM out-of-bounds error. All on the small
+scale operator of tests/opgen.py."""
 
 from __future__ import annotations
 
@@ -95,12 +96,51 @@ def test_outputs_start_poisoned_so_an_unzeroed_atomic_add_fails_unless_the_case_
     assert m.ok and m.correct, m.error
 
 
-def test_a_write_past_the_end_of_an_output_is_an_out_of_bounds_error(emu_cache, needs_gxx):
+def test_a_write_far_past_the_end_of_an_output_is_an_out_of_bounds_error(emu_cache, needs_gxx):
     k = replace_once(KERNEL, "DataCopy(yGm[progress * tileLength], yLocal, tileLength);",
                      "DataCopy(yGm[progress * tileLength + 47 * blockLength + 8], yLocal, tileLength);")
     m, root = run(emu_cache, k, name="oob")
     assert not m.ok and m.error.kind == "gm_out_of_bounds", m.error
     assert m.error.line == line_of(k, "47 * blockLength + 8") and "output y" in m.error.message
+
+
+COPY_OUT_LAST = "        DataCopy(yGm[progress * tileLength], yLocal, tileLength);\n"
+
+
+def _extra_write_after_y(halves_past: int) -> str:
+    """The scale kernel, whose last block also writes 16 halves `halves_past` halves after the end of y (y is 768
+    KiB, a multiple of 32 bytes, so its device allocation ends 32 bytes = 16 halves after it)."""
+    return replace_once(KERNEL, COPY_OUT_LAST, COPY_OUT_LAST + "        if (GetBlockIdx() == GetBlockNum() - 1) "
+                        f"DataCopy(yGm[blockLength + {halves_past}], yLocal, 16);  // @extra\n")
+
+
+def test_a_write_into_the_guard_after_an_output_is_a_warning_and_not_part_of_the_output(emu_cache, needs_gxx):
+    """A little past a GM tensor's allocation the device writes other memory without stopping (tw::kGmGuard): the
+    run goes on, the bytes land in the guard, and y itself (its own length) is what the output check compares."""
+    k = _extra_write_after_y(32)  # bytes [64, 96) after y: past the allocator's padding, inside the 4 KiB guard
+    m, root = run(emu_cache, k, name="guard_write")
+    assert m.ok and m.error is None and m.correct, m.error
+    [w] = [w for w in m.warnings if w.kind == "gm_out_of_bounds"]
+    assert w.line == line_of(k, "@extra") and w.file == str(root / "op_kernel" / "scale.cpp")
+    assert "output y" in w.message and "96 bytes past its end" in w.message
+
+
+def test_a_write_beyond_the_guard_after_an_output_is_an_error(emu_cache, needs_gxx):
+    k = _extra_write_after_y(2064)  # bytes [4128, 4160) after y: its guard ends at 32 + 4096 = 4128
+    m, root = run(emu_cache, k, name="guard_beyond")
+    assert not m.ok and m.error.kind == "gm_out_of_bounds", m.error
+    assert m.error.line == line_of(k, "@extra") and "AI Core exception" in m.error.message
+
+
+def test_a_read_into_the_guard_after_an_input_is_a_warning_and_the_output_check_decides(emu_cache, needs_gxx):
+    """Every block reads its tile 32 halves late: the last block's read ends 64 bytes past x, in the guard. The
+    device reads whatever lies there; the run goes on and the output is wrong, as the golden says."""
+    k = replace_once(KERNEL, "DataCopy(xLocal, xGm[progress * tileLength], tileLength);",
+                     "DataCopy(xLocal, xGm[progress * tileLength + 32], tileLength);")
+    m, root = run(emu_cache, k, name="guard_read")
+    assert m.ok and m.error is None and m.correct is False, m.error
+    assert [(w.kind, w.line) for w in m.warnings] == [("gm_out_of_bounds", line_of(k, "tileLength + 32"))]
+    assert "input x" in m.warnings[0].message
 
 
 def test_run_warnings_become_warning_diagnostics_beside_the_error(tmp_path):

@@ -209,7 +209,16 @@ def test_an_over_long_tbuf_get_is_a_warning_as_the_device_does_not_check_it(tmp_
     assert [(w.kind, w.line) for w in m.warnings] == [("ub_get_past_end", line_of(k, "@get"))]
 
 
-def test_an_access_past_the_tbuf_is_still_an_error(tmp_path, emu_cache, needs_gxx):
-    k = _with_scratch(64)  # 128 bytes into a 64-byte buffer
+def test_an_access_past_the_tbuf_inside_ub_is_a_warning_and_the_output_check_decides(tmp_path, emu_cache, needs_gxx):
+    k = _with_scratch(64)  # 128 bytes into a 64-byte buffer: the device writes the UB bytes after it
     m, root = run(tmp_path, emu_cache, k)
-    check_error(m, root, "ub_out_of_bounds", k, "@touch")
+    assert m.ok and m.correct, m.error
+    assert [(w.kind, w.line) for w in m.warnings] == [("ub_get_past_end", line_of(k, "@get")),
+                                                      ("ub_out_of_bounds", line_of(k, "@touch"))]
+    assert "neighbouring UB bytes" in m.warnings[1].message
+
+
+def test_an_access_past_the_physical_ub_is_an_error(tmp_path, emu_cache, needs_gxx):
+    k = _with_scratch(100000)  # 200000 bytes: past the 196608-byte UB
+    m, root = run(tmp_path, emu_cache, k)
+    check_error(m, root, "ub_out_of_bounds", k, "@touch", "196608-byte Unified Buffer")

@@ -53,6 +53,7 @@ class Res:
     message: str = ""
     ret: str = ""
     trace: list[tuple] = field(default_factory=list)
+    warnings: list[tuple[str, int]] = field(default_factory=list)  # (kind, line)
 
 
 @pytest.fixture(scope="session")
@@ -77,6 +78,7 @@ def drv(tmp_path_factory: pytest.TempPathFactory):
             res.message = "\n".join(lines[1:])
         res.ret = (d / "ret.txt").read_text().strip()
         res.trace = [tuple(ln.split()) for ln in (d / "trace.txt").read_text().splitlines() if ln]
+        res.warnings = [(w[0], int(w[1])) for w in map(str.split, (d / "warnings.txt").read_text().splitlines())]
         shutil.rmtree(d)
         return res
 
@@ -988,7 +990,11 @@ def test_transpose(drv):
 
 
 # ----------------------------------------------------------------------------------------------------------------
-# sanitizer: overruns fail with ub_out_of_bounds at the user's line
+# sanitizer: UB is one memory with no per-buffer protection, so an overrun inside it is a warning at the user's line
+# and really touches the neighbouring buffer; only one reaching past the physical UB fails.
+#
+# The driver lays its buffers end to end from UB byte 0: b0 (d, 64 floats) at 0, b1 (a) at 256, b2 (b) at 512, b3 (16
+# bytes, a 32-byte TBuf) at 768; the rest of the 192 KiB UB is zeros.
 
 
 @pytest.mark.parametrize("what,kw", [
@@ -998,14 +1004,37 @@ def test_transpose(drv):
     ("gather", {"count": 4}),
     ("reduce", {"repeat": 2, "dr": 70}),
 ])
-def test_out_of_bounds(drv, what, kw):
-    bufs = [garbage("f32", 64), rand("f32", 64), rand("f32", 64), np.array([0, 4, 400, 8], dtype=np.uint32)]
-    r = drv("oob", bufs, what=what, **kw)
-    assert not r.ok
-    assert r.kind == "ub_out_of_bounds", r.message
+def test_an_overrun_inside_ub_is_a_warning_and_touches_the_neighbour(drv, what, kw):
+    d, a, b = garbage("f32", 64), rand("f32", 64), rand("f32", 64)
+    idx = np.array([0, 4, 400, 8], dtype=np.uint32)  # byte offsets into a: 400 is b's element 36
+    r = ok(drv("oob", [d, a, b, idx], what=what, **kw))
+    assert r.warnings == [("ub_out_of_bounds", int(r.ret))], r.warnings
+    got_a = r.bufs[1]
+    if what == "count":  # element 64 of d is a's first: a[64] (b[0]) + b[64] (idx[0] = 0, the float 0.0)
+        assert_same(got_a, np.concatenate([b[:1], a[1:]]), "a, its first element overwritten through d")
+        assert_same(r.bufs[0], a + b, "d")
+    elif what == "repeat":  # the second repeat writes d[64:128), which is a: b + the bits of idx, then zeros
+        tail = np.concatenate([idx.view(np.float32), np.zeros(60, np.float32)])
+        assert_same(got_a, b + tail, "a, overwritten by the second repeat")
+    elif what == "view":  # d[60:68): its last 4 elements and a's first 4
+        assert_same(got_a, np.concatenate([np.exp(a[4:8]), a[4:]]), "a, its first 4 overwritten", rtol=1e-6)
+    elif what == "gather":  # the third index reads b[36], 400 bytes into a
+        assert_same(r.bufs[0][:4], np.array([a[0], a[1], b[36], a[2]], np.float32), "gathered past a")
+    elif what == "reduce":  # the second repeat's sum (of b, a[64:128)) lands at d[70], which is a[6]
+        assert got_a[6] == pytest.approx(float(b.astype(np.float64).sum()), rel=1e-5)
+        assert_same(np.delete(got_a, 6), np.delete(a, 6), "a, but element 6")
+
+
+@pytest.mark.parametrize("offset,count", [(49150, 8), (49160, 8)])
+def test_an_overrun_past_the_physical_ub_is_an_error_at_the_users_line(drv, offset, count):
+    # The UB is 196608 bytes = 49152 floats: d[49150] with 8 elements crosses its end, d[49160] starts past it.
+    bufs = [garbage("f32", 64), rand("f32", 64), rand("f32", 64), np.zeros(4, np.uint32)]
+    r = drv("oob", bufs, what="view", offset=offset, count=count)
+    assert not r.ok and r.kind == "ub_out_of_bounds", r.message
+    assert "196608-byte Unified Buffer" in r.message
     assert r.line == int(r.ret), (r.line, r.ret, r.message)
     assert r.file.endswith("vector_driver.cpp")
-    assert_same(r.bufs[0], garbage("f32", 64), "nothing written by the failing call")
+    assert_same(r.bufs[0], bufs[0], "nothing written by the failing call")
 
 
 def test_call_shapes_from_public_kernels(drv):

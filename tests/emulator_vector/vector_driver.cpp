@@ -6,7 +6,7 @@
 // exactly that size (so a span past its end is an overrun), the case runs one API on them inside a one-block
 // launch, and the buffers are written back in place. <dir>/result.txt gets "ok" or "error <kind> <line>",
 // <dir>/ret.txt a case's scalar result (rsvdCnt, the line of a deliberate overrun), <dir>/trace.txt one line per
-// trace record: name bytes elems repeats dtype flags.
+// trace record: name bytes elems repeats dtype flags, <dir>/warnings.txt one line per warning: kind line count.
 #include <cstdio>
 #include <fstream>
 #include <iterator>
@@ -565,6 +565,10 @@ int main(int argc, char** argv) {
         std::ofstream f(dir + "/result.txt");
         if (r.ok) f << "ok\n";
         else f << "error " << r.kind << " " << r.line << " " << r.file << "\n" << r.message << "\n";
+    }
+    {
+        std::ofstream f(dir + "/warnings.txt");
+        for (const tw::Warning& w : r.warnings) f << w.kind << " " << w.line << " " << w.count << "\n";
     }
     {
         std::ofstream f(dir + "/ret.txt");

@@ -399,9 +399,11 @@ int main(int argc, char** argv) {
     }
 
     // GM: every input and output tensor, the tensor lists of DYNAMIC ones, the workspace and the tiling data. Each
-    // allocation gets the device allocator's 32-byte rounding and 32 bytes of padding (zeros); the tensors of one
-    // DYNAMIC list lie back to back at 512-byte boundaries, as a framework's caching allocator places a list it
-    // allocates in one go (kernels that derive a row pitch from the distance of two list members rely on it).
+    // allocation gets the device allocator's 32-byte rounding and 32 bytes of padding (zeros), then a guard of
+    // tw::kGmGuard poison bytes standing for the memory that lies after it on a device (an access there is a
+    // warning, beyond it an error); the tensors of one DYNAMIC list lie back to back at 512-byte boundaries, as a
+    // framework's caching allocator places a list it allocates in one go (kernels that derive a row pitch from the
+    // distance of two list members rely on it), with the guard after the last.
     tw::Launch launch;
     launch.ub_bytes = spec.platform.ub_bytes;
     launch.tiling_key = tiling.tiling_key;
@@ -413,11 +415,18 @@ int main(int argc, char** argv) {
         uint64_t cap = 0;    // what an access may touch
         std::string name;
         bool alias = false;  // an in-place output: the input's buffer, not a region of its own
+        uint64_t guard = 0;  // poison bytes after cap
+    };
+    // A zeroed allocation of `cap` bytes followed by the poisoned guard.
+    auto guarded = [&](uint64_t cap) {
+        storage.emplace_back(cap + tw::kGmGuard, 0);
+        std::memset(storage.back().data() + cap, tw::kGmPoison, tw::kGmGuard);
+        return storage.back().data();
     };
     std::vector<GmBuf> bufs;  // inputs, then outputs (tensor order), then lists, workspace, tiling
     auto alloc = [&](uint64_t bytes, const std::string& name) {
-        storage.emplace_back(bytes ? tw::device_alloc_size(bytes) : 0, 0);
-        bufs.push_back({bytes ? storage.back().data() : nullptr, bytes, storage.back().size(), name});
+        const uint64_t cap = bytes ? tw::device_alloc_size(bytes) : 0;
+        bufs.push_back({bytes ? guarded(cap) : nullptr, bytes, cap, name, false, bytes ? tw::kGmGuard : 0});
     };
     // Places the tensors `items` (positions in `descs`, buffers from `first` on) of a DYNAMIC binding in one block.
     auto alloc_list = [&](const Binding& b, size_t first, const std::vector<tw_host::TensorDesc>& descs) {
@@ -427,11 +436,12 @@ int main(int argc, char** argv) {
             offs.push_back(total);
             total += (std::max<uint64_t>(bytes_of(descs[i]), 1) + 32 + 511) / 512 * 512;
         }
-        storage.emplace_back(total, 0);
+        uint8_t* block = guarded(total);
         for (size_t k = 0; k < b.items.size(); ++k) {
             GmBuf& g = bufs[first + b.items[k]];
-            g.base = storage.back().data() + offs[k];
+            g.base = block + offs[k];
             g.cap = (k + 1 < offs.size() ? offs[k + 1] : total) - offs[k];
+            g.guard = k + 1 < offs.size() ? 0 : tw::kGmGuard;
         }
     };
     for (size_t i = 0; i < spec.inputs.size(); ++i) {
@@ -460,14 +470,14 @@ int main(int argc, char** argv) {
     for (const Binding& b : out_bind) if (b.dynamic && !b.items.empty()) alloc_list(b, out_base, outputs);
     for (GmBuf& g : bufs) {
         if (g.base != nullptr || g.bytes == 0) continue;
-        storage.emplace_back(tw::device_alloc_size(g.bytes), 0);
-        g.base = storage.back().data();
-        g.cap = storage.back().size();
+        g.cap = tw::device_alloc_size(g.bytes);
+        g.base = guarded(g.cap);
+        g.guard = tw::kGmGuard;
     }
     for (size_t i = 0; i < outputs.size(); ++i) {
         if (alias[i] == kNoAlias) continue;
         const GmBuf& in = bufs[alias[i]];
-        bufs[out_base + i] = {in.base, in.bytes, in.cap, bufs[out_base + i].name, true};
+        bufs[out_base + i] = {in.base, in.bytes, in.cap, bufs[out_base + i].name, true, in.guard};
     }
     // A device does not clear an output before the kernel runs: outputs start as a poison pattern (all bits set,
     // nan for floats), so a kernel that accumulates into an output it never zeroed fails here as it does there.
@@ -509,7 +519,7 @@ int main(int argc, char** argv) {
     if (!tiling.tiling_data.empty()) std::memcpy(bufs.back().base, tiling.tiling_data.data(), tiling.tiling_data.size());
     args.push_back(bufs.back().base);
     for (const GmBuf& g : bufs)
-        if (g.base != nullptr && !g.alias) launch.regions.push_back({g.base, g.cap, g.name, g.bytes});
+        if (g.base != nullptr && !g.alias) launch.regions.push_back({g.base, g.cap, g.name, g.bytes, g.guard});
     launch.workspace = args[args.size() - 2];
     launch.workspace_size = ws;
 

@@ -68,15 +68,28 @@ struct TraceRecord {
 
 // One GM allocation. `size` is what the device allocator hands out, which an access may touch: aclrtMalloc rounds a
 // request up to a multiple of 32 bytes and adds 32 more, so a kernel reading a 4-byte scalar input with a 32-byte
-// DataCopy works on hardware. `bytes` is the tensor's own length, which error messages quote.
+// DataCopy works on hardware. `bytes` is the tensor's own length, which error messages quote. `guard` bytes of
+// poison follow `size` (the runner's allocations; 0 where a test host allocates GM itself): see kGmGuard.
 struct GmRegion {
     uint8_t* base;
     uint64_t size;
     std::string name;
     uint64_t bytes = 0;
+    uint64_t guard = 0;
 };
 
 inline uint64_t device_alloc_size(uint64_t bytes) { return (bytes + 31) / 32 * 32 + 32; }
+
+// The device does not bounds-check GM byte by byte: an access a little past a tensor's allocation reads whatever
+// the caller's memory pool placed there (and a write corrupts it), while one far outside mapped memory is an AI
+// Core exception. The emulator models "a little" as 4 KiB, one normal page: allocations of up to 1 MiB are mapped
+// in normal pages (aclrtMemMallocPolicy), so memory within a page of a tensor's end is mapped in practice (a pool
+// carves neighbouring tensors out of the same pages), whereas further out nothing says it is. The overruns public
+// kernels make (a tile rounded up to 256 elements, a 32-byte block per row) are well inside it; an index that is
+// wrong by a whole row or block of a real tensor is well outside. Accesses in the guard are sanitizer warnings and
+// touch the guard's poison (reads see it, writes land in it and never reach an output); beyond it they are errors.
+constexpr uint64_t kGmGuard = 4096;
+constexpr uint8_t kGmPoison = 0xA5;  // neither 0 nor all ones: reads of the guard look like neither pad nor an output
 
 struct QueueState;  // defined in tensor.h
 
@@ -197,7 +210,11 @@ inline void record(Rec kind, AscendC::pipe_t pipe, const char* op, const char* f
     race_on_record(c, kind, static_cast<uint8_t>(pipe), a, b, file, line);
 }
 
-// The GM region [p, p + n) lies in, or a sanitizer error naming what was hit.
+// Records a warning at the user's call site; repeats of the same (kind, file, line) only count.
+inline void warn(const char* kind, const std::string& message, const char* file, int line);
+
+// The GM region [p, p + n) lies in. An access reaching into a region's guard is a warning (the device goes on, see
+// kGmGuard); one beyond the guard, or outside every region, is a sanitizer error naming what was hit.
 inline const GmRegion& gm_check(const void* p, uint64_t n, const char* what, const char* file, int line) {
     const uint8_t* q = static_cast<const uint8_t*>(p);
     static const GmRegion unknown{nullptr, 0, "host memory", 0};
@@ -207,20 +224,31 @@ inline const GmRegion& gm_check(const void* p, uint64_t n, const char* what, con
         if (r.base <= q && (below == nullptr || r.base > below->base)) below = &r;
     }
     if (below != nullptr && q + n <= below->base + below->size) return *below;
+    auto overrun = [&](const char* beyond) {
+        const uint64_t len = below->bytes ? below->bytes : below->size;
+        return std::string(what) + " reads or writes " + std::to_string(n) + " bytes at byte offset " +
+               std::to_string(q - below->base) + " of " + below->name + ", which has only " + std::to_string(len) +
+               " bytes (" + std::to_string(q + n - (below->base + len)) + " bytes past its end, " + beyond + ")";
+    };
+    if (below != nullptr && q + n <= below->base + below->size + below->guard) {
+        warn("gm_out_of_bounds",
+             overrun("beyond the 32-byte rounding and padding its device allocation has; on a device this reads or "
+                     "overwrites whatever memory lies there"),
+             file, line);
+        return *below;
+    }
     if (below != nullptr && q <= below->base + below->size + (uint64_t(1) << 30)) {
         fail("gm_out_of_bounds",
-             std::string(what) + " reads or writes " + std::to_string(n) + " bytes at byte offset " +
-                 std::to_string(q - below->base) + " of " + below->name + ", which has only " +
-                 std::to_string(below->bytes ? below->bytes : below->size) + " bytes (" +
-                 std::to_string(q + n - (below->base + (below->bytes ? below->bytes : below->size))) +
-                 " bytes past its end, beyond the 32-byte rounding and padding its device allocation has)",
+             overrun(below->guard ? ("beyond the " + std::to_string(below->guard) +
+                                     " bytes after its allocation that are plausibly mapped memory on a device: an AI "
+                                     "Core exception there").c_str()
+                                  : "beyond the 32-byte rounding and padding its device allocation has"),
              file, line);
     }
     fail("gm_out_of_bounds", std::string(what) + " touches global memory outside every input, output and workspace",
          file, line);
 }
 
-// Records a warning at the user's call site; repeats of the same (kind, file, line) only count.
 inline void warn(const char* kind, const std::string& message, const char* file, int line) {
     Core& c = cur();
     const std::string f = file ? file : "";

@@ -78,13 +78,14 @@ class LocalTensor {
     }
     T& operator()(uint64_t i) const { check(i, 1, "operator()", nullptr, 0); return ptr_[i]; }
 
+    // The view keeps its real address even past the buffer's end (UB is one memory on the device: such a view
+    // reaches the neighbouring buffers); an access through it is checked, with a location, when it happens.
     LocalTensor operator[](uint64_t offset) const {
         LocalTensor t = *this;
-        uint64_t off = offset > cap_ ? cap_ : offset;  // an out-of-range view fails when it is used, with a location
-        t.ptr_ = ptr_ + off;
-        t.cap_ = cap_ - off;
-        t.size_ = size_ > off ? size_ - off : 0;
-        t.overrun_ = offset > cap_ ? offset - cap_ : 0;
+        t.ptr_ = ptr_ + offset;
+        t.cap_ = offset > cap_ ? 0 : cap_ - offset;
+        t.size_ = size_ > offset ? size_ - offset : 0;
+        t.overrun_ = overrun_ + (offset > cap_ ? offset - cap_ : 0);
         return t;
     }
 
@@ -92,6 +93,7 @@ class LocalTensor {
     LocalTensor<U> ReinterpretCast() const {
         LocalTensor<U> t(reinterpret_cast<U*>(ptr_), cap_ * sizeof(T) / sizeof(U), queue_, buf_, pos_);
         t.SetSize(static_cast<uint32_t>(size_ * sizeof(T) / sizeof(U)));
+        t.set_overrun(overrun_ * sizeof(T) / sizeof(U));
         return t;
     }
 
@@ -110,23 +112,41 @@ class LocalTensor {
     int queue_id() const { return queue_; }
     int buffer_index() const { return buf_; }
 
-    // Elements [first, first + n) must lie inside the buffer this tensor views.
+    void set_overrun(uint64_t n) { overrun_ = n; }
+
+    // Elements [first, first + n) should lie inside the buffer this tensor views (see check).
     T* span(uint64_t first, uint64_t n, const char* what, const char* file, int line) const {
         check(first, n, what, file, line);
         tw::race_touch(ptr_ + first, n * sizeof(T));  // the call's record says which pipe used it
         return ptr_ + first;
     }
 
+    // An access past the buffer's end but inside the Unified Buffer is what the device does too: UB is one memory
+    // with no per-buffer protection, so the instruction reads or writes the neighbouring bytes. It is a sanitizer
+    // warning at the call, and the access happens. Only an access reaching outside the physical UB (or through a
+    // tensor never allocated) is an error.
     void check(uint64_t first, uint64_t n, const char* what, const char* file, int line) const {
         if (ptr_ == nullptr)
             tw::fail("ub_out_of_bounds", std::string(what) + " uses a LocalTensor that was never allocated", file,
                      line);
-        if (overrun_ || first + n > cap_)
-            tw::fail("ub_out_of_bounds",
-                     std::string(what) + " touches elements [" + std::to_string(first + overrun_) + ", " +
-                         std::to_string(first + overrun_ + n) + ") of a UB buffer holding " +
-                         std::to_string(cap_ + overrun_) + " elements from this tensor's start",
-                     file, line);
+        if (overrun_ == 0 && first + n <= cap_) return;
+        std::string msg = std::string(what) + " touches elements [" + std::to_string(first) + ", " +
+                          std::to_string(first + n) + ") of " +
+                          (overrun_ ? "a tensor that starts " + std::to_string(overrun_) +
+                                          " elements past the end of its UB buffer"
+                                    : "a UB buffer holding " + std::to_string(cap_) +
+                                          " elements from this tensor's start");
+        const tw::Core* c = tw::core();
+        const uintptr_t lo = reinterpret_cast<uintptr_t>(ptr_) + first * sizeof(T);  // wraps below UB if negative
+        const uintptr_t ub = c ? reinterpret_cast<uintptr_t>(c->ub.data()) : 0;
+        if (c != nullptr && lo >= ub && lo - ub <= c->ub.size() && n * sizeof(T) <= c->ub.size() - (lo - ub)) {
+            tw::warn("ub_out_of_bounds", msg + ": the device reads or overwrites whatever the neighbouring UB bytes "
+                     "hold there", file, line);
+            return;
+        }
+        tw::fail("ub_out_of_bounds",
+                 msg + ", reaching outside the " + std::to_string(c ? c->ub.size() : 0) + "-byte Unified Buffer",
+                 file, line);
     }
 
   private:
@@ -319,12 +339,12 @@ class TBuf {
     LocalTensor<T> Get(uint32_t len, TW_SRC) {
         check(TW_AT);
         // The device does not check the length here: only an access past the buffer is wrong (every UB access is
-        // checked against the buffer itself), so an over-long Get is a warning, and the run goes on.
+        // checked against the buffer itself, see LocalTensor::check), so an over-long Get is a warning.
         if (uint64_t(len) * sizeof(T) > st_->len)
             tw::warn("ub_get_past_end",
                      "TBuf::Get of " + std::to_string(len) + " elements (" + std::to_string(uint64_t(len) * sizeof(T)) +
                          " bytes) from a " + st_->where() + " of " + std::to_string(st_->len) +
-                         " bytes; an access past the buffer's end will be an error",
+                         " bytes; an access past the buffer's end reaches the neighbouring UB bytes",
                      TW_AT);
         // Accesses are checked against what the buffer holds; GetSize() answers the length asked, as on the device.
         uint64_t cap = std::min<uint64_t>(len, st_->len / sizeof(T));
@@ -341,13 +361,14 @@ class TBuf {
     template <typename T>
     LocalTensor<T> GetWithOffset(uint32_t len, uint32_t offset, TW_SRC) {
         check(TW_AT);
-        if (offset > st_->len)  // the tensor would start outside the buffer: nothing it reaches is the buffer's
-            tw::fail("ub_out_of_bounds", "TBuf::GetWithOffset starts past the end of the " + st_->where(), TW_AT);
         if (offset + uint64_t(len) * sizeof(T) > st_->len)
             tw::warn("ub_get_past_end", "TBuf::GetWithOffset runs past the end of the " + st_->where() +
-                                            "; an access past the buffer's end will be an error", TW_AT);
-        uint64_t cap = std::min<uint64_t>(len, (st_->len - offset) / sizeof(T));
+                                            "; an access past the buffer's end reaches the neighbouring UB bytes",
+                     TW_AT);
+        // A tensor starting past the buffer is only an address, as on the device: its accesses are checked.
+        uint64_t cap = offset > st_->len ? 0 : std::min<uint64_t>(len, (st_->len - offset) / sizeof(T));
         LocalTensor<T> t(reinterpret_cast<T*>(tw::cur().ub.data() + st_->offset + offset), cap, st_->id, 0, pos);
+        if (offset > st_->len) t.set_overrun((offset - st_->len) / sizeof(T));
         t.SetSize(len);
         return t;
     }
