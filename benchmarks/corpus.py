@@ -10,7 +10,8 @@ it prints one line, and the totals at the end:
   data), and the queue and InitBuffer declarations found against an independent count of them in the sources;
 - compile: the emulator builds host and kernel;
 - run: every block runs under the sanitizer with random inputs (the manifest's cases, or for an operator project
-  without one, a made-up case from its OpDef: each input 8x1024 of its first dtype);
+  without one, a made-up case from its OpDef: each input 8x1024 of its first dtype); "clean" means no error and no
+  memory warning (an access past a UB buffer or a GM tensor that the device makes without stopping);
 - golden: the outputs match the numpy golden, for operators with a manifest written for the corpus.
 
 Every operator is measured in its own worker process, so a crash in one costs only that one's figures. Builds are
@@ -44,6 +45,9 @@ _KERNEL_SUFFIXES = {".cpp", ".cc", ".h", ".hpp", ".asc", ".inc"}
 RUN_TIMEOUT_S = 30.0
 # what stops an operator before it runs: it did not build, or tilewise could not make its case
 _BUILD_KINDS = {"compile_error", "link_error", "no_host", "no_kernel", "bad_case"}
+# sanitizer warnings of an access outside the memory it should touch: the device goes on (so the golden still
+# decides "matches"), but the run is not clean. An unaligned DataCopy's dropped tail (`misaligned`) is not one.
+_MEMORY_WARNINGS = {"ub_out_of_bounds", "gm_out_of_bounds"}
 
 
 @dataclass
@@ -64,6 +68,7 @@ class OpResult:
     compile_error: str = ""
     ran: bool | None = None
     run_error: str = ""
+    memory_warning: str = ""  # the first case's first memory warning: it ran, but not clean
     golden: bool | None = None  # None: no golden
     golden_detail: str = ""
     cases: int = 0
@@ -207,6 +212,10 @@ def _run(op, r: OpResult, cache_dir: Path | None) -> None:
             r.ran, r.run_error = False, f"[{case.name}] {detail}"
             r.golden = False if has_golden else None
             return
+        mem = next((w for w in m.warnings if w.kind in _MEMORY_WARNINGS), None)
+        if mem is not None and not r.memory_warning:
+            where = f"{Path(mem.file).name}:{mem.line} " if mem.file else ""
+            r.memory_warning = f"[{case.name}] warning {mem.kind}: {where}{mem.message.splitlines()[0]}"[:300]
         if has_golden and m.correct is False and not r.golden_detail:  # the first failing case tells most
             r.golden = False
             bad = next((o for o in m.outputs if not o.ok), None)
@@ -239,10 +248,11 @@ def line_for(r: OpResult) -> str:
              f"queues {r.queues_found}/{r.queues_expected} InitBuffer {r.init_found}/{r.init_expected}")
     out = f"{r.id} [{r.layout}]: parse {parse}; {model}"
     if r.compiled is not None or r.ran is not None:
-        out += f"; compile {_mark(r.compiled)} run {_mark(r.ran)} golden {_mark(r.golden)}"
+        run = "warn" if r.ran and r.memory_warning else _mark(r.ran)
+        out += f"; compile {_mark(r.compiled)} run {run} golden {_mark(r.golden)}"
     known = f"known operator bug: {_KNOWN_BUGS[r.id]}" if r.id in _KNOWN_BUGS else (
         f"sources not valid C++: {_BROKEN_SOURCES[r.id]}" if r.id in _BROKEN_SOURCES else "")
-    for text in (r.compile_error, r.run_error, r.golden_detail, *r.notes, known):
+    for text in (r.compile_error, r.run_error, r.memory_warning, r.golden_detail, *r.notes, known):
         if text:
             out += f"\n    {text}"
     return out
@@ -273,7 +283,8 @@ def totals(results: list[OpResult], ran: bool) -> list[str]:
         built = sum(bool(r.compiled) for r in loaded)
         lines.append(f"compiles in the emulator: {pct(built, n)}")
         with_case = [r for r in loaded if r.cases]
-        lines.append(f"runs clean under the sanitizer: {pct(sum(bool(r.ran) for r in with_case), n)} "
+        clean = sum(bool(r.ran) and not r.memory_warning for r in with_case)
+        lines.append(f"runs clean under the sanitizer (no error, no memory warning): {pct(clean, n)} "
                      f"({len(with_case)} have a case: a manifest, or an OpDef to make one from)")
         with_golden = [r for r in results if r.id in _GOLDEN_IDS]
         matched = sum(bool(r.golden) for r in with_golden)
@@ -281,8 +292,10 @@ def totals(results: list[OpResult], ran: bool) -> list[str]:
         sound = [r for r in with_golden if r.id not in _KNOWN_BUGS]
         buggy = [r for r in with_golden if r.id in _KNOWN_BUGS]
         lines.append(f"  of those not known to be buggy: {pct(sum(bool(r.golden) for r in sound), len(sound))}")
-        lines.append(f"  known to be buggy (corpus/known_bugs.toml), failing here as on the device: "
-                     f"{pct(sum(r.golden is False for r in buggy), len(buggy))}")
+        caught = sum(r.golden is False or r.ran is False or r.compiled is False or bool(r.memory_warning)
+                     for r in buggy)
+        lines.append(f"  known to be buggy (corpus/known_bugs.toml), caught here (an error, a memory warning or a "
+                     f"golden mismatch): {pct(caught, len(buggy))}")
     return lines
 
 

@@ -119,3 +119,24 @@ def test_declarations_in_branches_the_device_does_not_compile_are_not_counted():
     #endif
     """
     assert corpus.count_declarations([text]) == (2, 0)
+
+
+def test_a_memory_warning_is_not_clean_but_the_golden_still_decides_and_it_catches_a_known_bug(monkeypatch):
+    """An overrun the device makes without stopping runs on (a warning), so "matches" is the golden's call; "runs
+    clean" counts it out, and for a known-buggy operator it counts as caught. A `misaligned` warning is not one."""
+    ok = dict(compiled=True, ran=True, cases=1, entry=True)
+    results = [
+        corpus.OpResult(id="sound/overrun", golden=True, memory_warning="[c] warning ub_out_of_bounds: k.cpp:3 x",
+                        **ok),
+        corpus.OpResult(id="sound/clean", golden=True, **ok),
+        corpus.OpResult(id="buggy/overrun", golden=True, memory_warning="[c] warning gm_out_of_bounds: k.cpp:9 y",
+                        **ok),
+        corpus.OpResult(id="buggy/unnoticed", golden=True, **ok),
+    ]
+    monkeypatch.setattr(corpus, "_GOLDEN_IDS", {r.id for r in results})
+    monkeypatch.setattr(corpus, "_KNOWN_BUGS", {"buggy/overrun": "reads past y", "buggy/unnoticed": "wrong"})
+    lines = corpus.totals(results, ran=True)
+    assert any(line.startswith("runs clean under the sanitizer (no error, no memory warning): 2/4 ") for line in lines)
+    assert "with a golden: compile, run and match: 4/4 (100.0%)" in lines
+    assert any("caught here" in line and line.endswith(": 1/2 (50.0%)") for line in lines)
+    assert "run warn golden ok" in corpus.line_for(results[0]) and "ub_out_of_bounds" in corpus.line_for(results[0])
