@@ -17,10 +17,12 @@ operator's tiling is often another's (`prermsnorm` calls `postrmsnorm/tiling/pos
 
 from __future__ import annotations
 
+import os
 import re
 from pathlib import Path
 
 from device.emulator.build import HOST_FLAGS, INCLUDE_DIR, KERNEL_FLAGS, RUNNER_FLAGS, BuildError, _hash, headers_hash
+from device.emulator.ubuf_arrays import rewrite_ubuf_casts
 from device.protocol import RunError
 
 _INCLUDE = re.compile(r'^\s*#\s*include\s*[<"]([^>"]+)[>"]', re.M)
@@ -46,6 +48,8 @@ def build_atb(builder, op, texts: dict[str, str], type_macros: dict[str, str], s
         raise BuildError(RunError(kind="no_host", message=(
             "no mki host source: add tiling/<op>_tiling.cpp and a <op>_kernel.cpp registering the kernel with "
             "REG_KERNEL_BASE"), file=str(root)))
+    # `(__ubuf__ T*)` casts of UB addresses, in the kernel's own sources and in the shared headers it includes
+    texts = {**texts, **{p: rewrite_ubuf_casts(texts[p]) for p in model.kernel_files if p in texts}}
     mirror = builder._mirror(op, texts)
     seen = resolve_includes(root, texts)
     roots = sorted({r for r, _ in seen.values()})
@@ -57,9 +61,11 @@ def build_atb(builder, op, texts: dict[str, str], type_macros: dict[str, str], s
 
     jobs = []
     kernel_src = kernel_unit(model, mirror, root, entry, type_macros)
+    overlay = ubuf_cast_overlay(builder.cache, {p: texts[p] for p in model.kernel_files if p in texts}, root)
     kernel_key = _hash(headers_hash(), kernel_src, *sorted(f"{p}\n{texts[p]}" for p in model.kernel_files),
-                       *support, *KERNEL_FLAGS, *includes)
-    jobs.append(("kernel", kernel_key, kernel_src, KERNEL_FLAGS, [*builder._pch(), *includes]))
+                       *support, *KERNEL_FLAGS, *includes, str(overlay))
+    jobs.append(("kernel", kernel_key, kernel_src, KERNEL_FLAGS,
+                 [*builder._pch(), *([f"-I{overlay}"] if overlay else []), *includes]))
     host_headers = sorted(f"{p}\n{texts[p]}" for p in model.host_files if p not in host_cpp)
     host_flags = [f"-include{INCLUDE_DIR / 'tw_host' / 'knobs.h'}", *includes]
     for p in host_cpp:
@@ -122,6 +128,34 @@ def companion_sources(root: Path, host_texts: dict[str, str]) -> list[Path]:
             return found
         found += new
         texts.update({str(p): p.read_text(encoding="utf-8", errors="replace") for p in new})
+
+
+def ubuf_cast_overlay(cache: Path, kernel_texts: dict[str, str], root: Path) -> Path | None:
+    """A folder, first on the kernel's include path, with a copy of each shared header the kernel reaches that
+    casts to `__ubuf__` pointers, its casts rewritten (device/emulator/ubuf_arrays.py) and its relative includes
+    pointed at the originals; None when there is none."""
+    copies = {}
+    for inc, (_root, path) in resolve_includes(root, kernel_texts).items():
+        text = path.read_text(encoding="utf-8", errors="replace")
+        new = rewrite_ubuf_casts(text)
+        if new == text:
+            continue
+        def absolute(m: re.Match, here: Path = path.parent) -> str:
+            return f'#include "{here / m.group(1)}"' if (here / m.group(1)).is_file() else m.group(0)
+        new = re.sub(r'^\s*#\s*include\s*"([^"]+)"', absolute, new, flags=re.M)
+        escaped = str(path).replace("\\", "\\\\").replace('"', '\\"')
+        copies[inc] = f'#line 1 "{escaped}"\n{new}'
+    if not copies:
+        return None
+    key = _hash(*sorted(k + "\n" + v for k, v in copies.items()))
+    folder = cache / "src" / f"ubuf-{key}"
+    for inc, text in copies.items():
+        (folder / inc).parent.mkdir(parents=True, exist_ok=True)
+        if not (folder / inc).exists():  # named by its content: written once, atomically
+            tmp = (folder / inc).with_name(f".{(folder / inc).name}.{os.getpid()}")
+            tmp.write_text(text, encoding="utf-8")
+            tmp.replace(folder / inc)
+    return folder
 
 
 def kernel_unit(model, mirror: Path, root: Path, entry, type_macros: dict[str, str]) -> str:

@@ -28,7 +28,7 @@ from pathlib import Path
 from analysis.model import Knob
 from analysis.operator import Operator
 from device.emulator.includes import deps_fresh, mirror_location, mirror_plan, record_deps, repo_include_dirs
-from device.emulator.ubuf_arrays import rewrite_ubuf_arrays
+from device.emulator.ubuf_arrays import rewrite_ubuf_arrays, rewrite_ubuf_casts
 from device.protocol import RunError
 
 INCLUDE_DIR = Path(__file__).resolve().parent / "include"
@@ -111,6 +111,8 @@ class Builder:
         texts.update({p: rewrite_launches(op.sources[p], texts[p]) for p in launching})
         # after the launch rewrite: it needs the source
         texts = {p: rewrite_ubuf_arrays(blank_cce_attributes(t)) for p, t in texts.items()}
+        # kernel sources only: tw::UbAddress is a kernel-side header's
+        texts.update({p: rewrite_ubuf_casts(texts[p]) for p in model.kernel_files if p in texts})
         if entry is None or not model.kernel.file:
             raise BuildError(RunError(kind="no_kernel", message=(
                 "no kernel entry found: declare extern \"C\" __global__ __aicore__ void <op>(GM_ADDR ...) in "
@@ -169,6 +171,8 @@ class Builder:
                  for p, t in texts.items()}
         # `[aicore]` blanked, `__ubuf__` arrays into the emulated UB
         texts = {p: rewrite_ubuf_arrays(blank_cce_attributes(t)) for p, t in texts.items()}
+        # kernel sources only: tw::UbAddress is a kernel-side header's
+        texts.update({p: rewrite_ubuf_casts(texts[p]) for p in model.kernel_files if p in texts})
         mirror = self._mirror(op, texts)
         includes = self._include_flags(root, mirror, repo_include_dirs(root, op.manifest)) + [f"-I{mirror}"]
         prelude = [f'#include "{INCLUDE_DIR / "tw" / "invocation.h"}"']

@@ -7,6 +7,11 @@ the emulator's UB checks, racecheck and UB accounting cannot see them and where 
 The build therefore rewrites each function-scope declaration into a pointer (or reference) that tw/ubuf_array.h
 hands out from the emulated UB. The rewrite keeps every line where it was, so compile errors and the sanitizer's
 file:line reports still point at the user's source.
+
+A `(__ubuf__ T*)x` cast gets the same treatment: on the device `x` may be a UB address (LocalTensor::GetPhyAddr(), 0
+for the first buffer) that the kernel then dereferences, which on the host would be a wild pointer. The build inserts
+a second cast, `(__ubuf__ T*)(::tw::UbAddress)x`, which turns such a number into the pointer to that UB byte of the
+emulated core (tw/ubuf_array.h); a cast binds exactly as tightly as the cast it follows, so `x` is the same operand.
 """
 
 from __future__ import annotations
@@ -20,6 +25,8 @@ _ARRAY = re.compile(
     rf"\b__ubuf__\s+(?P<type>{_TYPE})\s+(?P<name>[A-Za-z_]\w*)\s*\[(?P<len>[^\[\];{{}}]+)\]\s*(?:=\s*)?(?:\{{\s*\}})?\s*;")
 # `__ubuf__ <struct> <name>{};`: the documented way to place a struct of arrays (it must be brace-initialised).
 _OBJECT = re.compile(rf"\b__ubuf__\s+(?P<type>{_TYPE})\s+(?P<name>[A-Za-z_]\w*)\s*\{{\s*\}}\s*;")
+# `(__ubuf__ <type> *)` followed by an operand (not `;`, `,` or `)`: an unnamed parameter of a declaration).
+_CAST = re.compile(r"\(\s*__ubuf__\s+[A-Za-z_][\w:<>,\s]*?\*\s*\)(?=\s*[\w(&*!~+\-:])")
 _CODE_NOISE = re.compile(r'//[^\n]*|/\*.*?\*/|"(?:\\.|[^"\\\n])*"|\'(?:\\.|[^\'\\\n])*\'', re.S)
 
 
@@ -52,4 +59,15 @@ def rewrite_ubuf_arrays(text: str) -> str:
             new = f"__ubuf__ {kind_type}& {name} = ::tw::ub_object<{kind_type}>(\"{name}\", __FILE__, __LINE__);"
         new += "\n" * m.group(0).count("\n")  # the lines after it stay where they were
         out = out[:m.start()] + new + out[m.end():]
+    return out
+
+
+def rewrite_ubuf_casts(text: str) -> str:
+    """Every `(__ubuf__ T*)x` cast in code (not comments or strings), as `(__ubuf__ T*)(::tw::UbAddress)x`."""
+    if "__ubuf__" not in text:
+        return text
+    code = _code_only(text)
+    out = text
+    for m in reversed(list(_CAST.finditer(code))):
+        out = out[:m.end()] + "(::tw::UbAddress)" + out[m.end():]
     return out

@@ -5,6 +5,7 @@
 // a pointer taken from tw::ub_array / tw::ub_object here: the storage is the emulated core's UB, so the C API, the
 // raw-address intrinsics, the bounds checks, the racecheck and the UB peak all see it as on the device.
 #pragma once
+#include <cstddef>
 #include <cstdint>
 #include <map>
 #include <new>
@@ -64,5 +65,30 @@ template <typename S>
 inline S& ub_object(const char* name, const char* file, int line) {
     return *new (ub_site(sizeof(S), name, file, line)) S{};
 }
+
+// What a `(__ubuf__ T*)` cast converts (the build inserts it: `(__ubuf__ T*)(::tw::UbAddress)x`, see
+// device/emulator/ubuf_arrays.py). On the device a `__ubuf__` pointer is a UB address, so a kernel may cast
+// LocalTensor::GetPhyAddr() (a UB byte address, 0 for the first buffer) to one and dereference it. A number inside
+// the UB becomes the pointer to that byte of the emulated UB; a pointer, or a number outside the UB, stays as it is.
+class UbAddress {
+  public:
+    UbAddress(uint64_t v) : number_(v), is_number_(true) {}  // NOLINT: every integer a kernel casts
+    template <typename P>
+    UbAddress(P* p) : pointer_(const_cast<void*>(static_cast<const volatile void*>(p))) {}  // NOLINT
+    UbAddress(std::nullptr_t) {}  // NOLINT
+    template <typename T>
+    explicit operator T*() const {
+        if (!is_number_) return static_cast<T*>(pointer_);
+        const Core* c = core();
+        if (c != nullptr && number_ < c->ub.size())
+            return reinterpret_cast<T*>(const_cast<uint8_t*>(c->ub.data()) + number_);
+        return reinterpret_cast<T*>(number_);
+    }
+
+  private:
+    void* pointer_ = nullptr;
+    uint64_t number_ = 0;
+    bool is_number_ = false;
+};
 
 }  // namespace tw
