@@ -11,6 +11,7 @@ from pathlib import Path
 
 from analysis.errors import TilewiseError
 from analysis.extract import build_model
+from analysis.host_copies import launch_roles
 from analysis.manifest import Manifest, load_manifest
 from analysis.model import OperatorModel, Problem, TensorParam
 from analysis.project import OperatorProject, locate
@@ -90,14 +91,16 @@ def load_operator(path: str | Path, overlay: dict[str, str] | None = None,
     if manifest and manifest.operator.name:
         model.operator = manifest.operator.name
     if manifest and not model.opdef:
-        _tensors_from_manifest(model, manifest)
+        _tensors_from_manifest(model, manifest, sources)
     model.problems = problems + model.problems
     return Operator(project, sources, model, manifest, model.problems)
 
 
-def _tensors_from_manifest(model: OperatorModel, manifest: Manifest) -> None:
+def _tensors_from_manifest(model: OperatorModel, manifest: Manifest,
+                           sources: dict[str, SourceFile] | None = None) -> None:
     """Without an OpDef (kernel invocation), inputs come from the manifest's cases, and outputs are the kernel
-    entry's remaining GM parameters."""
+    entry's remaining GM parameters: those the host reads back after the launch when its ACL copies say so, and
+    never one it only fills before (analysis/host_copies.py)."""
     names: dict[str, list[str]] = {}
     for case in manifest.cases:
         for name, spec in case.inputs.items():
@@ -117,5 +120,9 @@ def _tensors_from_manifest(model: OperatorModel, manifest: Manifest) -> None:
     if entry is not None:
         skip = set(names) | {"workspace", "tiling", "usrWorkspace", "tilingGm"}
         first = model.inputs[0].dtypes if model.inputs else []
-        model.outputs = [TensorParam(name=p.name, dtypes=list(first)) for p in entry.params
-                         if p.name not in skip and "tiling" not in p.name.lower() and "GM_ADDR" in p.type]
+        roles = launch_roles([sources[p].text for p in model.host_files if p in sources], entry.name) \
+            if sources and model.layout == "invocation" else {}
+        read_back = "output" in roles.values()
+        model.outputs = [TensorParam(name=p.name, dtypes=list(first)) for i, p in enumerate(entry.params)
+                         if p.name not in skip and "tiling" not in p.name.lower() and "GM_ADDR" in p.type
+                         and roles.get(i) != "input" and (roles.get(i) == "output" or not read_back)]

@@ -82,7 +82,11 @@ class EmulatorDevice:
         try:
             if op.model.layout == "invocation":
                 hints = expected if isinstance(expected, list) else []
-                self._execute_invocation(build.exe, op, case, arrays, out_dtypes, workdir, m, trace_path, hints, chip)
+                drawn = self._execute_invocation(build.exe, op, case, arrays, out_dtypes, workdir, m, trace_path,
+                                                 hints, chip)
+                if drawn is not None:  # the program made its own inputs: the golden answers for those
+                    arrays = drawn
+                    expected = self._golden(op, case, arrays, golden)
             else:
                 hints = expected if isinstance(expected, list) else []
                 self._execute(build.exe, op, case, arrays, workdir, m, trace_path, hints, env, sites, chip)
@@ -185,16 +189,21 @@ class EmulatorDevice:
 
     def _execute_invocation(self, exe: Path, op: Operator, case: Case, arrays: dict[str, np.ndarray],
                             out_dtypes: list[str], workdir: Path, m: Measurement, trace_path: str | None,
-                            hints: list[np.ndarray] | None = None, chip: Chip | None = None) -> None:
+                            hints: list[np.ndarray] | None = None, chip: Chip | None = None
+                            ) -> dict[str, np.ndarray] | None:
         """Run the user's own host program; inputs and outputs travel as input_<name>.bin / output_<name>.bin in its
-        working directory (or input/ and output/ below it), the convention of Huawei's kernel-invocation samples."""
+        working directory (or input/ and output/ below it), the convention of Huawei's kernel-invocation samples.
+        A program that writes none of the outputs' files (it draws its own inputs and checks its own results) is
+        read at its launch instead (see captured_launch): the inputs it drew are returned, for the golden."""
         (workdir / "input").mkdir()
         (workdir / "output").mkdir()
+        (workdir / "capture").mkdir()
         for name, values in arrays.items():
             values.tofile(workdir / f"input_{name}.bin")
             values.tofile(workdir / "input" / f"input_{name}.bin")
         env = {**os.environ, "TW_RESULT": str(workdir / "result.json"),
-               "TW_TRACE": str(trace_path or workdir / "trace.txt"), "TW_UB_BYTES": str((chip or self.chip).ub_bytes)}
+               "TW_TRACE": str(trace_path or workdir / "trace.txt"), "TW_UB_BYTES": str((chip or self.chip).ub_bytes),
+               "TW_CAPTURE": str(workdir / "capture")}
         start = time.perf_counter()
         try:
             proc = subprocess.run([str(exe)], cwd=workdir, capture_output=True, text=True, env=env,
@@ -220,6 +229,9 @@ class EmulatorDevice:
         m.trace_path = trace_path
         m.outputs = []
         names = [out.name for out in op.model.outputs]
+        if names and not any(p.exists() for n in names for p in (workdir / f"output_{n}.bin",
+                                                                  workdir / "output" / f"output_{n}.bin")):
+            return captured_launch(op, case, out_dtypes, workdir, m)
         if not names:  # outputs the sources do not name: the files the program wrote, in name order
             written = sorted({p.name for d in (workdir, workdir / "output") for p in d.glob("output_*.bin")})
             names = [n[len("output_"):-len(".bin")] for n in written]
@@ -455,3 +467,38 @@ def _crash_message(code: int, stderr: str) -> str:
 def _tail(stderr: str) -> str:
     text = stderr.strip().splitlines()[-3:] if stderr.strip() else []
     return (": " + " | ".join(text)) if text else ""
+
+
+def captured_launch(op: Operator, case: Case, out_dtypes: list[str], workdir: Path,
+                    m: Measurement) -> dict[str, np.ndarray] | None:
+    """A program that wrote no output file, read at its launch (tw/invocation.h's TW_CAPTURE): the kernel's
+    arguments the host copied to the device before it are the case's inputs, in order, and those it copied back
+    after it are the outputs. Sets m's outputs (out_<i>.bin) and returns the inputs, or sets m.error."""
+    table = workdir / "capture" / "capture.txt"
+    rows = table.read_text().split("\n") if table.exists() else []
+    args = [r.split() for r in rows if r.startswith("arg ")]
+    single = bool(rows) and rows[0] == "launches 1"
+    ins = [a for a in args if a[3] == "1" and a[4] == "0"]
+    outs = [a for a in args if a[4] == "1"]
+    names = [o.name for o in op.model.outputs]
+    if not single or len(ins) != len(case.inputs) or len(outs) != len(names):
+        m.ok = False
+        m.error = RunError(kind="bad_output", message=(
+            f"the program wrote no output_{names[0]}.bin (in its working directory or output/), and its launch does "
+            "not say which arguments are inputs and outputs: write the outputs to output_<name>.bin, or launch the "
+            f"kernel once with the {len(case.inputs)} input(s) copied to the device (aclrtMemcpy) before it and the "
+            f"{len(names)} output(s) copied back after it"))
+        return None
+    drawn = {}
+    for (name, spec), a in zip(case.inputs.items(), ins, strict=True):
+        raw = np.fromfile(workdir / "capture" / f"arg{a[1]}.in", dtype=DTYPES[spec.dtype].numpy)
+        size = int(np.prod(spec.shape))
+        drawn[name] = raw[:size].reshape(spec.shape) if raw.size >= size else raw
+    m.outputs = []
+    for i, (name, a) in enumerate(zip(names, outs, strict=True)):
+        dtype = out_dtypes[i] if i < len(out_dtypes) else "float32"
+        raw = np.fromfile(workdir / "capture" / f"arg{a[1]}.out", dtype=DTYPES[dtype].numpy)
+        raw.tofile(workdir / f"out_{i}.bin")
+        m.outputs.append(_output_stub(name, [int(raw.size)], dtype))
+    m.ok = True
+    return drawn

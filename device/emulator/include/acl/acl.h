@@ -8,6 +8,8 @@
 #include <cstdlib>
 #include <cstring>
 
+#include "tw/acl_memory.h"
+
 using aclError = int;
 using aclrtStream = void*;
 using aclrtContext = void*;
@@ -119,9 +121,14 @@ inline aclError aclrtDestroyStream(aclrtStream) { return ACL_SUCCESS; }
 inline aclError aclrtSynchronizeStream(aclrtStream) { return ACL_SUCCESS; }
 inline aclError aclrtSynchronizeDevice() { return ACL_SUCCESS; }
 
-inline aclError aclrtMalloc(void** p, size_t size, aclrtMemMallocPolicy) { return tw_acl::alloc(p, size); }
+inline aclError aclrtMalloc(void** p, size_t size, aclrtMemMallocPolicy) {
+    aclError e = tw_acl::alloc(p, size);
+    if (e == ACL_SUCCESS) tw_acl::memory().allocated(*p, size);
+    return e;
+}
 inline aclError aclrtMallocHost(void** p, size_t size) { return tw_acl::alloc(p, size); }
 inline aclError aclrtFree(void* p) {
+    tw_acl::memory().freed(p);
     std::free(p);
     return ACL_SUCCESS;
 }
@@ -129,9 +136,10 @@ inline aclError aclrtFreeHost(void* p) {
     std::free(p);
     return ACL_SUCCESS;
 }
-inline aclError aclrtMemcpy(void* dst, size_t destMax, const void* src, size_t count, aclrtMemcpyKind) {
+inline aclError aclrtMemcpy(void* dst, size_t destMax, const void* src, size_t count, aclrtMemcpyKind kind) {
     if (count == 0) return ACL_SUCCESS;
     if (dst == nullptr || src == nullptr || count > destMax) return ACL_ERROR_INVALID_PARAM;
+    tw_acl::memory().copied(dst, src, kind);
     std::memmove(dst, src, count);
     return ACL_SUCCESS;
 }

@@ -2,13 +2,19 @@
 // tilewise rewrites each launch, in place and on the same line, to `::tw::launcher_for(kernel, blockDim)(args)`,
 // which runs the blocks as threads. Errors and the trace are written at exit to the files named by TW_RESULT and
 // TW_TRACE, and a kernel error stops the program with status 3 so a host that ignores failures cannot hide them.
+// With TW_CAPTURE set to a folder, each launch also writes there the bytes of every pointer argument that lies in an
+// aclrtMalloc'd region, before (arg<i>.in) and after (arg<i>.out) the kernel, and at exit capture.txt says for the
+// last launch which of them the host filled before it and read back after it (tw/acl_memory.h): how tilewise checks
+// a program that draws its own inputs and writes no output file (device/emulator/device.py).
 #pragma once
 #include <cstdlib>
 #include <fstream>
 #include <mutex>
 #include <string>
+#include <type_traits>
 #include <vector>
 
+#include "tw/acl_memory.h"
 #include "tw/launcher.h"
 
 namespace tw {
@@ -21,9 +27,25 @@ struct InvocationLog {
     uint32_t launches = 0;
     uint32_t block_dim = 0;
     uint64_t ub_peak = 0;
+    struct CapturedArg {
+        size_t index;
+        long region;
+        size_t bytes;
+    };
+    std::vector<CapturedArg> captured;  // the last launch's
+    uint64_t capture_stamp = 0;
 
     ~InvocationLog() { flush(); }
     void flush() {
+        const char* dir = std::getenv("TW_CAPTURE");
+        if (dir != nullptr && capture_stamp != 0) {
+            std::ofstream out(std::string(dir) + "/capture.txt");
+            out << "launches " << launches << "\n";
+            tw_acl::Memory& mem = tw_acl::memory();
+            for (const CapturedArg& c : captured)
+                out << "arg " << c.index << ' ' << c.bytes << ' ' << mem.filled_before(c.region, capture_stamp) << ' '
+                    << mem.read_after(c.region, capture_stamp) << "\n";
+        }
         if (const char* path = std::getenv("TW_RESULT")) {
             std::ofstream out(path);
             out << "{" << result << ", \"warnings\": " << warnings_json(warnings) << ", \"block_dim\": " << block_dim << ", \"tiling_key\": 0, \"launches\": " << launches
@@ -47,6 +69,16 @@ inline std::string escape(const std::string& s) {
     return out;
 }
 
+inline void capture_bytes(const std::string& path, const void* p, size_t n) {
+    std::ofstream(path, std::ios::binary).write(static_cast<const char*>(p), static_cast<std::streamsize>(n));
+}
+
+template <typename A>
+const void* pointer_of(const A& a) {
+    if constexpr (std::is_pointer_v<A>) return reinterpret_cast<const void*>(a);
+    else return nullptr;
+}
+
 template <typename F>
 struct KernelLauncher {
     F* fn;
@@ -54,11 +86,40 @@ struct KernelLauncher {
 
     template <typename... Args>
     void operator()(Args... args) const {
+        // the arguments in aclrtMalloc'd memory, saved before and after the kernel when TW_CAPTURE asks for them
+        const char* dir = std::getenv("TW_CAPTURE");
+        std::vector<InvocationLog::CapturedArg> captured;
+        uint64_t stamp = 0;
+        if (dir != nullptr) {
+            const void* ptrs[] = {pointer_of(args)..., nullptr};
+            tw_acl::Memory& mem = tw_acl::memory();
+            {
+                std::lock_guard<std::mutex> lock(mem.mu);
+                for (size_t i = 0; i < sizeof...(Args); ++i) {
+                    long r = ptrs[i] ? mem.find(ptrs[i]) : -1;
+                    if (r < 0) continue;
+                    const uint8_t* p = static_cast<const uint8_t*>(ptrs[i]);
+                    captured.push_back({i, r, static_cast<size_t>(mem.regions[r].base + mem.regions[r].size - p)});
+                }
+            }
+            stamp = mem.stamp();
+            for (const auto& c : captured)
+                capture_bytes(std::string(dir) + "/arg" + std::to_string(c.index) + ".in", ptrs[c.index], c.bytes);
+            InvocationLog& log = invocation_log();
+            std::lock_guard<std::mutex> lock(log.mu);
+            log.captured = captured;
+            log.capture_stamp = stamp;
+        }
         Launch l;
         if (const char* ub = std::getenv("TW_UB_BYTES")) l.ub_bytes = std::strtoull(ub, nullptr, 10);
         l.tiling_key = 0;
         // The host allocated GM itself (malloc, vectors or the ACL stub), so bounds are not known here.
         LaunchResult r = run_blocks(l, static_cast<int>(block_dim), [&] { fn(args...); });
+        if (dir != nullptr) {
+            const void* ptrs[] = {pointer_of(args)..., nullptr};
+            for (const auto& c : captured)
+                capture_bytes(std::string(dir) + "/arg" + std::to_string(c.index) + ".out", ptrs[c.index], c.bytes);
+        }
         InvocationLog& log = invocation_log();
         std::lock_guard<std::mutex> lock(log.mu);
         ++log.launches;
