@@ -1,5 +1,6 @@
 // Test driver for API forms the public-operator corpus needed beyond the emulator's first surface: the three-argument
-// TPipe::InitBuffer on a TBuf, ParamOffset<T>, the SliceInfo forms of DataCopy and SetPadValue with DataCopyPad.
+// TPipe::InitBuffer on a TBuf, ParamOffset<T>, the SliceInfo forms of DataCopy and SetPadValue with DataCopyPad,
+// TBuf's queue calls, Copy in counter mode, get_imm and the instruction-cache prefetch.
 //
 //   gaps_driver <case>
 //
@@ -196,8 +197,82 @@ void case_softmax() {
     print("sumh", hs.data(), 24);
 }
 
+// TBuf's queue calls: AllocTensor and DeQue give the whole buffer (as Get), EnQue and FreeTensor change nothing.
+void case_tbuf_queue_calls() {
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> buf;
+    pipe.InitBuffer(buf, 64 * sizeof(float));
+    LocalTensor<float> a = buf.AllocTensor<float>();
+    for (int i = 0; i < 64; ++i) a.SetValue(i, static_cast<float>(i) * 0.5f);
+    buf.EnQue(a);
+    LocalTensor<float> d = buf.DeQue<float>();
+    buf.FreeTensor(d);
+    LocalTensor<float> g = buf.Get<float>();
+    std::printf("sizes %u %u %u\n", a.GetSize(), d.GetSize(), g.GetSize());
+    std::printf("addr %llu %llu\n", static_cast<unsigned long long>(d.GetPhyAddr()),
+                static_cast<unsigned long long>(g.GetPhyAddr()));
+    print("vals", g.data(), 4);
+}
+
+// Copy in counter mode: the mask register's count is per repeat and repeatTime applies. (1) the reference's
+// scenario 3, [18, 64] int32 -> the first block of each row, one repeat of 144 elements, srcStride 8; (2) one row
+// of 16 floats replicated 3 times (srcRepeatSize 0, dstRepeatSize 2 blocks).
+void case_copy_counter() {
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> buf;
+    pipe.InitBuffer(buf, 2048 * 4);
+    LocalTensor<int32_t> src = buf.Get<int32_t>();
+    LocalTensor<int32_t> dst = src[18 * 64];
+    for (int i = 0; i < 18 * 64; ++i) src.SetValue(i, i);
+    for (int i = 0; i < 160; ++i) dst.SetValue(i, -1);
+    SetMaskCount();
+    SetVectorMask<int32_t, MaskMode::COUNTER>(144);
+    Copy<int32_t, false>(dst, src, MASK_PLACEHOLDER, 1, {1, 8, 8, 8});
+    SetMaskNorm();
+    ResetMask();
+    print("rows", dst.data(), 160);
+    LocalTensor<float> f = buf.GetWithOffset<float>(16, 0);
+    LocalTensor<float> rep = buf.GetWithOffset<float>(64, 256);
+    for (int i = 0; i < 16; ++i) f.SetValue(i, static_cast<float>(i + 1));
+    for (int i = 0; i < 64; ++i) rep.SetValue(i, -1.0f);
+    SetMaskCount();
+    SetVectorMask<float, MaskMode::COUNTER>(16);
+    Copy<float, false>(rep, f, MASK_PLACEHOLDER, 3, {1, 1, 2, 0});
+    SetMaskNorm();
+    ResetMask();
+    print("replicated", rep.data(), 64);
+}
+
+// get_imm: the immediate of up to four 16-bit pieces; cast to a UB pointer, it addresses the UB at that offset.
+void case_get_imm() {
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> buf;
+    pipe.InitBuffer(buf, 64);
+    LocalTensor<uint32_t> t = buf.Get<uint32_t>();
+    t.SetValue(0, 7u);
+    t.SetValue(3, 42u);
+    uint64_t packed = get_imm(1, 2, 3);
+    __ubuf__ uint32_t* p = (__ubuf__ uint32_t*)get_imm(0);
+    __ubuf__ uint32_t* q = (__ubuf__ uint32_t*)get_imm(12);
+    std::printf("imm %llu %llu %u %u\n", static_cast<unsigned long long>(packed),
+                static_cast<unsigned long long>(get_imm(0x12345)), p[0], q[0]);
+}
+
+// ICachePreLoad / PRELOAD: no data changes, one scalar instruction each; the length must stay below 8 (2 KiB units
+// of the vector core's 16 KiB instruction cache).
+void case_preload() {
+    ICachePreLoad(2);
+    PRELOAD(3);
+}
+void case_preload_too_long() { PRELOAD(8); }
+
 const std::map<std::string, std::pair<std::function<void()>, int>> CASES = {
     {"softmax", {case_softmax, 1}},
+    {"tbuf_queue_calls", {case_tbuf_queue_calls, 1}},
+    {"copy_counter", {case_copy_counter, 1}},
+    {"get_imm", {case_get_imm, 1}},
+    {"preload", {case_preload, 1}},
+    {"preload_too_long", {case_preload_too_long, 1}},
     {"tpl_twice", {case_tpl_twice, 1}},
     {"tbuf_num", {case_tbuf_num, 1}},
     {"tbuf_num_overflow", {case_tbuf_num_overflow, 1}},

@@ -6,6 +6,7 @@ built once for the module) or changes meaning."""
 from __future__ import annotations
 
 import shutil
+import subprocess
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -168,3 +169,52 @@ def test_softmax_high_level_api_with_the_host_tiling(run):
     names = [t[0] for t in o.trace if t[0] not in ("DataCopy", "Muls")]
     steps = ["ReduceMax", "Brcb", "Sub", "Exp", "ReduceSum", "Brcb", "Div"]
     assert names == steps + ["Sub", "Exp", "Div"] + ["Cast", "Cast"] + steps + ["Cast"]
+
+
+def test_tbuf_queue_calls_hand_out_the_whole_buffer(run):
+    # TBuf (kernel_tpipe.h, a TQueBind): AllocTensor / DeQue are Get(), EnQue / FreeTensor do nothing ("TBuf获取的Tensor
+    # 无需释放"), so data written through AllocTensor is still there after FreeTensor.
+    o = run("tbuf_queue_calls")
+    assert o.ok, o.error
+    assert o.values["sizes"] == [64, 64, 64]
+    assert o.values["addr"][0] == o.values["addr"][1]
+    assert o.values["vals"] == [0, 0.5, 1, 1.5]
+
+
+def test_copy_counter_mode_counts_per_repeat(run):
+    # Copy.md: in counter mode the mask is the element count of each repeat and repeatTime applies (unlike the
+    # general counter mode), ceil(n * sizeof(T) / 32) blocks a repeat, dstStride / srcStride blocks apart.
+    o = run("copy_counter")
+    assert o.ok, o.error
+    rows = [(i // 8) * 64 + i % 8 for i in range(144)]  # the reference's scenario 3: first block of 18 rows
+    assert o.values["rows"] == rows + [-1] * 16
+    assert o.values["replicated"] == list(range(1, 17)) * 3 + [-1] * 16
+    assert [t[:2] for t in o.trace if t[0] == "Copy"] == [("Copy", 1)] * 2  # PIPE_V
+
+
+def test_get_imm_is_a_number_and_a_ub_address(run):
+    o = run("get_imm")
+    assert o.ok, o.error
+    # pieces of 16 bits, lowest first; a wider piece keeps its low 16 bits; UB bytes 0 and 12 hold 7 and 42.
+    assert o.values["imm"] == [1 | 2 << 16 | 3 << 32, 0x2345, 7, 42]
+
+
+def test_icache_preload_is_one_scalar_instruction(run):
+    # ICachePreLoad(ISASI).md: PIPE_S; preFetchLen in 2 KiB units below the AIV ICache (16 KiB) / 2 KiB.
+    o = run("preload")
+    assert o.ok, o.error
+    assert [t[:2] for t in o.trace] == [("ICachePreLoad", PIPE_S)] * 2
+    bad = run("preload_too_long")
+    assert not bad.ok and bad.error.startswith("invalid_argument")
+
+
+def test_region_proposal_calls_are_an_error_for_the_a2(tmp_path):
+    # ProposalConcat.md / RpSort16.md: not supported on Atlas A2; Concat(dst, src, repeat, mode) is ProposalConcat's
+    # earlier name. The call fails to compile with a message naming the chip, not "no matching function".
+    src = tmp_path / "proposal.cpp"
+    src.write_text('#include "kernel_operator.h"\nusing namespace AscendC;\n'
+                   "void k(LocalTensor<half>& d, LocalTensor<half>& s) { Concat(d, s, 2, 4); }\n")
+    p = subprocess.run([CXX, "-std=c++17", "-fsyntax-only", "-I", str(INCLUDE), str(src)], capture_output=True,
+                       text=True, timeout=600)
+    assert p.returncode != 0
+    assert "region-proposal instruction" in p.stderr and "Atlas A2" in p.stderr

@@ -148,3 +148,32 @@ struct TwBlockNumVariable {
 };
 inline const TwBlockIdxVariable block_idx{};
 inline const TwBlockNumVariable block_num{};
+
+// get_imm(imm0_15[, imm16_31[, imm32_47[, imm48_63]]]): the 64-bit immediate made of up to four 16-bit pieces, lowest
+// first (AscendC's GetImm is this intrinsic). Kernels use it as a number, and old tiling macros cast it to a UB
+// pointer (`(__ubuf__ uint8_t*)get_imm(0)`: UB address 0) and dereference that. The value converts to an integer
+// wherever one is needed; the explicit pointer conversion (a cast) gives that address in the emulated UB.
+class TwImmediate {
+  public:
+    explicit constexpr TwImmediate(uint64_t v) : v_(v) {}
+    constexpr operator uint64_t() const { return v_; }  // NOLINT: a number wherever the kernel uses one
+    template <typename T>
+    explicit operator T*() const {
+        tw::Core& c = tw::cur();
+        if (v_ >= c.ub.size())
+            tw::fail("ub_out_of_bounds", "a pointer cast of get_imm(" + std::to_string(v_) +
+                     ") is past the end of the " + std::to_string(c.ub.size()) + "-byte Unified Buffer", nullptr, 0);
+        return reinterpret_cast<T*>(c.ub.data() + v_);
+    }
+
+  private:
+    uint64_t v_;
+};
+inline TwImmediate get_imm(uint64_t imm0_15, uint64_t imm16_31 = 0, uint64_t imm32_47 = 0, uint64_t imm48_63 = 0) {
+    return TwImmediate((imm0_15 & 0xFFFF) | (imm16_31 & 0xFFFF) << 16 | (imm32_47 & 0xFFFF) << 32 |
+                       (imm48_63 & 0xFFFF) << 48);
+}
+
+// PRELOAD(len): the toolchain's spelling of the instruction-cache prefetch AscendC names ICachePreLoad (ATB kernels
+// call it first thing, "icache预取"), the same length in 2 KiB units.
+inline void PRELOAD(const int64_t preFetchLen, TW_SRC) { AscendC::ICachePreLoad(preFetchLen, TW_AT); }

@@ -139,6 +139,17 @@ void DataCacheCleanAndInvalid(const GlobalTensor<T>&, TW_SRC) {
     tw::record(tw::Rec::Instr, PIPE_S, "DataCacheCleanAndInvalid", TW_AT);
 }
 
+// ICachePreLoad(preFetchLen) loads the next preFetchLen x 2 KiB of the kernel's own instructions into the core's
+// instruction cache (a PIPE_S instruction). The emulator has no instruction fetch, so it changes no data and costs
+// a scalar slot; the documented bound is checked: on the A2 the length must stay below the vector core's 16 KiB
+// ICache / 2 KiB = 8.
+inline void ICachePreLoad(const int64_t preFetchLen, TW_SRC) {
+    if (preFetchLen < 0 || preFetchLen >= 8)
+        tw::fail("invalid_argument", "ICachePreLoad(" + std::to_string(preFetchLen) + "): the length, in 2 KiB units, "
+                 "must be in [0, 8) on the vector core, whose instruction cache is 16 KiB", TW_AT);
+    tw::record(tw::Rec::Instr, PIPE_S, "ICachePreLoad", TW_AT);
+}
+
 // Resets the core's global state (atomic mode, mask mode and mask) that a previous operator may have left; each
 // emulated launch starts from a fresh core, so this only has to put the state back if the kernel changed it.
 inline void InitSocState(TW_SRC) {

@@ -372,6 +372,21 @@ class TBuf {
         t.SetSize(len);
         return t;
     }
+    // TBuf derives from TQueBind on the device and exposes its queue calls, reduced to what a TBuf means: a single
+    // block with no queue behind it. AllocTensor and DeQue hand out the whole buffer as Get() does; FreeTensor and
+    // EnQue do nothing (a TBuf's tensor needs no release), so code written for a queue also runs on a TBuf.
+    template <typename T>
+    LocalTensor<T> AllocTensor(TW_SRC) {
+        return Get<T>(TW_AT);
+    }
+    template <typename T>
+    void FreeTensor(LocalTensor<T>&) {}
+    template <typename T>
+    void EnQue(const LocalTensor<T>&) {}
+    template <typename T>
+    LocalTensor<T> DeQue(TW_SRC) {
+        return Get<T>(TW_AT);
+    }
 
     tw::QueueState* st_ = nullptr;
 

@@ -130,6 +130,19 @@ inline void un_mask(const char* name, const AscendC::LocalTensor<D>& dst, const 
     vrec(name, file, line, m.elements(), m.elements() * W, m.issued(E), W, true);
 }
 
+// Copy in counter mode: the mask register's count n is the element count of every repeat, and the call's repeat
+// count applies (the reference's Copy notes), so it becomes a normal-mode mask of slots 0..n-1 repeated
+// `repeats` times.
+inline void copy_counter(VMask& m, uint32_t repeats, const char* file, int line) {
+    if (m.n > kMaxSlots)
+        fail("unsupported", "Copy in counter mode with " + std::to_string(m.n) + " elements a repeat: the emulator " +
+                                "handles up to " + std::to_string(kMaxSlots) + "; split the copy into more repeats",
+             file, line);
+    m.counter = false;
+    m.repeats = m.n == 0 ? 0 : repeats;
+    mask_first(m, m.n, kMaxSlots);
+}
+
 template <typename D, typename S, typename G>
 inline void un_count(const char* name, const AscendC::LocalTensor<D>& dst, const AscendC::LocalTensor<S>& src,
                      int64_t count, G g, const char* file, int line) {
@@ -373,18 +386,26 @@ void Axpy(const LocalTensor<T>& dst, const LocalTensor<U>& src, const tw::nd_t<U
 
 // ---------------------------------------------------------------------------------------------------------------
 // Copy (UB -> UB through the vector unit), mask/repeat forms with CopyRepeatParams.
+//
+// Copy's counter mode is not the general one: the reference says the mask register then holds the element count of
+// each repeat (not of the whole instruction) and repeatTime counts, so a repeat spans ceil(n * sizeof(T) / 32)
+// blocks, possibly more than the 8 of a normal repeat, each dstStride / srcStride blocks from the last.
 
 template <typename T, bool isSetMask = true>
 void Copy(const LocalTensor<T>& dst, const LocalTensor<T>& src, uint64_t mask, const uint8_t repeatTimes,
           const CopyRepeatParams& p, TW_SRC) {
-    tw::un_mask("Copy", dst, src, tw::mask_cont(mask, repeatTimes, 256 / sizeof(T), isSetMask), p.dstStride,
-                p.srcStride, p.dstRepeatSize, p.srcRepeatSize, [](T, T x) { return x; }, TW_AT);
+    tw::VMask m = tw::mask_cont(mask, repeatTimes, 256 / sizeof(T), isSetMask);
+    if (m.counter) tw::copy_counter(m, repeatTimes, TW_AT);
+    tw::un_mask("Copy", dst, src, m, p.dstStride, p.srcStride, p.dstRepeatSize, p.srcRepeatSize,
+                [](T, T x) { return x; }, TW_AT);
 }
 template <typename T, bool isSetMask = true>
 void Copy(const LocalTensor<T>& dst, const LocalTensor<T>& src, const uint64_t mask[], const uint8_t repeatTimes,
           const CopyRepeatParams& p, TW_SRC) {
-    tw::un_mask("Copy", dst, src, tw::mask_bits(mask, repeatTimes, 256 / sizeof(T), isSetMask), p.dstStride,
-                p.srcStride, p.dstRepeatSize, p.srcRepeatSize, [](T, T x) { return x; }, TW_AT);
+    tw::VMask m = tw::mask_bits(mask, repeatTimes, 256 / sizeof(T), isSetMask);
+    if (m.counter) tw::copy_counter(m, repeatTimes, TW_AT);
+    tw::un_mask("Copy", dst, src, m, p.dstStride, p.srcStride, p.dstRepeatSize, p.srcRepeatSize,
+                [](T, T x) { return x; }, TW_AT);
 }
 
 }  // namespace AscendC

@@ -22,6 +22,10 @@
 
 namespace tw {
 
+// False, but only once T is known: a static_assert on it fires when a template is used, not when it is declared.
+template <typename T>
+constexpr bool dependent_false = false;
+
 template <typename T>
 struct Scored {
     T score;
@@ -200,5 +204,39 @@ void Extract(const LocalTensor<T>& dstValue, const LocalTensor<uint32_t>& dstInd
     }
     tw::vrec("Extract", TW_AT, n, n * 8, static_cast<uint32_t>((n + 31) / 32), sizeof(T), false);
 }
+
+// The region-proposal instructions (ProposalConcat, ProposalExtract, RpSort16, MrgSort4, and Concat / Extract with a
+// mode number, their earlier names) belong to the Atlas training and inference series; the reference marks each as
+// unsupported on the Atlas A2 this emulator models. A kernel calling one is written for another chip, so the call is
+// a compile error that says so (the A2's device compiler has none of them), not a "no matching function".
+#define TW_REGION_PROPOSAL(name)                                                                                       \
+    name " is a region-proposal instruction of the Atlas training / inference series, which the Atlas A2 (910B) does " \
+         "not have: build this kernel for its own chip, or sort with Sort32 / MrgSort / Sort (or the TopK library)"
+
+template <typename T>
+void ProposalConcat(const LocalTensor<T>&, const LocalTensor<T>&, int32_t, int32_t) {
+    static_assert(tw::dependent_false<T>, TW_REGION_PROPOSAL("ProposalConcat"));
+}
+template <typename T>
+void Concat(const LocalTensor<T>&, const LocalTensor<T>&, int32_t, int32_t) {
+    static_assert(tw::dependent_false<T>, TW_REGION_PROPOSAL("Concat(dst, src, repeatTime, modeNumber)"));
+}
+template <typename T>
+void ProposalExtract(const LocalTensor<T>&, const LocalTensor<T>&, int32_t, int32_t) {
+    static_assert(tw::dependent_false<T>, TW_REGION_PROPOSAL("ProposalExtract"));
+}
+template <typename T>
+void Extract(const LocalTensor<T>&, const LocalTensor<T>&, int32_t, int32_t) {
+    static_assert(tw::dependent_false<T>, TW_REGION_PROPOSAL("Extract(dst, src, repeatTime, modeNumber)"));
+}
+template <typename T>
+void RpSort16(const LocalTensor<T>&, const LocalTensor<T>&, int32_t) {
+    static_assert(tw::dependent_false<T>, TW_REGION_PROPOSAL("RpSort16"));
+}
+template <typename T>
+void MrgSort4(const LocalTensor<T>&, const MrgSortSrcList<T>&, const MrgSort4Info&) {
+    static_assert(tw::dependent_false<T>, TW_REGION_PROPOSAL("MrgSort4"));
+}
+#undef TW_REGION_PROPOSAL
 
 }  // namespace AscendC
