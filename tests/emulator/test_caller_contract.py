@@ -163,6 +163,17 @@ def test_a_kernel_writing_past_the_goldens_shape_is_out_of_bounds(tmp_path, emu_
     assert any(w.kind == "infer_shape" for w in m.warnings)
 
 
+def test_a_scalar_golden_is_a_shape_too(tmp_path, emu_cache, needs_gxx):
+    # A loss reduced to a 0-d tensor: the caller allocates one element, not x's shape that InferShape copies.
+    root = write(tmp_path / "row_sum", ROW_SUM)
+    case = Case(name="total", inputs={"x": InputSpec(shape=[1, 16], dtype="float32")}, attrs={"stride": 1})
+    m = run(root, emu_cache, case, "def golden(x, stride=1):\n    return np.float32(x.sum())\n")
+    assert m.error is None and m.ok and m.correct, m
+    assert m.outputs[0].shape == []
+    [note] = [w for w in m.warnings if w.kind == "infer_shape"]
+    assert "InferShape gives y [1, 16] but the golden returns []" in note.message
+
+
 def test_without_a_golden_infer_shapes_shape_stands(tmp_path, emu_cache, needs_gxx):
     root = write(tmp_path / "row_sum", ROW_SUM)
     m = run(root, emu_cache, row_sum_case())

@@ -44,6 +44,7 @@ struct Spec {
     std::vector<tw_host::TensorDesc> inputs;
     std::vector<std::pair<std::string, tw_host::AttrValue>> attrs;
     std::vector<std::vector<int64_t>> output_shapes;  // the golden's, for outputs InferShape leaves unset
+    std::vector<bool> output_shape_given;  // per output: the golden gave a shape (a 0-d one has no dims)
     std::vector<std::pair<size_t, int>> output_dtypes;  // the case's, for outputs whose dtype the sources cannot say
     std::string trace_path, result_path, chrome_path, sites_path;
     tw::TimingParams timing;
@@ -93,6 +94,8 @@ Spec read_spec(const char* path) {
             int ndim;
             ls >> i >> ndim;
             if (s.output_shapes.size() <= i) s.output_shapes.resize(i + 1);
+            if (s.output_shape_given.size() <= i) s.output_shape_given.resize(i + 1);
+            s.output_shape_given[i] = true;
             for (int k = 0; k < ndim; ++k) { int64_t v; ls >> v; s.output_shapes[i].push_back(v); }
         } else if (key == "output_dtype") {
             size_t i;
@@ -359,7 +362,7 @@ int main(int argc, char** argv) {
         for (size_t i = 0; i < outputs.size() && i < spec.output_shapes.size(); ++i) {
             const bool dyn = i < out_dynamic.size() && out_dynamic[i];
             const std::vector<int64_t>& want = spec.output_shapes[i];
-            if (alias[i] != kNoAlias || want.empty()) continue;
+            if (alias[i] != kNoAlias || i >= spec.output_shape_given.size() || !spec.output_shape_given[i]) continue;
             const bool unset = dyn || op->infer_shape == nullptr || outputs[i].shape.empty();
             const bool differs = !unset && elements_of(outputs[i].shape) != elements_of(want);
             if (unset || differs) {
