@@ -11,7 +11,8 @@ it prints one line, and the totals at the end:
 - compile: the emulator builds host and kernel;
 - run: every block runs under the sanitizer with random inputs (the manifest's cases, or for an operator project
   without one, a made-up case from its OpDef: each input 8x1024 of its first dtype); "clean" means no error and no
-  memory warning (an access past a UB buffer or a GM tensor that the device makes without stopping);
+  memory warning (an access past a UB buffer or a GM tensor, or buffers laid past the UB's end, that the device
+  makes without stopping);
 - golden: the outputs match the numpy golden, for operators with a manifest written for the corpus.
 
 Every operator is measured in its own worker process, so a crash in one costs only that one's figures. Builds are
@@ -45,9 +46,10 @@ _KERNEL_SUFFIXES = {".cpp", ".cc", ".h", ".hpp", ".asc", ".inc"}
 RUN_TIMEOUT_S = 30.0
 # what stops an operator before it runs: it did not build, or tilewise could not make its case
 _BUILD_KINDS = {"compile_error", "link_error", "no_host", "no_kernel", "bad_case"}
-# sanitizer warnings of an access outside the memory it should touch: the device goes on (so the golden still
-# decides "matches"), but the run is not clean. An unaligned DataCopy's dropped tail (`misaligned`) is not one.
-_MEMORY_WARNINGS = {"ub_out_of_bounds", "gm_out_of_bounds"}
+# sanitizer warnings of an access outside the memory it should touch, or of InitBuffers laid past the UB's end:
+# the device goes on (so the golden still decides "matches"), but the run is not clean. An unaligned DataCopy's
+# dropped tail (`misaligned`) is not one.
+_MEMORY_WARNINGS = {"ub_out_of_bounds", "gm_out_of_bounds", "ub_overflow"}
 
 
 @dataclass

@@ -55,7 +55,9 @@ void case_tbuf_num() {
 void case_tbuf_num_overflow() {
     TPipe pipe;
     TBuf<TPosition::VECCALC> big;
-    pipe.InitBuffer(big, 2, 100 * 1024);  // 200 KiB: over the 192 KiB UB
+    pipe.InitBuffer(big, 2, 100 * 1024);  // 200 KiB: over the 192 KiB UB (a warning: the device does not check)
+    LocalTensor<float> all = big.Get<float>();
+    Duplicate(all, 1.0f, 2 * 100 * 1024 / 4);  // writing all of it reaches past the UB's end: the error
 }
 
 // Four blocks each write their id at the start of their share (ParamOffset<int32_t>(gm, 4)).
