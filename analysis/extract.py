@@ -720,16 +720,20 @@ class ModelBuilder:
             has_aicore = any(f.sf.has_qualifier(*head, q) for q in _AICORE_KINDS)
             extern_c = fn.parent is not None and fn.parent.type == "linkage_specification"
             name = _function_name(f.sf, fn)
-            if not name or name == "main" or not (has_global or (extern_c and "GM_ADDR" in f.sf.node_text(decl))):
+            takes_gm = "GM_ADDR" in f.sf.node_text(decl) or f.sf.has_qualifier(decl.start_byte, decl.end_byte, "__gm__")
+            if not name or name == "main" or not (has_global or (extern_c and takes_gm)):
                 continue
             params = []
             plist = decl.child_by_field_name("parameters")
             for p in plist.named_children if plist is not None else []:
                 t, d = p.child_by_field_name("type"), p.child_by_field_name("declarator")
                 if t is not None:
+                    # `__gm__` was blanked before parsing, so its mark says where it stood (anywhere in the
+                    # parameter, or just before it: `const __gm__ float* x`, `__gm__ float* __restrict__ x`)
                     params.append(KernelParam(type=_squash(f.sf.node_text(t) + (
                         "*" if d is not None and d.type == "pointer_declarator" else "")),
-                        name=re.sub(r"[*&\s]", "", f.sf.node_text(d)) if d is not None else ""))
+                        name=_declared_name(f.sf.node_text(d)) if d is not None else "",
+                        gm=f.sf.has_qualifier(p.start_byte, p.end_byte, "__gm__")))
             part.entries.append(make(KernelEntry,
                 name=name, file=f.sf.path, params=params, has_aicore=has_aicore, has_global=has_global,
                 loc=self.nloc(f.sf, decl.child_by_field_name("declarator") or decl)))
@@ -870,6 +874,12 @@ class ModelBuilder:
 
 
 # ---- free helpers ------------------------------------------------------------------------------------------
+def _declared_name(declarator: str) -> str:
+    """The name a parameter declarator declares: its last word (`* const f`, `* __restrict__ d`, `&x` -> f, d, x)."""
+    words = re.findall(r"[A-Za-z_]\w*", declarator)
+    return words[-1] if words else ""
+
+
 def _squash(text: str) -> str:
     return " ".join(text.split())
 

@@ -96,8 +96,14 @@ class TilingFunction(BaseModel):
 
 
 class KernelParam(BaseModel):
-    type: str
+    type: str  # as written, without the `__gm__` the parser does not see (`float*` for `__gm__ float* x`)
     name: str
+    gm: bool = False  # a pointer into global memory: `GM_ADDR x`, `__gm__ float* x`, `const __gm__ uint8_t* x`
+
+    @property
+    def is_gm(self) -> bool:
+        """Whether the kernel gets a GM tensor here, in any of the forms a kernel declares one."""
+        return self.gm or "GM_ADDR" in self.type
 
 
 class KernelEntry(BaseModel):

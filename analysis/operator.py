@@ -124,5 +124,5 @@ def _tensors_from_manifest(model: OperatorModel, manifest: Manifest,
             if sources and model.layout == "invocation" else {}
         read_back = "output" in roles.values()
         model.outputs = [TensorParam(name=p.name, dtypes=list(first)) for i, p in enumerate(entry.params)
-                         if p.name not in skip and "tiling" not in p.name.lower() and "GM_ADDR" in p.type
+                         if p.name not in skip and "tiling" not in p.name.lower() and p.is_gm
                          and roles.get(i) != "input" and (roles.get(i) == "output" or not read_back)]
