@@ -48,14 +48,18 @@ class InputSpec(_Strict):
 
 
 class OutputSpec(_Strict):
-    """An output's dtype where the sources cannot say it (an ATB kernel has no OpDef: outputs take input 0's)."""
+    """What a case says about one output: its dtype where the sources cannot say it (an ATB kernel has no OpDef:
+    outputs take input 0's), and its own golden tolerance where the operator's design computes it at a lower
+    precision than the golden (a float32 sum of float16-rounded products: each term carries float16's error)."""
 
-    dtype: str
+    dtype: str | None = None
+    rtol: float | None = Field(None, ge=0)
+    atol: float | None = Field(None, ge=0)
 
     @field_validator("dtype")
     @classmethod
-    def _known_dtype(cls, v: str) -> str:
-        return InputSpec._known_dtype(v)
+    def _known_dtype(cls, v: str | None) -> str | None:
+        return None if v is None else InputSpec._known_dtype(v)
 
 
 class Case(_Strict):
