@@ -11,7 +11,7 @@ import tomllib
 from pathlib import Path
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, ValidationInfo, field_validator
 
 from analysis.errors import ManifestError
 
@@ -62,10 +62,64 @@ class OutputSpec(_Strict):
         return None if v is None else InputSpec._known_dtype(v)
 
 
+class FileSpec(_Strict):
+    """A data file a kernel-invocation program reads besides its input_<name>.bin files, with fixed values: the
+    tiling.bin its data script writes (blockDim, totalLength, tileNum), which random inputs cannot stand for. The
+    runner writes `values` as `dtype` (little-endian, packed) to `path`, relative to the program's working
+    directory, before the run; entries naming the same path follow each other in the file (a struct of mixed
+    fields)."""
+
+    path: str = Field(min_length=1)
+    dtype: str
+    values: list[int | float] = Field(min_length=1)
+
+    @field_validator("path")
+    @classmethod
+    def _inside(cls, v: str) -> str:
+        parts = Path(v).parts
+        if Path(v).is_absolute() or ".." in parts or v.startswith("~"):
+            raise ValueError(f"'{v}' must be relative to the program's working directory, without '..'")
+        return v
+
+    @field_validator("dtype")
+    @classmethod
+    def _known_dtype(cls, v: str) -> str:
+        return InputSpec._known_dtype(v)
+
+    @field_validator("values")
+    @classmethod
+    def _values_fit(cls, v: list[int | float], info: ValidationInfo) -> list[int | float]:
+        dtype = info.data.get("dtype")  # validated before values (declared first); absent when it was bad
+        ints, top = _INT_RANGES.get(dtype), _FLOAT_MAX.get(dtype)
+        for i, x in enumerate(v):
+            if ints is not None and (not float(x).is_integer() or not ints[0] <= x <= ints[1]):
+                raise ValueError(f"values[{i}] = {x} is not a {dtype} (integers in [{ints[0]}, {ints[1]}])")
+            if top is not None and not -top <= x <= top:
+                raise ValueError(f"values[{i}] = {x} is out of {dtype}'s range (±{top:g})")
+        return v
+
+
+_INT_RANGES = {"bool": (0, 1), **{f"{s}int{b}": (0 if s else -(1 << (b - 1)), (1 << b) - 1 if s else (1 << (b - 1)) - 1)
+                                  for b in (8, 16, 32, 64) for s in ("", "u")}}
+_FLOAT_MAX = {"float16": 65504.0, "bfloat16": 3.3895313892515355e38, "float32": 3.4028234663852886e38}
+
+
 class Case(_Strict):
     name: str
     inputs: dict[str, InputSpec]
     outputs: dict[str, OutputSpec] = {}
+    # kernel invocation only: data files the program reads besides its inputs, with fixed values (FileSpec)
+    files: list[FileSpec] = []
+
+    @field_validator("files")
+    @classmethod
+    def _not_an_input(cls, v: list[FileSpec], info: ValidationInfo) -> list[FileSpec]:
+        # an input's file holds what the golden gets: fixed bytes there would leave the golden another input
+        for f in v:
+            if Path(f.path).name in {f"input_{n}.bin" for n in info.data.get("inputs", {})}:
+                raise ValueError(f"'{f.path}' is an input's file; give that input's values as an input "
+                                 "(`tilewise run --input`), not as a file")
+        return v
     attrs: dict[str, float | int | bool | str | list[int] | list[float]] = {}
     # What the outputs hold before the kernel runs. A device does not clear them, so by default the emulator fills
     # them with a poison pattern (all bits set: nan for floats, -1 for integers); "zeros" is for an operator whose
@@ -184,6 +238,8 @@ def _line_of(text: str, loc: list) -> int:
             if h.group(1) == "[[":
                 key = ".".join(names)
                 counts[key] = counts.get(key, -1) + 1
+                for nested in [k for k in counts if k.startswith(key + ".")]:  # `[[cases.files]]` counts per case
+                    del counts[nested]
             table = []
             for i, name in enumerate(names):
                 table.append(name)

@@ -82,3 +82,64 @@ def test_unreadable_and_non_utf8_manifests(tmp_path):
         load_manifest(p)
     with pytest.raises(ManifestError, match="cannot be read"):
         load_manifest(tmp_path / "missing.toml")
+
+
+FILES = """\
+[[cases]]
+name = "a"
+[cases.inputs.x]
+shape = [16]
+dtype = "float32"
+[[cases.files]]
+path = "a.bin"
+dtype = "int8"
+values = [-1]
+
+[[cases]]
+name = "b"
+[cases.inputs.x]
+shape = [16]
+dtype = "float32"
+[[cases.files]]
+path = "input/tiling.bin"
+dtype = "uint32"
+values = [2, 16, 4]
+[[cases.files]]
+path = "input/tiling.bin"
+dtype = "float32"
+values = [0.5]
+"""
+
+
+def test_a_case_lists_fixed_data_files():
+    m = parse_manifest(FILES, "tilewise.toml")
+    assert [(f.path, f.dtype, f.values) for f in m.cases[0].files] == [("a.bin", "int8", [-1])]
+    assert [(f.path, f.dtype, f.values) for f in m.cases[1].files] == [
+        ("input/tiling.bin", "uint32", [2, 16, 4]), ("input/tiling.bin", "float32", [0.5])]
+
+
+@pytest.mark.parametrize(("old", "new", "line", "field", "hint"), [
+    ("values = [2, 16, 4]", "values = [2, -16, 4]", 19, "cases[1].files[0].values", "values[1] = -16 is not a uint32"),
+    ("values = [2, 16, 4]", "values = [2, 16.5, 4]", 19, "cases[1].files[0].values", "is not a uint32"),
+    ("values = [0.5]", "values = [1e39]", 23, "cases[1].files[1].values", "out of float32's range"),
+    ("values = [0.5]", "values = []", 23, "cases[1].files[1].values", "at least 1"),
+    ('dtype = "uint32"', 'dtype = "u32"', 18, "cases[1].files[0].dtype", "unknown dtype"),
+    ('path = "input/tiling.bin"', 'path = "../tiling.bin"', 17, "cases[1].files[0].path", "without '..'"),
+    ('path = "input/tiling.bin"', 'path = "/tmp/tiling.bin"', 17, "cases[1].files[0].path", "relative"),
+    ('path = "input/tiling.bin"', 'file = "input/tiling.bin"', 17, "cases[1].files[0].file", "unknown field"),
+])
+def test_bad_files_name_their_line_and_field(old, new, line, field, hint):
+    # `[[cases.files]]` is counted within its own `[[cases]]`, so the second case's first file is files[0]
+    text = FILES.replace(old, new, 1)
+    assert text != FILES
+    with pytest.raises(ManifestError) as exc:
+        parse_manifest(text, "op/tilewise.toml")
+    assert exc.value.line == line, str(exc.value)
+    assert f"'{field}'" in exc.value.message and hint in exc.value.message
+
+
+def test_a_file_may_not_stand_for_an_input():
+    text = FILES.replace('path = "a.bin"', 'path = "input/input_x.bin"')
+    with pytest.raises(ManifestError, match="is an input's file") as exc:
+        parse_manifest(text, "op/tilewise.toml")
+    assert "'cases[0].files'" in exc.value.message and exc.value.line == 7  # its first line

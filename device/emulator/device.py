@@ -23,7 +23,7 @@ from analysis.rewrite import apply_edits, changed_knobs, knob_edit
 from device.emulator.build import Builder, BuildError
 from device.emulator.caller import infer_shape_notes, read_back_names, writes_into_inputs
 from device.emulator.dtypes import BY_GE, DTYPES, as_float
-from device.emulator.inputs import make_inputs
+from device.emulator.inputs import make_inputs, write_case_files
 from device.emulator.target import choose_chip
 from device.emulator.timing import spec_lines as timing_spec_lines
 from device.golden import GoldenError, check_outputs, golden_arguments, run_golden
@@ -54,6 +54,11 @@ class EmulatorDevice:
             type_macros, out_dtypes = bind_dtypes(op, case)
         except ValueError as exc:
             m.error = RunError(kind="bad_case", message=str(exc), file=op.manifest.path if op.manifest else None)
+            return m
+        if case.files and op.model.layout != "invocation":  # only a program with its own main reads such files
+            m.error = RunError(kind="bad_case", file=op.manifest.path if op.manifest else None, message=(
+                f"case {case.name}: `files` are read by a kernel-invocation program's own host code; this operator "
+                f"is launched by tilewise ({op.model.layout} layout), so remove them"))
             return m
         runtime, texts = split_knobs(op, knobs or {}, texts)
         try:
@@ -202,6 +207,7 @@ class EmulatorDevice:
         for name, values in arrays.items():
             values.tofile(workdir / f"input_{name}.bin")
             values.tofile(workdir / "input" / f"input_{name}.bin")
+        write_case_files(case, workdir)  # the data files it reads besides its inputs (a tiling.bin)
         env = {**os.environ, "TW_RESULT": str(workdir / "result.json"),
                "TW_TRACE": str(trace_path or workdir / "trace.txt"), "TW_UB_BYTES": str((chip or self.chip).ub_bytes),
                "TW_CAPTURE": str(workdir / "capture")}

@@ -1,6 +1,9 @@
-"""Seeded random inputs for a case, honouring each input's init hint, or user-supplied arrays (.npy)."""
+"""Seeded random inputs for a case, honouring each input's init hint, or user-supplied arrays (.npy); and the
+case's fixed data files (a kernel-invocation program's tiling.bin), written where the program reads them."""
 
 from __future__ import annotations
+
+from pathlib import Path
 
 import numpy as np
 
@@ -51,3 +54,22 @@ def _as_dtype(values: np.ndarray, spec: InputSpec) -> np.ndarray:
     if spec.dtype == "bfloat16":
         return to_bf16_bits(values.astype(np.float32)).reshape(spec.shape)
     return values.astype(DTYPES[spec.dtype].numpy).reshape(spec.shape)
+
+
+def write_case_files(case: Case, workdir: Path) -> list[Path]:
+    """The case's `files` under workdir: each entry's values as its dtype, little-endian and packed, entries naming
+    one path following each other in it (a tiling struct's fields). Returns the files written."""
+    chunks: dict[str, list[bytes]] = {}
+    for spec in case.files:
+        if spec.dtype == "bfloat16":
+            data = to_bf16_bits(np.asarray(spec.values, dtype=np.float32))
+        else:
+            data = np.asarray(spec.values).astype(np.dtype(DTYPES[spec.dtype].numpy).newbyteorder("<"))
+        chunks.setdefault(spec.path, []).append(data.tobytes())
+    written = []
+    for rel, parts in chunks.items():
+        path = workdir / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(b"".join(parts))
+        written.append(path)
+    return written
