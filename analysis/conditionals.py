@@ -26,6 +26,7 @@ if TYPE_CHECKING:
 DEVICE_DEFINES: dict[str, int] = {
     "__CCE_AICORE__": 220,
     "__DAV_C220_VEC__": 1,
+    "__NPU_ARCH__": 2201,  # dav-c220's architecture number: `#if __NPU_ARCH__ == 2201` picks the A2/A3 path
     "__cplusplus": 201703,  # both compilers build C++17
 }
 # Known not to be defined in the device build (nor by the emulator): CPU-debug and unit-test builds, the cube side,

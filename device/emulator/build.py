@@ -27,6 +27,7 @@ from pathlib import Path
 
 from analysis.model import Knob
 from analysis.operator import Operator
+from device.emulator.foreign_arch import name_foreign_arch
 from device.emulator.includes import deps_fresh, mirror_location, mirror_plan, record_deps, repo_include_dirs
 from device.emulator.ubuf_arrays import rewrite_ubuf_arrays, rewrite_ubuf_casts
 from device.protocol import RunError
@@ -35,9 +36,10 @@ INCLUDE_DIR = Path(__file__).resolve().parent / "include"
 CXX = os.environ.get("TILEWISE_CXX", "g++")
 # TILEWISE_OPT trades emulation speed for compile speed: the tests build many small kernels at -O0.
 # Kernels see the macros the device compiler defines for a 910B (Atlas A2) vector core: `#if __CCE_AICORE__ == 220`
-# picks the A2 code paths (DataCopyPad, ...) in real operators, as it does on the chips tilewise models.
+# (or `__NPU_ARCH__ == 2201`) picks the A2 code paths (DataCopyPad, ...) in real operators, as it does on the chips
+# tilewise models.
 KERNEL_FLAGS = ["-std=c++17", os.environ.get("TILEWISE_OPT", "-O2"), "-pthread", "-w", "-fno-strict-aliasing",
-                "-D__CCE_AICORE__=220", "-D__DAV_C220_VEC__"]
+                "-D__CCE_AICORE__=220", "-D__DAV_C220_VEC__", "-D__NPU_ARCH__=2201"]
 HOST_FLAGS = ["-std=c++17", "-O0", "-pthread", "-w"]
 RUNNER_FLAGS = ["-std=c++17", "-O1", "-pthread", "-w"]  # I/O and thread setup only: not worth -O2's compile time
 _ERROR_RE = re.compile(r"^(?P<file>[^:\n]+):(?P<line>\d+):(?:(?P<col>\d+):)? (?:fatal )?error: (?P<msg>.*)$", re.M)
@@ -299,7 +301,7 @@ class Builder:
         if proc.returncode != 0:
             tmp.unlink(missing_ok=True)
             dep.unlink(missing_ok=True)
-            raise BuildError(compile_error(proc.stderr, kind), proc.stderr)
+            raise BuildError(name_foreign_arch(compile_error(proc.stderr, kind), proc.stderr), proc.stderr)
         record_deps(dep, obj.with_suffix(".deps"), (INCLUDE_DIR, self.cache.resolve()))
         dep.unlink(missing_ok=True)
         os.replace(tmp, obj)
