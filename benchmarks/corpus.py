@@ -34,7 +34,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+# A memory warning (an access outside what the kernel should touch, InitBuffers past the UB's end): the device goes
+# on, so the golden still decides "matches", but the run is not clean. An unaligned copy's dropped tail is not one.
 from benchmarks.corpus_fetch import load_sources, operator_ids  # noqa: E402
+from device.protocol import MEMORY_WARNING_KINDS  # noqa: E402
 
 # An independent count of what the model should find, by plain text search over comment-free sources: a
 # declaration `TQue<...> a, b;` (also TQueBind, TBuf) and every `InitBuffer(` call.
@@ -45,11 +48,7 @@ _COMMENT = re.compile(r"//[^\n]*|/\*.*?\*/", re.S)
 _KERNEL_SUFFIXES = {".cpp", ".cc", ".h", ".hpp", ".asc", ".inc"}
 RUN_TIMEOUT_S = 30.0
 # what stops an operator before it runs: it did not build, or tilewise could not make its case
-_BUILD_KINDS = {"compile_error", "link_error", "no_host", "no_kernel", "bad_case"}
-# sanitizer warnings of an access outside the memory it should touch, or of InitBuffers laid past the UB's end:
-# the device goes on (so the golden still decides "matches"), but the run is not clean. An unaligned DataCopy's
-# dropped tail (`misaligned`) is not one.
-_MEMORY_WARNINGS = {"ub_out_of_bounds", "gm_out_of_bounds", "ub_overflow"}
+_BUILD_KINDS = {"compile_error", "unsupported_arch", "link_error", "no_host", "no_kernel", "bad_case"}
 
 
 @dataclass
@@ -214,7 +213,7 @@ def _run(op, r: OpResult, cache_dir: Path | None) -> None:
             r.ran, r.run_error = False, f"[{case.name}] {detail}"
             r.golden = False if has_golden else None
             return
-        mem = next((w for w in m.warnings if w.kind in _MEMORY_WARNINGS), None)
+        mem = next((w for w in m.warnings if w.kind in MEMORY_WARNING_KINDS), None)
         if mem is not None and not r.memory_warning:
             where = f"{Path(mem.file).name}:{mem.line} " if mem.file else ""
             r.memory_warning = f"[{case.name}] warning {mem.kind}: {where}{mem.message.splitlines()[0]}"[:300]

@@ -19,6 +19,11 @@ class RunError(BaseModel):
     line: int | None = None
 
 
+# Sanitizer warnings for memory the kernel touches outside what it was given (past a UB buffer, into a GM tensor's
+# guard, InitBuffers past the UB's end): the device goes on, so the run does, but the result depends on neighbours.
+MEMORY_WARNING_KINDS = frozenset({"ub_out_of_bounds", "gm_out_of_bounds", "ub_overflow"})
+
+
 class RunWarning(RunError):
     """A sanitizer warning: the device went on (an unaligned DataCopy tail dropped, an unsynchronised cross-pipe
     access), so the run did too; `count` is how often the call site hit it."""

@@ -22,7 +22,7 @@ from pydantic import BaseModel
 
 from analysis.manifest import Case
 from analysis.operator import Operator
-from device.protocol import Measurement
+from device.protocol import MEMORY_WARNING_KINDS, Measurement, RunWarning
 from search.cache import BestConfig, ResultsCache, source_hash
 from search.space import Config, SearchSpace, build_space, config_texts, violations
 from search.strategies import STRATEGIES
@@ -91,6 +91,9 @@ class Tuner:
         self.strategy_name = strategy
         self.trials: list[Trial] = []
         self.baseline_outputs: dict[str, list[np.ndarray]] = {}
+        # Memory overruns the shipped configuration itself makes, per case: a candidate may make those (the kernel
+        # does whatever the tiling), never new ones, however right its outputs happen to be on this data.
+        self.baseline_overruns: dict[str, set[tuple[str, str | None, int | None]]] = {}
         self._stop = threading.Event()
         self._lock = threading.Lock()
         self.has_golden = bool(op.manifest and op.manifest.golden)
@@ -203,7 +206,7 @@ class Tuner:
                 if self.cache and not (m.error and m.error.kind == "timeout"):  # a timeout may be the machine's load
                     self.cache.put(src, config, case_key, self.device.name, self.device.chip.name, m)
             trial.per_case[case.name] = m.time_us
-            problem = _problem(m)
+            problem = _problem(m) or self._new_overrun(case.name, m, index == 0)
             if problem:
                 trial.error = f"{case.name}: {problem}"
                 break
@@ -214,6 +217,22 @@ class Tuner:
             trial.time_us = geomean(times)
         trial.wall_s = time.perf_counter() - start
         return trial
+
+    def _new_overrun(self, case_name: str, m: Measurement, is_baseline: bool) -> str | None:
+        """Why a candidate is refused for touching memory outside its buffers where the shipped configuration does
+        not (None when it makes no new overrun); the baseline's own overruns are recorded instead."""
+        found = _overruns(m)
+        with self._lock:
+            if is_baseline:
+                self.baseline_overruns[case_name] = set(found)
+                return None
+            known = self.baseline_overruns.get(case_name, set())
+        new = [w for site, w in found.items() if site not in known]
+        if not new:
+            return None
+        w = new[0]
+        return (f"{w.kind} at {w.file}:{w.line}: {w.message} (the shipped configuration does not overrun there, "
+                f"so this tiling is refused even where its outputs match)")
 
     def _measure(self, case: Case, config: Config, is_baseline: bool) -> Measurement:
         if self.has_golden:
@@ -230,6 +249,10 @@ class Tuner:
             m.correct = all(np.allclose(np.asarray(a, np.float64), np.asarray(b, np.float64), rtol=1e-3, atol=1e-3,
                                         equal_nan=True) for a, b in zip(outputs, reference, strict=True))
         return m
+
+
+def _overruns(m: Measurement) -> dict[tuple[str, str | None, int | None], RunWarning]:
+    return {(w.kind, w.file, w.line): w for w in m.warnings if w.kind in MEMORY_WARNING_KINDS}
 
 
 def _arrays_digest(arrays: dict[str, np.ndarray]) -> str:

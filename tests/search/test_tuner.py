@@ -143,3 +143,37 @@ def test_ctrl_c_stops_cleanly_and_keeps_results(tmp_path, emu_cache, needs_gxx):
     assert "interrupted" in err and "Traceback" not in err
     assert "shipped tiling:" in out and "evaluations" in out and "stopped early" in out
     assert ResultsCache(emu_cache / "results.sqlite").count() >= 2
+
+
+class OverrunDevice:
+    """A device whose timing and overruns are set per configuration: TILE_LENGTH 8192 is fastest but reads past a
+    GM tensor's end at a site the shipped configuration never touches; every run shares one over-read the
+    shipped configuration makes too (which a candidate may keep)."""
+
+    name = "fake"
+
+    def __init__(self, chip):
+        self.chip = chip
+
+    def run(self, op, case, knobs=None, **_):
+        from device.protocol import Measurement, RunWarning
+
+        shared = RunWarning(kind="gm_out_of_bounds", message="reads 8 bytes past x", file="scale.cpp", line=40)
+        warnings = [shared]
+        if knobs["TILE_LENGTH"] == 8192:
+            warnings.append(RunWarning(kind="ub_out_of_bounds", message="Add past its buffer", file="scale.cpp",
+                                       line=55))
+        time_us = 100.0 / knobs["BLOCK_DIM"] / (2 if knobs["TILE_LENGTH"] == 8192 else 1)
+        return Measurement(ok=True, correct=True, time_us=time_us, warnings=warnings)
+
+
+def test_a_tiling_that_overruns_memory_where_the_shipped_one_does_not_is_refused(op_root):
+    op = load_operator(op_root)
+    tuner = Tuner(op, OverrunDevice(EmulatorDevice().chip), op.manifest.cases, strategy="grid", budget=6, seed=1)
+    list(tuner.events())
+    result = tuner.result()
+    assert result.best == {"BLOCK_DIM": 48, "TILE_LENGTH": 1024}  # the shared over-read does not refuse anything
+    refused = {tuple(t.config.values()) for t in result.failed}
+    assert refused == {(1, 8192), (8, 8192), (48, 8192)}
+    assert all("ub_out_of_bounds at scale.cpp:55" in t.error and "shipped configuration" in t.error
+               for t in result.failed)
