@@ -282,7 +282,9 @@ def totals(results: list[OpResult], ran: bool) -> list[str]:
     lines.append(f"queue declarations in the model: {pct(qf, qe)}; InitBuffer calls: {pct(fi, ie)}")
     if ran:
         built = sum(bool(r.compiled) for r in loaded)
-        lines.append(f"compiles in the emulator: {pct(built, n)}")
+        foreign = sum(r.compile_error.startswith("unsupported_arch") for r in loaded)
+        lines.append(f"compiles in the emulator: {pct(built, n)} ({foreign} of the rest are Ascend 950 (arch35) "
+                     f"kernels, a chip the emulator does not model)")
         with_case = [r for r in loaded if r.cases]
         clean = sum(bool(r.ran) and not r.memory_warning for r in with_case)
         lines.append(f"runs clean under the sanitizer (no error, no memory warning): {pct(clean, n)} "
