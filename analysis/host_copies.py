@@ -16,13 +16,23 @@ _KINDS = {"ACL_MEMCPY_HOST_TO_DEVICE": "input", "ACL_MEMCPY_DEVICE_TO_HOST": "ou
 
 def launch_roles(texts: list[str], kernel: str) -> dict[int, str]:
     """Parameter index -> "input" (the argument is a copy's destination, host to device) or "output" (a copy's
-    source, device to host; it wins when both), for the arguments of the first `<<<>>>` launch of `kernel`."""
-    launch = re.compile(rf"\b{re.escape(kernel)}\s*(?:<[^<>;]*>)?\s*<<<[^;]*?>>>\s*\(")
+    source, device to host; it wins when both), for the arguments of the first launch of `kernel`: `<<<>>>`, or
+    `ACLRT_LAUNCH_KERNEL(kernel)(blockDim, stream, args...)` / `aclrtlaunch_<kernel>(...)`."""
+    k = re.escape(kernel)
+    launch = re.compile(rf"\b{k}\s*(?:<[^<>;]*>)?\s*<<<[^;]*?>>>\s*\(")
+    # CANN's generated launch function takes blockDim and the stream before the kernel's arguments
+    generated = re.compile(rf"(?:\bACLRT_LAUNCH_KERNEL\s*\(\s*{k}\s*\)|\baclrtlaunch_{k})\s*\(")
     args: list[str] = []
     for text in texts:
         m = launch.search(text)
         if m is not None:
             args = [_name(a) for a in _call_args(text, m.end())]
+            break
+        calls = (g for g in generated.finditer(text)  # not a declaration: `extern "C" uint32_t aclrtlaunch_k(...);`
+                 if not re.search(r"\b(?:extern|uint32_t|aclError)\s*$", text[max(0, g.start() - 40):g.start()]))
+        g = next(calls, None)
+        if g is not None:
+            args = [_name(a) for a in _call_args(text, g.end())][2:]
             break
     if not args:
         return {}

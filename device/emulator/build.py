@@ -25,10 +25,11 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
-from analysis.model import Knob
+from analysis.model import KernelEntry, Knob
 from analysis.operator import Operator
 from device.emulator.foreign_arch import name_foreign_arch
 from device.emulator.includes import deps_fresh, mirror_location, mirror_plan, record_deps, repo_include_dirs
+from device.emulator.launch_header import header_name, launch_definition, launch_header, launchable
 from device.emulator.ubuf_arrays import rewrite_ubuf_arrays, rewrite_ubuf_casts
 from device.protocol import RunError
 
@@ -177,19 +178,42 @@ class Builder:
         texts.update({p: rewrite_ubuf_casts(texts[p]) for p in model.kernel_files if p in texts})
         mirror = self._mirror(op, texts)
         includes = self._include_flags(root, mirror, repo_include_dirs(root, op.manifest)) + [f"-I{mirror}"]
+        launched = self._launch_headers(op, texts)
+        if launched:  # last: a header of the program's own by that name wins
+            includes.append(f"-I{launched[0]}")
         prelude = [f'#include "{INCLUDE_DIR / "tw" / "invocation.h"}"']
         prelude += [f"#define {k} {v}" for k, v in sorted(type_macros.items())]
         jobs = []
         for p in sorted({*model.host_files, *model.kernel_files}):
             if Path(p).suffix not in (".cpp", ".cc", ".cxx", ".asc"):
                 continue
-            src = "\n".join([*prelude, f'#include "{mirror / Path(p).relative_to(root)}"']) + "\n"
+            defined = [launch_definition(e) for e in (launched[1] if launched else []) if e.file == p]
+            src = "\n".join([*prelude, f'#include "{mirror / Path(p).relative_to(root)}"', *defined]) + "\n"
             headers = sorted(f"{q}\n{texts[q]}" for q in texts if Path(q).suffix in (".h", ".hpp"))
             jobs.append(("inv", _hash(headers_hash(), src, texts[p], *headers, *KERNEL_FLAGS, *includes), src,
                          KERNEL_FLAGS, includes))
         if not jobs:
             raise BuildError(RunError(kind="no_kernel", message="no .cpp source to build", file=str(root)))
         return self._assemble(f"{model.operator}-inv-{_hash(*(j[1] for j in jobs))}", jobs, start)
+
+    def _launch_headers(self, op: Operator, texts: dict[str, str]) -> tuple[Path, list[KernelEntry]] | None:
+        """For a program that launches with ACLRT_LAUNCH_KERNEL / aclrtlaunch_<kernel>: the folder of the
+        aclrtlaunch_<kernel>.h headers CANN's build would generate (device/emulator/launch_header.py), and the
+        entries they declare; None for a program that uses none."""
+        if not any("aclrtlaunch_" in t or "ACLRT_LAUNCH_KERNEL" in t for t in texts.values()):
+            return None
+        entries = op.model.kernel.entries
+        templated = {e.name for e in entries if e.file in op.sources
+                     and entry_template_params(op.sources[e.file].text, e.loc.start) is not None}
+        entries = launchable(entries, templated)
+        headers = {header_name(e): launch_header(e) for e in entries}
+        folder = self.cache / "gen" / _hash(*sorted(f"{n}\n{t}" for n, t in headers.items()))
+        if not (folder / ".complete").exists():
+            folder.mkdir(parents=True, exist_ok=True)
+            for name, text in headers.items():
+                (folder / name).write_text(text, encoding="utf-8")
+            (folder / ".complete").write_text("")
+        return folder, entries
 
     def _assemble(self, name: str, jobs: list[tuple], start: float) -> Build:
         """The cached executable named by its jobs' keys, or compile the jobs (in parallel) and link them."""

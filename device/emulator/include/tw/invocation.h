@@ -11,6 +11,7 @@
 #include <fstream>
 #include <mutex>
 #include <string>
+#include <tuple>
 #include <type_traits>
 #include <vector>
 
@@ -158,6 +159,15 @@ struct KernelLauncher {
 template <typename F>
 KernelLauncher<F> launcher_for(F* fn, uint32_t block_dim) {
     return KernelLauncher<F>{fn, block_dim};
+}
+
+// Argument I of a generated aclrtlaunch_<kernel> (device/emulator/launch_header.py) as the kernel's parameter I: the
+// void* of a GM pointer cast back to the kernel's pointer type, a scalar or a (dereferenced) structure as itself.
+template <size_t I, typename... P, typename A>
+std::tuple_element_t<I, std::tuple<P...>> launch_arg(void (*)(P...), A a) {
+    using T = std::tuple_element_t<I, std::tuple<P...>>;
+    if constexpr (std::is_pointer_v<T>) return reinterpret_cast<T>(a);
+    else return static_cast<T>(a);
 }
 
 }  // namespace tw
