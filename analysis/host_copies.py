@@ -76,3 +76,20 @@ def _name(expr: str) -> str:
     names = re.findall(r"[A-Za-z_]\w*(?:\s*(?:\.|->)\s*[A-Za-z_]\w*)*", expr)
     name = names[0] if names else expr.strip()
     return re.sub(r"\s*(?:\.|->)\s*(?:get|data)$", "", re.sub(r"\s+", "", name))
+
+
+_LITERAL = re.compile(r'"((?:[^"\\\n]|\\.)*)"')
+
+
+def output_file_names(texts: list[str]) -> list[str]:
+    """The string literals in host code that name an output file of its own: `"./output/output_z.bin"`,
+    `"output_z.bin"`, a folder `"output/"`, or the `"output_"` prefix of a name it builds. A program that names none
+    writes no result file, so tilewise reads its launch instead (device/emulator/device.py, TW_CAPTURE)."""
+    found = []
+    for text in texts:
+        for m in _LITERAL.finditer(text):
+            lit = m.group(1)
+            if ("output" in lit and lit.endswith(".bin")) or re.fullmatch(r"(?:\./)?output/?", lit) \
+                    or re.search(r"(?:^|/)output_$", lit):
+                found.append(lit)
+    return found

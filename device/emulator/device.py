@@ -16,6 +16,7 @@ from pathlib import Path
 import numpy as np
 
 from analysis.chip import Chip, load_chip
+from analysis.host_copies import output_file_names
 from analysis.manifest import Case
 from analysis.model import Knob
 from analysis.operator import Operator
@@ -203,14 +204,18 @@ class EmulatorDevice:
         read at its launch instead (see captured_launch): the inputs it drew are returned, for the golden."""
         (workdir / "input").mkdir()
         (workdir / "output").mkdir()
-        (workdir / "capture").mkdir()
+        # Reading the launch costs a copy of every device argument to disk: only for a program whose host code
+        # names no output file of its own (it checks its own results), the one kind that needs it.
+        capture = not output_file_names(_host_texts(op))
+        if capture:
+            (workdir / "capture").mkdir()
         for name, values in arrays.items():
             values.tofile(workdir / f"input_{name}.bin")
             values.tofile(workdir / "input" / f"input_{name}.bin")
         write_case_files(case, workdir)  # the data files it reads besides its inputs (a tiling.bin)
         env = {**os.environ, "TW_RESULT": str(workdir / "result.json"),
                "TW_TRACE": str(trace_path or workdir / "trace.txt"), "TW_UB_BYTES": str((chip or self.chip).ub_bytes),
-               "TW_CAPTURE": str(workdir / "capture")}
+               **({"TW_CAPTURE": str(workdir / "capture")} if capture else {})}
         start = time.perf_counter()
         try:
             proc = subprocess.run([str(exe)], cwd=workdir, capture_output=True, text=True, env=env,
@@ -488,17 +493,27 @@ def captured_launch(op: Operator, case: Case, out_dtypes: list[str], workdir: Pa
     table = workdir / "capture" / "capture.txt"
     rows = table.read_text().split("\n") if table.exists() else []
     args = [r.split() for r in rows if r.startswith("arg ")]
-    single = bool(rows) and rows[0] == "launches 1"
+    launches = int(rows[0].split()[1]) if rows and rows[0].startswith("launches ") else 0
     ins = [a for a in args if a[3] == "1" and a[4] == "0"]
     outs = [a for a in args if a[4] == "1"]
     names = [o.name for o in op.model.outputs]
-    if not single or len(ins) != len(case.inputs) or len(outs) != len(names):
+    missing = f"the program wrote no output_{names[0]}.bin (in its working directory or output/)"
+    if not (workdir / "capture").is_dir():  # its host code names output files, so its launch was not read
+        why = (f"{missing}, though its host code names output files ({', '.join(output_file_names(_host_texts(op)))})"
+               f": write each output to output_<name>.bin ({', '.join(names)})")
+    elif launches > 1:
+        # one launch is what a case's golden describes: a later one may start from an earlier one's outputs
+        why = (f"{missing}, and it launched kernels {launches} times, so its arguments are not the case's inputs "
+               "and outputs: write the outputs to output_<name>.bin, or launch the kernel once")
+    elif len(ins) != len(case.inputs) or len(outs) != len(names):
+        why = (f"{missing}, and its launch does not say which arguments are inputs and outputs: write the outputs to "
+               f"output_<name>.bin, or launch the kernel once with the {len(case.inputs)} input(s) copied to the "
+               f"device (aclrtMemcpy) before it and the {len(names)} output(s) copied back after it")
+    else:
+        why = None
+    if why is not None:
         m.ok = False
-        m.error = RunError(kind="bad_output", message=(
-            f"the program wrote no output_{names[0]}.bin (in its working directory or output/), and its launch does "
-            "not say which arguments are inputs and outputs: write the outputs to output_<name>.bin, or launch the "
-            f"kernel once with the {len(case.inputs)} input(s) copied to the device (aclrtMemcpy) before it and the "
-            f"{len(names)} output(s) copied back after it"))
+        m.error = RunError(kind="bad_output", message=why)
         return None
     drawn = {}
     for (name, spec), a in zip(case.inputs.items(), ins, strict=True):
@@ -513,3 +528,7 @@ def captured_launch(op: Operator, case: Case, out_dtypes: list[str], workdir: Pa
         m.outputs.append(_output_stub(name, [int(raw.size)], dtype))
     m.ok = True
     return drawn
+
+
+def _host_texts(op: Operator) -> list[str]:
+    return [op.sources[p].text for p in op.model.host_files if p in op.sources]

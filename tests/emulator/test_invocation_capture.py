@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from analysis.host_copies import launch_roles
+from analysis.host_copies import launch_roles, output_file_names
 from analysis.operator import load_operator
 from device.emulator import EmulatorDevice
 
@@ -121,3 +121,41 @@ def test_a_program_with_its_own_inputs_is_judged_on_what_its_launch_got(tmp_path
     assert m.ok and m.correct, m.error
     assert [o.name for o in m.outputs] == ["z"] and m.block_dim == 4
     assert m.max_abs_err == 0.0
+
+
+def test_output_file_names_in_host_code():
+    host = 'WriteFile("./output/output_z.bin", z, n); std::printf("Output: %f\\n", z[0]); auto p = "output_" + name;'
+    assert output_file_names([host]) == ["./output/output_z.bin", "output_"]
+    assert output_file_names([PROGRAM]) == []  # draws its own inputs, checks its own result
+
+
+def test_a_program_that_writes_its_outputs_is_not_captured(tmp_path, emu_cache, needs_gxx):
+    # the launch is read (every device argument copied to disk) only for a program naming no output file: this
+    # one writes output_z.bin, and would fail if it were run with TW_CAPTURE set
+    program = PROGRAM.replace("#include <vector>", "#include <cstdio>\n#include <cstdlib>\n#include <vector>").replace(
+        "    int bad = 0;", """\
+    if (std::getenv("TW_CAPTURE") != nullptr) return 7;
+    FILE* out = std::fopen("output_z.bin", "wb");
+    std::fwrite(hostC.data(), sizeof(float), total, out);
+    std::fclose(out);
+    int bad = 0;""")
+    root = write(tmp_path / "mul_add")
+    (root / "mul_add.cpp").write_text(program)
+    op = load_operator(root)
+    m = EmulatorDevice(cache_dir=emu_cache, timeout_s=60).run(op, op.manifest.cases[0],
+                                                              golden=str(root / "golden.py:golden"))
+    # the harness's inputs never reach this program either, so only whether it ran uncaptured is judged here
+    assert m.ok, m.error
+    assert [o.name for o in m.outputs] == ["z"]
+
+
+def test_a_program_that_launches_twice_and_writes_nothing_is_refused(tmp_path, emu_cache, needs_gxx):
+    # which launch a case's golden describes is not known (the second may start from the first's outputs)
+    launch = "    mul_add<<<blocks, nullptr, stream>>>((uint8_t *)devA, (uint8_t *)devB, (uint8_t *)devC, n);\n"
+    root = write(tmp_path / "mul_add")
+    (root / "mul_add.cpp").write_text(PROGRAM.replace(launch, launch + launch))
+    op = load_operator(root)
+    m = EmulatorDevice(cache_dir=emu_cache, timeout_s=60).run(op, op.manifest.cases[0],
+                                                              golden=str(root / "golden.py:golden"))
+    assert not m.ok and m.error.kind == "bad_output"
+    assert "launched kernels 2 times" in m.error.message and "output_<name>.bin" in m.error.message

@@ -2,10 +2,11 @@
 // tilewise rewrites each launch, in place and on the same line, to `::tw::launcher_for(kernel, blockDim)(args)`,
 // which runs the blocks as threads. Errors and the trace are written at exit to the files named by TW_RESULT and
 // TW_TRACE, and a kernel error stops the program with status 3 so a host that ignores failures cannot hide them.
-// With TW_CAPTURE set to a folder, each launch also writes there the bytes of every pointer argument that lies in an
-// aclrtMalloc'd region, before (arg<i>.in) and after (arg<i>.out) the kernel, and at exit capture.txt says for the
-// last launch which of them the host filled before it and read back after it (tw/acl_memory.h): how tilewise checks
-// a program that draws its own inputs and writes no output file (device/emulator/device.py).
+// With TW_CAPTURE set to a folder, the first launch also writes there the bytes of every pointer argument that lies
+// in an aclrtMalloc'd region, before (arg<i>.in) and after (arg<i>.out) the kernel, and at exit capture.txt gives the
+// number of launches and says which of them the host filled before it and read back after it (tw/acl_memory.h): how
+// tilewise checks a program that draws its own inputs and writes no output file (device/emulator/device.py), which
+// sets TW_CAPTURE only for a program whose host code names no output file of its own.
 #pragma once
 #include <cstdlib>
 #include <fstream>
@@ -33,7 +34,7 @@ struct InvocationLog {
         long region;
         size_t bytes;
     };
-    std::vector<CapturedArg> captured;  // the last launch's
+    std::vector<CapturedArg> captured;  // the first launch's
     uint64_t capture_stamp = 0;
 
     ~InvocationLog() { flush(); }
@@ -87,8 +88,15 @@ struct KernelLauncher {
 
     template <typename... Args>
     void operator()(Args... args) const {
-        // the arguments in aclrtMalloc'd memory, saved before and after the kernel when TW_CAPTURE asks for them
+        // the arguments in aclrtMalloc'd memory, saved before and after the kernel when TW_CAPTURE asks for them:
+        // the first launch's only, since tilewise judges a capture only when the program launched once (a later
+        // launch's inputs may be an earlier one's outputs, which no golden of the case describes)
         const char* dir = std::getenv("TW_CAPTURE");
+        if (dir != nullptr) {
+            InvocationLog& log = invocation_log();
+            std::lock_guard<std::mutex> lock(log.mu);
+            if (log.capture_stamp != 0 || log.launches != 0) dir = nullptr;
+        }
         std::vector<InvocationLog::CapturedArg> captured;
         uint64_t stamp = 0;
         if (dir != nullptr) {
