@@ -121,7 +121,11 @@ class Builder:
                 "no kernel entry found: declare extern \"C\" __global__ __aicore__ void <op>(GM_ADDR ...) in "
                 "op_kernel/"), file=str(Path(model.root) / "op_kernel")))
         root = Path(model.root)
-        host_cpp = [p for p in model.host_files if Path(p).suffix in (".cpp", ".cc", ".cxx")]
+        # op_host/op_api/ holds the operator's aclnn layer (the aclnnXxxGetWorkspaceSize / aclnnXxx pair over
+        # opdev's executor), which the ops repositories' CMake builds into the separate aclnn library: it is neither
+        # OpDef, InferShape nor tiling, so the emulator's host build leaves it out as that build does.
+        host_cpp = [p for p in model.host_files if Path(p).suffix in (".cpp", ".cc", ".cxx")
+                    and not _in_aclnn_layer(Path(p), root)]
         # Two mirrors, each holding one side's sources plus every header: a change to host tiling values leaves the
         # kernel's mirror (and so its object) untouched, and a kernel change leaves the host objects alone.
         kernel_cpp = {p for p in model.kernel_files if Path(p).suffix in (".cpp", ".cc", ".cxx", ".asc")}
@@ -342,6 +346,15 @@ class Builder:
             tmp.unlink(missing_ok=True)
             raise BuildError(link_error(proc.stderr), proc.stderr)
         os.replace(tmp, exe)
+
+
+def _in_aclnn_layer(path: Path, root: Path) -> bool:
+    """Whether `path` is under the operator's op_host/op_api/ folder (its aclnn layer)."""
+    try:
+        parts = path.relative_to(root).parts
+    except ValueError:
+        return False
+    return parts[:2] == ("op_host", "op_api")
 
 
 _TILING_DEF = re.compile(r"BEGIN_TILING_DATA_DEF\s*\(\s*(\w+)")

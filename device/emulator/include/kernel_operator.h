@@ -33,6 +33,8 @@
 #include "tw/legacy_intrinsics_extra.h"
 #include "tw/ubuf_array.h"  // the storage the build gives `__ubuf__` arrays (device/emulator/ubuf_arrays.py)
 #include "tw/ascendc_utils.h"
+#include "tw/debug_print.h"
+#include "tw/std_lib.h"
 #include "tw/kernel_macros.h"
 #include "tw/tpl.h"
 #include "tw/entry.h"

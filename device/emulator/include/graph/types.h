@@ -118,6 +118,57 @@ inline int GetSizeByDataType(DataType dt) {
     }
 }
 
+// Bytes that `element_count` elements of `data_type` take: sub-byte types pack (4-bit types two to a byte, 2-bit
+// four, 1-bit eight, the last byte rounded up); -1 for a negative count, an overflow or a type of no fixed size.
+inline int64_t GetSizeInBytes(int64_t element_count, DataType data_type) {
+    if (element_count < 0) {
+        return -1;
+    }
+    int64_t per_byte = data_type == DT_INT4 ? 2 : (data_type == DT_INT2 || data_type == DT_UINT2) ? 4
+                                                  : data_type == DT_UINT1 ? 8 : 0;
+    if (per_byte != 0) {
+        return (element_count + per_byte - 1) / per_byte;
+    }
+    int64_t size = GetSizeByDataType(data_type);
+    if (size <= 0 || element_count > INT64_MAX / size) {
+        return -1;
+    }
+    return element_count * size;
+}
+
+// A format value carries its primary format in the low 8 bits and an optional sub-format above them.
+inline Format GetPrimaryFormat(int32_t format) { return static_cast<Format>(static_cast<uint32_t>(format) & 0xffU); }
+inline int32_t GetSubFormat(int32_t format) { return static_cast<int32_t>((static_cast<uint32_t>(format) >> 8) & 0xffffU); }
+
+// A format's name ("NCHW", "FRACTAL_NZ", ...; the primary format's, for a value with a sub-format); nullptr for a
+// value the enum does not name.
+inline const char* GetFormatName(Format format) {
+    switch (GetPrimaryFormat(static_cast<int32_t>(format))) {
+        case FORMAT_NCHW: return "NCHW";
+        case FORMAT_NHWC: return "NHWC";
+        case FORMAT_ND: return "ND";
+        case FORMAT_NC1HWC0: return "NC1HWC0";
+        case FORMAT_FRACTAL_Z: return "FRACTAL_Z";
+        case FORMAT_NC1HWC0_C04: return "NC1HWC0_C04";
+        case FORMAT_FRACTAL_Z_C04: return "FRACTAL_Z_C04";
+        case FORMAT_CHWN: return "CHWN";
+        case FORMAT_HWCN: return "HWCN";
+        case FORMAT_NDHWC: return "NDHWC";
+        case FORMAT_FRACTAL_NZ: return "FRACTAL_NZ";
+        case FORMAT_NCDHW: return "NCDHW";
+        case FORMAT_DHWCN: return "DHWCN";
+        case FORMAT_NDC1HWC0: return "NDC1HWC0";
+        case FORMAT_FRACTAL_Z_3D: return "FRACTAL_Z_3D";
+        case FORMAT_CN: return "CN";
+        case FORMAT_NC: return "NC";
+        case FORMAT_NCL: return "NCL";
+        case FORMAT_RESERVED: return "RESERVED";
+        case FORMAT_ALL: return "ALL";
+        case FORMAT_NULL: return "NULL";
+        default: return nullptr;
+    }
+}
+
 // A string that owns its characters; op_host code meets it in check-support and attribute helpers.
 class AscendString {
 public:

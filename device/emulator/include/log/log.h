@@ -149,5 +149,21 @@ inline void invalid(const char* who, const char* what, const Args&... args) {
 #define OP_LOGE_FOR_INVALID_SHAPESIZES_WITH_REASON(who, ...) TW_OP_LOG_INVALID("shape sizes", who, ##__VA_ARGS__)
 #define OP_LOGE_FOR_INVALID_LISTSIZE(who, ...) TW_OP_LOG_INVALID("list size", who, ##__VA_ARGS__)
 #define OP_LOGE_WITHOUT_REPORT(who, fmt, ...) OP_LOGE(who, fmt, ##__VA_ARGS__)
+#define OP_LOGE_FOR_INVALID_SHAPE(who, ...) TW_OP_LOG_INVALID("shape", who, ##__VA_ARGS__)
+#define OP_LOGE_FOR_INVALID_SHAPESIZE(who, ...) TW_OP_LOG_INVALID("shape size", who, ##__VA_ARGS__)
+#define OP_LOGE_FOR_INVALID_STRIDE(who, ...) TW_OP_LOG_INVALID("stride", who, ##__VA_ARGS__)
+#define OP_LOGE_FOR_INVALID_TENSORNUM(who, ...) TW_OP_LOG_INVALID("tensor number", who, ##__VA_ARGS__)
+#define OP_LOGE_FOR_INVALID_TENSORNUMS_WITH_REASON(who, ...) TW_OP_LOG_INVALID("tensor numbers", who, ##__VA_ARGS__)
+// The older spelling: (op, input name[, value, expected]).
+#define OP_LOGE_WITH_INVALID_INPUT(who, ...) TW_OP_LOG_INVALID("input", who, ##__VA_ARGS__)
+#define OP_LOGE_WITH_INVALID_INPUT_DTYPE(who, ...) TW_OP_LOG_INVALID("input dtype", who, ##__VA_ARGS__)
+
+// Branch hints CANN's host headers define for operator code (`if (unlikely(x == nullptr))`).
+#ifndef likely
+#define likely(x) __builtin_expect(!!(x), 1)
+#endif
+#ifndef unlikely
+#define unlikely(x) __builtin_expect(!!(x), 0)
+#endif
 
 #include "op_common/log/to_string.h"  // Ops::Base::ToString, declared by CANN's opbase log header

@@ -51,6 +51,18 @@ inline std::common_type_t<A, B> max(A a, B b) {
 #define ASSERT(...)
 #endif
 #define ascendc_assert(...)
+// PRINTF and DumpTensor are functions (tw/debug_print.h); AscendC::PRINTF names AscendC::printf as on the device.
 #define PRINTF printf
-#define DumpTensor(...)
+// The library's internal checks and log lines exist only in its CPU debug build; the device build drops them
+// unevaluated, and so does the emulator (kernels copied from the library call them).
+#ifndef ASCENDC_ASSERT
+#define ASCENDC_ASSERT(cond, ...)
+#endif
+#ifndef KERNEL_LOG
+#define KERNEL_LOG(level, ...)
+#endif
+// What the build's tiling code declares pointer-accessed tiling data with: read-only data in GM.
+#ifndef __tiling_data_ptr__
+#define __tiling_data_ptr__ const
+#endif
 #define trap() abort()

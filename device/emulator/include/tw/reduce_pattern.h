@@ -3,7 +3,7 @@
 //   ReduceSum / ReduceMax / ReduceMin<T, Pattern::Reduce::AR | RA>(dst, src, tmp, srcShape, srcInnerPad)
 //       over a 2-D source {rows, cols}: AR keeps the rows (dst[r] = op over the row), RA keeps the columns
 //       (dst[c] = op over the column). Sums accumulate in double and round once.
-//   Broadcast<T, dim, axis>(dst, src, dstShape, srcShape[, tmp])
+//   Broadcast<T, dim, axis>(dst, src, dstShape, srcShape[, tmp])   (also under its 8.0 name BroadCast)
 //       dim 1: a single value to dstShape[0] elements; dim 2: axis 1 stretches a {m, 1} column to {m, n},
 //       axis 0 a {1, n} row to {m, n}.
 //
@@ -98,6 +98,18 @@ void Broadcast(const LocalTensor<T>& dst, const LocalTensor<T>& src, const uint3
 
 template <typename T, int32_t dim, int32_t axis, bool isReuseSource = false>
 void Broadcast(const LocalTensor<T>& dst, const LocalTensor<T>& src, const uint32_t dstShape[dim],
+               const uint32_t srcShape[dim], TW_SRC) {
+    Broadcast<T, dim, axis, isReuseSource>(dst, src, dstShape, srcShape, LocalTensor<uint8_t>(), TW_AT);
+}
+
+// BroadCast: the API's name in the 8.0 reference (renamed Broadcast later), the same two forms.
+template <typename T, int32_t dim, int32_t axis, bool isReuseSource = false>
+void BroadCast(const LocalTensor<T>& dst, const LocalTensor<T>& src, const uint32_t dstShape[dim],
+               const uint32_t srcShape[dim], const LocalTensor<uint8_t>& sharedTmpBuffer, TW_SRC) {
+    Broadcast<T, dim, axis, isReuseSource>(dst, src, dstShape, srcShape, sharedTmpBuffer, TW_AT);
+}
+template <typename T, int32_t dim, int32_t axis, bool isReuseSource = false>
+void BroadCast(const LocalTensor<T>& dst, const LocalTensor<T>& src, const uint32_t dstShape[dim],
                const uint32_t srcShape[dim], TW_SRC) {
     Broadcast<T, dim, axis, isReuseSource>(dst, src, dstShape, srcShape, LocalTensor<uint8_t>(), TW_AT);
 }

@@ -19,17 +19,21 @@
 #include <utility>
 #include <vector>
 
+#include "exe_graph/runtime/compute_node_info.h"
 #include "tw_host/node.h"
 
 namespace gert {
 
 class ExtendedKernelContext {
 public:
-    explicit ExtendedKernelContext(tw_host::NodeData* node) : node_(node) {}
+    explicit ExtendedKernelContext(tw_host::NodeData* node) : node_(node), node_info_(node) {}
+    ExtendedKernelContext(const ExtendedKernelContext& o) : node_(o.node_), node_info_(o.node_) {}
+    ExtendedKernelContext& operator=(const ExtendedKernelContext&) = delete;
 
     const char* GetNodeName() const { return node_->node_name.c_str(); }
     const char* GetNodeType() const { return node_->node_type.c_str(); }
     const RuntimeAttrs* GetAttrs() const { return &node_->attrs; }
+    const ComputeNodeInfo* GetComputeNodeInfo() const { return &node_info_; }
 
     size_t GetComputeNodeInputNum() const { return node_->inputs.size(); }
     size_t GetComputeNodeOutputNum() const { return node_->outputs.size(); }
@@ -55,6 +59,7 @@ protected:
     static const Tensor* Tens(const tw_host::TensorSlot* s) { return s ? &s->tensor : nullptr; }
 
     tw_host::NodeData* node_;
+    ComputeNodeInfo node_info_;
 };
 
 }  // namespace gert

@@ -6,6 +6,19 @@
 
 #include "platform/platform_infos_def.h"
 
+// The chip architecture numbers GetCurNpuArch() answers (CANN's platform/soc_spec.h): DAV_<__NPU_ARCH__>.
+#ifndef TW_NPU_ARCH_DEFINED
+#define TW_NPU_ARCH_DEFINED
+enum class NpuArch : uint32_t {
+    DAV_1001 = 1001,  // Atlas training series
+    DAV_2002 = 2002,  // Atlas inference series (310P)
+    DAV_2201 = 2201,  // Atlas A2 / A3 (910B, 910_93)
+    DAV_3002 = 3002,  // Atlas 200I/500 A2 (310B)
+    DAV_3510 = 3510,  // Ascend 950
+    DAV_RESV = 0xFFFFFFFFU,
+};
+#endif
+
 namespace platform_ascendc {
 
 enum class CoreMemType { L0_A = 0, L0_B = 1, L0_C = 2, L1 = 3, L2 = 4, UB = 5, HBM = 6, FB = 7, BT = 8, RESERVED };
@@ -75,6 +88,17 @@ public:
         if (s.rfind("Ascend310P", 0) == 0) return SocVersion::ASCEND310P;
         if (s.rfind("Ascend310B", 0) == 0) return SocVersion::ASCEND310B;
         return SocVersion::RESERVED_VERSION;
+    }
+    NpuArch GetCurNpuArch() const {
+        switch (GetSocVersion()) {
+            case SocVersion::ASCEND910B:
+            case SocVersion::ASCEND910_93: return NpuArch::DAV_2201;
+            case SocVersion::ASCEND910_95: return NpuArch::DAV_3510;
+            case SocVersion::ASCEND910: return NpuArch::DAV_1001;
+            case SocVersion::ASCEND310P: return NpuArch::DAV_2002;
+            case SocVersion::ASCEND310B: return NpuArch::DAV_3002;
+            default: return NpuArch::DAV_RESV;
+        }
     }
 
     // Space AscendC library APIs (Matmul, SoftMax, sort...) reserve at the head of the workspace: 16 MiB on A2.

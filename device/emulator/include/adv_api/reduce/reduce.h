@@ -1,0 +1,3 @@
+// The AscendC header adv_api/reduce/reduce.h: the emulator declares the whole API in kernel_operator.h.
+#pragma once
+#include "kernel_operator.h"

@@ -1,0 +1,136 @@
+// Test driver for kernel-side API names the public-operator corpus needed next (test_breadth_api.py): the device's
+// printf / PRINTF, DumpTensor, ToFloat / ToBfloat16, the AscendC::Std library, the 8.0 name BroadCast, and the
+// library-internal macros (ASCENDC_ASSERT, KERNEL_LOG, __tiling_data_ptr__) that kernels copied from the library use.
+//
+//   breadth_driver <case>
+//
+// Each case is a small kernel written for this test, run in a launch of its own on one block. It prints its own
+// lines, then `result ok` or `result error <kind> <line> ...`.
+#include <cstdio>
+#include <functional>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "kernel_operator.h"
+#include "tw/launcher.h"
+
+using namespace AscendC;
+
+namespace {
+
+std::vector<std::vector<uint8_t>> gm;
+
+struct RowTiling {
+    uint32_t rows;
+    uint32_t cols;
+};
+
+template <typename T>
+void print(const char* key, const T* p, size_t n) {
+    std::printf("%s", key);
+    for (size_t i = 0; i < n; ++i) std::printf(" %.9g", static_cast<double>(static_cast<float>(p[i])));
+    std::printf("\n");
+}
+
+// AscendC::printf takes the C formats; PRINTF and AscendC::PRINTF are the same function.
+void case_printf() {
+    AscendC::printf("pf %d %s %.2f\n", 7, "seven", 1.5);
+    PRINTF("pf2 %u\n", 3u);
+    AscendC::PRINTF("pf3 plain\n");
+}
+
+// DumpTensor: the user's desc, the position, then the first dumpSize values (never past the tensor's end).
+void case_dump() {
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> buf;
+    pipe.InitBuffer(buf, 8 * sizeof(float));
+    LocalTensor<float> t = buf.Get<float>();
+    for (int i = 0; i < 8; ++i) t.SetValue(i, static_cast<float>(i + 1));
+    DumpTensor(t, 5, 4);
+    DumpTensor(t[6], 6, 100);  // two elements are left from element 6
+    GlobalTensor<int32_t> g;
+    g.SetGlobalBuffer(reinterpret_cast<int32_t*>(gm[0].data()), 3);
+    DumpTensor(g, 7, 3);
+    uint32_t shape[] = {2, 2};
+    DumpTensor(t, 8, 4, shape);  // the shape form prints the same values
+}
+
+// ToBfloat16 rounds to nearest even; ToFloat is exact.
+void case_bf16_scalars() {
+    std::printf("to_bf16 %u %u %u\n", ToBfloat16(3.0f).bits, ToBfloat16(1.00390625f).bits,
+                ToBfloat16(1.005859375f).bits);
+    std::printf("to_float %.9g %.9g\n", static_cast<double>(ToFloat(bfloat16_t::from_bits(0x3FC0))),
+                static_cast<double>(ToFloat(bfloat16_t::from_bits(0xC2F7))));
+}
+
+// AscendC::Std: min / max return the first argument's type; tuples and traits as in C++.
+void case_std() {
+    static_assert(Std::is_same_v<decltype(Std::min(5u, 3)), unsigned>, "min returns the first type");
+    static_assert(Std::is_same<decltype(Std::max(2.5f, 3)), float>::value, "max returns the first type");
+    static_assert(Std::is_same_v<decltype(Std::min(half(1.0f), 0.5f)), half>, "half compares as its value");
+    static_assert(Std::is_tuple_v<Std::tuple<int, float>> && !Std::is_tuple_v<int>, "is_tuple");
+    static_assert(Std::is_one_of_v<half, float, half> && !Std::is_one_of_v<int8_t, float, half>, "is_one_of");
+    static_assert(Std::is_same_v<Std::conditional_t<true, half, float>, half>, "conditional_t");
+    auto t = Std::make_tuple(uint32_t(4), 2.5f);
+    Std::get<0>(t) += 1;
+    std::printf("std %u %.9g %.9g %d %.9g\n", Std::min(5u, 3), static_cast<double>(Std::max(2.5f, 3)),
+                static_cast<double>(Std::get<1>(t)), static_cast<int>(Std::get<0>(t)),
+                static_cast<double>(static_cast<float>(Std::min(half(1.0f), 0.5f))));
+}
+
+// BroadCast<T, 2, 1>: the reference's example, a {2, 1} column stretched to {2, 16}.
+void case_broadcast_old_name() {
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> sbuf, dbuf;
+    pipe.InitBuffer(sbuf, 32);
+    pipe.InitBuffer(dbuf, 2 * 16 * sizeof(float));
+    LocalTensor<float> src = sbuf.Get<float>();
+    LocalTensor<float> dst = dbuf.Get<float>();
+    src.SetValue(0, 1.0f);
+    src.SetValue(1, 2.0f);
+    const uint32_t dstShape[2] = {2, 16};
+    const uint32_t srcShape[2] = {2, 1};
+    BroadCast<float, 2, 1>(dst, src, dstShape, srcShape);
+    print("bc", dst.GetPhyAddr(0), 32);
+}
+
+// ASCENDC_ASSERT and KERNEL_LOG are dropped unevaluated, as in the device build; __tiling_data_ptr__ declares a
+// read-only view of tiling data.
+int evaluated = 0;
+void case_library_macros() {
+    ASCENDC_ASSERT(++evaluated > 100, { KERNEL_LOG(KERNEL_ERROR, "never %d", ++evaluated); });
+    KERNEL_LOG(KERNEL_INFO, "dropped %d", ++evaluated);
+    RowTiling tiling{3, 4};
+    __tiling_data_ptr__ RowTiling* view = &tiling;
+    static_assert(std::is_const_v<std::remove_pointer_t<decltype(view)>>, "tiling data is read-only");
+    std::printf("macros %d %u\n", evaluated, view->rows * view->cols);
+}
+
+const std::map<std::string, std::function<void()>> CASES = {
+    {"printf", case_printf},
+    {"dump", case_dump},
+    {"bf16_scalars", case_bf16_scalars},
+    {"std", case_std},
+    {"broadcast_old_name", case_broadcast_old_name},
+    {"library_macros", case_library_macros},
+};
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    if (argc != 2 || CASES.count(argv[1]) == 0) {
+        std::fprintf(stderr, "usage: breadth_driver <case>\n");
+        return 2;
+    }
+    tw::Launch l;
+    gm.assign(1, std::vector<uint8_t>(64, 0));
+    for (int i = 0; i < 3; ++i) reinterpret_cast<int32_t*>(gm[0].data())[i] = 10 * (i + 1);
+    l.regions.push_back(tw::GmRegion{gm[0].data(), gm[0].size(), "gm0", gm[0].size()});
+    std::fflush(stdout);
+    auto r = tw::run_blocks(l, 1, CASES.at(argv[1]));
+    std::fflush(stdout);
+    if (r.ok) std::printf("result ok\n");
+    else std::printf("result error %s %d %s\n", r.kind.c_str(), r.line, r.message.c_str());
+    return 0;
+}

@@ -1,0 +1,37 @@
+"""Host names public operators needed next (breadth of the host tiling infrastructure), checked by
+breadth_host_selftest.cpp, a program written for this test: ge::GetSizeInBytes (sub-byte types packed, -1 for what
+has no size), ge::GetPrimaryFormat / GetSubFormat / GetFormatName, PlatformAscendC::GetCurNpuArch,
+gert::ComputeNodeInfo as every context hands it out (counts, IR instance info, compile-time tensor descriptions,
+attributes), `likely` / `unlikely` and the OP_LOGE_WITH_INVALID_* / OP_LOGE_FOR_INVALID_TENSORNUM logs."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+INCLUDE = ROOT / "device" / "emulator" / "include"
+HERE = Path(__file__).resolve().parent
+CXX = shutil.which("g++")
+
+pytestmark = pytest.mark.skipif(CXX is None, reason="g++ is not installed")
+
+
+def test_host_breadth_names(tmp_path: Path):
+    exe = tmp_path / "breadth_host"
+    proc = subprocess.run([CXX, "-std=c++17", "-O0", "-Wall", "-Wextra", "-Werror", "-I", str(INCLUDE),
+                           str(HERE / "breadth_host_selftest.cpp"), "-o", str(exe)],
+                          capture_output=True, text=True, timeout=600)
+    assert proc.returncode == 0, "\n".join(proc.stderr.splitlines()[:40])
+    run = subprocess.run([str(exe)], capture_output=True, text=True, timeout=60)
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert "all checks passed" in run.stdout
+    # Each log names the node, what was invalid and the arguments, at error level.
+    assert run.stderr.splitlines() == [
+        "[E] Cat_1: invalid input dtype; x; DT_INT8; DT_FLOAT, DT_FLOAT16",
+        "[E] Cat_1: invalid input; platform_info",
+        "[E] Cat_1: invalid tensor number; tensor_list; 70; at most 64",
+    ]
