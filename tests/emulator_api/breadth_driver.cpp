@@ -107,7 +107,43 @@ void case_library_macros() {
     std::printf("macros %d %u\n", evaluated, view->rows * view->cols);
 }
 
+// The vcmax / vcmin intrinsics with their Order_t operand: one repeat of 64 floats (the whole mask), the maximum
+// 100 at lane 10 and the minimum -5 at lane 20; an index is written as a uint32_t in the result's place.
+void case_vcmax_order() {
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> sbuf, dbuf;
+    pipe.InitBuffer(sbuf, 64 * sizeof(float));
+    pipe.InitBuffer(dbuf, 4 * 8 * sizeof(float));
+    LocalTensor<float> src = sbuf.Get<float>();
+    LocalTensor<float> dst = dbuf.Get<float>();
+    for (int i = 0; i < 64; ++i) src.SetValue(i, static_cast<float>(i) * 0.5f);
+    src.SetValue(10, 100.0f);
+    src.SetValue(20, -5.0f);
+    set_vector_mask(~0ULL, ~0ULL);
+    auto at = [&](int i) { return reinterpret_cast<__ubuf__ float*>(dst[i].GetPhyAddr()); };
+    const auto* s = reinterpret_cast<__ubuf__ float*>(src.GetPhyAddr());
+    vcmax(at(0), s, 1, 1, 1, 8, Order_t::VALUE_INDEX);
+    vcmax(at(8), s, 1, 1, 1, 8, Order_t::ONLY_VALUE);
+    vcmin(at(16), s, 1, 1, 1, 8, Order_t::ONLY_INDEX);
+    vcmin(at(24), s, 1, 1, 1, 8, Order_t::INDEX_VALUE);
+    LocalTensor<uint32_t> bits = dst.ReinterpretCast<uint32_t>();
+    std::printf("vcmax %.9g %u %.9g\n", static_cast<double>(dst.GetValue(0)), bits.GetValue(1),
+                static_cast<double>(dst.GetValue(8)));
+    std::printf("vcmin %u %u %.9g\n", bits.GetValue(16), bits.GetValue(24), static_cast<double>(dst.GetValue(25)));
+}
+
+// Names of newer releases: K_MAX_DIM sizes SliceInfo arrays; __mix__(cube, vector) qualifies a mixed kernel entry.
+__mix__(1, 2) void mixed_entry(int* out) { *out = K_MAX_DIM; }
+void case_newer_names() {
+    SliceInfo infos[K_MAX_DIM];
+    int n = 0;
+    mixed_entry(&n);
+    std::printf("names %d %zu\n", n, sizeof(infos) / sizeof(infos[0]));
+}
+
 const std::map<std::string, std::function<void()>> CASES = {
+    {"vcmax_order", case_vcmax_order},
+    {"newer_names", case_newer_names},
     {"printf", case_printf},
     {"dump", case_dump},
     {"bf16_scalars", case_bf16_scalars},

@@ -1,8 +1,9 @@
 """Kernel-side API names public operators of the corpus needed (breadth of the 910B vector-core surface), on small
 kernels written for this test (breadth_driver.cpp): AscendC::printf / PRINTF, DumpTensor, ToFloat / ToBfloat16,
-AscendC::Std, BroadCast (the 8.0 name of Broadcast) and the library-internal macros kernels copied from the library
-use. Expected values follow the API reference; each test fails if its form stops compiling (the driver is built
-once for the module, warnings as errors) or changes meaning."""
+AscendC::Std, BroadCast (the 8.0 name of Broadcast), the vcmax / vcmin intrinsics with an Order_t operand, K_MAX_DIM,
+__mix__ and the library-internal macros kernels copied from the library use. Expected values follow the API
+reference; each test fails if its form stops compiling (the driver is built once for the module, warnings as
+errors) or changes meaning."""
 
 from __future__ import annotations
 
@@ -67,3 +68,13 @@ def test_broadcast_under_its_old_name(run):
 
 def test_library_macros_are_dropped_unevaluated(run):
     assert run("library_macros") == ["macros 0 12"]
+
+
+def test_vcmax_vcmin_with_their_order_operand(run):
+    lines = run("vcmax_order")
+    # VALUE_INDEX: (100, index 10); ONLY_VALUE: 100; ONLY_INDEX of the minimum: 20; INDEX_VALUE: (20, -5)
+    assert lines == ["vcmax 100 10 100", "vcmin 20 20 -5"]
+
+
+def test_names_of_newer_releases(run):
+    assert run("newer_names") == ["names 8 8"]

@@ -15,6 +15,9 @@
 
 namespace AscendC {
 
+// The most dimensions a SliceInfo array describes (the reference sizes its examples' arrays with it).
+constexpr uint32_t K_MAX_DIM = 8;
+
 struct SliceInfo {
     uint32_t startIndex = 0;
     uint32_t endIndex = 0;

@@ -1,6 +1,7 @@
 // Lower-case intrinsics beyond tw/legacy_intrinsics.h that framework kernels call: the byte-granular burst copies
 // between GM and UB, the forms the AscendC DataCopyPad API is built on (one per element width), and the vcadd form
-// with its accumulate operand with get_acc_val, and the block_idx / block_num variables (at the end of this file):
+// with its accumulate operand with get_acc_val, vcmax / vcmin with their Order_t operand, and the block_idx /
+// block_num variables (at the end of this file):
 //
 //   copy_gm_to_ubuf_align_b8/b16/b32(dst, src, sid, nBurst, lenBurst, leftPaddingNum, rightPaddingNum, srcGap,
 //                                    dstGap)
@@ -172,6 +173,24 @@ class TwImmediate {
 inline TwImmediate get_imm(uint64_t imm0_15, uint64_t imm16_31 = 0, uint64_t imm32_47 = 0, uint64_t imm48_63 = 0) {
     return TwImmediate((imm0_15 & 0xFFFF) | (imm16_31 & 0xFFFF) << 16 | (imm32_47 & 0xFFFF) << 32 |
                        (imm48_63 & 0xFFFF) << 48);
+}
+
+// vcmax / vcmin(dst, src, repeat, dstRepStride, srcBlkStride, srcRepStride, order): the form with the result order
+// operand, as WholeReduceMax / WholeReduceMin issue it (Order_t numbers the orders as AscendC's ReduceOrder does).
+enum class Order_t : uint8_t { VALUE_INDEX = 0, INDEX_VALUE = 1, ONLY_VALUE = 2, ONLY_INDEX = 3 };
+template <typename T>
+inline void vcmax(T* dst, const T* src, uint8_t repeat, uint16_t dstRep, uint16_t srcBlk, uint16_t srcRep,
+                  Order_t order, TW_SRC) {
+    AscendC::WholeReduceMax<T, false>(tw::ub_view<T>(dst, "vcmax", TW_AT), tw::ub_view<T>(src, "vcmax", TW_AT),
+                                      AscendC::MASK_PLACEHOLDER, repeat, dstRep, srcBlk, srcRep,
+                                      static_cast<AscendC::ReduceOrder>(order), TW_AT);
+}
+template <typename T>
+inline void vcmin(T* dst, const T* src, uint8_t repeat, uint16_t dstRep, uint16_t srcBlk, uint16_t srcRep,
+                  Order_t order, TW_SRC) {
+    AscendC::WholeReduceMin<T, false>(tw::ub_view<T>(dst, "vcmin", TW_AT), tw::ub_view<T>(src, "vcmin", TW_AT),
+                                      AscendC::MASK_PLACEHOLDER, repeat, dstRep, srcBlk, srcRep,
+                                      static_cast<AscendC::ReduceOrder>(order), TW_AT);
 }
 
 // PRELOAD(len): the toolchain's spelling of the instruction-cache prefetch AscendC names ICachePreLoad (ATB kernels

@@ -9,6 +9,7 @@
 #define __aicore__
 #define __vector__  // newer releases' qualifier of a vector-only kernel entry
 #define __cube__
+#define __mix__(cube, vector)  // a mixed kernel's entry with its cube : vector core ratio; blocks run as vector cores
 #define __global__
 #define __gm__
 #define __ubuf__
