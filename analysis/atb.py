@@ -1,10 +1,11 @@
 """The mki (Ascend Transformer Boost) operator layout: where its files are, and its inputs and outputs.
 
 An ATB operator has no OpDef. Its folder holds the AscendC kernel (`op_kernel/`, or `kernel/` for the activation
-operators), the host tiling (`tiling/*.cpp`: `Status XTiling(const LaunchParam&, KernelInfo&)`) and a
-`<name>_kernel.cpp` that registers a `KernelBase` subclass with `REG_KERNEL_BASE` (its `InitImpl` calls the
-tiling). The host files are the registering sources and the tiling sources; the framework's operation-level
-sources (`*_operation.cpp`, graph inference) play no part in a kernel launch and are left out.
+operators), the host tiling (`tiling/*.cpp` or `<name>_tiling/*.cpp`: `Status XTiling(const LaunchParam&,
+KernelInfo&)`) and a `<name>_kernel.cpp` that registers a `KernelBase` subclass with `REG_KERNEL_BASE` (its
+`InitImpl` calls the tiling). The host files are the
+registering sources and the tiling sources; the framework's operation-level sources (`*_operation.cpp`, graph
+inference) play no part in a kernel launch and are left out.
 
 The kernel entry's GM parameters are the operator's tensors, inputs first: the framework passes a kernel its
 input tensors, its output tensors, one pointer per scratch buffer, then the tiling. Where the inputs end comes from
@@ -48,10 +49,16 @@ def is_atb_operator(folder: Path) -> bool:
         "LaunchParam" in p.read_text(errors="replace") for p in (folder / "tiling").glob("*.cpp")))
 
 
+def _is_tiling_dir(name: str) -> bool:
+    return name == "tiling" or name.endswith("_tiling")
+
+
 def atb_files(root: Path, sources_under) -> tuple[list[Path], list[Path], Path | None]:
     """(host files, kernel files, manifest) of the ATB operator at `root`. The manifest may sit in the operator's
     folder or in its kernel folder (where a corpus that lists `<op>/kernel` as the operator puts it)."""
-    host = [*registering_sources(root), *sources_under(root / "tiling")]
+    registering = registering_sources(root)
+    tiling_dirs = [d for d in sorted(root.iterdir()) if d.is_dir() and _is_tiling_dir(d.name)]
+    host = [*registering, *(p for d in tiling_dirs for p in sources_under(d))]
     kernel = [p for d in KERNEL_DIRS for p in sources_under(root / d)]
     manifest = next((m for m in [root / "tilewise.toml", *(root / d / "tilewise.toml" for d in KERNEL_DIRS)]
                      if m.is_file()), None)

@@ -139,6 +139,8 @@ void case_newer_names() {
     int n = 0;
     mixed_entry(&n);
     std::printf("names %d %zu\n", n, sizeof(infos) / sizeof(infos[0]));
+    TPipe pipe;
+    std::printf("pipe %d\n", ::GetTPipePtr() == &pipe ? 1 : 0);  // the global name, as the reference declares it
 }
 
 const std::map<std::string, std::function<void()>> CASES = {

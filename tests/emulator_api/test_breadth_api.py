@@ -77,4 +77,4 @@ def test_vcmax_vcmin_with_their_order_operand(run):
 
 
 def test_names_of_newer_releases(run):
-    assert run("newer_names") == ["names 8 8"]
+    assert run("newer_names") == ["names 8 8", "pipe 1"]

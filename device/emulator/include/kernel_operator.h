@@ -45,3 +45,7 @@
 namespace tik2 {
 using namespace AscendC;
 }
+
+// The reference declares GetTPipePtr outside the namespace (`AscendC::TPipe* GetTPipePtr()`): kernels call it
+// unqualified without `using namespace AscendC;`.
+using AscendC::GetTPipePtr;
