@@ -499,6 +499,10 @@ def rewrite_launches(sf, text: str) -> str:
         callee_start = data.rfind(mark.name.encode(), max(0, mark.start - 200), mark.start)
         if callee_start < 0:
             continue
+        # Inside a macro the kernel's name may be pasted together (`k_##name##_custom<<<...>>>`): the callee is the
+        # whole pasted name, so that the paste stays within the launcher's argument.
+        while callee_start > 0 and (chr(data[callee_start - 1]).isalnum() or data[callee_start - 1] in b"_#"):
+            callee_start -= 1
         callee = data[callee_start:mark.start].decode("utf-8").strip()
         replaced = f"::tw::launcher_for({callee}, {mark.args[0].text})".encode()
         newlines = data[callee_start:mark.end].count(b"\n")
