@@ -8,6 +8,7 @@
 #include "exe_graph/runtime/tiling_context.h"
 #include "log/log.h"
 #include "platform/platform_ascendc.h"
+#include "mki/utils/math/tensor_utils.h"
 
 static int failures = 0;
 #define CHECK(cond)                                               \
@@ -91,6 +92,21 @@ int main() {
     // The view follows the node: what changes there shows through it.
     node.inputs[0].set_dtype(ge::DT_INT8);
     CHECK(info->GetInputTdInfo(0)->GetDataType() == ge::DT_INT8);
+
+    // Mki::TensorDesc::IsContiguous: no strides, or the packed row-major ones (a dimension of 1 may have any).
+    Mki::TensorDesc desc;
+    desc.dims = {2, 3, 4};
+    CHECK(desc.IsContiguous());
+    desc.strides = {12, 4, 1};
+    CHECK(desc.IsContiguous());
+    desc.strides = {16, 4, 1};  // rows of 4 with a gap after every 3: a strided view
+    CHECK(!desc.IsContiguous());
+    desc.dims = {2, 1, 4};
+    desc.strides = {4, 99, 1};
+    CHECK(desc.IsContiguous());
+    desc.strides = {4, 1};
+    CHECK(!desc.IsContiguous());
+    CHECK(Mki::Utils::RoundUp(5u, 4u) == 8u);  // tensor_utils.h brings the Utils arithmetic
 
     OP_LOGE_WITH_INVALID_INPUT_DTYPE(shape_ctx.GetNodeName(), "x", "DT_INT8", "DT_FLOAT, DT_FLOAT16");
     OP_LOGE_WITH_INVALID_INPUT(shape_ctx.GetNodeName(), "platform_info");

@@ -2,7 +2,8 @@
 breadth_host_selftest.cpp, a program written for this test: ge::GetSizeInBytes (sub-byte types packed, -1 for what
 has no size), ge::GetPrimaryFormat / GetSubFormat / GetFormatName, PlatformAscendC::GetCurNpuArch,
 gert::ComputeNodeInfo as every context hands it out (counts, IR instance info, compile-time tensor descriptions,
-attributes), `likely` / `unlikely` and the OP_LOGE_WITH_INVALID_* / OP_LOGE_FOR_INVALID_TENSORNUM logs."""
+attributes), Mki::TensorDesc::IsContiguous, `likely` / `unlikely` and the OP_LOGE_WITH_INVALID_* /
+OP_LOGE_FOR_INVALID_TENSORNUM logs."""
 
 from __future__ import annotations
 

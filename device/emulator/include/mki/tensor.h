@@ -22,6 +22,18 @@ struct TensorDesc {
         for (int64_t d : dims) n *= d;
         return n;
     }
+    // Whether the strides describe the packed row-major layout of dims (no strides: packed). A dimension of
+    // extent 1 never moves, so its stride does not matter.
+    bool IsContiguous() const {
+        if (strides.empty()) return true;
+        if (strides.size() != dims.size()) return false;
+        int64_t expect = 1;
+        for (size_t i = dims.size(); i-- > 0;) {
+            if (dims[i] != 1 && strides[i] != expect) return false;
+            expect *= dims[i];
+        }
+        return true;
+    }
 };
 
 struct Tensor {
