@@ -143,7 +143,39 @@ void case_newer_names() {
     std::printf("pipe %d\n", ::GetTPipePtr() == &pipe ? 1 : 0);  // the global name, as the reference declares it
 }
 
+// GetMrgSortResult after MrgSort: two sorted lists (scores 9 7 5 3 and 8 6); with ifExhaustedSuspension the merge
+// stops once the second list runs out (9 8 7 6: two of each), without it every structure goes out (4 and 2).
+void case_mrgsort_result() {
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> abuf, bbuf, dbuf;
+    pipe.InitBuffer(abuf, 4 * 8);
+    pipe.InitBuffer(bbuf, 32);
+    pipe.InitBuffer(dbuf, 6 * 8 + 16);
+    LocalTensor<float> a = abuf.Get<float>(), b = bbuf.Get<float>(), dst = dbuf.Get<float>();
+    const float sa[4] = {9, 7, 5, 3}, sb[2] = {8, 6};
+    for (int i = 0; i < 4; ++i) {
+        a.SetValue(2 * i, sa[i]);
+        a.ReinterpretCast<uint32_t>().SetValue(2 * i + 1, static_cast<uint32_t>(i));
+    }
+    for (int i = 0; i < 2; ++i) {
+        b.SetValue(2 * i, sb[i]);
+        b.ReinterpretCast<uint32_t>().SetValue(2 * i + 1, static_cast<uint32_t>(10 + i));
+    }
+    MrgSortSrcList<float> lists(a, b, a, a);
+    const uint16_t lengths[4] = {4, 2, 0, 0};
+    MrgSort4Info stop(lengths, true, 0b11, 1);
+    MrgSort(dst, lists, stop);
+    uint16_t n1 = 99, n2 = 99, n3 = 99, n4 = 99;
+    GetMrgSortResult(n1, n2, n3, n4);
+    std::printf("exhausted %u %u %u %u %.9g\n", n1, n2, n3, n4, static_cast<double>(dst.GetValue(6)));
+    MrgSort4Info all(lengths, false, 0b11, 1);
+    MrgSort(dst, lists, all);
+    GetMrgSortResult(n1, n2, n3, n4);
+    std::printf("all %u %u %u %u %.9g\n", n1, n2, n3, n4, static_cast<double>(dst.GetValue(10)));
+}
+
 const std::map<std::string, std::function<void()>> CASES = {
+    {"mrgsort_result", case_mrgsort_result},
     {"vcmax_order", case_vcmax_order},
     {"newer_names", case_newer_names},
     {"printf", case_printf},

@@ -1,9 +1,9 @@
 """Kernel-side API names public operators of the corpus needed (breadth of the 910B vector-core surface), on small
 kernels written for this test (breadth_driver.cpp): AscendC::printf / PRINTF, DumpTensor, ToFloat / ToBfloat16,
 AscendC::Std, BroadCast (the 8.0 name of Broadcast), the vcmax / vcmin intrinsics with an Order_t operand, K_MAX_DIM,
-__mix__ and the library-internal macros kernels copied from the library use. Expected values follow the API
-reference; each test fails if its form stops compiling (the driver is built once for the module, warnings as
-errors) or changes meaning."""
+__mix__, GetMrgSortResult and the library-internal macros kernels copied from the library use. Expected values
+follow the API reference; each test fails if its form stops compiling (the driver is built once for the module,
+warnings as errors) or changes meaning."""
 
 from __future__ import annotations
 
@@ -78,3 +78,8 @@ def test_vcmax_vcmin_with_their_order_operand(run):
 
 def test_names_of_newer_releases(run):
     assert run("newer_names") == ["names 8 8", "pipe 1"]
+
+
+def test_get_mrgsort_result_counts_what_each_list_gave(run):
+    # the merge's 4th structure is 6 (the second list's last); the 6th is 3 (the first list's last)
+    assert run("mrgsort_result") == ["exhausted 2 2 0 0 6", "all 4 2 0 0 3"]

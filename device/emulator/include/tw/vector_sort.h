@@ -5,6 +5,7 @@
 //                                        scores keep their input order
 //   MrgSort (MrgSort4Info form, and the  merges 2-4 sorted lists (validBit says which) into one, largest first;
 //   high-level elementCountList form)    with isExhaustedSuspension it stops when the first list runs out
+//   GetMrgSortResult(n1, n2, n3, n4)     how many structures of each list the last MrgSort took
 //   Sort<T, isFullSort> (high-level)     Sort32 per 32 elements, and with isFullSort the whole input as one list
 //   Concat (high-level)                  the A2 layout sorts plain scores, so Concat copies 16 x repeat of them
 //   Extract (high-level)                 splits 32 x repeat sorted structures into values and indices
@@ -110,7 +111,13 @@ struct MrgSort4Info {
 };
 
 namespace tw_vec {
-// Merges the valid lists into dst; returns how many of each list went out.
+// How many structures of each list the core's last MrgSort took (GetMrgSortResult reads it back).
+inline uint16_t* mrgsort_taken() {
+    thread_local uint16_t taken[4] = {0, 0, 0, 0};  // each emulated core runs on a thread of its own
+    return taken;
+}
+
+// Merges the valid lists into dst; returns how many of each list went out (and keeps them for GetMrgSortResult).
 template <typename T>
 void merge_lists(const LocalTensor<T>& dst, const MrgSortSrcList<T>& lists, const uint16_t lengths[4],
                  uint16_t validBit, bool exhausted, uint16_t repeat, uint32_t taken[4], const char* file, int line) {
@@ -146,6 +153,7 @@ void merge_lists(const LocalTensor<T>& dst, const MrgSortSrcList<T>& lists, cons
         out.push_back(pick);
         ++taken[best];
     }
+    for (int k = 0; k < 4; ++k) mrgsort_taken()[k] = static_cast<uint16_t>(taken[k]);
     T* d = dst.span(0, tw::sorted_at<T>(out.size()), "MrgSort", file, line);
     for (uint64_t i = 0; i < out.size(); ++i) tw::write_scored(d, i, out[i]);
     tw::vrec("MrgSort", file, line, out.size(), out.size() * 8, static_cast<uint32_t>((out.size() + 31) / 32),
@@ -165,6 +173,18 @@ void MrgSort(const LocalTensor<T>& dst, const MrgSortSrcList<T>& sortList, const
              uint32_t sortedNum[4], uint16_t validBit, const int32_t repeatTime, TW_SRC) {
     tw_vec::merge_lists(dst, sortList, elementCountList, validBit, isExhaustedSuspension,
                         static_cast<uint16_t>(repeatTime), sortedNum, TW_AT);
+}
+
+// GetMrgSortResult: how many structures of each list the last MrgSort merged out (with ifExhaustedSuspension, where
+// it stopped). A scalar read of the vector unit's result register.
+inline void GetMrgSortResult(uint16_t& mrgSortList1, uint16_t& mrgSortList2, uint16_t& mrgSortList3,
+                             uint16_t& mrgSortList4, TW_SRC) {
+    const uint16_t* t = tw_vec::mrgsort_taken();
+    mrgSortList1 = t[0];
+    mrgSortList2 = t[1];
+    mrgSortList3 = t[2];
+    mrgSortList4 = t[3];
+    tw::record(tw::Rec::Scalar, PIPE_S, "GetMrgSortResult", TW_AT);
 }
 
 template <typename T, bool isFullSort>
