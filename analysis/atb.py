@@ -20,7 +20,7 @@ from pathlib import Path
 
 KERNEL_DIRS = ("op_kernel", "kernel")
 _REGISTERS = re.compile(rb"\bREG_KERNEL_BASE\s*\(|:\s*public\s+(?:Mki::)?KernelBase\b")
-_IN_COUNT = re.compile(r"GetInTensorCount\(\)\s*==\s*(\d+)")
+_IN_COUNT = re.compile(r"GetInTensorCount\(\)\s*==\s*(\w+)")
 # Entry parameters that are not tensors: the tiling (always last) and scratch buffers before it.
 _NOT_TENSOR = re.compile(r"(?i)^(tiling\w*|\w*workspace\w*|sync\w*|ws)$")
 
@@ -77,7 +77,7 @@ def tensor_params(params: list[str]) -> list[str]:
 
 def split_io(tensors: list[str], manifest: Path | None, host_texts: list[str]) -> int | None:
     """How many of the entry's tensors are inputs: those the manifest's first case names, else CanSupport's
-    `GetInTensorCount() == N`; None when neither says."""
+    `GetInTensorCount() == N` (N a number or a constant the host sources define); None when neither says."""
     if manifest is not None:
         try:
             cases = tomllib.loads(manifest.read_text(encoding="utf-8")).get("cases", [])
@@ -90,8 +90,24 @@ def split_io(tensors: list[str], manifest: Path | None, host_texts: list[str]) -
                 return named[-1] + 1
     for text in host_texts:
         m = _IN_COUNT.search(text)
-        if m and int(m.group(1)) <= len(tensors):
-            return int(m.group(1))
+        n = _count_value(m.group(1), host_texts) if m else None
+        if n is not None and n <= len(tensors):
+            return n
+    return None
+
+
+def _count_value(word: str, host_texts: list[str]) -> int | None:
+    """The number `word` stands for: a literal, or a constant the host sources define with one
+    (`static constexpr uint32_t TENSOR_INPUT_NUM = 4;`, `#define TENSOR_INPUT_NUM 4`)."""
+    if word.isdigit():
+        return int(word)
+    name = re.escape(word)
+    const = re.compile(rf"\bconst(?:expr)?\b[^;=\n]*\b{name}\s*(?:=\s*|\{{\s*)(\d+)[uUlL]*\s*\}}?\s*;"
+                       rf"|#[ \t]*define[ \t]+{name}[ \t]+\(?(\d+)[uUlL]*\)?")
+    for text in host_texts:
+        m = const.search(text)
+        if m:
+            return int(m.group(1) or m.group(2))
     return None
 
 
