@@ -197,9 +197,12 @@ async def test_a_sanitizer_error_is_an_error_diagnostic_at_the_users_line(client
     result = await client.protocol.send_request_async("tilewise/run", {"uri": uri})
     assert not result.ok and result.error.kind == "gm_out_of_bounds"
     for _ in range(20):
-        errors = [d for d in client.diagnostics.get(uri, []) if d.source == "tilewise emulator"]
+        # blocks that ran before the failing one may add guard-region warnings at the same line: only the error
+        # is asserted on, as which blocks got that far depends on the threads' order
+        errors = [d for d in client.diagnostics.get(uri, [])
+                  if d.source == "tilewise emulator" and d.severity == types.DiagnosticSeverity.Error]
         if errors:
             break
         await client.wait_for_notification(types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
     (error,) = errors
-    assert error.severity == types.DiagnosticSeverity.Error and bad in text.splitlines()[error.range.start.line]
+    assert bad in text.splitlines()[error.range.start.line]
