@@ -24,6 +24,7 @@
 
 #include "tw/activation.h"
 #include "tw/library_reduce.h"
+#include "tw/library_tmp_min.h"
 
 namespace tw {
 
@@ -76,7 +77,7 @@ template <typename T, bool isReuseSource = false>
 void SwiGLU(LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor0, const LocalTensor<T>& srcTensor1,
             const float& scalarValue, const LocalTensor<uint8_t>& sharedTmpBuffer, const uint32_t calCount, TW_SRC) {
     static_assert(tw::glu_type_v<T>, "SwiGLU takes half or float");
-    tw::lib_tmp_min(sharedTmpBuffer, sizeof(T) == 2 ? 6 * 256 : 0, "SwiGLU", "GetSwiGLUMaxMinTmpSize", TW_AT);
+    tw::lib_tmp_min(sharedTmpBuffer, tw::glu_min_tmp(sizeof(T), 6), "SwiGLU", "GetSwiGLUMaxMinTmpSize", TW_AT);
     tw::glu(dstTensor, srcTensor0, srcTensor1, sharedTmpBuffer, calCount, tw::SwishOf{scalarValue}, "SwiGLU", TW_AT);
     tw::vrec_seq<T>({TW_SWIGLU_SEQ}, TW_AT, tw::counted(calCount));
 }
@@ -102,7 +103,7 @@ template <typename T, bool isReuseSource = false>
 void GeGLU(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor0, const LocalTensor<T>& srcTensor1,
            const LocalTensor<uint8_t>& sharedTmpBuffer, uint32_t calCount, TW_SRC) {
     static_assert(tw::glu_type_v<T>, "GeGLU takes half or float");
-    tw::lib_tmp_min(sharedTmpBuffer, sizeof(T) == 2 ? 4 * 256 : 0, "GeGLU", "GetGeGLUMaxMinTmpSize", TW_AT);
+    tw::lib_tmp_min(sharedTmpBuffer, tw::glu_min_tmp(sizeof(T), 4), "GeGLU", "GetGeGLUMaxMinTmpSize", TW_AT);
     tw::glu(dstTensor, srcTensor0, srcTensor1, sharedTmpBuffer, calCount, tw::GeluOf{}, "GeGLU", TW_AT);
     tw::vrec_seq<T>({TW_GEGLU_SEQ}, TW_AT, tw::counted(calCount));
 }

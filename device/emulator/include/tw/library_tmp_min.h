@@ -1,6 +1,5 @@
-// The minimum sharedTmpBuffer sizes (bytes) of Mean, ReGlu and CumSum that the library's host queries report
-// (tw_host/library_tmp_sizes.h, A2 formulas); the kernels check a caller's buffer against them. SwiGLU's and GeGLU's
-// minimums are constants (half: 6 x 256 and 4 x 256; float: none).
+// The minimum sharedTmpBuffer sizes (bytes) of Mean, SwiGLU, GeGLU, ReGlu and CumSum that the library's host queries
+// report (tw_host/library_tmp_sizes.h, A2 formulas); the kernels check a caller's buffer against them.
 #pragma once
 #include <cstdint>
 
@@ -13,6 +12,13 @@ inline uint32_t mean_min_tmp(uint32_t n, uint32_t src_size, uint32_t acc_size) {
     uint32_t size = (reps + 31) / 32 * 32;
     if (widen) size += (n * src_size + 31) / 32 * 32 / src_size * 4;
     return size;
+}
+
+// SwiGLU (6) and GeGLU (4) keep that many live copies of the input for half and none for float: their scratch is that
+// many times the input's bytes, at least one 256-byte repeat each.
+inline uint32_t glu_live_nodes(uint32_t type_size, uint32_t half_nodes) { return type_size == 4 ? 0 : half_nodes; }
+inline uint32_t glu_min_tmp(uint32_t type_size, uint32_t half_nodes) {
+    return glu_live_nodes(type_size, half_nodes) * 256;
 }
 
 inline uint32_t reglu_min_tmp(uint32_t type_size) { return type_size == 4 ? 256 : 6 * 256; }

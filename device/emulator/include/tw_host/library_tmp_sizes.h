@@ -44,29 +44,38 @@ inline void GetMeanTmpBufferFactorSize(const uint32_t typeSize, uint32_t& maxLiv
     extraBuffer = 0;
 }
 
+}  // namespace AscendC
+
+namespace tw {
+inline void glu_tmp_sizes(const ge::Shape& srcShape, uint32_t typeSize, uint32_t half_nodes, uint32_t& maxValue,
+                          uint32_t& minValue) {
+    const uint32_t n = static_cast<uint32_t>(srcShape.GetShapeSize());
+    minValue = glu_min_tmp(typeSize, half_nodes);
+    maxValue = glu_live_nodes(typeSize, half_nodes) * std::max(n * typeSize, 256u);
+}
+}  // namespace tw
+
+namespace AscendC {
+
 inline void GetSwiGLUMaxMinTmpSize(const ge::Shape& srcShape, const uint32_t typeSize, uint32_t& maxValue,
                                    uint32_t& minValue, const bool isReuseSource = false) {
     (void)isReuseSource;
-    const uint32_t f = typeSize == 4 ? 0 : 6, n = static_cast<uint32_t>(srcShape.GetShapeSize());
-    minValue = f * 256;
-    maxValue = f * std::max(n * typeSize, 256u);
+    tw::glu_tmp_sizes(srcShape, typeSize, 6, maxValue, minValue);
 }
 
 inline void GetSwiGLUTmpBufferFactorSize(const uint32_t typeSize, uint32_t& maxLiveNodeCount, uint32_t& extraBuffer) {
-    maxLiveNodeCount = typeSize == 4 ? 0 : 6;
+    maxLiveNodeCount = tw::glu_live_nodes(typeSize, 6);
     extraBuffer = 0;
 }
 
 inline void GetGeGLUMaxMinTmpSize(const ge::Shape& srcShape, const uint32_t typeSize, const bool isReuseSource,
                                   uint32_t& maxValue, uint32_t& minValue) {
     (void)isReuseSource;
-    const uint32_t f = typeSize == 4 ? 0 : 4, n = static_cast<uint32_t>(srcShape.GetShapeSize());
-    minValue = f * 256;
-    maxValue = f * std::max(n * typeSize, 256u);
+    tw::glu_tmp_sizes(srcShape, typeSize, 4, maxValue, minValue);
 }
 
 inline void GetGeGLUTmpBufferFactorSize(const uint32_t typeSize, uint32_t& maxLiveNodeCount, uint32_t& extraBuf) {
-    maxLiveNodeCount = typeSize == 4 ? 0 : 4;
+    maxLiveNodeCount = tw::glu_live_nodes(typeSize, 4);
     extraBuf = 0;
 }
 
