@@ -6,6 +6,8 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
+# error: the kernel is wrong or will hang. warning: proven slow, with a proven fix or a precise one to verify.
+# info: worth a look; the premise is likely but not proven (the finding says what would prove it).
 Severity = Literal["error", "warning", "info", "hint"]
 
 
@@ -23,8 +25,13 @@ class TextEdit(BaseModel):
 
 
 class Fix(BaseModel):
+    """An edit a finding offers. `safe`: the rule proved the fix's precondition (the buffer fits, the split stays
+    aligned, no dependency is lost), so it is offered as "Apply". Otherwise the editor offers "Verify on the
+    emulator": the fix is applied to a scratch copy and every case is run before anyone trusts it."""
+
     title: str
     edits: list[TextEdit]
+    safe: bool = True
 
 
 class Finding(BaseModel):

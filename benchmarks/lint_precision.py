@@ -1,0 +1,220 @@
+"""How far the lint rules can be trusted on public operators (issue 13).
+
+    python benchmarks/lint_precision.py [DIR] [--rule ID] [--list unlabelled|all|false|stale] [--fixes] [--jobs N]
+
+DIR is what `benchmarks/corpus_fetch.py` laid out (default ~/corpus). Every operator listed in
+`benchmarks/corpus/sources.toml` is linted, and each finding is matched with the verdict a person gave it after
+reading the operator's code, in `benchmarks/corpus/lint_labels/<rule>.toml`:
+
+    [[label]]
+    op = "cannsamples/operator/ascendc/0_introduction/add_custom"   # the operator id in sources.toml
+    file = "op_kernel/add_custom.cpp"                                # relative to the operator
+    line = 42
+    verdict = "true"        # true: worth a developer's time; low: true but not worth acting on; false: wrong
+    reason = "one line: why"
+
+Printed per rule and overall: findings, labelled, the share of labelled findings that are false positives, the
+share worth acting on, and labels whose finding no longer fires (a `false` one gone is a fixed false positive; a
+`true` one gone is a lost true finding). With `--fixes`, every labelled finding's "Apply" fix (a fix the rule calls
+safe) on an operator with a golden is applied to a scratch copy and every case is run: a fix that breaks a build,
+a run or the golden is counted and listed. Fixes offered only as "Verify on the emulator" are counted apart.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import tomllib
+from collections import Counter, defaultdict
+from dataclasses import dataclass
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from benchmarks.corpus_fetch import load_sources, operator_ids  # noqa: E402
+
+LABELS = Path(__file__).resolve().parent / "corpus" / "lint_labels"
+VERDICTS = ("true", "low", "false")
+
+
+@dataclass(frozen=True)
+class Key:
+    rule: str
+    op: str
+    file: str
+    line: int
+
+
+@dataclass
+class Label:
+    key: Key
+    verdict: str
+    reason: str
+    source: str  # labels file and index, for error messages
+
+
+@dataclass
+class Found:
+    key: Key
+    severity: str
+    message: str
+    fixes: list  # analysis.findings.Fix
+
+
+def load_labels(folder: Path = LABELS) -> dict[Key, Label]:
+    """Every label, keyed by rule, operator, file and line. A malformed entry stops with file and entry named."""
+    labels: dict[Key, Label] = {}
+    for path in sorted(folder.glob("*.toml")):
+        rule = path.stem
+        try:
+            data = tomllib.loads(path.read_text(encoding="utf-8"))
+        except tomllib.TOMLDecodeError as exc:
+            raise SystemExit(f"{path}: {exc}: fix the TOML syntax") from exc
+        for i, entry in enumerate(data.get("label", []), 1):
+            where = f"{path}: label {i}"
+            missing = [k for k in ("op", "file", "line", "verdict") if k not in entry]
+            if missing:
+                raise SystemExit(f"{where}: missing {', '.join(missing)}: every label needs op, file, line, verdict")
+            if entry["verdict"] not in VERDICTS:
+                raise SystemExit(f"{where}: verdict {entry['verdict']!r}: use one of {', '.join(VERDICTS)}")
+            key = Key(entry.get("rule", rule), entry["op"], entry["file"], int(entry["line"]))
+            if key in labels:
+                raise SystemExit(f"{where}: {key.op} {key.file}:{key.line} is labelled twice: keep one")
+            labels[key] = Label(key, entry["verdict"], entry.get("reason", ""), where)
+    return labels
+
+
+def lint_corpus(root: Path, only_rule: str | None = None) -> list[Found]:
+    """Every finding tilewise reports on the corpus (syntax errors included), keyed like the labels."""
+    import logging
+
+    from analysis.lint import lint
+    from analysis.operator import load_operator
+
+    class _RuleFailures(logging.Handler):  # a rule that raises is logged and skipped by lint(): count it here
+        def emit(self, record: logging.LogRecord) -> None:
+            found.append(Found(Key("tool-error", op_id, "", 0), "error", record.getMessage(), []))
+
+    found: list[Found] = []
+    logging.getLogger("analysis.lint").addHandler(_RuleFailures(logging.ERROR))
+    logging.getLogger("analysis.lint").propagate = False
+    op_id = ""
+    for op_id in operator_ids(load_sources()):
+        op_dir = root / op_id
+        if not op_dir.is_dir():
+            continue
+        try:
+            op = load_operator(op_dir)
+            findings = lint(op)
+        except Exception as exc:  # noqa: BLE001 - one operator's tool error is its own line
+            found.append(Found(Key("tool-error", op_id, "", 0), "error", f"{type(exc).__name__}: {exc}", []))
+            continue
+        for f in findings:
+            if only_rule and f.rule != only_rule:
+                continue
+            rel = str(Path(f.file).relative_to(op_dir)) if f.file.startswith(str(op_dir)) else f.file
+            found.append(Found(Key(f.rule, op_id, rel, f.line), f.severity, f.message, f.fixes))
+    return found
+
+
+def report(found: list[Found], labels: dict[Key, Label], only_rule: str | None = None) -> list[str]:
+    by_rule: dict[str, list[Found]] = defaultdict(list)
+    for f in found:
+        by_rule[f.key.rule].append(f)
+    current = {f.key for f in found}
+    stale: dict[str, Counter] = defaultdict(Counter)
+    for key, label in labels.items():
+        if key not in current and (not only_rule or key.rule == only_rule):
+            stale[key.rule][label.verdict] += 1
+    rules = sorted(set(by_rule) | set(stale))
+    lines = [f"{'rule':28} {'findings':>8} {'labelled':>8} {'true':>5} {'low':>5} {'false':>5} {'FP':>6} "
+             f"{'worth':>6}   labels no longer found"]
+    total = Counter()
+    for rule in rules:
+        verdicts = Counter(labels[f.key].verdict for f in by_rule[rule] if f.key in labels)
+        n = sum(verdicts.values())
+        total.update(verdicts)
+        total["findings"] += len(by_rule[rule])
+        gone = stale.get(rule, Counter())
+        lines.append(f"{rule:28} {len(by_rule[rule]):8} {n:8} {verdicts['true']:5} {verdicts['low']:5} "
+                     f"{verdicts['false']:5} {_pct(verdicts['false'], n):>6} {_pct(verdicts['true'], n):>6}   "
+                     + (", ".join(f"{v} {gone[v]}" for v in VERDICTS if gone[v]) or "-"))
+    n = sum(total[v] for v in VERDICTS)
+    lines.append(f"{'overall':28} {total['findings']:8} {n:8} {total['true']:5} {total['low']:5} {total['false']:5} "
+                 f"{_pct(total['false'], n):>6} {_pct(total['true'], n):>6}")
+    lines.append("FP: labelled findings that are false positives; worth: labelled findings worth a developer's time")
+    return lines
+
+
+def _pct(a: int, b: int) -> str:
+    return f"{100 * a / b:.0f}%" if b else "-"
+
+
+def listing(found: list[Found], labels: dict[Key, Label], which: str) -> list[str]:
+    lines = []
+    if which == "stale":
+        current = {f.key for f in found}
+        for key, label in sorted(labels.items(), key=lambda kv: (kv[0].rule, kv[0].op, kv[0].file, kv[0].line)):
+            if key not in current:
+                lines.append(f"[{label.verdict}] {key.rule} {key.op} {key.file}:{key.line}  ({label.reason})")
+        return lines
+    for f in sorted(found, key=lambda f: (f.key.rule, f.key.op, f.key.file, f.key.line)):
+        label = labels.get(f.key)
+        if which == "unlabelled" and label is not None:
+            continue
+        if which == "false" and (label is None or label.verdict != "false"):
+            continue
+        tag = f"[{label.verdict}]" if label else "[?]"
+        fixes = "".join(f"\n      fix{'' if x.safe else ' (verify)'}: {x.title}" for x in f.fixes)
+        lines.append(f"{tag} {f.key.rule} {f.severity} {f.key.op} {f.key.file}:{f.key.line}\n    {f.message}{fixes}")
+    return lines
+
+
+def check_fixes(root: Path, found: list[Found], labels: dict[Key, Label], jobs: int) -> list[str]:
+    """Apply each labelled finding's safe fixes on operators with a golden, run every case; list what breaks."""
+    from search.verify_fix import verify_fixes_in_corpus
+
+    todo = [(f.key.op, f.key.rule, f.key.file, f.key.line, fix) for f in found if f.key in labels
+            for fix in f.fixes]
+    results = verify_fixes_in_corpus(root, todo, jobs=jobs)
+    safe = [r for r in results if r.safe]
+    broke = [r for r in safe if r.checked and not r.correct]
+    verify = [r for r in results if not r.safe]
+    lines = [f"Apply fixes on labelled findings: {len(safe)}; on operators with a golden, checked: "
+             f"{sum(r.checked for r in safe)}; break: {len(broke)}",
+             f"Verify-on-the-emulator fixes: {len(verify)}; checked: {sum(r.checked for r in verify)}; "
+             f"would break: {sum(1 for r in verify if r.checked and not r.correct)} (never applied unverified)"]
+    lines += [f"  BREAKS {r.rule} {r.op} {r.file}:{r.line} '{r.title}': {r.detail}" for r in broke]
+    return lines
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("dir", nargs="?", default=str(Path.home() / "corpus"))
+    ap.add_argument("--rule", help="only this rule's findings and labels")
+    ap.add_argument("--list", choices=("unlabelled", "all", "false", "stale"), help="print findings to label or read")
+    ap.add_argument("--fixes", action="store_true", help="apply every labelled finding's fixes and run the cases")
+    ap.add_argument("--jobs", type=int, default=2)
+    args = ap.parse_args(argv)
+    root = Path(args.dir).expanduser()
+    if not root.is_dir():
+        print(f"{root}: no corpus here; lay it out with `python benchmarks/corpus_fetch.py MIRRORS {root}`")
+        return 2
+    labels = load_labels()
+    if args.rule:
+        labels = {k: v for k, v in labels.items() if k.rule == args.rule}
+    found = lint_corpus(root, args.rule)
+    if args.list:
+        print("\n".join(listing(found, labels, args.list)))
+        return 0
+    print("\n".join(report(found, labels, args.rule)))
+    errors = [f for f in found if f.key.rule == "tool-error"]
+    for f in errors:
+        print(f"tool error on {f.key.op}: {f.message}")
+    if args.fixes:
+        print("\n".join(check_fixes(root, found, labels, args.jobs)))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
