@@ -6,15 +6,18 @@ import logging
 
 from analysis.chip import Chip, load_chip
 from analysis.findings import Finding
+from analysis.observed import CaseFacts
 from analysis.operator import Operator
 from analysis.rules import ALL_RULES, RuleContext
 
 log = logging.getLogger(__name__)
 
 
-def lint(op: Operator, chip: Chip | None = None, rules=None, context: RuleContext | None = None) -> list[Finding]:
-    """`context` lets a caller keep the rules' view (data flow, tensor types) for later questions, e.g. hovers."""
-    ctx = context or RuleContext(op.model, op.sources, chip or load_chip())
+def lint(op: Operator, chip: Chip | None = None, rules=None, context: RuleContext | None = None,
+         facts: list[CaseFacts] | None = None) -> list[Finding]:
+    """`context` lets a caller keep the rules' view (data flow, tensor types) for later questions, e.g. hovers.
+    `facts`: what runs of the operator's cases showed (see analysis/observed.py); rules prove premises with them."""
+    ctx = context or RuleContext(op.model, op.sources, chip or load_chip(), facts)
     findings: list[Finding] = []
     for loc in op.model.syntax_errors:
         sf = op.sources.get(loc.file)

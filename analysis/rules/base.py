@@ -14,6 +14,7 @@ from analysis.dataflow import OperatorFlow
 from analysis.evaluate import DTYPE_SIZES, TYPE_SIZES, Evaluator
 from analysis.findings import Finding, Fix, Severity, TextEdit
 from analysis.model import ApiCall, Loc, OperatorModel
+from analysis.observed import CaseFacts
 from analysis.source import SourceFile
 
 ALIGN_BYTES = 32
@@ -21,10 +22,13 @@ GOOD_COPY_BYTES = 16 * 1024
 
 
 class RuleContext:
-    def __init__(self, model: OperatorModel, sources: dict[str, SourceFile], chip: Chip):
+    def __init__(self, model: OperatorModel, sources: dict[str, SourceFile], chip: Chip,
+                 facts: list[CaseFacts] | None = None):
         self.model = model
         self.sources = sources
         self.chip = chip
+        # What runs of the operator's cases showed (empty when none ran): sizes a static reading cannot know.
+        self.facts: list[CaseFacts] = list(facts or [])
         self._evaluators: dict[str, Evaluator] = {}
 
     @cached_property
