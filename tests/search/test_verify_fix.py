@@ -1,0 +1,98 @@
+"""Verify on the emulator: a fix is run on every case before and after, and the verdict says whether the operator
+still behaves the same (golden, or the unfixed outputs when there is none, and no new sanitizer finding) and how
+much faster it got."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from opgen import KERNEL, write_operator
+
+from analysis.findings import Fix, TextEdit
+from analysis.operator import load_operator
+from device.emulator import EmulatorDevice
+from search.verify_fix import verify_fix
+
+CASES = """\
+[[cases]]
+name = "small"
+[cases.inputs.x]
+shape = [786432]
+dtype = "float16"
+"""
+GOLDEN = "def golden(x):\n    return (x.astype('float32') * 2.0).astype('float16')\n"
+WITH_GOLDEN = '[golden]\nfunction = "golden.py:golden"\nrtol = 1e-3\natol = 1e-3\n\n' + CASES
+# a full barrier after every tile: the fix under test removes it
+SLOW_KERNEL = KERNEL.replace("            CopyOut(i);\n",
+                             "            CopyOut(i);\n            PipeBarrier<PIPE_ALL>();\n")
+assert SLOW_KERNEL != KERNEL
+
+
+def _edit(op, path: str, old: str, new: str) -> Fix:
+    sf = op.sources[path]
+    start = sf.data.index(old.encode())
+    end = start + len(old.encode())
+    line, col = sf.line_col(start)
+    end_line, end_col = sf.line_col(end)
+    return Fix(title=f"{old} -> {new}", safe=False, edits=[TextEdit(
+        file=path, line=line, col=col, end_line=end_line, end_col=end_col, new_text=new, start=start, end=end)])
+
+
+def _kernel_path(op) -> str:
+    return next(p for p in op.sources if p.endswith("scale.cpp") and "op_kernel" in p)
+
+
+@pytest.fixture(scope="module")
+def device(tmp_path_factory) -> EmulatorDevice:
+    return EmulatorDevice(cache_dir=tmp_path_factory.mktemp("cache"))
+
+
+def _operator(root: Path, manifest: str, kernel: str = SLOW_KERNEL):
+    write_operator(root, kernel=kernel, manifest=manifest)
+    (root / "golden.py").write_text(GOLDEN)
+    return load_operator(root)
+
+
+def test_a_correct_fix_is_verified_with_its_speedup(tmp_path, device):
+    op = _operator(tmp_path / "op", WITH_GOLDEN)
+    kernel = _kernel_path(op)
+    before = Path(kernel).read_text()
+    fix = _edit(op, kernel, "PipeBarrier<PIPE_ALL>();", "")
+    verdict = verify_fix(op, fix, device, list(op.manifest.cases))
+    assert verdict.checked and verdict.correct, verdict.cases
+    assert verdict.speedup is not None and verdict.speedup > 1.0  # the barrier serialised two tiles per core
+    assert verdict.message().startswith("Verified on the emulator over 1 case: still correct")
+    assert Path(kernel).read_text() == before  # the files on disk are never touched
+
+
+def test_a_fix_that_breaks_the_golden_is_caught(tmp_path, device):
+    op = _operator(tmp_path / "op", WITH_GOLDEN)
+    fix = _edit(op, _kernel_path(op), "(half)2.0", "(half)3.0")
+    verdict = verify_fix(op, fix, device, list(op.manifest.cases))
+    assert verdict.checked and not verdict.correct
+    assert "wrong output" in verdict.cases[0].detail
+    assert "breaks case small" in verdict.message()
+
+
+def test_without_a_golden_the_unfixed_outputs_decide(tmp_path, device):
+    op = _operator(tmp_path / "op", CASES)
+    kernel = _kernel_path(op)
+    good = verify_fix(op, _edit(op, kernel, "PipeBarrier<PIPE_ALL>();", ""), device, list(op.manifest.cases))
+    assert good.correct
+    bad = verify_fix(op, _edit(op, kernel, "(half)2.0", "(half)3.0"), device, list(op.manifest.cases))
+    assert not bad.correct and "differs from the unfixed run" in bad.cases[0].detail
+
+
+def test_a_fix_that_stops_the_build_is_caught(tmp_path, device):
+    op = _operator(tmp_path / "op", WITH_GOLDEN)
+    verdict = verify_fix(op, _edit(op, _kernel_path(op), "(half)2.0", "(half)2.0 +"), device,
+                         list(op.manifest.cases))
+    assert not verdict.correct and "compile_error" in verdict.cases[0].detail
+
+
+def test_no_case_proves_nothing(tmp_path, device):
+    op = _operator(tmp_path / "op", WITH_GOLDEN)
+    verdict = verify_fix(op, _edit(op, _kernel_path(op), "PipeBarrier<PIPE_ALL>();", ""), device, [])
+    assert not verdict.checked and not verdict.correct
+    assert "no case" in verdict.message()
