@@ -65,6 +65,15 @@ class SiteUse(BaseModel):
     busy_us: float
 
 
+class InitBufferUse(BaseModel):
+    """One TPipe::InitBuffer as it ran in block 0: its site, how many buffers, the length asked (before rounding)."""
+
+    file: str
+    line: int
+    num: int
+    len: int
+
+
 class Measurement(BaseModel):
     ok: bool
     correct: bool | None = None  # None when there was nothing to compare against
@@ -74,6 +83,7 @@ class Measurement(BaseModel):
     tiling_key: int | None = None
     workspace: list[int] = []
     ub_peak_bytes: int | None = None
+    init_buffers: list[InitBufferUse] = Field(default=[], exclude=True)  # block 0's, for lint's case facts
     outputs: list[OutputCheck] = []
     error: RunError | None = None
     warnings: list[RunWarning] = []

@@ -137,7 +137,8 @@ def cmd_lint(args: argparse.Namespace) -> int:
                 if only is None or p.file == only:
                     err.print(_problem_line(p), markup=False)
                     failed = True
-            findings.extend(f for f in lint(op, chip) if only is None or f.file == only)
+            facts = _lint_facts(args, op) if args.cases else None
+            findings.extend(f for f in lint(op, chip, facts=facts) if only is None or f.file == only)
     if args.format == "json":
         print(json.dumps([finding_json(f) for f in findings], indent=2))
     else:
@@ -151,6 +152,23 @@ def cmd_lint(args: argparse.Namespace) -> int:
         out.print(f"{len(findings)} findings: {counts['error']} errors, {counts['warning']} warnings, "
                   f"{counts['info']} notes")
     return 1 if failed or any(f.severity == "error" for f in findings) else 0
+
+
+def _lint_facts(args: argparse.Namespace, op):
+    """--cases: run the manifest's cases once each for the facts rules prove premises with (device/facts.py). A
+    case that fails costs only its facts, said in one line; without cases lint stays static."""
+    from device.emulator import EmulatorDevice
+    from device.facts import case_facts
+
+    cases = list(op.manifest.cases) if op.manifest else []
+    if not cases:
+        err.print(f"{_rel(op.model.root)}: no manifest cases to run: lint reads the sources only", markup=False)
+        return None
+    problems: list[str] = []
+    facts = case_facts(EmulatorDevice(chip=args.chip), op, cases, problems)
+    for line in problems:
+        err.print(f"{_rel(op.model.root)}: {line}; lint goes on without it", markup=False)
+    return facts
 
 
 def _escape(text: str) -> str:
@@ -391,6 +409,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("paths", nargs="+", metavar="PATH")
     p.add_argument("--format", choices=("text", "json"), default="text")
     p.add_argument("--chip", default=None, help=f"chip name ({', '.join(builtin_chips())}) or a JSON file")
+    p.add_argument("--cases", action="store_true",
+                   help="run the manifest's cases on the emulator first, so rules check sizes the host decides")
     p.set_defaults(func=cmd_lint)
 
     p = sub.add_parser("run", help="build and run the operator on the emulator and check it against its golden")

@@ -28,7 +28,7 @@ from device.emulator.inputs import make_inputs, write_case_files
 from device.emulator.target import choose_chip
 from device.emulator.timing import spec_lines as timing_spec_lines
 from device.golden import GoldenError, check_outputs, golden_arguments, run_golden
-from device.protocol import Measurement, PipeUse, RunError, RunWarning, SiteUse
+from device.protocol import InitBufferUse, Measurement, PipeUse, RunError, RunWarning, SiteUse
 
 DEFAULT_TIMEOUT_S = 60.0
 DEFAULT_MEMORY_BYTES = 8 * 1024**3
@@ -179,6 +179,7 @@ class EmulatorDevice:
         m.tiling_key = result.get("tiling_key")
         m.workspace = result.get("workspace", [])
         m.ub_peak_bytes = result.get("ub_peak_bytes")
+        m.init_buffers = [InitBufferUse(**b) for b in result.get("init_buffers", [])]
         m.trace_path = trace_path
         _read_timing(result, m, chip.name)
         if sites and (workdir / "sites.tsv").exists():

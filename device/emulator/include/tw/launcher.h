@@ -14,10 +14,20 @@
 
 namespace tw {
 
+// One TPipe::InitBuffer as it ran: where, how many buffers, and the length asked for (before rounding).
+struct BufferUse {
+    std::string file;
+    int line = 0;
+    int num = 0;
+    uint32_t len = 0;
+    bool operator==(const BufferUse& o) const { return line == o.line && num == o.num && len == o.len && file == o.file; }
+};
+
 struct BlockResult {
     std::vector<TraceRecord> trace;
     uint64_t ub_peak = 0;
     std::vector<Warning> warnings;
+    std::vector<BufferUse> buffers;  // block 0 only: the UB layout lint rules check a second buffer against
 };
 
 struct LaunchResult {
@@ -59,6 +69,22 @@ inline std::string warnings_json(const std::vector<Warning>& ws) {
         out += "{\"kind\": \"" + esc(ws[i].kind) + "\", \"message\": \"" + esc(ws[i].message) + "\", \"file\": \"" +
                esc(ws[i].file) + "\", \"line\": " + std::to_string(ws[i].line) + ", \"count\": " +
                std::to_string(ws[i].count) + "}";
+    }
+    return out + "]";
+}
+
+// The InitBuffers as a JSON array: [{"file", "line", "num", "len"}].
+inline std::string buffers_json(const std::vector<BufferUse>& bs) {
+    std::string out = "[";
+    for (size_t i = 0; i < bs.size(); ++i) {
+        std::string file;
+        for (char c : bs[i].file) {
+            if (c == '"' || c == '\\') file += '\\';
+            if (static_cast<unsigned char>(c) >= 0x20) file += c;
+        }
+        out += (i ? ", " : "");
+        out += "{\"file\": \"" + file + "\", \"line\": " + std::to_string(bs[i].line) + ", \"num\": " +
+               std::to_string(bs[i].num) + ", \"len\": " + std::to_string(bs[i].len) + "}";
     }
     return out + "]";
 }
@@ -134,6 +160,13 @@ inline LaunchResult run_blocks(Launch& l, int block_dim, const std::function<voi
         uint64_t peak = c->ub_used > c->ub_static_end ? c->ub_used : c->ub_static_end;
         for (QueueState* q : c->queues) peak = std::max<uint64_t>(peak, q->offset + uint64_t(q->len) * q->num);
         result.blocks[idx].ub_peak = peak;
+        if (idx == 0) {  // a pipe made per row (or Reset) repeats its InitBuffers: each distinct one once
+            for (QueueState* q : c->queues) {
+                BufferUse u{q->file ? q->file : "", q->line, q->num, q->asked};
+                auto& bs = result.blocks[idx].buffers;
+                if (std::find(bs.begin(), bs.end(), u) == bs.end()) bs.push_back(u);
+            }
+        }
         for (QueueState* q : c->queues) delete q;
         core() = nullptr;
     };

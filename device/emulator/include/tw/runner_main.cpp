@@ -563,7 +563,9 @@ int main(int argc, char** argv) {
     body << ", \"block_dim\": " << tiling.block_dim << ", \"tiling_key\": " << tiling.tiling_key
          << ", \"tiling_size\": " << tiling.tiling_data.size() << ", \"workspace\": [";
     for (size_t i = 0; i < tiling.workspace_sizes.size(); ++i) body << (i ? ", " : "") << tiling.workspace_sizes[i];
-    body << "], \"ub_peak_bytes\": " << ub_peak << ", \"outputs\": [";
+    body << "], \"ub_peak_bytes\": " << ub_peak;
+    if (!result.blocks.empty()) body << ", \"init_buffers\": " << tw::buffers_json(result.blocks[0].buffers);
+    body << ", \"outputs\": [";
     for (size_t i = 0; i < outputs.size(); ++i) {
         body << (i ? ", " : "") << "{\"name\": \"" << (i < out_names.size() ? out_names[i] : "") << "\", \"dtype\": "
              << static_cast<int>(outputs[i].dtype) << ", \"shape\": [";

@@ -17,6 +17,7 @@ struct QueueState {
     AscendC::TPosition pos = AscendC::TPosition::VECIN;
     int num = 0;              // buffers
     uint32_t len = 0;         // bytes per buffer
+    uint32_t asked = 0;       // the length InitBuffer was given, before the 32-byte rounding (lint's case facts)
     uint64_t offset = 0;      // first buffer's offset in UB
     std::vector<int> state;   // per buffer: 0 free, 1 allocated, 2 enqueued
     // Enqueued buffers, oldest first, as (id of the queue whose pool holds it, block index): a device queue records
@@ -485,6 +486,7 @@ class TPipe {
         q->pos = pos;
         q->num = num;
         q->len = static_cast<uint32_t>(bytes);
+        q->asked = len;
         q->offset = c.ub_used;
         q->state.assign(num, 0);
         q->file = file;

@@ -221,15 +221,18 @@ class Scheduler {
                     break;
                 }
                 case Rec::Alloc: {
+                    if (keep_sites_) note_site(core, r, TP_SCALAR, 0);
                     int pipe = next_pipe(trace, pos);
                     auto it = s.released.find({r.a, r.b});
                     if (it != s.released.end() && pipe != TP_SCALAR) s.free[pipe] = std::max(s.free[pipe], it->second);
                     break;
                 }
                 case Rec::EnQue:
+                    if (keep_sites_) note_site(core, r, TP_SCALAR, 0);  // how many tiles a queue streams
                     s.ready[{r.a, r.b}] = s.last_pipe == TP_SCALAR ? s.issue : s.free[s.last_pipe];
                     break;
                 case Rec::DeQue: {
+                    if (keep_sites_) note_site(core, r, TP_SCALAR, 0);
                     int pipe = next_pipe(trace, pos);
                     double ready = s.ready.count({r.a, r.b}) ? s.ready[{r.a, r.b}] : 0;
                     s.consumer[{r.a, r.b}] = pipe;
