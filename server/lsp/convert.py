@@ -20,9 +20,9 @@ def lsp_range(sf: SourceFile, start: int, end: int) -> types.Range:
     return types.Range(start=types.Position(line=sl, character=sc), end=types.Position(line=el, character=ec))
 
 
-def diagnostic(sf: SourceFile, f: Finding) -> types.Diagnostic:
-    return types.Diagnostic(range=lsp_range(sf, f.start, f.end), message=f.message, severity=SEVERITY[f.severity],
-                            source="tilewise", code=f.rule)
+def diagnostic(sf: SourceFile, f: Finding, message: str | None = None) -> types.Diagnostic:
+    return types.Diagnostic(range=lsp_range(sf, f.start, f.end), message=message or f.message,
+                            severity=SEVERITY[f.severity], source="tilewise", code=f.rule)
 
 
 def workspace_edit(sources: dict[str, SourceFile], fix: Fix) -> types.WorkspaceEdit:

@@ -15,6 +15,7 @@ from analysis.findings import Fix
 from analysis.rewrite import changed_knobs, tuned_edits
 from search.cache import BestConfig
 from server.lsp.convert import lsp_range, workspace_edit
+from server.lsp.state import path_to_uri
 
 
 @dataclass
@@ -72,6 +73,31 @@ def _run_item(analysis, e, severity: types.DiagnosticSeverity) -> EditorItem | N
     end = sf.offset_of_line_col(e.line, len(line) + 1)
     return EditorItem(e.file, types.Diagnostic(range=lsp_range(sf, start, end), message=f"{e.kind}: {e.message}",
                                                severity=severity, source="tilewise emulator", code=e.kind))
+
+
+VERIFY_COMMAND = "tilewise.verifyFix"
+
+
+def verify_arguments(finding, fix) -> list[dict]:
+    """What a "Verify on the emulator" action's command carries to find the same finding and fix again."""
+    return [{"uri": path_to_uri(finding.file), "rule": finding.rule, "start": finding.start, "title": fix.title}]
+
+
+def verdict_for(state, analysis, finding, fix):
+    """The emulator's verdict on one finding's fix, when it was verified on exactly the current sources."""
+    from search.cache import source_hash
+
+    stored = state.verified.get(str(analysis.op.project.root), {}).get(
+        (finding.rule, finding.file, finding.start, fix.title))
+    if stored is None or stored.sources != source_hash({p: sf.text for p, sf in analysis.op.sources.items()}):
+        return None
+    return stored.verdict
+
+
+def finding_message(state, analysis, finding) -> str:
+    """A finding's message, followed by what the emulator showed of each of its fixes that was verified."""
+    verdicts = [v for v in (verdict_for(state, analysis, finding, x) for x in finding.fixes if not x.safe) if v]
+    return " ".join([finding.message] + [v.message() for v in verdicts])
 
 
 def editor_items(state, analysis) -> list[EditorItem]:

@@ -158,10 +158,10 @@ def safe(default):
 
 
 def create_server() -> TilewiseServer:
-    from server.lsp.features import code_actions, code_lens, config, definition, diagnostics, hover, requests
+    from server.lsp.features import code_actions, code_lens, config, definition, diagnostics, hover, requests, verify
 
     server = TilewiseServer()
-    for feature in (diagnostics, code_actions, hover, code_lens, definition, requests, config):
+    for feature in (diagnostics, code_actions, hover, code_lens, definition, requests, config, verify):
         feature.register(server)
     warm_up(server)
     return server

@@ -91,6 +91,14 @@ class RunLines:
 
 
 @dataclass
+class VerifiedFix:
+    """A fix tried on the emulator (search/verify_fix.py), for the sources it ran on: stale once they change."""
+
+    sources: str  # search.cache.source_hash of the operator's texts
+    verdict: object  # search.verify_fix.FixVerdict
+
+
+@dataclass
 class ServerState:
     settings: Settings = field(default_factory=Settings)
     analyses: dict[str, Analysis] = field(default_factory=dict)  # operator root -> latest analysis
@@ -103,6 +111,8 @@ class ServerState:
     # operator root -> path -> (hash of its text, diagnostics) as last sent to the client
     published: dict[str, dict[str, tuple[int, list]]] = field(default_factory=dict)
     failures: dict[str, str] = field(default_factory=dict)  # operator root -> the last analysis failure shown
+    # operator root -> (rule, file, finding start, fix title) -> the fix's verdict on the emulator
+    verified: dict[str, dict[tuple[str, str, int, str], VerifiedFix]] = field(default_factory=dict)
     version: int = 0
     _loaded_chip: tuple[str, Chip] | None = None
 

@@ -1,11 +1,12 @@
-"""Code actions: a quick fix for every finding with a deterministic rewrite, and "Apply tuned tiling"."""
+"""Code actions: "Apply" for a fix its rule proved safe; "Verify on the emulator" for one it could not prove (and,
+once verified on the current sources, "Apply (verified ...)" when it held); and "Apply tuned tiling"."""
 
 from __future__ import annotations
 
 from lsprotocol import types
 
 from server.lsp.convert import lsp_range, workspace_edit
-from server.lsp.results import editor_items
+from server.lsp.results import VERIFY_COMMAND, editor_items, verdict_for, verify_arguments
 from server.lsp.server import safe
 from server.lsp.state import uri_to_path
 
@@ -13,6 +14,24 @@ from server.lsp.state import uri_to_path
 def _overlaps(a: types.Range, b: types.Range) -> bool:
     return (a.start.line, a.start.character) <= (b.end.line, b.end.character) and \
         (b.start.line, b.start.character) <= (a.end.line, a.end.character)
+
+
+def _action(ls, analysis, finding, fix, diagnostics) -> types.CodeAction | None:
+    if fix.safe:
+        return types.CodeAction(title=fix.title, kind=types.CodeActionKind.QuickFix, is_preferred=True,
+                                diagnostics=diagnostics, edit=workspace_edit(analysis.op.sources, fix))
+    verdict = verdict_for(ls.state, analysis, finding, fix)
+    if verdict is None:
+        title = f"Verify on the emulator: {fix.title}"
+        return types.CodeAction(title=title, kind=types.CodeActionKind.QuickFix, diagnostics=diagnostics,
+                                command=types.Command(title=title, command=VERIFY_COMMAND,
+                                                      arguments=verify_arguments(finding, fix)))
+    if not verdict.correct:
+        return None  # it broke a case: the finding's message says how, and nothing offers to apply it
+    gain = f", {verdict.speedup:.2f}x" if verdict.speedup else ""
+    return types.CodeAction(title=f"Apply (verified on the emulator{gain}): {fix.title}",
+                            kind=types.CodeActionKind.QuickFix, diagnostics=diagnostics,
+                            edit=workspace_edit(analysis.op.sources, fix))
 
 
 def register(server) -> None:
@@ -31,11 +50,11 @@ def register(server) -> None:
         for f in analysis.findings:
             if f.file != path or not f.fixes or not _overlaps(lsp_range(sf, f.start, f.end), params.range):
                 continue
+            diagnostics = [d for d in params.context.diagnostics if d.code == f.rule]
             for fix in f.fixes:
-                actions.append(types.CodeAction(
-                    title=fix.title, kind=types.CodeActionKind.QuickFix, is_preferred=True,
-                    diagnostics=[d for d in params.context.diagnostics if d.code == f.rule],
-                    edit=workspace_edit(analysis.op.sources, fix)))
+                action = _action(ls, analysis, f, fix, diagnostics)
+                if action is not None:
+                    actions.append(action)
         for item in editor_items(ls.state, analysis):
             if item.action is not None and item.file == path and _overlaps(item.diagnostic.range, params.range):
                 actions.append(item.action)

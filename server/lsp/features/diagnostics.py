@@ -7,7 +7,7 @@ from pathlib import Path
 from lsprotocol import types
 
 from server.lsp.convert import diagnostic
-from server.lsp.results import editor_items
+from server.lsp.results import editor_items, finding_message
 from server.lsp.state import path_to_uri
 
 
@@ -16,7 +16,8 @@ def publish(server, root: str, analysis) -> None:
     for f in analysis.findings:
         sf = analysis.op.sources.get(f.file)
         if sf is not None:
-            by_file.setdefault(f.file, []).append(diagnostic(sf, f))
+            message = finding_message(server.state, analysis, f) if server.state.verified else f.message
+            by_file.setdefault(f.file, []).append(diagnostic(sf, f, message))
     for p in analysis.op.problems:
         diagnostic_ = _problem(analysis, p)
         if diagnostic_ is not None:

@@ -7,21 +7,14 @@ from __future__ import annotations
 
 import asyncio
 import threading
-import uuid
-
-from lsprotocol import types
 
 from device.sites import per_line
 from search.cache import BestConfig
+from server.lsp.progress import end as _end
+from server.lsp.progress import get as _get
+from server.lsp.progress import report as _report
+from server.lsp.progress import start as _progress
 from server.lsp.state import RunLines, uri_to_path
-
-
-def _get(params, key, default=None):
-    if params is None:
-        return default
-    if isinstance(params, dict):
-        return params.get(key, default)
-    return getattr(params, key, default)
 
 
 def _cases(op, name):
@@ -37,32 +30,6 @@ async def _operator_analysis(ls, params):
     if analysis is None:
         raise ValueError(f"{uri_to_path(uri)} is not inside an AscendC operator")
     return analysis
-
-
-async def _progress(ls, title: str, params=None):
-    """Progress on the client's own `workDoneToken` when it sent one (its UI shows our messages), else on a token
-    the server creates."""
-    token = _get(params, "workDoneToken") or _get(params, "work_done_token")
-    if token:
-        ls.work_done_progress.begin(token, types.WorkDoneProgressBegin(title=title, cancellable=True))
-        return token
-    token = str(uuid.uuid4())
-    try:
-        await ls.work_done_progress.create_async(token)
-        ls.work_done_progress.begin(token, types.WorkDoneProgressBegin(title=title, cancellable=True))
-        return token
-    except Exception:  # noqa: BLE001 - a client without progress support still gets the result
-        return None
-
-
-def _report(ls, token, message: str, percentage: int | None = None) -> None:
-    if token:
-        ls.work_done_progress.report(token, types.WorkDoneProgressReport(message=message, percentage=percentage))
-
-
-def _end(ls, token, message: str) -> None:
-    if token:
-        ls.work_done_progress.end(token, types.WorkDoneProgressEnd(message=message))
 
 
 def register(server) -> None:
