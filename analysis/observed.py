@@ -10,6 +10,7 @@ Plain dataclasses: the device fills them (device -> analysis), the rules only re
 
 from __future__ import annotations
 
+import difflib
 from dataclasses import dataclass, field
 
 
@@ -38,3 +39,41 @@ class CaseFacts:
     def ub_used(self) -> int:
         """Bytes of UB the InitBuffers take, each buffer rounded up to 32 bytes as InitBuffer does."""
         return sum(b.num * (-(-b.bytes // 32) * 32) for b in self.buffers)
+
+
+def moved(facts: list[CaseFacts], ran_on: dict[str, str], now: dict[str, str]) -> list[CaseFacts]:
+    """The facts of runs on sources `ran_on`, carried to the edited sources `now`: each (file, line) goes to the
+    line the edit kept it on (lines inserted or removed above move it). A site whose line was edited is dropped, so
+    a rule falls back to what it can prove statically rather than reading another line's facts. An editor keeps
+    the facts of the last save this way while the user types."""
+    if ran_on == now:
+        return facts
+    maps: dict[str, dict[int, int]] = {}
+
+    def where(file: str, line: int) -> int | None:
+        if file not in maps:
+            maps[file] = _line_map(ran_on.get(file), now.get(file))
+        return maps[file].get(line)
+
+    out = []
+    for f in facts:
+        buffers = [BufferSeen(b.file, new, b.num, b.bytes) for b in f.buffers
+                   if (new := where(b.file, b.line)) is not None]
+        calls = {(file, new): n for (file, line), n in f.site_calls.items() if (new := where(file, line)) is not None}
+        out.append(CaseFacts(case=f.case, block_dim=f.block_dim, ub_capacity=f.ub_capacity, buffers=buffers,
+                             site_calls=calls, tiling=dict(f.tiling), time_us=f.time_us))
+    return out
+
+
+def _line_map(old: str | None, new: str | None) -> dict[int, int]:
+    """1-based old line -> new line, for the lines the edit kept (difflib's matching blocks of the two texts)."""
+    if old is None or new is None:
+        return {}
+    old_lines, new_lines = old.splitlines(), new.splitlines()
+    if old_lines == new_lines:
+        return {i: i for i in range(1, len(old_lines) + 1)}
+    out = {}
+    for block in difflib.SequenceMatcher(None, old_lines, new_lines, autojunk=False).get_matching_blocks():
+        for k in range(block.size):
+            out[block.a + k + 1] = block.b + k + 1
+    return out

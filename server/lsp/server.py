@@ -70,6 +70,50 @@ class TilewiseServer(LanguageServer):
         publish(self, root, analysis)
         self.collect_garbage()
 
+    def refresh_facts(self, uri: str) -> None:
+        """On open and save: run the operator's cases in the background for the facts rules prove premises with
+        (device/facts.py), then analyse again. One job per operator; a save during a job asks for one more after."""
+        root = self.state.root_of(uri_to_path(uri))
+        if root is None or not self.state.settings.case_facts:
+            return
+        job = self.state.facts_jobs.get(root)
+        if job is not None and not job.done():
+            self.state.facts_again.add(root)
+            return
+        self.state.facts_jobs[root] = asyncio.ensure_future(self._facts_job(root, uri))
+
+    async def _facts_job(self, root: str, uri: str) -> None:
+        from device.emulator import EmulatorDevice
+        from device.facts import case_facts
+        from server.lsp.state import StoredFacts
+
+        try:
+            analysis = await self.analysis_for(uri)
+            op = analysis.op if analysis is not None else None
+            cases = list(op.manifest.cases) if op is not None and op.manifest and op.manifest.cases else []
+            if not cases:
+                return
+            texts = {p: sf.text for p, sf in op.sources.items()}
+            stored = self.state.facts.get(root)
+            if stored is not None and stored.texts == texts:
+                return  # these very sources already ran
+            problems: list[str] = []
+            facts = await asyncio.to_thread(case_facts, EmulatorDevice(chip=self.state.settings.chip), op, cases,
+                                            problems)
+            self.state.facts[root] = StoredFacts(texts, facts, problems)
+            for line in problems:
+                log.info("%s: %s", root, line)
+            self.schedule(uri, delay=0)
+        except asyncio.CancelledError:
+            raise
+        except Exception:  # noqa: BLE001 - no facts costs precision, never the server
+            log.exception("running the cases of %s for lint facts failed", root)
+        finally:
+            if root in self.state.facts_again:
+                self.state.facts_again.discard(root)
+                self.state.facts_jobs.pop(root, None)
+                self.refresh_facts(uri)
+
     def collect_garbage(self) -> None:
         """Collect the young generations now, just after publishing: an analysis leaves a few thousand objects
         behind, and an automatic collection in the middle of the next one costs it ~10 ms at the 95th percentile

@@ -5,18 +5,20 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import os
 import threading
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal
 from urllib.parse import unquote, urlparse
 
-from pydantic import BaseModel, Field, field_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from analysis.chip import Chip, load_chip
 from analysis.errors import TilewiseError
 from analysis.findings import Finding
 from analysis.lint import lint
+from analysis.observed import moved
 from analysis.operator import Operator, load_operator
 from analysis.project import locate
 from analysis.rules import RuleContext
@@ -39,11 +41,17 @@ def path_to_uri(path: str) -> str:
 class Settings(BaseModel):
     """What the client may set (section `tilewise`); other keys, such as the client's own, are ignored."""
 
+    model_config = ConfigDict(populate_by_name=True)
+
     device: Literal["emulator"] = "emulator"
     chip: str = "910B2"
     budget: int = Field(32, ge=1, le=10_000)
     strategy: str = "evo"
     debounce_ms: int = Field(200, ge=0, le=10_000)
+    # Run the manifest's cases in the background on open and save, so rules prove premises with real sizes
+    # (analysis/observed.py). TILEWISE_CASE_FACTS=0 turns the default off (the tests of other features do).
+    case_facts: bool = Field(default_factory=lambda: os.environ.get("TILEWISE_CASE_FACTS", "1") != "0",
+                             alias="caseFacts")
 
     @field_validator("chip")
     @classmethod
@@ -99,6 +107,16 @@ class VerifiedFix:
 
 
 @dataclass
+class StoredFacts:
+    """What the last runs of an operator's cases showed, and the sources they ran on (analysis/observed.py moves
+    the facts to the lines of the sources being edited)."""
+
+    texts: dict[str, str]
+    facts: list  # analysis.observed.CaseFacts
+    problems: list[str]  # one line per case that gave no facts
+
+
+@dataclass
 class ServerState:
     settings: Settings = field(default_factory=Settings)
     analyses: dict[str, Analysis] = field(default_factory=dict)  # operator root -> latest analysis
@@ -113,6 +131,9 @@ class ServerState:
     failures: dict[str, str] = field(default_factory=dict)  # operator root -> the last analysis failure shown
     # operator root -> (rule, file, finding start, fix title) -> the fix's verdict on the emulator
     verified: dict[str, dict[tuple[str, str, int, str], VerifiedFix]] = field(default_factory=dict)
+    facts: dict[str, StoredFacts] = field(default_factory=dict)  # operator root -> its cases' facts
+    facts_jobs: dict[str, asyncio.Task] = field(default_factory=dict)  # operator root -> running facts job
+    facts_again: set[str] = field(default_factory=set)  # saved during their job: run the cases once more after
     version: int = 0
     _loaded_chip: tuple[str, Chip] | None = None
 
@@ -133,7 +154,9 @@ class ServerState:
             self._keep_recent(op.sources)
             if superseded is not None and superseded.is_set():
                 raise Superseded
-            context = RuleContext(op.model, op.sources, self._chip())
+            stored = self.facts.get(root)
+            facts = moved(stored.facts, stored.texts, {p: sf.text for p, sf in op.sources.items()}) if stored else None
+            context = RuleContext(op.model, op.sources, self._chip(), facts)
             findings = lint(op, context=context)
             # Hovers read these later on the event loop; computing them here keeps every use of the sources'
             # per-chunk memory (which the next analysis updates) under this lock.

@@ -22,7 +22,7 @@ def _workspace() -> Path:
     return WORK
 
 
-SERVER_ENV = {**os.environ, "TILEWISE_CACHE": str(WORK / "cache"), "TILEWISE_OPT": "-O0",
+SERVER_ENV = {**os.environ, "TILEWISE_CACHE": str(WORK / "cache"), "TILEWISE_OPT": "-O0", "TILEWISE_CASE_FACTS": "0",
               "PYTHONPATH": str(ROOT)}
 
 

@@ -16,7 +16,7 @@ def register(server) -> None:
         section = raw.get("tilewise", raw) if isinstance(raw, dict) else {}
         old = ls.state.settings
         try:
-            ls.state.settings = Settings.model_validate({**ls.state.settings.model_dump(), **section})
+            ls.state.settings = Settings.model_validate({**ls.state.settings.model_dump(by_alias=True), **section})
         except ValidationError as exc:
             first = exc.errors()[0]
             name = f"tilewise.{first['loc'][0]}" if first["loc"] else "tilewise settings"
@@ -26,6 +26,8 @@ def register(server) -> None:
         if (ls.state.settings.device, ls.state.settings.chip) != (old.device, old.chip):
             ls.state.tuned.clear()  # measured on another device or chip: look up the stored results again
             ls.state.replayed.clear()
+        if ls.state.settings.chip != old.chip:
+            ls.state.facts.clear()  # the UB and core count the cases ran with are another chip's
         ls.state.analyses.clear()
         for uri in list(ls.workspace.text_documents):
             ls.schedule(uri, delay=0)

@@ -61,6 +61,7 @@ def register(server) -> None:
     @server.feature(types.TEXT_DOCUMENT_DID_OPEN)
     def did_open(ls, params: types.DidOpenTextDocumentParams):
         ls.schedule(params.text_document.uri, delay=0)
+        ls.refresh_facts(params.text_document.uri)
 
     @server.feature(types.TEXT_DOCUMENT_DID_CHANGE)
     def did_change(ls, params: types.DidChangeTextDocumentParams):
@@ -69,6 +70,7 @@ def register(server) -> None:
     @server.feature(types.TEXT_DOCUMENT_DID_SAVE)
     def did_save(ls, params: types.DidSaveTextDocumentParams):
         ls.schedule(params.text_document.uri, delay=0)
+        ls.refresh_facts(params.text_document.uri)
 
     @server.feature(types.TEXT_DOCUMENT_DID_CLOSE)
     def did_close(ls, params: types.DidCloseTextDocumentParams):
