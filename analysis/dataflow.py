@@ -227,5 +227,9 @@ class OperatorFlow:
         self._slices[key] = names
         return names
 
+    def setter_exprs(self, field: str) -> list[tuple[SourceFile, Node]]:
+        """The host expressions passed to `set_<field>(...)`."""
+        return list(self._setters.get(field, []))
+
     def knobs_reaching(self, names: set[str], role: str | None = None) -> list:
         return [k for k in self.model.knobs if k.name in names and (role is None or k.role == role)]
