@@ -46,3 +46,20 @@ def scalar_loop_gain(chip, global_memory: bool, elem_bytes: int = 2) -> float:
     scalar_per_repeat = (256 // elem_bytes) * (2 * access + 2 * t.scalar_issue_cycles)
     startup, slope = t.vector_default
     return scalar_per_repeat / (slope + startup / 8)  # startup amortised over a typical 8-repeat instruction
+
+
+def double_buffer_gain(ctx, owner: str | None, tile_bytes: int | None, halves: bool) -> str:
+    """What a second buffer may give a tile loop, as text: with one buffer the stages run one after another
+    (time = their sum), with two they overlap (time = the longest). Balanced stages give `stages`x; when the host
+    halves the tile to make room, each copy is half as long and reaches less of the DMA peak (the chip's
+    half-bandwidth size), which the copy stages pay for."""
+    stages = loop_stages(ctx, owner)
+    if not halves:
+        size = f", tiles of {tile_bytes} bytes" if tile_bytes else ""
+        return f"up to {stages}x on the tile loop (estimate for balanced stages{size})"
+    if not tile_bytes:
+        return (f"less than {stages}x on the tile loop (estimate: the halved tiles' shorter copies reach less of "
+                "the DMA peak)")
+    slower = dma_efficiency(ctx.chip, tile_bytes) / dma_efficiency(ctx.chip, max(tile_bytes // 2, 32))
+    return (f"up to {stages / slower:.1f}x on the tile loop (estimate for balanced stages: tiles halve from "
+            f"{tile_bytes} bytes, each copy {slower:.2f}x slower per byte)")
