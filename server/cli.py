@@ -97,12 +97,16 @@ def _print_model(op: Operator) -> None:
 
 
 # ---- lint ----------------------------------------------------------------------------------------------------
-def finding_json(f: Finding) -> dict:
+def finding_json(f: Finding, verdicts: dict | None = None) -> dict:
     d = f.model_dump(mode="json")
     d["file"] = _rel(f.file)
-    for fix in d["fixes"]:
-        for e in fix["edits"]:
+    for fix, raw in zip(f.fixes, d["fixes"], strict=True):
+        for e in raw["edits"]:
             e["file"] = _rel(e["file"])
+        verdict = (verdicts or {}).get((id(f), fix.title))
+        if verdict is not None:
+            raw["verified"] = {"correct": verdict.correct, "checked": verdict.checked, "speedup": verdict.speedup,
+                               "message": verdict.message()}
     return d
 
 
@@ -113,6 +117,7 @@ def cmd_lint(args: argparse.Namespace) -> int:
         err.print(f"error: {exc.one_line()}", markup=False)
         return 2
     findings: list[Finding] = []
+    verdicts: dict[tuple[int, str], object] = {}  # (id of finding, fix title) -> FixVerdict, with --verify
     failed = False
     seen_roots: set[str] = set()
     for path in args.paths:
@@ -138,16 +143,24 @@ def cmd_lint(args: argparse.Namespace) -> int:
                     err.print(_problem_line(p), markup=False)
                     failed = True
             facts = _lint_facts(args, op) if args.cases else None
-            findings.extend(f for f in lint(op, chip, facts=facts) if only is None or f.file == only)
+            found = [f for f in lint(op, chip, facts=facts) if only is None or f.file == only]
+            if args.verify:
+                verdicts.update(_verify_fixes(args, op, found))
+            findings.extend(found)
     if args.format == "json":
-        print(json.dumps([finding_json(f) for f in findings], indent=2))
+        print(json.dumps([finding_json(f, verdicts) for f in findings], indent=2))
     else:
         for f in findings:
             colour = {"error": "red", "warning": "yellow"}.get(f.severity, "cyan")
             out.print(f"{_rel(f.file)}:{f.line}:{f.col}: [{colour}]{f.severity}[/{colour}]: "
                       f"{_escape(f.message)} [dim]\\[{f.rule}][/dim]")
             for fix in f.fixes:
-                out.print(f"    fix: {_escape(fix.title)}")
+                verdict = verdicts.get((id(f), fix.title))
+                kind = "fix" if fix.safe else "fix (verify on the emulator: --verify)" if verdict is None else \
+                    "fix (verified)" if verdict.correct else "fix (BREAKS)"
+                out.print(f"    {kind}: {_escape(fix.title)}")
+                if verdict is not None:
+                    out.print(f"      {_escape(verdict.message())}")
         counts = {s: sum(f.severity == s for f in findings) for s in ("error", "warning", "info")}
         out.print(f"{len(findings)} findings: {counts['error']} errors, {counts['warning']} warnings, "
                   f"{counts['info']} notes")
@@ -169,6 +182,19 @@ def _lint_facts(args: argparse.Namespace, op):
     for line in problems:
         err.print(f"{_rel(op.model.root)}: {line}; lint goes on without it", markup=False)
     return facts
+
+
+def _verify_fixes(args: argparse.Namespace, op, findings: list[Finding]) -> dict[tuple[int, str], object]:
+    """--verify: try every fix a rule could not prove safe on the manifest's cases (search/verify_fix.py)."""
+    from device.emulator import EmulatorDevice
+    from search.verify_fix import verify_fix
+
+    todo = [(f, fix) for f in findings for fix in f.fixes if not fix.safe]
+    if not todo:
+        return {}
+    cases = list(op.manifest.cases) if op.manifest else []
+    device = EmulatorDevice(chip=args.chip)
+    return {(id(f), fix.title): verify_fix(op, fix, device, cases) for f, fix in todo}
 
 
 def _escape(text: str) -> str:
@@ -409,6 +435,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("paths", nargs="+", metavar="PATH")
     p.add_argument("--format", choices=("text", "json"), default="text")
     p.add_argument("--chip", default=None, help=f"chip name ({', '.join(builtin_chips())}) or a JSON file")
+    p.add_argument("--verify", action="store_true",
+                   help="try each fix a rule could not prove safe on the manifest's cases and say whether it held")
     p.add_argument("--cases", action="store_true",
                    help="run the manifest's cases on the emulator first, so rules check sizes the host decides")
     p.set_defaults(func=cmd_lint)

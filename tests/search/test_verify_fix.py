@@ -96,3 +96,32 @@ def test_no_case_proves_nothing(tmp_path, device):
     verdict = verify_fix(op, _edit(op, _kernel_path(op), "PipeBarrier<PIPE_ALL>();", ""), device, [])
     assert not verdict.checked and not verdict.correct
     assert "no case" in verdict.message()
+
+
+def test_lint_verify_tries_the_unproven_fixes_and_says_what_held(tmp_path, capsys, monkeypatch):
+    """`tilewise lint --verify`: an unproven fix is run on the cases and printed with its verdict."""
+    import json
+
+    import server.cli as cli
+    from analysis.findings import Finding
+    from analysis.lint import lint as real_lint
+
+    root = tmp_path / "op"
+    _operator(root, WITH_GOLDEN)
+
+    def lint_with_an_unproven_fix(op, chip=None, **kw):
+        path = _kernel_path(op)
+        fix = _edit(op, path, "PipeBarrier<PIPE_ALL>();", "")
+        e = fix.edits[0]
+        found = Finding(rule="pipe-all-in-loop", severity="warning", file=path, line=e.line, col=e.col,
+                        end_line=e.end_line, end_col=e.end_col, message="barrier", fixes=[fix], start=e.start,
+                        end=e.end)
+        return [*real_lint(op, chip, **kw), found]
+
+    monkeypatch.setattr(cli, "lint", lint_with_an_unproven_fix)
+    monkeypatch.setenv("TILEWISE_CACHE", str(tmp_path / "cache"))
+    cli.main(["lint", str(root), "--verify", "--format", "json"])
+    data = json.loads(capsys.readouterr().out)
+    [verified] = [fix["verified"] for f in data for fix in f["fixes"] if "verified" in fix]
+    assert verified["correct"] and verified["checked"] and verified["speedup"] > 1.0
+    assert verified["message"].startswith("Verified on the emulator")
