@@ -67,16 +67,15 @@ class SingleBuffer(Rule):
                 continue  # scratch, statistics or loaded-once queue: a second buffer would only cost UB
             direction, enqueues, fill = stream
             key = name or f"{buf.loc.file}:{buf.loc.line}"
-            if key in reported:
-                continue
             loc = target or buf.num.loc or buf.loc
-            if fill is not None:
-                reported.add(key)
-                yield self.finding(loc, (
-                    f"queue '{buf.queue}' ({name or buf.num.text} = 1) is filled with the same {fill} every "
+            if fill is not None:  # its own advice, even when the shared constant was reported for another queue
+                yield self.finding(fill[1], (
+                    f"queue '{buf.queue}' ({name or buf.num.text} = 1) is filled with the same {fill[0]} every "
                     "iteration and copied out: fill the tile once before the loop and copy it out each iteration "
                     "(no AllocTensor/EnQue/DeQue per tile); that removes the vector work and the wait a second "
                     "buffer would only hide."))
+                continue
+            if key in reported:
                 continue
             finding = self._judge(ctx, buf, direction, enqueues, name, target, loc, self._host_room(ctx, name))
             if finding is not None:
@@ -170,7 +169,8 @@ class SingleBuffer(Rule):
         return int(found.group(1)), name, ctx.loc_at(sf, found.start(1), found.end(1))
 
     # ---- does the queue stream tiles? ------------------------------------------------------------------------
-    def _stream(self, ctx: RuleContext, buf: InitBufferCall) -> tuple[str, list[ApiCall], str | None] | None:
+    def _stream(self, ctx: RuleContext, buf: InitBufferCall
+                ) -> tuple[str, list[ApiCall], tuple[str, Loc] | None] | None:
         """(copy-in | copy-out, its EnQue calls, what a fill-only tile is filled with) when the queue carries tiles
         between GM and the vector unit inside a loop; None for scratch, statistics and loaded-once queues."""
         calls = ctx.model.calls_in(buf.owner)
@@ -204,7 +204,7 @@ class SingleBuffer(Rule):
         return m.group(1).decode() if m else None
 
     def _fill_only(self, ctx: RuleContext, buf: InitBufferCall, calls: list[ApiCall],
-                   mine: list[ApiCall]) -> str | None:
+                   mine: list[ApiCall]) -> tuple[str, Loc] | None:
         """What the queue's tile is filled with when the only vector work writing it in the loop is a Duplicate of
         a value that does not depend on the loop (the same tile every iteration), else None."""
         allocs = {(c.function, v) for c in mine if c.name == "AllocTensor" and c.in_loop
@@ -218,9 +218,9 @@ class SingleBuffer(Rule):
         for c in writers:
             value = c.args[1].text if len(c.args) > 1 else ""
             loop_vars = {m.group(1) for lp in c.loops for m in [_LOOP_VAR_RE.match(lp.header)] if m}
-            if any(re.search(rf"\b{re.escape(v)}\b", value) for v in loop_vars) or not c.loops:
+            if any(re.search(rf"\b{re.escape(v)}\b", value) for v in loop_vars) or not c.in_loop:
                 return None
-        return f"value ({writers[0].args[1].text if len(writers[0].args) > 1 else '?'})"
+        return f"value ({writers[0].args[1].text if len(writers[0].args) > 1 else '?'})", writers[0].loc
 
     # ---- facts ------------------------------------------------------------------------------------------------
     @staticmethod
