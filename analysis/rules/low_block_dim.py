@@ -1,8 +1,21 @@
-"""A blockDim constant below the chip's vector core count: the other cores sit idle."""
+"""A blockDim constant below the chip's vector core count: the other cores sit idle.
+
+The premise is proved by following the data: the constant must BE the launch's blockDim (the SetBlockDim argument or
+the `<<<...>>>` count evaluates to it through every assignment on the way). A constant that only bounds it
+(`min(coreNum, CAP)`, `n > CAP ? CAP : n`), divides into it (`FP32_BLOCK_NUM = 8` elements per 32-byte block), or
+one of several paths where another path launches a run-time count (`SetBlockDim(1)` for an empty or small input
+next to `SetBlockDim(coreNum)`) is a deliberate choice, not an idle chip. Raising the count changes how a kernel that
+splits its work by GetBlockIdx() cuts it, which may break an alignment the split assumed: the fix is offered only as
+"Verify on the emulator". The expected gain comes from the chip's bandwidth model, not a fixed table.
+"""
 
 from __future__ import annotations
 
+import re
+
 from analysis.findings import Fix
+from analysis.rules._gain import timing
+from analysis.rules._valueflow import CAP, VALUE, resolved_value, value_flow
 from analysis.rules.base import Rule, RuleContext, edit
 
 
@@ -13,40 +26,96 @@ class LowBlockDim(Rule):
 
     def check(self, ctx: RuleContext):
         cores = ctx.chip.vector_cores
-        candidates = {}
-        for tf in ctx.model.tiling.functions:
-            for bd in tf.block_dim:
-                node = ctx.node(bd.loc)
-                if node is None:
+        if not ctx.model.calls("DataCopy", "DataCopyPad"):
+            return  # a kernel that moves no data (a stub): no work for more cores
+        candidates: dict[tuple[str, int, str], object] = {}
+        groups = self._sites(ctx)
+        # Files with a path that launches a run-time count (an operator folder may hold several programs).
+        runtime = {site.loc.file for group in groups for site in group if self._value(ctx, site) is None}
+        for group in groups:
+            if any(self._value(ctx, site) is None for site in group):
+                continue  # another path of this tiling launches a run-time count: the constant is a special case
+            flow = value_flow(ctx)
+            for site in group:
+                found = ctx.node(site.loc)
+                if found is None:
                     continue
-                for knob in ctx.flow.knobs_reaching(ctx.flow.host_names(*node)):
-                    if knob.role == "block_dim" or knob.kind == "set_block_dim":
+                sources = flow.sources(*found, kernel=False)
+                for knob in ctx.model.knobs:
+                    how = sources.get(knob.name)
+                    literal_here = knob.kind in ("set_block_dim", "launch") and knob.literal.start == site.loc.start
+                    if not literal_here and (how is None or VALUE not in how or CAP in how):
+                        continue
+                    if literal_here and (site.loc.file in runtime or _in_branch(found[1])):
+                        continue  # `SetBlockDim(1)` for an empty or small input, next to a path sized at run time
+                    if knob.kind in ("set_block_dim", "launch") and not literal_here:
+                        continue  # another site's literal, named like a variable here
+                    if literal_here or knob.role == "block_dim":
                         candidates[(knob.file, knob.line, knob.name)] = knob
-        for launch in ctx.model.launches:
-            node = ctx.node(launch.block_dim.loc)
-            if node is None:
-                continue
-            for knob in ctx.flow.knobs_reaching(ctx.flow.host_names(*node)):
-                if knob.role == "block_dim" or knob.kind == "launch":
-                    candidates[(knob.file, knob.line, knob.name)] = knob
-        for knob in ctx.model.knobs:
-            if knob.kind in ("set_block_dim", "launch"):
-                candidates[(knob.file, knob.line, knob.name)] = knob
+        splits = ctx.uses_block_idx() or _splits_by_text(ctx)
         for knob in candidates.values():
-            if knob.tuned:
-                continue  # an applied tune measured this count: more cores were not faster
-            if knob.value >= cores:
-                continue
-            splits = ctx.uses_block_idx()
+            if knob.tuned or knob.value <= 0 or knob.value >= cores:
+                continue  # a measured choice, a placeholder the code overrides, or enough cores already
             fixes = []
             if splits:
                 target = max([v for v in (knob.domain or []) if v <= cores] or [cores])
                 if target > knob.value:
-                    fixes.append(Fix(title=f"Use more cores: {knob.name} = {target} (up to {target / knob.value:.1f}x "
-                                           "more cores for memory-bound work)",
-                                     edits=[edit(knob.literal, str(target))]))
-            note = "" if splits else " The kernel never calls GetBlockIdx(), so it must first split its work by core."
-            yield self.finding(knob.literal, (
-                f"{knob.name} = {knob.value} launches at most {knob.value} of the {cores} vector cores on "
-                f"{ctx.chip.name}; the rest stay idle. Split the work over all cores (the tuner can pick the best "
-                f"count).{note}"), fixes)
+                    fixes.append(Fix(
+                        title=f"Use more cores: {knob.name} = {target} ({_gain_text(ctx, knob.value, target)}; "
+                              "verify: the kernel's GetBlockIdx() split must stay aligned at the new count)",
+                        edits=[edit(knob.literal, str(target))], safe=False))
+                yield self.finding(knob.literal, (
+                    f"{knob.name} = {knob.value} is the launch's blockDim: {knob.value} of the {cores} vector cores "
+                    f"on {ctx.chip.name} work, the rest stay idle ({_gain_text(ctx, knob.value, cores)}). The kernel "
+                    "splits its work by GetBlockIdx(); a larger count must keep each core's share aligned."), fixes)
+            else:
+                yield self.finding(knob.literal, (
+                    f"{knob.name} = {knob.value} is the launch's blockDim, {knob.value} of the {cores} vector cores on "
+                    f"{ctx.chip.name}. The kernel never calls GetBlockIdx(), so more cores would repeat the same work: "
+                    "it must first split its work by core (worth it only if the work is large enough)."),
+                    severity="info")
+
+    @staticmethod
+    def _sites(ctx: RuleContext) -> list[list]:
+        """The blockDim expressions, grouped by the tiling function (or the host file of the launches)."""
+        groups: list[list] = [list(tf.block_dim) for tf in ctx.model.tiling.functions if tf.block_dim]
+        by_file: dict[str, list] = {}
+        for launch in ctx.model.launches:
+            if launch.block_dim.loc is not None:
+                by_file.setdefault(launch.block_dim.loc.file, []).append(launch.block_dim)
+        return groups + list(by_file.values())
+
+    @staticmethod
+    def _value(ctx: RuleContext, site) -> int | None:
+        if site.value is not None:
+            return site.value
+        found = ctx.node(site.loc)
+        return resolved_value(ctx, *found, kernel=False) if found is not None else None
+
+
+_SPLIT_RE = re.compile(rb"\b(GetBlockIdx|ParamOffset|GetBlockNum|block_idx|get_block_idx)\b")
+
+
+def _splits_by_text(ctx: RuleContext) -> bool:
+    """The kernel reads its block index some other way (older `ParamOffset`, a `block_idx` variable, a macro)."""
+    return any(_SPLIT_RE.search(ctx.sources[p].data) for p in ctx.model.kernel_files if p in ctx.sources)
+
+
+def _in_branch(node) -> bool:
+    """Inside an `if`/`else`/`case` of its function: a special path (empty input, small shape), not the launch."""
+    p = node.parent
+    while p is not None and p.type != "function_definition":
+        if p.type in ("if_statement", "case_statement", "conditional_expression", "else_clause"):
+            return True
+        p = p.parent
+    return False
+
+
+def _gain_text(ctx: RuleContext, now: int, target: int) -> str:
+    """Bandwidth model: k cores stream at most min(k x one core's DMA peak, HBM). Compute-bound work scales with k."""
+    t = timing(ctx.chip)
+    per_core = t.dma_peak_gibps * 2**30 / 1e9  # GB/s
+    bw_now = min(now * per_core, ctx.chip.hbm_gbps)
+    bw_target = min(target * per_core, ctx.chip.hbm_gbps)
+    return (f"cost model: memory-bound work about {bw_target / bw_now:.1f}x faster ({bw_now:.0f} -> {bw_target:.0f} "
+            f"GB/s), compute-bound about {target / now:.1f}x")

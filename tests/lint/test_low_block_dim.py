@@ -1,0 +1,80 @@
+"""low-block-dim speaks only when a constant is proved to BE the launch's blockDim (issue 13).
+
+The expert's false positives, rebuilt on this project's scale operator (tests/opgen.py): a per-32-byte-block element
+count that only divides into the core count, a deliberate cap `min(coreNum, 36)`, a count read from the platform,
+`SetBlockDim(1)` on an empty-input path next to a run-time count, and a constant of 0 (which made the rule raise
+ZeroDivisionError on two public operators). The true case still fires, with a gain from the bandwidth model and a
+fix offered only as "Verify on the emulator" (the GetBlockIdx split may stop being aligned).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from opgen import HOST, KERNEL, replace_once, write_operator
+
+from analysis.lint import lint
+from analysis.operator import load_operator
+
+
+def low_block_dim(root: Path):
+    op = load_operator(root)
+    assert not op.model.syntax_errors, op.model.syntax_errors
+    return [f for f in lint(op) if f.rule == "low-block-dim"]
+
+
+def test_constant_block_dim_fires_with_model_gain_and_a_verify_fix(tmp_path: Path):
+    host = replace_once(HOST, "constexpr uint32_t BLOCK_DIM = 48;", "constexpr uint32_t BLOCK_DIM = 8;")
+    (f,) = low_block_dim(write_operator(tmp_path / "op", host=host))
+    assert f.severity == "warning" and "8 of the 48" in f.message and "cost model" in f.message
+    assert "up to" not in f.message
+    (fix,) = f.fixes
+    assert not fix.safe and fix.edits[0].new_text == "48"  # the split's alignment is not proved: verify it
+
+
+def test_elements_per_block_constant_that_divides_is_silent(tmp_path: Path):
+    """FP32_BLOCK_NUM = 8 is the number of floats in a 32-byte block: it divides into the count, it is not one."""
+    host = replace_once(HOST, "constexpr uint32_t BLOCK_DIM = 48;", "constexpr uint32_t FP32_BLOCK_NUM = 8;")
+    host = replace_once(host, "uint32_t blockDim = BLOCK_DIM;", "uint32_t blockDim = total / FP32_BLOCK_NUM / 1024;")
+    assert low_block_dim(write_operator(tmp_path / "op", host=host)) == []
+
+
+def test_deliberate_cap_against_the_core_count_is_silent(tmp_path: Path):
+    host = replace_once(HOST, "constexpr uint32_t BLOCK_DIM = 48;", "constexpr uint32_t PERFORMANCE_CORE_NUM = 36;")
+    host = replace_once(host, "uint32_t blockDim = BLOCK_DIM;",
+                        "uint32_t coreNum = platform_ascendc::PlatformAscendC(context->GetPlatformInfo())"
+                        ".GetCoreNumAiv();\n    uint32_t blockDim = std::min(coreNum, PERFORMANCE_CORE_NUM);")
+    assert low_block_dim(write_operator(tmp_path / "op", host=host)) == []
+
+
+def test_conditional_cap_is_silent(tmp_path: Path):
+    host = replace_once(HOST, "constexpr uint32_t BLOCK_DIM = 48;", "constexpr uint32_t MAX_CORE_NUM = 24;")
+    host = replace_once(host, "uint32_t blockDim = BLOCK_DIM;",
+                        "uint32_t blockDim = total / 4096 > MAX_CORE_NUM ? MAX_CORE_NUM : total / 4096;")
+    assert low_block_dim(write_operator(tmp_path / "op", host=host)) == []
+
+
+def test_single_core_path_for_an_empty_input_is_silent(tmp_path: Path):
+    host = replace_once(HOST, "    uint32_t blockDim = BLOCK_DIM;\n",
+                        "    if (total == 0) {\n        context->SetBlockDim(1);\n        return ge::GRAPH_SUCCESS;\n"
+                        "    }\n    uint32_t blockDim = platform_ascendc::PlatformAscendC(context->GetPlatformInfo())"
+                        ".GetCoreNumAiv();\n")
+    assert low_block_dim(write_operator(tmp_path / "op", host=host)) == []
+
+
+def test_zero_constant_does_not_raise(tmp_path: Path):
+    """A block-dim constant of 0 (a placeholder the code overrides) once raised ZeroDivisionError in the fix title."""
+    host = replace_once(HOST, "constexpr uint32_t BLOCK_DIM = 48;", "constexpr uint32_t BLOCK_DIM = 0;")
+    op = load_operator(write_operator(tmp_path / "op", host=host))
+    from analysis.chip import load_chip
+    from analysis.rules.base import RuleContext
+    from analysis.rules.low_block_dim import LowBlockDim
+
+    assert list(LowBlockDim().check(RuleContext(op.model, op.sources, load_chip()))) == []
+
+
+def test_kernel_without_a_core_split_gets_a_note_and_no_fix(tmp_path: Path):
+    host = replace_once(HOST, "constexpr uint32_t BLOCK_DIM = 48;", "constexpr uint32_t BLOCK_DIM = 1;")
+    kernel = KERNEL.replace(" + blockLength * GetBlockIdx()", "")
+    (f,) = low_block_dim(write_operator(tmp_path / "op", host=host, kernel=kernel))
+    assert f.severity == "info" and f.fixes == [] and "GetBlockIdx" in f.message
