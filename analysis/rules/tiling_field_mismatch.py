@@ -18,7 +18,8 @@ from analysis.rules._kernel_text import KernelText, kernel_text
 from analysis.rules.base import Rule, RuleContext, edit_range, indent_of
 
 # Alignment padding and reserved words are never meant to be read.
-_PADDING_RE = re.compile(r"^(reserved?|rsv|rsvd|pad|padding|dummy|placeholder|unused)\w*$", re.I)
+_PADDING_RE = re.compile(r"^(reserved?|rsv|rsvd|pad|padding|dummy|placeholder)\w*$", re.I)
+_SCALAR_TYPE_RE = re.compile(r"\b(u?int(8|16|32|64)_t|int|unsigned|long|short|char|float|double|bool|half|size_t)\b")
 _SKIP_CALLEES = frozenset(("GET_TILING_DATA", "GET_TILING_DATA_WITH_STRUCT", "GET_TILING_DATA_PTR_WITH_STRUCT",
                            "GET_TILING_DATA_MEMBER", "REGISTER_TILING_DEFAULT", "REGISTER_TILING_FOR_TILINGKEY",
                            "sizeof", "alignof", "decltype"))
@@ -73,7 +74,8 @@ class TilingFieldMismatch(Rule):
         model = ctx.model
         kt = kernel_text(ctx)
         skip: dict[str, list[tuple[int, int]]] = {}
-        for s in model.tiling.structs:  # a declaration is no read: leave every tiling field's own line out
+        for s in model.tiling.structs:  # a declaration is no use: leave every tiling struct's and field's out
+            skip.setdefault(s.loc.file, []).append((s.loc.start, s.loc.end))
             for f in s.fields:
                 skip.setdefault(f.loc.file, []).append((f.loc.start, f.loc.end))
         words = kt.words(skip)
@@ -90,6 +92,8 @@ class TilingFieldMismatch(Rule):
             for f in s.fields:
                 if f.struct_type is not None or words.get(f.name) or _PADDING_RE.match(f.name):
                     continue
+                if not _SCALAR_TYPE_RE.search(f.type):
+                    continue  # a struct member (`EleBaseTilingData base`): a library template may read it whole
                 yield self.finding(f.loc, (
                     f"tiling field '{f.name}' of {s.name} is never read: its name occurs nowhere in the kernel's "
                     "sources or the headers they include, and the struct is only used where its reads are visible. "
