@@ -35,6 +35,18 @@ class CaseFacts:
     site_calls: dict[tuple[str, int], int] = field(default_factory=dict)  # (file, line) -> calls, busiest block
     tiling: dict[str, int] = field(default_factory=dict)  # tiling field -> value the host set (scalars only)
     time_us: float | None = None
+    launch_us: float = 0.0  # the launch's fixed cost inside time_us
+    pipe_ratio: dict[str, float] = field(default_factory=dict)  # pipe -> share of a core's span it is busy
+
+    def overlap_bound(self) -> float | None:
+        """How much faster the run could get at most if its pipes overlapped perfectly: each core's span cannot
+        shrink below its busiest pipe's busy time, and the launch costs what it costs. The ceiling, from the timing
+        model with this case's sizes, for a fix that only removes serialisation (a second buffer, a barrier)."""
+        busiest = max(self.pipe_ratio.values(), default=0.0)
+        if not self.time_us or busiest <= 0:
+            return None
+        kernel = max(self.time_us - self.launch_us, 0.0)
+        return self.time_us / (self.launch_us + kernel * min(busiest, 1.0))
 
     def ub_used(self) -> int:
         """Bytes of UB the InitBuffers take, each buffer rounded up to 32 bytes as InitBuffer does."""
@@ -61,7 +73,8 @@ def moved(facts: list[CaseFacts], ran_on: dict[str, str], now: dict[str, str]) -
                    if (new := where(b.file, b.line)) is not None]
         calls = {(file, new): n for (file, line), n in f.site_calls.items() if (new := where(file, line)) is not None}
         out.append(CaseFacts(case=f.case, block_dim=f.block_dim, ub_capacity=f.ub_capacity, buffers=buffers,
-                             site_calls=calls, tiling=dict(f.tiling), time_us=f.time_us))
+                             site_calls=calls, tiling=dict(f.tiling), time_us=f.time_us,
+                             launch_us=f.launch_us, pipe_ratio=dict(f.pipe_ratio)))
     return out
 
 

@@ -41,5 +41,10 @@ def test_case_facts_report_buffers_tiles_and_blocks(emu_cache: Path, needs_gxx):
     assert facts.site_calls[(kernel, line_of(SINGLE, "DataCopy(yGm["))] == 3
     assert facts.time_us is not None and facts.time_us > 0
     assert facts.ub_used() == 2 * 8192 * 2
+    # The ceiling for overlapping the pipes: above 1 (they do not overlap fully with one buffer), and bounded by
+    # the busiest pipe, which is busy at least a third of the span when three stages run one after another.
+    assert set(facts.pipe_ratio) >= {"mte2", "mte3", "vector"} and 0 < facts.launch_us < facts.time_us
+    bound = facts.overlap_bound()
+    assert bound is not None and 1.0 < bound < 3.0
     [line] = problems
     assert line.startswith("case broken: no facts, the run failed")
