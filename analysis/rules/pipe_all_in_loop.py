@@ -1,7 +1,16 @@
-"""`PipeBarrier<PIPE_ALL>()` inside a tile loop: every pipe drains each iteration, so nothing overlaps."""
+"""`PipeBarrier<PIPE_ALL>()` inside a tile loop: every pipe drains each iteration, so nothing overlaps.
+
+Removing the barrier is right only when nothing but the queues needs ordering. The rule first looks for what the
+barrier may be ordering (`_barrier_deps`: scalar GetValue/SetValue, a TBuf hand-off between pipes, a GM round trip,
+cube work). With none, the queues' EnQue/DeQue order the stages: a warning and a safe "Remove" fix. With one, the
+barrier is load-bearing: silent, or, when the loop also streams through queues whose overlap the barrier blocks, an
+info suggesting the narrower synchronisation (never a removal).
+"""
 
 from __future__ import annotations
 
+from analysis.findings import Fix
+from analysis.rules._barrier_deps import dependencies, regions_of
 from analysis.rules._gain import loop_stages, overlap_text
 from analysis.rules.base import Rule, RuleContext, delete_statement, statement_of
 
@@ -15,21 +24,29 @@ class PipeAllInLoop(Rule):
         for call in ctx.model.calls("PipeBarrier"):
             if call.template_args is None or "PIPE_ALL" not in call.template_args or not call.in_loop:
                 continue
-            fixes = []
             found = ctx.node(call.loc)
-            # The queues' EnQue/DeQue already order the stages; without them the barrier may be load-bearing.
-            queued = any(c.name in ("EnQue", "DeQue") for c in ctx.model.calls_in(call.owner))
-            if found and queued:
-                sf, node = found
-                fixes.append(self.fix(sf, node, loop_stages(ctx, call.owner)))
+            if found is None:
+                continue
+            sf, node = found
+            deps = dependencies(ctx, regions_of(ctx, sf, node))
             where = "inside a tile loop" if call.loops else f"in {call.function}(), which runs inside a tile loop"
+            if deps.any():
+                if deps.queued and not deps.cube and not deps.gm_round_trip:
+                    yield self.finding(call.loc, (
+                        f"PipeBarrier<PIPE_ALL> {where} orders {deps.describe()}, so it cannot simply go; but it also "
+                        "stops the queued copy-in, compute and copy-out from overlapping. Synchronise only the pipes "
+                        "that dependency joins (SetFlag/WaitFlag on its HardEvent, e.g. V_S before a GetValue of a "
+                        "vector result, or PipeBarrier<PIPE_V> between vector steps). Not proved: that nothing else "
+                        "in the loop relies on the full barrier."), severity="info")
+                continue
+            if not deps.queued and len(deps.pipes) != 1:
+                continue  # no queue: the barrier is what orders the stages' hand-offs (or the work was not seen)
+            stages = loop_stages(ctx, call.owner)
+            fixes = [Fix(title=f"Remove the full pipe barrier (the queues already order the stages): "
+                               f"{overlap_text(stages)}",
+                         edits=[delete_statement(sf, statement_of(node))], safe=deps.queued)]
+            order = ("The queues' EnQue/DeQue already order the stages" if deps.queued else
+                     "The loop's work runs on one pipe, which keeps its own order (verify: no other dependency)")
             yield self.finding(call.loc, (
                 f"PipeBarrier<PIPE_ALL> {where} drains every pipe each iteration, so MTE2, vector and MTE3 never "
-                "overlap and the time becomes the sum of the stages. The queues' EnQue/DeQue already order the "
-                "stages; remove the barrier, or use SetFlag/WaitFlag for the one dependency that needs it."), fixes)
-
-    def fix(self, sf, node, stages: int):
-        from analysis.findings import Fix
-
-        return Fix(title=f"Remove the full pipe barrier (the queues already order the stages): {overlap_text(stages)}",
-                   edits=[delete_statement(sf, statement_of(node))])
+                f"overlap and the time becomes the sum of the stages. {order}; remove the barrier."), fixes)

@@ -1,0 +1,85 @@
+"""pipe-all-in-loop offers "Remove" only when the queues order everything the barrier would (issue 13).
+
+The expert's false positives, rebuilt on this project's scale operator (tests/opgen.py): a barrier that orders a
+scalar GetValue/SetValue of a TBuf tensor, and one that orders a DataCopyPad into a TBuf and the Cast that reads it
+(no queue between them), also when the copy and the Cast sit in helper functions the loop calls. Removing those
+races. The true case (a barrier between queued stages) still fires with a safe fix.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from opgen import KERNEL, replace_once, write_operator
+
+from analysis.lint import lint
+from analysis.operator import load_operator
+
+
+def pipe_all(root: Path):
+    op = load_operator(root)
+    assert not op.model.syntax_errors, op.model.syntax_errors
+    return [f for f in lint(op) if f.rule == "pipe-all-in-loop"]
+
+
+def with_tbuf(kernel: str) -> str:
+    kernel = replace_once(kernel, "    TPipe pipe;\n", "    TPipe pipe;\n    TBuf<TPosition::VECCALC> tmpBuf;\n")
+    return replace_once(kernel, "        pipe.InitBuffer(outQueueY, BUFFER_NUM, this->tileLength * sizeof(half));\n",
+                        "        pipe.InitBuffer(outQueueY, BUFFER_NUM, this->tileLength * sizeof(half));\n"
+                        "        pipe.InitBuffer(tmpBuf, this->tileLength * sizeof(float));\n")
+
+
+def test_barrier_between_queued_stages_fires_with_a_safe_fix(tmp_path: Path):
+    kernel = replace_once(KERNEL, "            CopyOut(i);\n",
+                          "            CopyOut(i);\n            PipeBarrier<PIPE_ALL>();\n")
+    (f,) = pipe_all(write_operator(tmp_path / "op", kernel=kernel))
+    assert f.severity == "warning" and f.fixes and f.fixes[0].safe
+
+
+def test_barrier_guarding_a_scalar_getvalue_of_a_tbuf_gives_no_removal(tmp_path: Path):
+    """Muls writes the TBuf, GetValue reads it on the scalar unit: the barrier is what makes the read see it."""
+    kernel = with_tbuf(KERNEL)
+    kernel = replace_once(kernel, "        Muls(yLocal, xLocal, (half)2.0, tileLength);\n",
+                          "        LocalTensor<half> tmp = tmpBuf.Get<half>();\n"
+                          "        Muls(tmp, xLocal, (half)2.0, tileLength);\n"
+                          "        PipeBarrier<PIPE_ALL>();\n"
+                          "        half first = tmp.GetValue(0);\n"
+                          "        Muls(yLocal, xLocal, first, tileLength);\n")
+    found = pipe_all(write_operator(tmp_path / "op", kernel=kernel))
+    assert all(f.severity == "info" and not f.fixes for f in found)
+    assert found and "GetValue" in found[0].message  # it names what the barrier orders, and the narrower sync
+
+
+def test_barrier_ordering_datacopypad_into_a_tbuf_then_cast_is_silent_without_queues(tmp_path: Path):
+    """DataCopyPad (MTE2) fills a TBuf, Cast (vector) reads it, DataCopyPad (MTE3) writes the result: no queue
+    orders any of it, the barrier does."""
+    kernel = with_tbuf(KERNEL)
+    kernel = replace_once(kernel, "            CopyIn(i);\n            Compute();\n            CopyOut(i);\n",
+                          "            LocalTensor<half> raw = tmpBuf.Get<half>();\n"
+                          "            DataCopyPad(raw, xGm[i * tileLength], {1, (uint32_t)(tileLength * 2), 0, 0, 0},"
+                          " {false, 0, 0, 0});\n"
+                          "            PipeBarrier<PIPE_ALL>();\n"
+                          "            Muls(raw, raw, (half)2.0, tileLength);\n"
+                          "            PipeBarrier<PIPE_ALL>();\n"
+                          "            DataCopyPad(yGm[i * tileLength], raw,"
+                          " {1, (uint32_t)(tileLength * 2), 0, 0, 0});\n")
+    assert pipe_all(write_operator(tmp_path / "op", kernel=kernel)) == []
+
+
+def test_tbuf_handed_through_helper_functions_counts_as_a_dependency(tmp_path: Path):
+    """The loop passes one TBuf tensor to a copy-in helper and a copy-out helper; the barrier after them orders
+    the next iteration's copy-in after this one's copy-out (the parameters are renamed to the caller's tensor)."""
+    kernel = with_tbuf(KERNEL)
+    kernel = replace_once(kernel, "            CopyIn(i);\n            Compute();\n            CopyOut(i);\n",
+                          "            LocalTensor<half> stage = tmpBuf.Get<half>();\n"
+                          "            Load(stage, i);\n            Store(stage, i);\n"
+                          "            PipeBarrier<PIPE_ALL>();\n")
+    kernel = replace_once(kernel, "private:\n",
+                          "private:\n"
+                          "    __aicore__ inline void Load(LocalTensor<half>& dst, uint32_t i)\n"
+                          "    {\n        DataCopy(dst, xGm[i * tileLength], tileLength);\n    }\n"
+                          "    __aicore__ inline void Store(LocalTensor<half>& src, uint32_t i)\n"
+                          "    {\n        DataCopy(yGm[i * tileLength], src, tileLength);\n    }\n")
+    found = pipe_all(write_operator(tmp_path / "op", kernel=kernel))
+    assert not any(fix.safe for f in found for fix in f.fixes)
+    assert all(f.severity == "info" for f in found)
