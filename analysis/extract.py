@@ -303,7 +303,15 @@ class ModelBuilder:
                 if method == "ParamType":
                     t.param_type = sf.node_text(args).strip("()").split("::")[-1]
                 elif method in ("DataType", "DataTypeList"):
-                    t.dtypes = [self._dtype(sf, item, args) for item in _list_items(sf, args, scope)]
+                    helper = _helper_call(sf, args)
+                    if helper is None:
+                        t.dtypes = [self._dtype(sf, item, args) for item in _list_items(sf, args, scope)]
+                    else:  # `.DataType(DtypesOf(ge::DT_BF16))`: the helper's braced list, or a note
+                        items = self._helper_dtypes(sf, helper)
+                        t.dtypes = [GE_DTYPES[i] for i in items] if items is not None else []
+                        t.dtype_note = None if items is not None else (
+                            f"dtype list from {sf.node_text(helper)} not read: the helper does not simply return "
+                            "a braced list of ge::DT_* types")
                 elif method in ("Format", "FormatList"):
                     t.formats = [s.split("::")[-1].replace("FORMAT_", "") for s in _list_items(sf, args, scope)]
             tensors = op.inputs if head == "Input" else op.outputs
@@ -334,6 +342,25 @@ class ModelBuilder:
                     op.infer_dtype = text.split("::")[-1]
                 elif method == "AddConfig":
                     op.configs.append(text.split(",")[0].strip().strip('"'))
+
+    def _helper_dtypes(self, sf: SourceFile, call: Node) -> list[str] | None:
+        """The GE dtype names a helper returns for this call, when the helper is a function of the operator's
+        sources whose body is one `return {ge::DT_A, param, ...};` (parameters replaced by the call's arguments);
+        None otherwise. (A helper in another file is read too; an edit there is seen when this chunk is re-read.)"""
+        name = sf.node_text(call.child_by_field_name("function")).split("::")[-1]
+        actual = [_squash(sf.node_text(a)) for a in _arg_nodes(call)]
+        for f in sorted(self.files, key=lambda f: f.sf is not sf):
+            for fn in f.caps.get("function", []):
+                if _function_name(f.sf, fn) != name:
+                    continue
+                items = _returned_list(f.sf, fn)
+                params = _param_names(f.sf, fn)
+                if items is None or len(params) != len(actual):
+                    return None
+                bound = dict(zip(params, actual, strict=True))
+                keys = [bound.get(i, i).split("::")[-1].strip() for i in items]
+                return keys if all(k in GE_DTYPES for k in keys) else None
+        return None
 
     def _dtype(self, sf: SourceFile, item: str, node: Node) -> str:
         key = item.split("::")[-1].strip()
@@ -969,6 +996,51 @@ def _list_items(sf: SourceFile, args: Node, scope: Node) -> list[str]:
     if inner.type in ("initializer_list", "argument_list"):
         return [_squash(sf.node_text(c)) for c in inner.named_children if c.type != "comment"]
     return [_squash(sf.node_text(inner))]
+
+
+def _helper_call(sf: SourceFile, args: Node) -> Node | None:
+    """`(Helper(ge::DT_BF16))`: the one argument is a call of a named function (not a braced list or a name)."""
+    inner = [a for a in args.named_children if a.type != "comment"]
+    if len(inner) != 1 or inner[0].type != "call_expression":
+        return None
+    fn = inner[0].child_by_field_name("function")
+    if fn is None or fn.type not in ("identifier", "qualified_identifier") or "<" in sf.node_text(fn):
+        return None  # (`std::vector<ge::DataType>({...})` is a list spelled out, read as before)
+    return inner[0]
+
+
+def _returned_list(sf: SourceFile, fn: Node) -> list[str] | None:
+    """Items of the braced list a function returns: `return {a, b};`, `return std::vector<T>{a, b};`, or a local
+    vector initialised with one and returned. None when the body is anything more than that."""
+    body = fn.child_by_field_name("body")
+    stmts = [c for c in body.named_children if c.type != "comment"] if body is not None else []
+    if not stmts or stmts[-1].type != "return_statement" or len(stmts) > 2:
+        return None
+    value = stmts[-1].named_children[0] if stmts[-1].named_children else None
+    if value is not None and value.type == "identifier" and len(stmts) == 2 and stmts[0].type == "declaration":
+        decl = next((d for d in stmts[0].children_by_field_name("declarator") if d.type == "init_declarator"
+                     and sf.node_text(d.child_by_field_name("declarator")) == sf.node_text(value)), None)
+        value = decl.child_by_field_name("value") if decl is not None else None
+    elif len(stmts) != 1:
+        return None
+    if value is not None and value.type == "compound_literal_expression":
+        value = value.child_by_field_name("value")
+    if value is None or value.type != "initializer_list":
+        return None
+    return [_squash(sf.node_text(c)) for c in value.named_children if c.type != "comment"]
+
+
+def _param_names(sf: SourceFile, fn: Node) -> list[str]:
+    decl = fn.child_by_field_name("declarator")
+    while decl is not None and decl.type != "function_declarator":
+        decl = decl.child_by_field_name("declarator")
+    params = decl.child_by_field_name("parameters") if decl is not None else None
+    out = []
+    for p in params.named_children if params is not None else []:
+        d = p.child_by_field_name("declarator")
+        if p.type == "parameter_declaration" and d is not None:
+            out.append(_declared_name(sf.node_text(d)))
+    return out
 
 
 def _function_name(sf: SourceFile, fn: Node | None) -> str | None:

@@ -40,6 +40,7 @@ class TensorParam(BaseModel):
     name: str
     param_type: str = "REQUIRED"
     dtypes: list[str] = []
+    dtype_note: str | None = None  # why `dtypes` is empty when the OpDef's list could not be read (a helper call)
     formats: list[str] = []
     loc: Loc | None = None
 
