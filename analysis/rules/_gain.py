@@ -63,3 +63,14 @@ def double_buffer_gain(ctx, owner: str | None, tile_bytes: int | None, halves: b
     slower = dma_efficiency(ctx.chip, tile_bytes) / dma_efficiency(ctx.chip, max(tile_bytes // 2, 32))
     return (f"up to {stages / slower:.1f}x on the tile loop (estimate for balanced stages: tiles halve from "
             f"{tile_bytes} bytes, each copy {slower:.2f}x slower per byte)")
+
+
+def scalar_loop_trip_gain(chip, global_memory: bool, elem_bytes: int, trips: int) -> float:
+    """A loop of `trips` scalar round trips against one vector instruction over the same elements (its startup
+    paid once): what vectorising a loop of known length gains."""
+    t = timing(chip)
+    access = t.gm_scalar_cycles if global_memory else t.ub_scalar_cycles
+    scalar = trips * (2 * access + 2 * t.scalar_issue_cycles)
+    startup, slope = t.vector_default
+    repeats = max(1, -(-trips * elem_bytes // 256))
+    return scalar / (startup + slope * repeats)

@@ -1,13 +1,38 @@
-"""Per-element GetValue/SetValue loops: each element is a scalar round trip through UB (or GM)."""
+"""Per-element GetValue/SetValue loops: each element is a scalar round trip through UB (or GM).
+
+A loop is reported only when it walks elements: some access's index follows the loop variable, directly or
+through locals (`idx = base + i; yGm.SetValue(idx, v)`), and no index comes from loaded data (a gather or a
+scatter, which no elementwise instruction does). Then:
+- silent when the loop is short by construction: at most SMALL_TRIPS iterations, or a walk over per-block or
+  per-core partials (a deliberate scalar reduction of a few partial sums), or a search that breaks out early;
+- warning when the trip count is proved (constants, the host's tiling, or how often the case runs showed the
+  access ran) and the cost model says a vector instruction pays, and the body is one instruction's worth;
+- info otherwise, saying what is not proved (the length, or the rewrite).
+"""
 
 from __future__ import annotations
 
+import re
+
+from analysis.apis import COPIES, PIPES
 from analysis.findings import Fix
-from analysis.rules._gain import scalar_loop_gain
+from analysis.rules._gain import scalar_loop_gain, scalar_loop_trip_gain
 from analysis.rules.base import Rule, RuleContext, edit_range
 
 _BINARY = {"+": "Add", "-": "Sub", "*": "Mul", "/": "Div"}
 _SCALAR = {"+": "Adds", "*": "Muls"}
+_FLOAT_TYPES = frozenset(("half", "float", "bfloat16_t", "float16_t"))
+SMALL_TRIPS = 16  # a loop this short costs less than the pipe hand-offs a vector instruction brings
+PAYS = 4.0  # the cost model's gain from which vectorising is worth the developer's time
+_PARTIALS_RE = re.compile(r"(block|core|aiv|aic|group)_?(num|dim|cnt|count|len)|GetBlockNum|usedCore", re.I)
+_TILE_WORK = tuple(n for n in PIPES if PIPES[n] == "vector") + COPIES
+_STEP_RE = re.compile(r"\b(\w+)\s*(?:\+\+|--|\+=|-=)|(?:\+\+|--)\s*(\w+)")
+_CALL_RE = re.compile(r"\b([A-Za-z_]\w*)\s*(?:<[^<>()]*>)?\s*\(")
+_ELEMENTWISE_CALLS = frozenset(("GetValue", "static_cast", "reinterpret_cast", "sqrt", "sqrtf", "exp", "expf", "log",
+                                "logf", "abs", "fabs", "fabsf", "max", "min", "Max", "Min", "ToFloat", "ToBfloat16"))
+_ACCUMULATE_RE = re.compile(r"\b\w+\s*(?:\+=|-=|\*=|\|=|&=)|=\s*(?:std::)?(?:max|min|Max|Min)\s*\(")
+_FOR_VAR_RE = re.compile(r"for\s*\(\s*[\w:<> ]*?\b(\w+)\s*=\s*([^;]*);")
+_ASSIGN_RE = re.compile(r"\b(\w+)\s*(?:\+|-|\*)?=(?!=)\s*([^;]+);")
 
 
 class ScalarLoop(Rule):
@@ -16,49 +41,171 @@ class ScalarLoop(Rule):
     summary = "element-by-element GetValue/SetValue loop that a vector instruction would do"
 
     def check(self, ctx: RuleContext):
-        seen: set[tuple[str, int]] = set()
+        by_loop: dict[tuple[str, int], list] = {}
         for call in ctx.model.calls("GetValue", "SetValue"):
-            if not call.loops or call.receiver is None:
-                continue
-            loop = call.loops[0]
-            key = (loop.loc.file, loop.loc.start)
-            if key in seen or not _indexes_by_loop_var(loop.header, call):
-                continue
-            seen.add(key)
-            where = "GM" if ctx.is_global(call.receiver) else "UB"
-            fixes = []
-            found = ctx.node(loop.loc)
-            if found is not None:
-                fix = _vector_rewrite(*found)
-                if fix:
-                    gain = scalar_loop_gain(ctx.chip, where == "GM", ctx.elem_size(call, call.receiver) or 2)
-                    fix.title += f" (about {gain:.0f}x faster for a long loop, estimate)"
-                    fixes.append(fix)
-            yield self.finding(loop.loc, (
-                f"this loop reads/writes {where} one element at a time with GetValue/SetValue on the scalar unit "
-                "(each access waits for the vector and MTE pipes); a vector instruction over the whole tile (Add, "
-                "Muls, Maxs, Select, ...) does 128 fp16 or 64 fp32 lanes per cycle."), fixes)
+            if call.loops and call.receiver is not None:
+                loop = call.loops[0]
+                by_loop.setdefault((loop.loc.file, loop.loc.start), []).append(call)
+        for calls in by_loop.values():
+            finding = self._loop(ctx, calls[0].loops[0], calls)
+            if finding is not None:
+                yield finding
+
+    def _loop(self, ctx: RuleContext, loop, calls):
+        found = ctx.node(loop.loc)
+        text = found[0].node_text(found[1]) if found is not None else loop.header
+        body = text[text.find("{"):] if "{" in text else text
+        if re.search(r"\b(break|return)\b", body) or self._vector_work_in(ctx, loop):
+            return None  # a search that stops early, or a row loop whose scalar feeds vector/copy work
+        m = _FOR_VAR_RE.search(loop.header)
+        var = m.group(1) if m else None
+        # a while loop walks with whatever its body steps (`k++`, `pos += 1`)
+        walkers = {var} if var else {a or b for a, b in _STEP_RE.findall(body)}
+        local = _locals(body)
+        stores = loads = False
+        for call in calls:
+            index = _resolve(call.args[0].text if call.args else "", dict(local))
+            if "GetValue" in index or re.search(r"\w\s*\[", index):
+                return None  # the index comes from loaded data: a gather or scatter, not an element walk
+            follows = any(re.search(rf"\b{re.escape(w)}\b", index) for w in walkers)
+            if call.name == "SetValue":
+                value = _resolve(call.args[1].text if len(call.args) > 1 else "", dict(local))
+                if re.search(r"\w\s*\[", value):
+                    return None  # stores values from a scalar array or table: no vector instruction reads those
+                if _custom_scalar_code(value):
+                    return None  # each element goes through the kernel's own scalar function or 64-bit division
+                stores |= follows
+            else:
+                loads |= follows
+        if not stores and not loads:
+            return None  # one element re-read or re-written, not a walk
+        bound = _bound(loop.header, var) if var else None
+        if bound is not None and _PARTIALS_RE.search(bound):
+            return None  # a few per-block / per-core partials, summed on purpose by the scalar unit
+        trips = self._trips(ctx, found, loop, var, bound, calls)
+        if trips is not None and trips <= SMALL_TRIPS:
+            return None
+        call = calls[0]
+        gm = any(ctx.is_global(c.receiver) for c in calls)
+        where = "GM" if gm else "UB"
+        elem = ctx.elem_size(call, call.receiver) or 2
+        gain = scalar_loop_trip_gain(ctx.chip, gm, elem, trips) if trips else None
+        head = (f"this loop reads/writes {where} one element at a time with GetValue/SetValue on the scalar unit "
+                "(each access waits for the vector and MTE pipes)")
+        if not stores:
+            # A reduction of loaded elements into a scalar: deliberate when short; worth a look only when long.
+            if gain is None or gain < PAYS or not _ACCUMULATE_RE.search(body) or re.search(r"\w\s*\[[^]]*\]\s*=", body):
+                return None  # no accumulator (the elements go to a scalar array for scalar code), or short
+            return self.finding(loop.loc, (
+                f"{head}; it reduces {trips} elements into a scalar: ReduceSum / ReduceMax / WholeReduce* over the "
+                "tile would do it (if the scalar order of the sum is not needed for precision)."), severity="info")
+        fix = _vector_rewrite(ctx, *found) if found is not None and not gm else None
+        if fix is not None and gain is not None and gain >= PAYS:
+            fix.title += f" (about {gain:.0f}x faster at {trips} elements, cost-model estimate)"
+            return self.finding(loop.loc, head + (
+                f"; it runs {trips} times, and one vector instruction over the tile does 128 fp16 or 64 fp32 "
+                "lanes per cycle."), [fix])
+        if fix is not None:
+            fix.title += (f" (about {scalar_loop_gain(ctx.chip, gm, elem):.0f}x faster for a long loop, "
+                          "estimate)")
+        unproved = ("its length is only known at run time: if it runs long, " if trips is None
+                    else f"it runs {trips} times; ")
+        what = ("a vector instruction over the tile (Add, Muls, Maxs, Select, ...) or a DataCopy would do it"
+                if fix is None else "the vector instruction offered does the same")
+        return self.finding(loop.loc, f"{head}; {unproved}{what}.", [fix] if fix else [], severity="info")
+
+    @staticmethod
+    def _vector_work_in(ctx: RuleContext, loop) -> bool:
+        """A vector or copy instruction inside the loop: the loop walks rows or tiles, and its GetValue fetches a
+        per-row scalar for that work (a Muls factor, an offset), which no vector instruction replaces."""
+        lo, hi = loop.loc.start, loop.loc.end
+        return any(lo <= c.loc.start < hi for c in ctx.model.calls(*_TILE_WORK) if c.loc.file == loop.loc.file)
+
+    def _trips(self, ctx: RuleContext, found, loop, var, bound, calls) -> int | None:
+        """How many times the loop runs: its bound's value (a constant, or a tiling field the host sets to a
+        known value), else the most times a case saw one of its accesses run."""
+        if found is not None and bound is not None and var is not None:
+            sf, node = found
+            cond = node.child_by_field_name("condition") if node.type == "for_statement" else None
+            init = _FOR_VAR_RE.search(loop.header)
+            start = _int(init.group(2)) if init else None
+            right = cond.child_by_field_name("right") if cond is not None and cond.type == "binary_expression" \
+                else None
+            value = ctx.evaluator(sf).value(right) if right is not None else None
+            if value is None:
+                value = _tiling_value(ctx, bound)
+            if value is not None and start is not None:
+                op = cond.child_by_field_name("operator").type if cond is not None else "<"
+                return max(0, value - start + (1 if op == "<=" else 0))
+        seen = [f.site_calls.get((c.loc.file, c.loc.line)) for f in ctx.facts for c in calls]
+        seen = [n for n in seen if n]
+        return max(seen) if seen else None
 
 
-def _indexes_by_loop_var(header: str, call) -> bool:
-    import re
+def _custom_scalar_code(value: str) -> bool:
+    """The stored value is computed by a function of the kernel's own (no vector instruction does the same), by a
+    type pun through a pointer, or by 64-bit integer division, which the vector unit does not have."""
+    for name in _CALL_RE.findall(value):
+        if name not in _ELEMENTWISE_CALLS and not re.fullmatch(r"u?int\d+_t|half|float|double|bfloat16_t|[A-Z]\w?",
+                                                                 name):
+            return True
+    return bool(re.search(r"\*\s*\(\s*\w+\s*\*\s*\)", value)) or (
+        "int64" in value and re.search(r"[/%]", value) is not None)
 
-    m = re.search(r"for\s*\(\s*[\w:<> ]*?\b(\w+)\s*=", header)
-    if not m:
-        return True  # while/do loops: an element walk without a for-header is still a scalar loop
-    var = m.group(1)
-    return any(re.search(rf"\b{re.escape(var)}\b", a.text) for a in call.args[:1])
+
+def _int(text: str) -> int | None:
+    try:
+        return int(text.strip().rstrip("uUlL"), 0)
+    except ValueError:
+        return None
 
 
-def _vector_rewrite(sf, loop) -> Fix | None:
-    """Rewrite `for (i = 0; i < N; ++i) dst.SetValue(i, a.GetValue(i) OP b.GetValue(i));` as one vector call."""
+def _bound(header: str, var: str) -> str | None:
+    m = re.search(rf"\b{re.escape(var)}\s*(<=?|!=)\s*([^;]+);", header)
+    return m.group(2).strip() if m else None
+
+
+def _tiling_value(ctx: RuleContext, bound: str) -> int | None:
+    """A bound named like a tiling field (`tileLength`, `this->tileLength`, `tiling.tileLength`) that every tiling
+    function sets to one known value."""
+    name = re.sub(r"^(this->|\w+(\.|->))", "", bound.strip())
+    if not name.isidentifier():
+        return None
+    values = {s.expr.value for tf in ctx.model.tiling.functions for s in tf.setters if s.field == name}
+    return values.pop() if len(values) == 1 and None not in values else None
+
+
+def _locals(body: str) -> dict[str, str]:
+    """name -> the expressions assigned to it in the loop body (`idx = base + i`, `uint32_t o = i * 2;`)."""
+    out: dict[str, str] = {}
+    for m in _ASSIGN_RE.finditer(body):
+        out[m.group(1)] = f"{out.get(m.group(1), '')} {m.group(2)}"
+    return out
+
+
+def _resolve(expr: str, local: dict[str, str], depth: int = 4) -> str:
+    """The index expression with each local it names replaced by what was assigned to it, a few levels deep."""
+    for _ in range(depth):
+        words = [w for w in re.findall(r"[A-Za-z_]\w*", expr) if w in local]
+        if not words:
+            break
+        expr = " ".join([expr, *(local.pop(w) for w in dict.fromkeys(words) if w in local)])
+    return expr
+
+
+def _vector_rewrite(ctx: RuleContext, sf, loop) -> Fix | None:
+    """Rewrite `for (i = 0; i < N; ++i) dst.SetValue(i, a.GetValue(i) OP b.GetValue(i));` as one vector call.
+    Safe ("Apply") only when the semantics are the same: the loop starts at 0 and steps by one, every tensor is a
+    whole local tensor (no offset sub-tensor: aligned) of one element type (no conversion), and a division is on
+    a floating type; else it is offered to verify on the emulator."""
     if loop.type != "for_statement":
         return None
     init, cond, body = (loop.child_by_field_name(k) for k in ("initializer", "condition", "body"))
+    update = loop.child_by_field_name("update")
     if init is None or cond is None or body is None or cond.type != "binary_expression":
         return None
     var = sf.node_text(cond.child_by_field_name("left"))
-    if cond.child_by_field_name("operator").type != "<" or var not in sf.node_text(init):
+    if cond.child_by_field_name("operator").type != "<" or not re.search(rf"\b{re.escape(var)}\b", sf.node_text(init)):
         return None
     count = sf.node_text(cond.child_by_field_name("right"))
     stmts = [s for s in body.named_children if s.type != "comment"] if body.type == "compound_statement" else [body]
@@ -73,10 +220,13 @@ def _vector_rewrite(sf, loop) -> Fix | None:
         return None
     value = args[1]
     text = None
+    tensors = [dst]
+    op = None
     if value.type == "binary_expression":
         op = value.child_by_field_name("operator").type
         left, right = value.child_by_field_name("left"), value.child_by_field_name("right")
         lsrc, rsrc = _get_of(sf, left, var), _get_of(sf, right, var)
+        tensors += [t for t in (lsrc, rsrc) if t]
         if lsrc and rsrc and op in _BINARY:
             text = f"{_BINARY[op]}({dst}, {lsrc}, {rsrc}, {count});"
         elif lsrc and not rsrc and op in _SCALAR and var not in sf.node_text(right):
@@ -87,8 +237,18 @@ def _vector_rewrite(sf, loop) -> Fix | None:
         text = f"Duplicate({dst}, {sf.node_text(value)}, {count});"
     if text is None:
         return None
+    types = {ctx.tensor_types.get((t or "").replace("this->", "")) for t in tensors}
+    safe = (
+        re.fullmatch(rf"[\w:<> ]*\b{re.escape(var)}\s*=\s*0[uUlL]*", sf.node_text(init).strip().rstrip(";")) is not None
+        and update is not None and re.fullmatch(rf"(\+\+\s*{re.escape(var)}|{re.escape(var)}\s*\+\+|"
+                                                 rf"{re.escape(var)}\s*\+=\s*1)", sf.node_text(update).strip())
+        is not None
+        and None not in types and len(types) == 1 and next(iter(types))[0] == "LocalTensor"
+        and all("[" not in (t or "") for t in tensors)
+        and (op != "/" or next(iter(types))[1] in _FLOAT_TYPES)
+    )
     return Fix(title=f"Vectorise: replace the element loop with {text.split('(')[0]}",
-               edits=[edit_range(sf, loop.start_byte, loop.end_byte, text)])
+               edits=[edit_range(sf, loop.start_byte, loop.end_byte, text)], safe=safe)
 
 
 def _member_call(sf, call) -> tuple[str | None, str | None]:
