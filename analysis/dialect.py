@@ -28,7 +28,8 @@ from analysis.preprocess import _match_paren as match_paren
 
 _BARE_IF_RE = re.compile(rb"\bif(\s+)([A-Z][A-Z0-9_]*[A-Z0-9])(\s*)\{")
 _MEMBER_PTR_RE = re.compile(rb"->\*|\.\*")
-_DEFAULT_BRACES_RE = re.compile(rb"=[ \t]*\{[^{};()]*\}(?=\s*[,)])")
+_DEFAULT_BRACES_RE = re.compile(rb"=[ \t]*\{")
+_MEMBER_PTR_TYPE_RE = re.compile(rb"\(\s*((?:[A-Za-z_]\w*\s*(?:<[^;{}()]*>)?\s*::\s*)+)\*")
 _DEFINE_RE = re.compile(rb"^[ \t]*#[ \t]*define\b", re.M)
 _ATTRIBUTE_RE = re.compile(rb"\b__attribute__\s*\(")
 _CAPS_LINE_RE = re.compile(rb"^[ \t]*(_*[A-Z][A-Z0-9_]*[A-Z0-9_])\b(?![ \t]*[(<:])", re.M)
@@ -61,6 +62,9 @@ def neutralise_dialect(src: bytes, buf: bytearray, opaque: _Opaque, out: Preproc
     _defines(src, buf, opaque, out, lo, hi, scan_end)
     _using_lists(src, buf, opaque, out, lo, hi, scan_end)
     neutralise_macro_forms(src, buf, opaque, out, lo, hi, scan_end)
+    from analysis.decl_specifiers import neutralise_specifier_macros  # (builds on this module's helpers)
+
+    neutralise_specifier_macros(src, buf, opaque, out, lo, hi, scan_end)
 
 
 def _bare_conditions(src: bytes, buf: bytearray, opaque: _Opaque, out: Preprocessed, lo: int, hi: int,
@@ -79,30 +83,88 @@ def _bare_conditions(src: bytes, buf: bytearray, opaque: _Opaque, out: Preproces
 
 def _member_pointers(src: bytes, buf: bytearray, opaque: _Opaque, out: Preprocessed, lo: int, hi: int,
                      scan_end: int) -> None:
-    # `(obj->*fn)(x)` -> `(obj-> fn)(x)`: a member call, which is what the model needs to see.
-    if b"->*" not in src and b".*" not in src:
+    # `(obj->*fn)(x)` -> `(obj-> fn)(x)`: a member call, which is what the model needs to see. A parenthesised
+    # pointer (`(obj->*(table[k]))(x)`) cannot follow `->`: there `->*` becomes a comma, keeping both operands.
+    if b".*" not in src and b"->*" not in src and b"::*" not in src:
         return
     for m in opaque.code_matches(_MEMBER_PTR_RE, src, lo, hi, scan_end):
         if m.group(0) == b".*":
             word = re.search(rb"([A-Za-z_]\w*|\)|\])$", src[max(0, m.start() - 64) : m.start()])
-            if word is None:
-                continue  # `1.*x` is a literal times x
-        buf[m.end() - 1] = ord(" ")
+            if word is None or src[max(0, m.start() - 2) : m.start()] == b"::":
+                continue  # `1.*x` is a literal times x; `C::*` a member-pointer type (below)
+        if re.compile(rb"\s*\(").match(src, m.end()):
+            blank(buf, m.start(), m.end())
+            buf[m.start()] = ord(",")
+            out.calls.append((m.start(), m.end() + 1))
+        else:
+            buf[m.end() - 1] = ord(" ")
         out.marks.append(Mark("member_pointer", m.group(0).decode(), m.start(), m.end()))
+    if b"::*" not in src:
+        return
+    # `uint32_t (K::*hook)(void*) const;`, `using F = void (K::*)(int);`: the grammar reads a pointer-to-member
+    # declarator only as a parameter; without `K::` it is a plain function pointer, the same shape for the model.
+    for m in opaque.code_matches(_MEMBER_PTR_TYPE_RE, src, lo, hi, scan_end, group=1):
+        blank(buf, m.start(1), m.end(1))
+        out.marks.append(Mark("member_pointer_type", src[m.start(1) : m.end(1)].decode().strip(), m.start(1),
+                              m.end(1)))
 
 
 def _default_braces(src: bytes, buf: bytearray, opaque: _Opaque, out: Preprocessed, lo: int, hi: int,
                     scan_end: int) -> None:
-    # `const Shape& s = {}` -> `const Shape& s = 0 `: a default argument the grammar reads.
+    # `const Shape& s = {}` -> `const Shape& s = 0 `: a default argument the grammar reads. Only in a parameter
+    # list (the innermost open bracket is a `(`): `int a[2] = {1, 2}, b;` keeps its values for the model.
     if b"{" not in src:
         return
     for m in opaque.code_matches(_DEFAULT_BRACES_RE, src, lo, hi, scan_end):
-        brace = src.index(b"{", m.start())
-        blank(buf, brace, m.end())
+        brace = m.end() - 1
+        close = _match_brace(src, brace, opaque, scan_end)
+        if close < 0:
+            if brace + _SCAN > scan_end and scan_end < len(src):
+                out.far_reaching = True  # the decision needs text past the scan
+            out.calls.append((m.start(), min(scan_end, brace + _SCAN)))
+            continue
+        after = re.compile(rb"\s*[,)]").match(src, close + 1)
+        if after is None or b";" in src[brace:close]:
+            out.calls.append((m.start(), min(len(src), re.compile(rb"\s*").match(src, close + 1).end() + 1)))
+            continue
+        opener, in_parens = _innermost_open(src, opaque, m.start())
+        out.calls.append((opener, after.end()))  # the decision read back to the opening bracket
+        if not in_parens:
+            continue
+        end = close + 1
+        blank(buf, brace, end)
         buf[brace] = ord("0")
-        out.marks.append(Mark("default_braces", "", m.start(), m.end()))
-        after = re.compile(rb"\s*[,)]").match(src, m.end())
-        out.calls.append((m.start(), after.end() if after else m.end()))
+        out.marks.append(Mark("default_braces", "", m.start(), end))
+
+
+def _match_brace(src: bytes, open_pos: int, opaque: _Opaque, stop: int) -> int:
+    """Index of the `}` closing the `{` at open_pos (outside comments and literals), -1 before `stop`/_SCAN."""
+    depth = 0
+    for i in range(open_pos, min(stop, open_pos + _SCAN)):
+        c = src[i]
+        if c not in b"{}" or opaque.contains(i):
+            continue
+        depth += 1 if c == 0x7B else -1
+        if depth == 0:
+            return i
+    return -1
+
+
+def _innermost_open(src: bytes, opaque: _Opaque, pos: int) -> tuple[int, bool]:
+    """Offset of the innermost unclosed `(` or `{` before pos, or of a `;` at pos's level, whichever comes first
+    going back (the scan's limit when none does), and whether it is a `(`: pos is in a parameter list."""
+    depth = 0
+    for i in range(pos - 1, max(-1, pos - _SCAN), -1):
+        c = src[i]
+        if c not in b"(){};" or opaque.contains(i):
+            continue
+        if c in b")}":
+            depth += 1
+        elif depth and c in b"({":
+            depth -= 1
+        elif depth == 0:
+            return i, c == 0x28
+    return max(0, pos - _SCAN), False
 
 
 def _attributes(src: bytes, buf: bytearray, opaque: _Opaque, out: Preprocessed, lo: int, hi: int,
@@ -111,6 +173,11 @@ def _attributes(src: bytes, buf: bytearray, opaque: _Opaque, out: Preprocessed, 
     if b"__attribute__" not in src:
         return
     for m in opaque.code_matches(_ATTRIBUTE_RE, src, lo, hi, scan_end):
+        line_start = src.rfind(b"\n", 0, m.start()) + 1
+        if src[line_start : m.start()].lstrip().startswith(b"#") or _in_directive(src, m.start()):
+            # `#define ACLNN_API __attribute__((...))`: a macro body is the grammar's opaque text already, and
+            # blanking it left a body-less define whose trailing blanks made the grammar read on into the next line
+            continue
         close = match_paren(src, m.end() - 1, opaque)
         if close < 0:
             out.far_reaching = True  # a `)` typed later would close it
@@ -171,6 +238,8 @@ def _starts_declaration(text: bytes, depth: int) -> bool:
     if w is None:
         return False
     word = w.group(0)
+    if word in (b"const", b"volatile"):  # `DTYPE_X const y = 1;`: a type, then a qualifier, then a name
+        return depth < 3 and _starts_declaration(text[w.end() :].lstrip(), depth + 1)
     if word in _DECL_WORDS or (word.startswith(b"__") and word.endswith(b"__")):
         return True
     if word.isupper() and depth < 3 and len(word) > 2:

@@ -32,6 +32,7 @@ _DECL_CALL_RE = re.compile(rb"^[ \t]*([A-Z][A-Z0-9_]*[A-Z0-9])[ \t]*\(", re.M)
 _NOT_PARAMETER_RE = re.compile(rb"\b\d|\"|\(")  # a literal, a string or a nested call: no parameter list holds it
 _OPERATOR_TID_RE = re.compile(rb"\boperator[ \t]*(?:\(\)|\[\]|[-+*/%^&|~!=<>]{1,3})[ \t]*(<)")
 _STRING_MACRO_RE = re.compile(rb'"[ \t]*([A-Z][A-Za-z0-9_]*)[ \t]*"')
+_LAST_STRING_MACRO_RE = re.compile(rb'"\s*([A-Z][A-Za-z0-9_]*)(?=\s*[,);])')
 _CAPS_NAME_RE = re.compile(rb"[A-Z][A-Z0-9_]+")
 _FN_DEFINE_RE = re.compile(rb"^[ \t]*#[ \t]*define[ \t]+([A-Za-z_]\w*)\(", re.M)
 _SCOPE_HEAD_RE = re.compile(rb"\b(class|struct|union|namespace)\b[^;{}()]*$|\bextern[ \t]+\"C\"[ \t]*$")
@@ -190,6 +191,17 @@ def _string_macros(src: bytes, buf: bytearray, opaque: _Opaque, out: Preprocesse
         if opaque.contains(word) or not opaque.contains(m.start()) or not opaque.contains(m.end() - 1):
             continue
         if opaque.end_of(m.start()) != m.start() + 1 or opaque.start_of(m.end() - 1) != m.end() - 1:
+            continue
+        blank(buf, word, m.end(1))
+        out.marks.append(Mark("string_macro", m.group(1).decode(), word, m.end(1)))
+    # `LOG("n=%" PRId64, n)`: the macro ends the string; only a literal can stand between `"` and `,`/`)`/`;`
+    for m in _LAST_STRING_MACRO_RE.finditer(src, lo, scan_end):
+        if m.start() >= hi:
+            break
+        word = m.start(1)
+        if opaque.contains(word) or not opaque.contains(m.start()) or opaque.end_of(m.start()) != m.start() + 1:
+            continue
+        if buf[word : m.end(1)] != src[word : m.end(1)]:
             continue
         blank(buf, word, m.end(1))
         out.marks.append(Mark("string_macro", m.group(1).decode(), word, m.end(1)))

@@ -42,7 +42,11 @@ _WORD_BYTES = frozenset(b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ01
 _CONTROL_IN_ARGS_RE = re.compile(rb"\b(return|break|continue|goto|throw)\b|;")
 _VANISHING = {b"ASSERT", b"ASCENDC_ASSERT", b"ASCENDC_DEBUG_ASSERT", b"ASSERT_MSG"}
 _EMPTY_ARG_RE = re.compile(rb",\s*(,|$)")
-_TYPE_KEYWORDS = {b"float", b"double", b"int", b"char", b"bool", b"short", b"long", b"unsigned", b"signed", b"void"}
+# Words tree-sitter-cpp reads as a primitive type (it counts the fixed-width typedefs among them), which no
+# expression may be: a macro argument made only of them is a type (`CASE(DT_INT8, int8_t)`, `ALIGN_UP(n, float)`).
+_TYPE_KEYWORDS = {b"float", b"double", b"int", b"char", b"bool", b"short", b"long", b"unsigned", b"signed", b"void",
+                  b"size_t", b"ssize_t", b"ptrdiff_t", b"intptr_t", b"uintptr_t", b"char8_t", b"char16_t",
+                  b"char32_t"} | {f"{u}int{n}_t".encode() for u in ("", "u") for n in (8, 16, 32, 64)}
 
 
 class Arg(NamedTuple):
