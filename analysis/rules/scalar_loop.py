@@ -246,9 +246,24 @@ def _vector_rewrite(ctx: RuleContext, sf, loop) -> Fix | None:
         and None not in types and len(types) == 1 and next(iter(types))[0] == "LocalTensor"
         and all("[" not in (t or "") for t in tensors)
         and (op != "/" or next(iter(types))[1] in _FLOAT_TYPES)
+        and not _scalar_use_elsewhere(sf, loop, tensors)
     )
     return Fix(title=f"Vectorise: replace the element loop with {text.split('(')[0]}",
                edits=[edit_range(sf, loop.start_byte, loop.end_byte, text)], safe=safe)
+
+
+def _scalar_use_elsewhere(sf, loop, tensors: list[str | None]) -> bool:
+    """Another GetValue/SetValue of these tensors in the same function: once the loop is a vector instruction, that
+    scalar access needs a vector<->scalar sync the loop never needed, so the rewrite is not proved equivalent."""
+    fn = loop
+    while fn is not None and fn.type != "function_definition":
+        fn = fn.parent
+    if fn is None:
+        return True
+    text = sf.node_text(fn)
+    lo, hi = loop.start_byte - fn.start_byte, loop.end_byte - fn.start_byte
+    rest = text[:lo] + text[hi:]
+    return any(re.search(rf"\b{re.escape(t)}\s*\.\s*(GetValue|SetValue)\b", rest) for t in tensors if t)
 
 
 def _member_call(sf, call) -> tuple[str | None, str | None]:

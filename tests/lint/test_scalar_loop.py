@@ -86,3 +86,11 @@ def test_gm_store_through_a_computed_index_speaks(tmp_path: Path):
                                   "            uint32_t idx = GetBlockIdx() * rows + i;\n"
                                   "            yGm.SetValue(idx, (half)0);\n        }\n")
     assert "reads/writes GM one element at a time" in f.message and f.fixes == []
+
+
+def test_fix_is_verify_only_when_the_tensor_is_read_by_the_scalar_unit_afterwards(tmp_path: Path):
+    """As a vector instruction the fill would need a vector->scalar sync before this GetValue: not proved safe."""
+    (f,) = found(tmp_path, "        for (uint32_t j = 0; j < tileLength; j++) {\n"
+                           "            yLocal.SetValue(j, xLocal.GetValue(j) * (half)2.0);\n        }\n"
+                           "        half first = yLocal.GetValue(0);\n        yLocal.SetValue(1, first);\n")
+    assert f.fixes and all(not x.safe for x in f.fixes)
