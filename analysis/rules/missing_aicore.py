@@ -1,9 +1,21 @@
-"""A kernel entry declared `__global__` without `__aicore__` does not compile for the AI Core."""
+"""A kernel entry declared `__global__` without `__aicore__` does not compile for the AI Core.
+
+Ascend 950's SIMT programming model declares its kernels `__global__` alone (like CUDA): they read the thread
+built-ins (`threadIdx.x`, `blockIdx.x`, `blockDim.x`, `gridDim.x`) and are launched with four launch arguments
+`<<<grid, block, dynUbufSize, stream>>>` (AscendC's own launch takes three: blockDim, l2ctrl, stream). Such an
+entry is not missing anything, so the rule first proves the entry is not a SIMT kernel.
+"""
 
 from __future__ import annotations
 
+import re
+
 from analysis.findings import Fix
+from analysis.model import KernelEntry
 from analysis.rules.base import Rule, RuleContext, edit_range
+
+_THREAD_BUILTIN_RE = re.compile(r"\b(?:threadIdx|blockIdx|gridDim)\s*\.\s*[xyz]\b|\bblockDim\s*\.\s*[xyz]\b")
+_SIMT_LAUNCH_ARGS = 4
 
 
 class MissingAicore(Rule):
@@ -13,7 +25,7 @@ class MissingAicore(Rule):
 
     def check(self, ctx: RuleContext):
         for entry in ctx.model.kernel.entries:
-            if entry.has_aicore:
+            if entry.has_aicore or _is_simt_kernel(ctx, entry):
                 continue
             sf = ctx.sources.get(entry.file)
             fixes = []
@@ -26,3 +38,17 @@ class MissingAicore(Rule):
             yield self.finding(entry.loc, (
                 f"kernel entry '{entry.name}' lacks __aicore__: it must be declared "
                 f"extern \"C\" __global__ __aicore__ void {entry.name}(...)."), fixes)
+
+
+def _is_simt_kernel(ctx: RuleContext, entry: KernelEntry) -> bool:
+    """Whether the entry is a SIMT kernel: launched with SIMT's four launch arguments, or its body reads the
+    thread built-ins."""
+    for sf in ctx.sources.values():
+        if any(m.kind == "launch" and m.name == entry.name and len(m.args) == _SIMT_LAUNCH_ARGS
+               for m in sf.pre.marks):
+            return True
+    sf = ctx.sources.get(entry.file)
+    if sf is None:
+        return False
+    body = next((f for f in sf.facts("function") if f.start_byte <= entry.loc.start < f.end_byte), None)
+    return body is not None and _THREAD_BUILTIN_RE.search(sf.node_text(body)) is not None
