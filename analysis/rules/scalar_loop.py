@@ -27,9 +27,6 @@ PAYS = 4.0  # the cost model's gain from which vectorising is worth the develope
 _PARTIALS_RE = re.compile(r"(block|core|aiv|aic|group)_?(num|dim|cnt|count|len)|GetBlockNum|usedCore", re.I)
 _TILE_WORK = tuple(n for n in PIPES if PIPES[n] == "vector") + COPIES
 _STEP_RE = re.compile(r"\b(\w+)\s*(?:\+\+|--|\+=|-=)|(?:\+\+|--)\s*(\w+)")
-_CALL_RE = re.compile(r"\b([A-Za-z_]\w*)\s*(?:<[^<>()]*>)?\s*\(")
-_ELEMENTWISE_CALLS = frozenset(("GetValue", "static_cast", "reinterpret_cast", "sqrt", "sqrtf", "exp", "expf", "log",
-                                "logf", "abs", "fabs", "fabsf", "max", "min", "Max", "Min", "ToFloat", "ToBfloat16"))
 _ACCUMULATE_RE = re.compile(r"\b\w+\s*(?:\+=|-=|\*=|\|=|&=)|=\s*(?:std::)?(?:max|min|Max|Min)\s*\(")
 _FOR_VAR_RE = re.compile(r"for\s*\(\s*[\w:<> ]*?\b(\w+)\s*=\s*([^;]*);")
 _ASSIGN_RE = re.compile(r"\b(\w+)\s*(?:\+|-|\*)?=(?!=)\s*([^;]+);")
@@ -143,12 +140,9 @@ class ScalarLoop(Rule):
 
 
 def _custom_scalar_code(value: str) -> bool:
-    """The stored value is computed by a function of the kernel's own (no vector instruction does the same), by a
-    type pun through a pointer, or by 64-bit integer division, which the vector unit does not have."""
-    for name in _CALL_RE.findall(value):
-        if name not in _ELEMENTWISE_CALLS and not re.fullmatch(r"u?int\d+_t|half|float|double|bfloat16_t|[A-Z]\w?",
-                                                                 name):
-            return True
+    """The stored value is made by a type pun through a pointer (bytes reassembled on the scalar unit) or by 64-bit
+    integer division, which the vector unit does not have. (A scalar math function of the kernel's own, such as a
+    polynomial per element, stays reported: rewriting it with vector instructions is the point.)"""
     return bool(re.search(r"\*\s*\(\s*\w+\s*\*\s*\)", value)) or (
         "int64" in value and re.search(r"[/%]", value) is not None)
 
@@ -189,7 +183,7 @@ def _resolve(expr: str, local: dict[str, str], depth: int = 4) -> str:
         words = [w for w in re.findall(r"[A-Za-z_]\w*", expr) if w in local]
         if not words:
             break
-        expr = " ".join([expr, *(local.pop(w) for w in dict.fromkeys(words) if w in local)])
+        expr = " ; ".join([expr, *(local.pop(w) for w in dict.fromkeys(words) if w in local)])
     return expr
 
 
