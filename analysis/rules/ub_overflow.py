@@ -1,8 +1,17 @@
-"""InitBuffer totals over the Unified Buffer's capacity, where the sizes can be evaluated."""
+"""InitBuffer totals over the Unified Buffer's capacity, where the sizes can be evaluated.
+
+Only buffers that can be live together are added: InitBuffer calls in the two branches of one `if` / `else`
+(typically `if constexpr (std::is_same_v<T, float>)` with a per-dtype layout) are alternatives, so a path's total
+is the larger branch, not their sum. Branches are named by their condition, so `if (c) {...}` followed by
+`if (!c) {...}` are the two sides of one choice as well.
+"""
 
 from __future__ import annotations
 
+from analysis.model import InitBufferCall
 from analysis.rules.base import Rule, RuleContext
+
+Branch = tuple[tuple[str, str], str]  # ((file, the condition's text), "then" | "else")
 
 
 class UbOverflow(Rule):
@@ -16,12 +25,85 @@ class UbOverflow(Rule):
             by_owner.setdefault(b.owner, []).append(b)
         for owner, bufs in by_owner.items():
             known = [b for b in bufs if b.bytes is not None]
-            total = sum(b.bytes for b in known)
+            path = _largest_path(ctx, known)
+            total = sum(b.bytes for b in path)
             if total <= ctx.chip.ub_bytes:
                 continue
-            parts = ", ".join(f"{b.queue} {b.bytes}" for b in known)
+            parts = ", ".join(f"{b.queue} {b.bytes}" for b in path)
             exact = "" if len(known) == len(bufs) else " (counting only the sizes known statically)"
-            yield self.finding(known[-1].loc, (
+            yield self.finding(path[-1].loc, (
                 f"{owner or 'the kernel'} allocates {total} bytes of UB{exact} but {ctx.chip.name} has "
                 f"{ctx.chip.ub_bytes} ({total - ctx.chip.ub_bytes} bytes over): {parts}. Shrink the tile or the "
                 "buffer count."))
+
+
+def _branches(ctx: RuleContext, call: InitBufferCall) -> list[Branch]:
+    """The if / else branches around the call, outermost first."""
+    found = ctx.node(call.loc)
+    if found is None:
+        return []
+    sf, node = found
+    out: list[Branch] = []
+    child, parent = node, node.parent
+    while parent is not None:
+        if parent.type == "if_statement":
+            cond = parent.child_by_field_name("condition")
+            text, negated = _condition(sf.node_text(cond) if cond is not None else str(parent.start_byte))
+            sides = ("else", "then") if negated else ("then", "else")
+            if child == parent.child_by_field_name("consequence"):
+                out.append(((sf.path, text), sides[0]))
+            elif child.type == "else_clause" or child == parent.child_by_field_name("alternative"):
+                out.append(((sf.path, text), sides[1]))
+        child, parent = parent, parent.parent
+    return out[::-1]
+
+
+def _condition(text: str) -> tuple[str, bool]:
+    """`(!(std::is_same_v<T, float>))` -> (`std::is_same_v<T,float>`, negated)."""
+    text = "".join(text.split())
+    negated = False
+    while True:
+        if text.startswith("(") and text.endswith(")") and _balanced(text[1:-1]):
+            text = text[1:-1]
+        elif text.startswith("!") and _one_operand(text[1:]):  # not `!a && b`
+            text, negated = text[1:], not negated
+        else:
+            return text, negated
+
+
+def _one_operand(text: str) -> bool:
+    """Whether no binary logical or comparison operator stands outside parentheses in text."""
+    depth = 0
+    for i, ch in enumerate(text):
+        depth += (ch == "(") - (ch == ")")
+        if depth == 0 and text[i : i + 2] in ("&&", "||", "==", "!=") or depth == 0 and ch == "?":
+            return False
+    return True
+
+
+def _balanced(text: str) -> bool:
+    depth = 0
+    for ch in text:
+        depth += (ch == "(") - (ch == ")")
+        if depth < 0:
+            return False
+    return depth == 0
+
+
+def _largest_path(ctx: RuleContext, calls: list[InitBufferCall]) -> list[InitBufferCall]:
+    """The calls of the heaviest set that one execution can reach: per `if`, the heavier of its branches."""
+    return _heaviest([(c, _branches(ctx, c)) for c in calls])
+
+
+def _heaviest(items: list[tuple[InitBufferCall, list[Branch]]]) -> list[InitBufferCall]:
+    chosen = [c for c, path in items if not path]
+    by_if: dict[tuple[str, str], dict[str, list[tuple[InitBufferCall, list[Branch]]]]] = {}
+    for c, path in items:
+        if path:
+            (stmt, side), rest = path[0], path[1:]
+            by_if.setdefault(stmt, {}).setdefault(side, []).append((c, rest))
+    for sides in by_if.values():
+        options = [_heaviest(sub) for sub in sides.values()]
+        chosen.extend(max(options, key=lambda cs: sum(c.bytes or 0 for c in cs)))
+    chosen.sort(key=lambda c: (c.loc.file, c.loc.start))
+    return chosen
