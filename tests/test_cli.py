@@ -50,7 +50,7 @@ def test_lint_json_schema_and_exit_code(capsys, tmp_path: Path):
     assert set(f) == {"rule", "severity", "file", "line", "col", "end_line", "end_col", "message", "fixes"}
     assert f["rule"] == "missing-aicore" and f["severity"] == "error"
     (fix,) = f["fixes"]
-    assert set(fix) == {"title", "edits"}
+    assert set(fix) == {"title", "edits", "safe"} and fix["safe"] is True  # adding the qualifier is proven safe
     assert set(fix["edits"][0]) == {"file", "line", "col", "end_line", "end_col", "new_text"}
 
 

@@ -1,10 +1,10 @@
 """The whole text a kernel is compiled from, for rules that must prove something is ABSENT from it.
 
-A rule that says "nobody reads X" has to look everywhere a read could hide: the kernel's own files, the headers
-they include (found relative to the including file or the operator), and macro bodies (a read inside
-`#define GENERAL_OP_IMPL(...)` is text like any other). Comments and string literals are blanked: a field named in a comment is not read.
-The scan is by word, so it errs on the side of "read": a local variable that happens to share a field's name hides
-the field, which costs a finding but never makes a false one.
+A rule that says "nobody reads X" has to look everywhere a read could hide: the kernel's own files, the headers they
+include (found relative to the including file or the operator), and macro bodies (a read inside `#define
+GENERAL_OP_IMPL(...)` is text like any other). Comments and string literals are blanked: a field named in a comment
+is not read. The scan is by word, so it errs on the side of "read": a local variable that happens to share a field's
+name hides the field, which costs a finding but never makes a false one.
 """
 
 from __future__ import annotations

@@ -29,11 +29,12 @@ class LowBlockDim(Rule):
         if not ctx.model.calls("DataCopy", "DataCopyPad"):
             return  # a kernel that moves no data (a stub): no work for more cores
         candidates: dict[tuple[str, int, str], object] = {}
+        capped_knobs: set[str] = set()  # constants that bound the count rather than set it: notes, not warnings
         groups = self._sites(ctx)
         # Files with a path that launches a run-time count (an operator folder may hold several programs).
         runtime = {site.loc.file for group in groups for site in group if self._value(ctx, site) is None}
         for group in groups:
-            if any(self._value(ctx, site) is None for site in group):
+            if len(group) > 1 and any(self._value(ctx, site) is None for site in group):
                 continue  # another path of this tiling launches a run-time count: the constant is a special case
             flow = value_flow(ctx)
             for site in group:
@@ -44,7 +45,12 @@ class LowBlockDim(Rule):
                 for knob in ctx.model.knobs:
                     how = sources.get(knob.name)
                     literal_here = knob.kind in ("set_block_dim", "launch") and knob.literal.start == site.loc.start
-                    if not literal_here and (how is None or VALUE not in how or CAP in how):
+                    if not literal_here and (how is None or (VALUE not in how and CAP not in how)):
+                        continue
+                    # min(CONST, coreNum) and min(coreNum, CAP) look alike: a cap near the core count (36 of 48)
+                    # is a deliberate limit; one that idles three quarters of the chip or more is worth a look.
+                    capped = not literal_here and CAP in how
+                    if capped and knob.value > cores // 4:
                         continue
                     if literal_here and (site.loc.file in runtime or _in_branch(found[1])):
                         continue  # `SetBlockDim(1)` for an empty or small input, next to a path sized at run time
@@ -52,6 +58,7 @@ class LowBlockDim(Rule):
                         continue  # another site's literal, named like a variable here
                     if literal_here or knob.role == "block_dim":
                         candidates[(knob.file, knob.line, knob.name)] = knob
+                        capped_knobs.update({knob.name} if capped else set())
         splits = ctx.uses_block_idx() or _splits_by_text(ctx)
         for knob in candidates.values():
             if knob.tuned or knob.value <= 0 or knob.value >= cores:
@@ -64,6 +71,13 @@ class LowBlockDim(Rule):
                         title=f"Use more cores: {knob.name} = {target} ({_gain_text(ctx, knob.value, target)}; "
                               "verify: the kernel's GetBlockIdx() split must stay aligned at the new count)",
                         edits=[edit(knob.literal, str(target))], safe=False))
+                if knob.name in capped_knobs:
+                    yield self.finding(knob.literal, (
+                        f"{knob.name} = {knob.value} caps the launch's blockDim: at most {knob.value} of the {cores} "
+                        f"vector cores on {ctx.chip.name} work ({_gain_text(ctx, knob.value, cores)}). If the cap is "
+                        "not deliberate, raise it; the kernel splits its work by GetBlockIdx(), so a larger count must "
+                        "keep each core's share aligned."), fixes, severity="info")
+                    continue
                 yield self.finding(knob.literal, (
                     f"{knob.name} = {knob.value} is the launch's blockDim: {knob.value} of the {cores} vector cores "
                     f"on {ctx.chip.name} work, the rest stay idle ({_gain_text(ctx, knob.value, cores)}). The kernel "

@@ -78,3 +78,15 @@ def test_kernel_without_a_core_split_gets_a_note_and_no_fix(tmp_path: Path):
     kernel = KERNEL.replace(" + blockLength * GetBlockIdx()", "")
     (f,) = low_block_dim(write_operator(tmp_path / "op", host=host, kernel=kernel))
     assert f.severity == "info" and f.fixes == [] and "GetBlockIdx" in f.message
+
+
+def test_a_cap_that_idles_most_of_the_chip_is_a_note_with_a_verify_fix(tmp_path: Path):
+    """`min(BLOCK_DIM, coreNum)` with BLOCK_DIM = 1 has the form of a deliberate cap, but runs on one core of 48."""
+    host = replace_once(HOST, "constexpr uint32_t BLOCK_DIM = 48;", "constexpr uint32_t BLOCK_DIM = 1;")
+    host = replace_once(host, "uint32_t blockDim = BLOCK_DIM;",
+                        "uint32_t coreNum = platform_ascendc::PlatformAscendC(context->GetPlatformInfo())"
+                        ".GetCoreNumAiv();\n    uint32_t blockDim = BLOCK_DIM < coreNum ? BLOCK_DIM : coreNum;")
+    (f,) = low_block_dim(write_operator(tmp_path / "op", host=host))
+    assert f.severity == "info" and "caps the launch" in f.message
+    (fix,) = f.fixes
+    assert not fix.safe and fix.edits[0].new_text == "48"
