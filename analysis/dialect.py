@@ -10,7 +10,10 @@ handles what a survey of public operators showed on top of that, each found as a
 - pointer-to-member calls `(obj->*fn)(...)`, which the grammar does not know;
 - `= {}` (or `= {1, 2}`) as a parameter's default argument;
 - `/* ... */` comments inside a `#define` body, which end the grammar's reading of the body;
-- GNU `__attribute__((...))` after a declarator.
+- GNU `__attribute__((...))` after a declarator;
+- and one form no compiler accepts: a `#` line that is no directive (`# Copyright ...` pasted from a shell or CMake
+  file). It stays an error, but one the grammar reports on its own lines: left alone, it threw the grammar's
+  recovery off and valid `#include` lines far below were reported instead.
 
 Every rewrite keeps the byte length and line breaks (see `preprocess`) and is recorded as a `Mark`. Where a
 decision reads text beyond the rewritten bytes, that range is recorded in `Preprocessed.calls` so that an
@@ -48,6 +51,9 @@ _USING_LIST_RE = re.compile(rb"\busing[ \t]+[\w:]+(?:[ \t]*,[ \t]*[\w:]+)+[ \t]*
 _NAMED_VARIADIC_RE = re.compile(rb"[A-Za-z_]\w*\s*\(([^()]*?\b[A-Za-z_]\w*)(\.\.\.)\s*\)")
 _RETURN_TYPE_RE = re.compile(rb"[A-Za-z_][\w:]*(?:<[^;{}()]*>)?[ \t*&]*")
 _NAME_CALL_RE = re.compile(rb"\r?\n[ \t]*[A-Za-z_]\w*[ \t]*\(")
+_NOT_A_DIRECTIVE_RE = re.compile(
+    rb"^[ \t]*(#)(?![ \t]*(?:include|include_next|define|undef|if|ifdef|ifndef|elif|elifdef|elifndef|else|endif|line"
+    rb"|error|warning|pragma|ident|import|assert|unassert)\b|[ \t]*\d)[^\n]*", re.M)
 _SCAN = 512  # how far a context look goes before giving up (comment blocks between a macro and its declaration)
 
 
@@ -61,6 +67,8 @@ def neutralise_dialect(src: bytes, buf: bytearray, opaque: _Opaque, out: Preproc
     _macro_words(src, buf, opaque, out, lo, hi, scan_end)
     _defines(src, buf, opaque, out, lo, hi, scan_end)
     _using_lists(src, buf, opaque, out, lo, hi, scan_end)
+    if b"#" in src:
+        _invalid_directives(src, buf, opaque, out, lo, hi, scan_end)
     neutralise_macro_forms(src, buf, opaque, out, lo, hi, scan_end)
     from analysis.decl_specifiers import neutralise_specifier_macros  # (builds on this module's helpers)
 
@@ -356,3 +364,19 @@ def _put_bytes(buf: bytearray, pos: int, token: bytes) -> None:
 
 
 _WORD = frozenset(b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_")
+
+
+def _invalid_directives(src: bytes, buf: bytearray, opaque: _Opaque, out: Preprocessed, lo: int, hi: int,
+                        scan_end: int) -> None:
+    # `# ----` / `# Copyright (c) ...`: `#` -> `@` and the rest blanked, one ERROR node the grammar keeps to these
+    # lines (the compiler stops at the same place: an invalid preprocessing directive).
+    for m in opaque.code_matches(_NOT_A_DIRECTIVE_RE, src, lo, hi, scan_end, group=1):
+        if _in_directive(src, m.start(1)):
+            continue  # a `#` (stringizing) at the start of a #define body's continuation line
+        blank(buf, m.start(1), m.end())
+        if not src[m.start(1) + 1 : m.end()].strip():  # `#` alone: the null directive, valid (now blank)
+            out.marks.append(Mark("null_directive", "", m.start(1), m.end()))
+            continue
+        buf[m.start(1)] = ord("@")
+        out.marks.append(Mark("invalid_directive", src[m.start(1) : m.end()].decode("utf-8", "replace")[:40],
+                              m.start(1), m.end()))

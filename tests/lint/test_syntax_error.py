@@ -188,3 +188,14 @@ def test_new_rewrites_reprocess_after_edits_like_a_fresh_pass():
         assert sf.pre.marks == fresh.pre.marks
         if not fresh.tree.root_node.has_error:  # (tree-sitter's error recovery may differ between the two)
             assert str(sf.tree.root_node) == str(fresh.tree.root_node)
+
+
+def test_a_hash_line_that_is_no_directive_is_reported_there_only():
+    # a licence header in shell-comment style before valid C++: one error at its first line, none further down
+    text = ("# ----------------------------\n# Demo licence text (\"quoted\")\n# ----------------------------\n\n"
+            "// 中文注释：示例\n// 更多说明\n#include <cstdint>\n#include \"demo.h\"\n\n"
+            "constexpr uint32_t TILE = 4096;\nint after;\n")
+    found = parse_errors(text)
+    assert found and {line for line, _ in found} <= {1, 2, 3}
+    # a `#` alone is the null directive; `#if 0` groups and `# 1 "file"` line markers are fine too
+    assert parse_errors("#\nint a;\n#if 0\n# anything\n#endif\n# 1 \"demo.cpp\"\nint b;\n") == []
