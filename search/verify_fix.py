@@ -38,6 +38,7 @@ class CaseVerdict:
     before_us: float | None = None
     after_us: float | None = None
     detail: str = ""
+    repaired: bool = False  # the case failed without the fix and passes with it
 
 
 @dataclass
@@ -69,6 +70,10 @@ class FixVerdict:
         if not self.correct:
             bad = next(c for c in self.cases if c.correct is False)
             return f"Tried on the emulator: the fix breaks case {bad.case}: {bad.detail}. Do not apply it as is."
+        repaired = [c.case for c in self.cases if c.repaired]
+        if repaired:
+            return (f"Verified on the emulator: with the fix, case{'s' if len(repaired) > 1 else ''} "
+                    f"{', '.join(repaired)} pass{'' if len(repaired) > 1 else 'es'} the golden (failing without it).")
         speed = self.speedup
         gain = f"{speed:.2f}x as fast" if speed else "no timing"
         before = sum(c.before_us or 0 for c in self.cases if c.correct)
@@ -97,10 +102,14 @@ def verify_fix(op: Operator, fix: Fix, device: Device, cases: list[Case], *, see
 def _verify_case(op: Operator, device: Device, case: Case, seed: int, before_texts: dict[str, str],
                  after_texts: dict[str, str]) -> CaseVerdict:
     before = device.run(op, case, seed=seed, texts=before_texts, keep_outputs=True)
+    after = device.run(op, case, seed=seed, texts=after_texts, keep_outputs=True)
     if not before.ok or before.correct is False:
+        # A fix for an error (a missing tiling field): passing the golden with it is the proof it works.
+        if after.ok and after.correct is True:
+            return CaseVerdict(case.name, ran=True, correct=True, after_us=after.time_us, repaired=True,
+                               detail=f"case {case.name} fails without the fix ({_failure(before)}) and passes with it")
         return CaseVerdict(case.name, ran=False, correct=None,
                            detail=f"the operator fails case {case.name} without the fix ({_failure(before)})")
-    after = device.run(op, case, seed=seed, texts=after_texts, keep_outputs=True)
     result = CaseVerdict(case.name, ran=after.ok, correct=False, before_us=before.time_us, after_us=after.time_us)
     if not after.ok or after.correct is False:
         result.detail = _failure(after)

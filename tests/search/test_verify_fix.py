@@ -125,3 +125,12 @@ def test_lint_verify_tries_the_unproven_fixes_and_says_what_held(tmp_path, capsy
     [verified] = [fix["verified"] for f in data for fix in f["fixes"] if "verified" in fix]
     assert verified["correct"] and verified["checked"] and verified["speedup"] > 1.0
     assert verified["message"].startswith("Verified on the emulator")
+
+
+def test_a_fix_for_an_error_is_verified_by_the_case_passing_with_it(tmp_path, device):
+    """The fix of a kernel that does not build (here: a typo) is proven by the case passing the golden with it."""
+    op = _operator(tmp_path / "op", WITH_GOLDEN, kernel=SLOW_KERNEL.replace("(half)2.0", "(half)2.0 +"))
+    verdict = verify_fix(op, _edit(op, _kernel_path(op), "(half)2.0 +", "(half)2.0"), device,
+                         list(op.manifest.cases))
+    assert verdict.correct and verdict.cases[0].repaired
+    assert "case small passes the golden (failing without it)" in verdict.message()
