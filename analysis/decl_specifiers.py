@@ -9,6 +9,8 @@ covers what it leaves, in a general way (no list of names):
 - a macro word before a constructor or destructor, which has no return type for the declaration test to see:
   `FORCE_INLINE_AICORE Collectives(int rank) : rank(rank) {}`;
 - a function-like macro before a variable declaration: `DEMO_ALIGN(32) float buf[8];`;
+- a lower-case word right before a specifier or builtin type (`aifunc void Init(...)`): no type or name can stand
+  there, so it is a macro whatever its case;
 - an operator named in a call: `axes->operator[](i)`, `a.operator()(x)`, which the grammar reads only as a name;
 - a macro call that ends a call chain and brings the chain's `;` (`REG_OP(X)` / `.INPUT(...)` /
   `.OP_END_FACTORY_REG(X)` in graph prototypes): the call becomes that `;`.
@@ -42,8 +44,18 @@ _TEMPLATE_HEAD_RE = re.compile(rb"\btemplate\s*<[^;{}]*>")
 _CTOR_RE = re.compile(rb"\s*((?:[A-Za-z_]\w*\s*::\s*)*~?[A-Za-z_]\w*)\s*\(")
 _CTOR_TAIL_RE = re.compile(rb"\s*(?:(?:const|noexcept|override|final)\b\s*)*(?::(?!:)|\{|;|=\s*(?:default|delete))")
 _CLASS_NAME_RE = re.compile(rb"\b(?:class|struct)\s+(?:\w+\s+)*?([A-Za-z_]\w*)\s*(?:final\b)?\s*(?::[^{]*)?$")
-_OPERATOR_CALL_RE = re.compile(rb"(?:\.|->)\s*operator\s*(\(\)|\[\]|[-+*/%^&|~!=<>]{1,3})(?=\s*\()")
+_OPERATOR_CALL_RE = re.compile(
+    rb"(?:\.|->)\s*(template\s+)?operator\s*(\(\)|\[\]|[-+*/%^&|~!=<>]{1,3})(?=\s*[(<])")
 _CHAIN_END_RE = re.compile(rb"(\.[ \t]*([A-Z][A-Z0-9_]*[A-Z0-9])[ \t]*\()")
+# A word followed by a word only a declaration's start can have: the first one must be a macro.
+_LOWER_MACRO_RE = re.compile(rb"\b([a-z_][a-z0-9_]*)[ \t]+(?=(?:void|static|inline|constexpr|virtual|explicit|bool|int"
+                             rb"|float|double|char|unsigned|signed|__[a-z]\w*__)\b)")
+_KEYWORDS = frozenset(b"""alignas alignof and asm auto bool break case catch char class co_await co_return co_yield
+    concept const consteval constexpr constinit const_cast continue decltype default delete do double dynamic_cast
+    else enum explicit export extern false float for friend goto if inline int long mutable namespace new noexcept not
+    operator or private protected public register reinterpret_cast requires return short signed sizeof static
+    static_assert static_cast struct switch template this thread_local throw true try typedef typeid typename union
+    unsigned using virtual void volatile while""".split())
 _CALL_SCAN = 2048  # how far a macro call's `)` is looked for
 
 
@@ -51,6 +63,7 @@ def neutralise_specifier_macros(src: bytes, buf: bytearray, opaque: _Opaque, out
                                 scan_end: int) -> None:
     """The rewrites above, for constructs that start in [lo, hi); scans stop at `scan_end`."""
     _macro_specifiers(src, buf, opaque, out, lo, hi, scan_end)
+    _lower_case_specifiers(src, buf, opaque, out, lo, hi, scan_end)
     if b"operator" in src:
         _operator_calls(src, buf, opaque, out, lo, hi, scan_end)
     if b"." in src:
@@ -103,6 +116,22 @@ def _macro_specifiers(src: bytes, buf: bytearray, opaque: _Opaque, out: Preproce
         out.marks.append(Mark("specifier_macro", word.decode(), start, call_end, args))
 
 
+def _lower_case_specifiers(src: bytes, buf: bytearray, opaque: _Opaque, out: Preprocessed, lo: int, hi: int,
+                           scan_end: int) -> None:
+    for m in opaque.code_matches(_LOWER_MACRO_RE, src, lo, hi, scan_end, group=1):
+        start, end = m.span(1)
+        word = m.group(1)
+        if word in _KEYWORDS or buf[start:end] != src[start:end] or (start and src[start - 1] in b".>:"):
+            continue
+        line_start = src.rfind(b"\n", 0, start) + 1
+        if not _only_specifiers_before(buf, line_start, start) or _in_directive(src, start):
+            continue
+        line_end = src.find(b"\n", end)
+        out.calls.append((line_start, len(src) if line_end < 0 else line_end))
+        blank(buf, start, end)
+        out.marks.append(Mark("specifier_macro", word.decode(), start, end))
+
+
 def _only_specifiers_before(buf: bytearray, line_start: int, pos: int) -> bool:
     """Whether the line holds only specifiers (or blanked text, or a template head) before pos."""
     before = _TEMPLATE_HEAD_RE.sub(b" ", bytes(buf[line_start:pos]))
@@ -137,10 +166,13 @@ def _constructor(src: bytes, opaque: _Opaque, pos: int) -> tuple[int, int, bool]
 def _operator_calls(src: bytes, buf: bytearray, opaque: _Opaque, out: Preprocessed, lo: int, hi: int,
                     scan_end: int) -> None:
     # `axes->operator[](i)` -> `axes->operator__(i)`: one member name, which the grammar calls.
-    for m in opaque.code_matches(_OPERATOR_CALL_RE, src, lo, hi, scan_end, group=1):
-        start, end = m.span(1)
+    # (`.template operator()<T>(x)`: the `template` goes too; the `<T>` is `macro_forms`' operator template-id)
+    for m in opaque.code_matches(_OPERATOR_CALL_RE, src, lo, hi, scan_end, group=2):
+        start, end = m.span(2)
         buf[start:end] = b"_" * (end - start)
-        out.marks.append(Mark("operator_call", m.group(1).decode(), start, end))
+        if m.group(1):
+            blank(buf, m.start(1), m.end(1))
+        out.marks.append(Mark("operator_call", m.group(2).decode(), m.start(1) if m.group(1) else start, end))
 
 
 def _chain_end_macros(src: bytes, buf: bytearray, opaque: _Opaque, out: Preprocessed, lo: int, hi: int,

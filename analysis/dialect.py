@@ -30,6 +30,7 @@ from analysis.preprocess import _blank as blank
 from analysis.preprocess import _match_paren as match_paren
 
 _BARE_IF_RE = re.compile(rb"\bif(\s+)([A-Z][A-Z0-9_]*[A-Z0-9])(\s*)\{")
+_BARE_IF_CALL_RE = re.compile(rb"\bif([ \t]+)([A-Z][A-Z0-9_]*[A-Z0-9])[ \t]*\(")
 _MEMBER_PTR_RE = re.compile(rb"->\*|\.\*")
 _DEFAULT_BRACES_RE = re.compile(rb"=[ \t]*\{")
 _MEMBER_PTR_TYPE_RE = re.compile(rb"\(\s*((?:[A-Za-z_]\w*\s*(?:<[^;{}()]*>)?\s*::\s*)+)\*")
@@ -87,6 +88,18 @@ def _bare_conditions(src: bytes, buf: bytearray, opaque: _Opaque, out: Preproces
         buf[m.end(1) - 1] = ord("(")
         buf[m.start(3) if m.end(3) > m.start(3) else m.end(2) - 1] = ord(")")
         out.marks.append(Mark("bare_condition", m.group(2).decode(), m.start(), m.end()))
+    # `if TILING_KEY_IS (KEY) {`: a macro call as the whole condition; the parentheses go on the blanks around it
+    for m in opaque.code_matches(_BARE_IF_CALL_RE, src, lo, hi, scan_end):
+        if m.start() and src[m.start() - 1] in _WORD:
+            continue
+        close = match_paren(src, m.end() - 1, opaque)
+        brace = re.compile(rb"([ \t]+)\{").match(src, close + 1) if close >= 0 else None
+        if brace is None:
+            continue
+        out.calls.append((m.start(), brace.end()))
+        buf[m.end(1) - 1] = ord("(")
+        buf[brace.end(1) - 1] = ord(")")
+        out.marks.append(Mark("bare_condition", m.group(2).decode(), m.start(), brace.end()))
 
 
 def _member_pointers(src: bytes, buf: bytearray, opaque: _Opaque, out: Preprocessed, lo: int, hi: int,

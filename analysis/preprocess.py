@@ -334,6 +334,10 @@ def _neutralise_tiling_macro(src: bytes, buf: bytearray, m: re.Match, opaque: _O
     if name == "END_TILING_DATA_DEF":
         _blank(buf, m.start(), m.end())
         buf[m.start()] = ord("}")
+        following = re.compile(rb"\s*").match(src, m.end()).end()
+        out.calls.append((m.start(), following + 1))  # the decision below reads up to the next code byte
+        if src[following : following + 1] != b";":
+            buf[m.start() + 1] = ord(";")  # the macro brings the struct's `};`, so public code may leave it out
         out.marks.append(Mark("tiling_end", name, m.start(), m.end()))
         return
     open_pos = m.end()

@@ -199,3 +199,17 @@ def test_a_hash_line_that_is_no_directive_is_reported_there_only():
     assert found and {line for line, _ in found} <= {1, 2, 3}
     # a `#` alone is the null directive; `#if 0` groups and `# 1 "file"` line markers are fine too
     assert parse_errors("#\nint a;\n#if 0\n# anything\n#endif\n# 1 \"demo.cpp\"\nint b;\n") == []
+
+
+def test_forms_found_on_a_second_public_operator_repository():
+    # a lower-case specifier macro, a macro call as an if's whole condition, `.template operator()<T>(...)`, and
+    # tiling structs whose END / REGISTER macros stand without their `;`
+    text = ("class KernelDemo {\npublic:\n    demo_func void Init(int a)\n    {\n        if DEMO_KEY_IS (7) {\n"
+            "            return;\n        }\n        op.template operator()<LocalTensor<T>>(a, b);\n    }\n"
+            "    static demo_func int Size();\n};\n"
+            "namespace optiling {\nBEGIN_TILING_DATA_DEF(DemoA)\nTILING_DATA_FIELD_DEF(uint64_t, n)\n"
+            "END_TILING_DATA_DEF\n\nREGISTER_TILING_DATA_CLASS(DemoOp, DemoA)\n\nBEGIN_TILING_DATA_DEF(DemoB)\n"
+            "TILING_DATA_FIELD_DEF(uint64_t, m)\nEND_TILING_DATA_DEF;\n}\n")
+    assert parse_errors(text) == []
+    # a word before a type inside a function body is still an error
+    assert parse_errors("void f() {\n    x = y int;\n}\n")
