@@ -94,3 +94,130 @@ def test_fix_is_verify_only_when_the_tensor_is_read_by_the_scalar_unit_afterward
                            "            yLocal.SetValue(j, xLocal.GetValue(j) * (half)2.0);\n        }\n"
                            "        half first = yLocal.GetValue(0);\n        yLocal.SetValue(1, first);\n")
     assert f.fixes and all(not x.safe for x in f.fixes)
+
+
+# ---- false-positive patterns of the corpus reading (issue 13): each proof that no vector instruction pays ----
+
+def test_store_decided_by_a_scalar_flag_array_is_silent(tmp_path: Path):
+    """Which elements are zeroed is decided by a scalar array (`flags[j]`) no vector instruction reads."""
+    assert found(tmp_path, MULS + "        uint8_t flags[64] = {0};\n"
+                                  "        for (uint32_t j = 0; j < tileLength; j++) {\n"
+                                  "            if (flags[j % 64] != 1) {\n"
+                                  "                yLocal.SetValue(j, (half)0);\n            }\n        }\n") == []
+
+
+def test_value_divided_by_a_scalar_array_through_a_compound_assignment_is_silent(tmp_path: Path):
+    """Coordinates of one element, dimension by dimension: `left /= dims[d]` makes each stored value from a
+    scalar array (the compound assignment is followed like a plain one)."""
+    assert found(tmp_path, MULS + "        uint32_t dims[8] = {2, 3, 4, 5, 6, 7, 8, 9};\n"
+                                  "        uint32_t rank = yGm.GetSize() / 1024;\n"
+                                  "        uint32_t left = tileLength;\n"
+                                  "        for (uint32_t d = 0; d < rank; d++) {\n"
+                                  "            left /= dims[d];\n"
+                                  "            yGm.SetValue(d * 64, (half)left);\n        }\n") == []
+
+
+def test_tail_padded_to_a_block_is_silent(tmp_path: Path):
+    """`for (i = n; i < (n + 15) / 16 * 16; ++i)` pads at most 15 halves, whatever n is at run time."""
+    assert found(tmp_path, MULS + "        uint32_t n = yGm.GetSize() / 3;\n"
+                                  "        uint32_t up = (n + 16 - 1) / 16 * 16;\n"
+                                  "        for (uint32_t i = n; i < up; i++) {\n"
+                                  "            yLocal.SetValue(i, (half)1);\n        }\n") == []
+
+
+def test_tail_padded_to_a_repeat_is_info_with_a_rewrite_from_the_tail(tmp_path: Path):
+    """Padded up to 128 elements: at most 127 trips, an info; the Duplicate offered starts at the tail (from
+    element 0 it would overwrite the data) and is verify-only (the tail's address need not be aligned)."""
+    (f,) = found(tmp_path, MULS + "        uint32_t n = yGm.GetSize() / 3;\n"
+                                  "        uint32_t up = (n + 128 - 1) / 128 * 128;\n"
+                                  "        for (uint32_t i = n; i < up; i++) {\n"
+                                  "            yLocal.SetValue(i, (half)1);\n        }\n")
+    assert f.severity == "info" and "at most 127 times" in f.message
+    (fix,) = f.fixes
+    assert not fix.safe and fix.edits[0].new_text == "Duplicate(yLocal[n], (half)1, up - n);"
+
+
+def test_row_driver_handing_rows_to_a_helper_is_silent(tmp_path: Path):
+    """Each iteration fills a row through the kernel's own helper; the loop's SetValue is a per-row header."""
+    helper = ("    __aicore__ inline void FillRow(LocalTensor<half> &t, uint32_t base)\n    {\n"
+              "        Duplicate(t[base], (half)0, 64);\n    }\n")
+    assert found(tmp_path, MULS + "        for (uint32_t r = 0; r < tileLength / 64; r++) {\n"
+                                  "            FillRow(yLocal, r * 64);\n"
+                                  "            xLocal.SetValue(r, (half)64);\n        }\n", helper) == []
+
+
+def _bytes_helper(calls: str) -> str:
+    return ("    __aicore__ inline void ZeroGroup(LocalTensor<half> &t, uint32_t group, uint32_t d)\n    {\n"
+            "        for (uint32_t b = 0; b < d; b++) {\n            t.SetValue(group * d + b, (half)0);\n"
+            "        }\n    }\n"
+            "    __aicore__ inline void Groups(LocalTensor<half> &t)\n    {\n" + calls + "    }\n")
+
+
+def test_loop_bounded_by_a_parameter_every_caller_passes_small_is_silent(tmp_path: Path):
+    helper = _bytes_helper("        ZeroGroup(t, 0, 4U);\n        ZeroGroup(t, 1, 10U);\n")
+    assert found(tmp_path, MULS + "        Groups(yLocal);\n", helper) == []
+
+
+def test_loop_bounded_by_a_parameter_one_caller_passes_long_speaks(tmp_path: Path):
+    helper = _bytes_helper("        ZeroGroup(t, 0, 4U);\n        ZeroGroup(t, 1, 4096U);\n")
+    (f,) = found(tmp_path, MULS + "        Groups(yLocal);\n", helper)
+    assert "at most 4096 times" in f.message
+
+
+def test_bit_mask_table_filled_once_per_launch_is_silent(tmp_path: Path):
+    """`(1 << k) - 1` bounds k below 32 though the bound's constant lives in a header the operator does not
+    carry; the table is filled once, in Init."""
+    kernel = replace_once(KERNEL, "        pipe.InitBuffer(outQueueY, BUFFER_NUM, this->tileLength * sizeof(half));\n",
+                          "        pipe.InitBuffer(outQueueY, BUFFER_NUM, this->tileLength * sizeof(half));\n"
+                          "        pipe.InitBuffer(tableBuf, 256);\n"
+                          "        LocalTensor<int32_t> table = tableBuf.Get<int32_t>();\n"
+                          "        for (int32_t k = 0; k < TABLE_BITS; ++k) {\n"
+                          "            table.SetValue(k, (1 << k) - 1);\n        }\n")
+    kernel = replace_once(kernel, "    TPipe pipe;\n", "    TPipe pipe;\n    TBuf<TPosition::VECCALC> tableBuf;\n")
+    op = load_operator(write_operator(tmp_path / "op", kernel=kernel))
+    assert not op.model.syntax_errors
+    assert [f for f in lint(op) if f.rule == RULE] == []
+
+
+def test_bit_mask_table_rebuilt_per_tile_speaks(tmp_path: Path):
+    """The same table filled in Compute runs once per tile: at most 32 trips each time, still worth a look."""
+    (f,) = found(tmp_path, MULS + "        LocalTensor<int32_t> table = xLocal.ReinterpretCast<int32_t>();\n"
+                                  "        for (int32_t k = 0; k < TABLE_BITS; ++k) {\n"
+                                  "            table.SetValue(k, (1 << k) - 1);\n        }\n")
+    assert f.severity == "info" and "at most 32 times" in f.message
+
+
+def test_value_from_a_helper_that_divides_int64_is_silent(tmp_path: Path):
+    helper = ("    __aicore__ inline int32_t ModQ(int64_t x, int32_t q)\n    {\n"
+              "        const int64_t q64 = q;\n        return (int32_t)(x - (x / q64) * q64);\n    }\n")
+    assert found(tmp_path, MULS + "        LocalTensor<int32_t> c = yLocal.ReinterpretCast<int32_t>();\n"
+                                  "        for (uint32_t j = 0; j < tileLength / 2; j++) {\n"
+                                  "            c.SetValue(j, ModQ((int64_t)c.GetValue(j), 3329));\n        }\n",
+                 helper) == []
+
+
+def test_strided_scatter_into_records_is_silent(tmp_path: Path):
+    """One half every 9 elements (18 bytes): no block stride of a vector instruction lands there."""
+    assert found(tmp_path, MULS + "        for (uint32_t j = 0; j < tileLength / 9; j++) {\n"
+                                  "            yLocal.SetValue(j * 9 + 1, xLocal.GetValue(j));\n        }\n") == []
+
+
+def test_interleave_of_two_halves_still_speaks(tmp_path: Path):
+    """`2 * k` and `2 * k + 1` fill the stride together: a permutation a Gather does, so the walk is reported."""
+    (f,) = found(tmp_path, MULS + "        for (uint32_t k = 0; k < tileLength / 2; k++) {\n"
+                                  "            yLocal.SetValue(2 * k, xLocal.GetValue(k));\n"
+                                  "            yLocal.SetValue(2 * k + 1, xLocal.GetValue(k + 4096));\n        }\n")
+    assert "one element at a time" in f.message
+
+
+def test_positions_of_set_bits_found_by_a_bit_scan_are_silent(tmp_path: Path):
+    """Compacting the set bits of a 64-bit mask one find-first-set at a time is scalar bit work."""
+    assert found(tmp_path, MULS + "        LocalTensor<int32_t> idx = yLocal.ReinterpretCast<int32_t>();\n"
+                                  "        uint64_t mask = (uint64_t)yGm.GetSize();\n"
+                                  "        int32_t cnt = 0;\n"
+                                  "        int64_t bit = ScalarGetSFFValue<1>(mask);\n"
+                                  "        while (bit != -1 && cnt < (int32_t)tileLength) {\n"
+                                  "            idx.SetValue(cnt, (int32_t)bit);\n"
+                                  "            mask &= mask - 1;\n"
+                                  "            cnt += 1;\n"
+                                  "            bit = ScalarGetSFFValue<1>(mask);\n        }\n") == []

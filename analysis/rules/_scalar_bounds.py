@@ -1,0 +1,198 @@
+"""Proofs scalar-loop asks before it calls a GetValue/SetValue loop a job for a vector instruction.
+
+Two kinds (issue 13: a rule states a problem only when it has proved its premise):
+- how long the loop can be when its bound is not one constant: the largest value the callers pass for a
+  parameter bound, the tail a round-up pads (`for (i = n; i < (n + 15) / 16 * 16; ++i)` runs at most 15 times),
+  the width of a shift by the loop variable (`1 << k` is defined only below the type's width), and whether the
+  loop runs once per launch (outermost, in a function no loop calls);
+- whether a vector instruction could do the work at all: stores one element per stride that no 32-byte block
+  stride reaches (a scatter), stores decided by a scalar array, values made by 64-bit division inside the
+  kernel's own helper, or a loop that hands a row per iteration to the kernel's own helper (a row driver whose
+  stores are per-row bookkeeping).
+"""
+
+from __future__ import annotations
+
+import re
+
+from tree_sitter import Node
+
+from analysis.apis import FREE_APIS, MEMBER_APIS
+from analysis.rules._barrier_deps import _call_sites, _calls, _function_name, _functions, _params
+from analysis.source import SourceFile
+
+_LOOPS = frozenset(("for_statement", "while_statement", "do_statement", "for_range_loop"))
+_COMMENT_RE = re.compile(r"//[^\n]*|/\*.*?\*/", re.S)
+_DIVISION_RE = re.compile(r"[\w)\]]\s*[/%]=?\s*[\w(]")
+_CALL_RE = re.compile(r"\b([A-Za-z_]\w*)\s*(?:<[^<>()]*>)?\s*\(")
+_COND_RE = re.compile(r"\b(?:if|while)\s*\((.*)\)\s*\{?", re.M)
+_ARRAY_RE = re.compile(r"\b([A-Za-z_]\w*)\s*\[")
+
+
+def _enclosing_function(node: Node) -> Node | None:
+    p = node.parent
+    while p is not None and p.type != "function_definition":
+        p = p.parent
+    return p
+
+
+def _in_loop(node: Node) -> bool:
+    p = node.parent
+    while p is not None and p.type != "function_definition":
+        if p.type in _LOOPS:
+            return True
+        p = p.parent
+    return False
+
+
+def param_bound(ctx, sf: SourceFile, loop: Node, bound: str) -> int | None:
+    """The largest value the callers pass for a parameter the loop is bounded by (`pack(out, in, g, 10U)`), when
+    every call site's argument evaluates; None when one does not, or no call is seen."""
+    fn = _enclosing_function(loop)
+    if fn is None or not bound.isidentifier():
+        return None
+    params = _params(sf, fn)
+    if bound not in params:
+        return None
+    at = params.index(bound)
+    sites = _call_sites(ctx).get(_function_name(sf, fn), [])
+    values = []
+    for csf, call in sites:
+        args = call.child_by_field_name("arguments")
+        items = [a for a in args.named_children if a.type != "comment"] if args is not None else []
+        if len(items) != len(params):
+            return None  # another overload, or defaults: which parameter is which is not proved
+        v = ctx.evaluator(csf).value(items[at])
+        if v is None:
+            return None
+        values.append(v)
+    return max(values) if values else None
+
+
+def padded_tail(ctx, sf: SourceFile, loop: Node, start: str, bound: str) -> int | None:
+    """`for (i = n; i < up; ++i)` where `up` is n rounded up to a multiple of K (`(n + K - 1) / K * K`, or an
+    AlignUp/RoundUp helper of n and K): the loop pads the tail, at most K - 1 elements."""
+    fn = _enclosing_function(loop)
+    if fn is None or not bound.isidentifier():
+        return None
+    text = sf.data[fn.start_byte:loop.start_byte].decode("utf-8", "replace")
+    defs = re.findall(rf"\b{re.escape(bound)}\s*=\s*([^;]+);", text)
+    if not defs:
+        return None
+    n = re.escape(re.sub(r"\s+", "", start))
+    expr = re.sub(r"\s+", "", defs[-1])
+    for pattern in (rf"\(+{n}\)?\+(\w+)-1\)/(\w+)\*(\w+)", rf"\w*(?:[Aa]lign|[Rr]ound[Uu]p)\w*\({n},(\w+)\)"):
+        m = re.fullmatch(pattern, expr)
+        if m is None or len(set(m.groups())) != 1:
+            continue
+        k = _constant(m.group(1), ctx.evaluator(sf))
+        if k is None:
+            return None
+        return k - 1 if k > 0 else None
+    return None
+
+
+def shift_width(values: list[str], walkers: set[str]) -> int | None:
+    """A stored value that shifts by the loop variable (`(1 << k) - 1`): the shift is defined only below the
+    type's width, so the loop runs at most 32 (64 for a 64-bit literal or type) times."""
+    for value in values:
+        for w in walkers:
+            if w and re.search(rf"<<\s*\(?\s*{re.escape(w)}\b", value):
+                return 64 if re.search(r"\d(?:ULL|UL|LL|L)\b|64", value, re.I) else 32
+    return None
+
+
+def once_per_launch(ctx, sf: SourceFile, loop: Node, depth: int = 4) -> bool:
+    """The loop is the outermost one in its function, and no caller (a few levels up) calls that function from a
+    loop: it runs once per launch (a table set up in Init). Unknown callers count as a loop."""
+    if _in_loop(loop):
+        return False
+    fn = _enclosing_function(loop)
+    entries = {e.name for e in ctx.model.kernel.entries} if ctx.model.kernel else set()
+    todo = [(sf, fn)]
+    for _ in range(depth):
+        nxt = []
+        for fsf, f in todo:
+            if f is None:
+                return False
+            name = _function_name(fsf, f)
+            if name in entries:
+                continue
+            sites = _call_sites(ctx).get(name, [])
+            if not sites or len(sites) > 4:
+                return False  # called from where this reading does not see, or from many places
+            for csf, call in sites:
+                if _in_loop(call):
+                    return False
+                nxt.append((csf, _enclosing_function(call)))
+        todo = nxt
+        if not todo:
+            return True
+    return False
+
+
+def row_driver(ctx, sf: SourceFile, loop: Node) -> bool:
+    """A statement in the loop calls a helper (the kernel's own, or one from a header outside the operator; not an
+    AscendC API) with a tensor (`FillRow(seed, xUb, rowBase)`): each iteration hands a row to that helper, and the
+    loop's own GetValue/SetValue are per-row bookkeeping. (A helper called inside a stored value is an element
+    computation, and does not count.)"""
+    tensors = ctx.tensor_types
+    body = loop.child_by_field_name("body")
+    if body is None:
+        return False
+    for call, name, _, args in _calls(sf, body):
+        if name in FREE_APIS or name in MEMBER_APIS or call.parent is None \
+                or call.parent.type != "expression_statement":
+            continue
+        if any(re.sub(r"\[.*", "", a).strip().lstrip("&*").replace("this->", "") in tensors for a in args):
+            return True
+    return False
+
+
+def scalar_branch(ctx, body: str) -> bool:
+    """A branch in the loop tests a scalar array (`if (flag[i] != 1)`): which elements are stored is decided by
+    data a vector instruction cannot read (a tensor's sub-tensor `x[i]` is not a scalar array)."""
+    tensors = ctx.tensor_types
+    for cond in _COND_RE.findall(body):
+        if any(name not in tensors and name.replace("this->", "") not in tensors
+               for name in _ARRAY_RE.findall(cond)):
+            return True
+    return False
+
+
+def strided_scatter(index: str, walkers: set[str], elem: int | None, evaluator, phases: int) -> bool:
+    """The index steps by a constant stride of more than one element whose span is not a whole number of 32-byte
+    blocks (`j * 9` over uint64), and the loop's `phases` walking stores do not fill the stride (an interleave,
+    `2 * k` and `2 * k + 1`, is a permutation Gather does): no vector instruction lands there, it is a scatter."""
+    if evaluator is None:
+        return False
+    elem = elem or 8  # unknown type: an odd stride misses the 32-byte block even for the widest element
+    for w in walkers:
+        if not w:
+            continue
+        m = re.search(rf"\b{re.escape(w)}\s*\*\s*\(?\s*(\w+)|(\w+)\s*\)?\s*\*\s*{re.escape(w)}\b", index)
+        if m is None:
+            continue
+        stride = _constant(m.group(1) or m.group(2), evaluator)
+        if stride is not None and stride > max(1, phases) and (stride * elem) % 32 != 0:
+            return True
+    return False
+
+
+def _constant(word: str, evaluator) -> int | None:
+    try:
+        return int(word.rstrip("uUlL"), 0)
+    except ValueError:
+        return evaluator.env.get(word)
+
+
+def uses_int64_division(ctx, value: str) -> bool:
+    """The value calls a function of the kernel whose body divides 64-bit integers (`x / q64` on int64_t): the
+    vector unit has no 64-bit division, so that element work stays on the scalar unit by design."""
+    defs = _functions(ctx)
+    for name in dict.fromkeys(_CALL_RE.findall(value)):
+        for fsf, fn in defs.get(name, []):
+            text = _COMMENT_RE.sub("", fsf.node_text(fn))
+            if re.search(r"(?<![u\w])int64", text) and _DIVISION_RE.search(text):
+                return True
+    return False
