@@ -214,8 +214,8 @@ def _macro_words(src: bytes, buf: bytearray, opaque: _Opaque, out: Preprocessed,
     when it stands alone between statements (a macro that carries its own `;`)."""
     for m in opaque.code_matches(_CAPS_LINE_RE, src, lo, hi, scan_end, group=1):
         start, end = m.span(1)
-        if _in_directive(src, start):
-            continue
+        if _in_directive(src, start) or buf[start:end] != src[start:end]:
+            continue  # (or an earlier pass rewrote it: `END_TILING_DATA_DEF` is already `};`)
         line_end = src.find(b"\n", end)
         line_end = len(src) if line_end < 0 else line_end
         rest = src[end:line_end].strip()

@@ -93,8 +93,10 @@ def _declaration_calls(src: bytes, buf: bytearray, opaque: _Opaque, out: Preproc
     # `NAME(Pool, Pos::VECCALC, 16);` where only declarations may stand: the arguments go, `NAME(   );` stays.
     for m in opaque.code_matches(_DECL_CALL_RE, src, lo, hi, scan_end, group=1):
         close = match_paren(src, m.end() - 1, opaque)
-        if close < 0 or src[close + 1 : close + 2] != b";" or buf[m.start(1) : close] != src[m.start(1) : close]:
-            continue  # (or an earlier pass rewrote it: a tiling macro, a statement macro)
+        if close < 0 or src[close + 1 : close + 2] != b";" or buf[m.start(1) : m.end()] != src[m.start(1) : m.end()]:
+            continue  # (or an earlier pass rewrote it: a tiling macro)
+        if any(buf[i] != src[i] and buf[i] != 0x5F for i in range(m.end(), close)):
+            continue  # a statement macro's arguments, already blanked (a type argument's `___` is blanked below)
         inner = src[m.end() : close]
         if b"=" in inner or not any(not opaque.contains(m.end() + h.start())
                                     for h in _NOT_PARAMETER_RE.finditer(inner)):

@@ -213,3 +213,12 @@ def test_forms_found_on_a_second_public_operator_repository():
     assert parse_errors(text) == []
     # a word before a type inside a function body is still an error
     assert parse_errors("void f() {\n    x = y int;\n}\n")
+
+
+def test_member_macros_taking_types_and_tiling_ends_without_semicolons():
+    text = ("class DemoConv {\n    DEMO_DEFINE_MEMBER(Param, pingpong, 0, int);\n"
+            "    DEMO_DEFINE_MEMBER(Param, order, O_, bool);\n};\n"
+            "namespace optiling {\nBEGIN_TILING_DATA_DEF(DemoData)\nTILING_DATA_FIELD_DEF(int64_t, n);\n"
+            "END_TILING_DATA_DEF\n\nREGISTER_TILING_DATA_CLASS(Demo, DemoData)\n\n"
+            "struct DemoInfo {\n    int32_t cores = 0;\n};\n}\n")
+    assert parse_errors(text) == []
