@@ -4,14 +4,24 @@ The rule states the problem only when it has proved the premise, because a secon
 - the queue streams tiles: it is enqueued and dequeued in a loop, and its tensor is the target of a copy from GM
   (copy-in) or the source of a copy to GM (copy-out). A queue only allocated and freed (scratch), one that never
   meets GM (a statistics or work queue), or one enqueued outside any loop (loaded once) gains nothing;
-- the loop runs more than once (with case facts: the EnQue ran more than once per block);
+- the loop runs more than once (with case facts: the EnQue ran more than once per block), and the EnQue's call
+  chain really reaches a loop (`_stream_loops`: call sites matched to the callee's class);
+- something in that loop could overlap: no PipeBarrier<PIPE_ALL> (direct, through a macro, or in a called
+  function), no WaitFlag making the next copy wait for the last one's later stage, no scalar element walk as the
+  compute;
 - a second buffer fits in the UB at the tile size the host chose: with case facts, every InitBuffer of the pipe as
-  it ran, doubled queue included, for EVERY case; without, the static sizes when they are all known. When sizes
-  are decided at run time and no case ran, the finding is a note naming the condition, and its fix is offered for
-  verification on the emulator rather than as "Apply".
-A host that sizes its tiles from the UB (`GetCoreMemSize(CoreMemType::UB, ...)`, `ubSize / ...`) leaves no room:
+  it ran, every queue the fix doubles (all that share the count's constant) doubled, for EVERY case; without, the
+  static sizes when they are all known (names followed through members, class constants and constant tiling
+  fields, `_static_sizes`). When sizes are decided at run time and no case ran, the finding is a note naming the
+  condition, and its fix is offered for verification on the emulator rather than as "Apply".
+A host that sizes its tiles from the UB (`GetCoreMemSize(CoreMemType::UB, ...)`, `(ubSize - reserve) / ...`, a
+comparison of its buffers with the UB size) leaves no room:
 silent, unless it divides by the same buffer-count constant, in which case doubling halves the tile (said, with
 the gain the cost model gives for the halved tile).
+
+Gains: with timed cases, the timing model's ceiling for removing serialisation (CaseFacts.overlap_bound) of the
+best case, naming its busiest pipe; under 1.05x in every case the finding is a note (true, not worth it). Without
+timing, the structural estimate of _gain, stated as an upper bound.
 
 An output queue whose tile is filled the same way every iteration and then copied out gets better advice than a
 second buffer: fill the tile once, before the loop, and copy it out as often as needed.
@@ -27,12 +37,20 @@ from analysis.knobs import is_tuned
 from analysis.model import ApiCall, InitBufferCall, Loc
 from analysis.observed import CaseFacts
 from analysis.queues import init_buffer_queue
+from analysis.rules._barrier_deps import _calls
 from analysis.rules._gain import double_buffer_gain
+from analysis.rules._static_sizes import resolve_size
+from analysis.rules._stream_loops import repeat_loops, serialised
 from analysis.rules.base import ALIGN_BYTES, Rule, RuleContext, edit
 
-_HOST_UB_RE = re.compile(r"\b\w*ub_?(?:size|bytes|capacity|len)\w*\s*\)?\s*/(?![/*])", re.IGNORECASE)
-_UB_QUERY_RE = re.compile(r"GetCoreMemSize\s*\([^;]*\bUB\b")
+# A name for the UB's size (ubSize, maxUbSize, UB_SIZE, ub_bytes ...), not a word that merely contains "ub".
+_UB_WORD_RE = re.compile(r"\b(?:\w*[a-z_])?(?:UB|Ub|ub)_?"
+                         r"(?:[Ss]ize|SIZE|[Bb]ytes|BYTES|[Cc]apacity|CAPACITY|[Ll]en|LEN)\w*")
+_UB_QUERY_RE = re.compile(r"GetCoreMemSize\s*\([^;]*\bUB\b|\bGetUbSize\s*\(")
 _COMMENT_RE = re.compile(r"//[^\n]*|/\*.*?\*/", re.DOTALL)
+_BOUND = " - an upper bound, not a measurement"
+_WORTH = 1.05  # below this ceiling in every case, a second buffer is true but not worth the UB and the change
+_QUEUE_OPS = frozenset(("EnQue", "DeQue", "AllocTensor", "FreeTensor"))
 _LOOP_VAR_RE = re.compile(r"for\s*\(\s*(?:[\w:<>]+\s+)?(\w+)\s*=")
 
 
@@ -66,6 +84,11 @@ class SingleBuffer(Rule):
             if stream is None:
                 continue  # scratch, statistics or loaded-once queue: a second buffer would only cost UB
             direction, enqueues, fill = stream
+            loops = repeat_loops(ctx, [n for c in enqueues for n in [ctx.node(c.loc)] if n is not None])
+            if loops == []:
+                continue  # no call of its EnQue is in a loop (the looped caller was another class's): loaded once
+            if fill is None and loops and serialised(ctx, loops, direction):
+                continue  # barriers, waits or scalar work already serialise the stages: nothing left to overlap
             key = name or f"{buf.loc.file}:{buf.loc.line}"
             loc = target or buf.num.loc or buf.loc
             if fill is not None:  # its own advice, even when the shared constant was reported for another queue
@@ -96,37 +119,91 @@ class SingleBuffer(Rule):
             if not any(self._calls(f, enqueues) > 1 for f in facts):
                 return None  # one tile per block in every case: nothing to overlap
             for f in facts:
-                if not halves and not self._fits(ctx, f, buf):
+                if not halves and not self._fits(ctx, f, buf, name):
                     return None  # the host's tile already fills the UB in this case: no room for a second buffer
             tile = max(self._bytes(f, buf) for f in facts)
-            gain = double_buffer_gain(ctx, buf.owner, tile, halves)
             note = self._halving_note(name) if halves else ""
-            fix = self._fix(name, target, gain, safe=not halves)
+            severity = "info" if halves else "warning"
+            ceiling = self._ceiling(facts)
+            if ceiling is None:
+                gain = double_buffer_gain(ctx, buf.owner, tile, halves) + _BOUND
+            else:
+                bound, case, pipe, share = ceiling
+                gain = (f"at most {bound:.2f}x on case {case}: the busiest pipe, {pipe}, is already busy "
+                        f"{share:.0%} of the span")
+                if bound < _WORTH:
+                    severity = "info"
+                    note += (" True but not worth it: overlapping the stages cannot beat the busiest pipe, which "
+                             "already takes nearly the whole span in every case.")
+            fix = self._fix(name, target, gain, safe=not halves, host=self._host_knob(ctx, name) if halves else None)
             return self.finding(loc, what + f" A second buffer fits in every case ({len(facts)} run); {gain}."
-                                + note, fix, severity="info" if halves else "warning")
-        if host == "full":
+                                + note, fix, severity=severity)
+        static = self._static_sizes(ctx, buf, name)
+        if host == "full" and static is None:
             return None  # the host divides the UB among its queues: a second buffer does not fit at its tile size
-        sizes = [b for b in ctx.model.init_buffers if b.owner == buf.owner]
-        if all(b.size.value is not None and b.num.value is not None for b in sizes) and not halves:
-            total = sum(_align(b.size.value) * b.num.value for b in sizes) + _align(buf.size.value)
+        if static is not None and not halves:
+            total = sum(_align(size) * num * (2 if shared else 1) for size, num, shared in static)
             if total > ctx.chip.ub_bytes:
-                return None
-            gain = double_buffer_gain(ctx, buf.owner, buf.size.value, False)
+                return None  # doubled (every queue the count names), the buffers no longer fit
+            tile = next(size for (size, _, _), b in zip(static, self._pipe(ctx, buf), strict=True) if b is buf)
+            gain = double_buffer_gain(ctx, buf.owner, tile, False) + _BOUND
             return self.finding(loc, what + f" Doubled, the pipe's buffers take {total} of {ctx.chip.ub_bytes} "
                                 f"bytes of UB; {gain}.", self._fix(name, target, gain, safe=True))
         if host == "reserved":
-            gain = double_buffer_gain(ctx, buf.owner, None, False)
+            gain = double_buffer_gain(ctx, buf.owner, None, False) + _BOUND
             return self.finding(loc, what + " The host sizes its tile so that the UB holds two buffers per queue, "
                                 f"so a second one fits; {gain}.", self._fix(name, target, gain, safe=False))
         if halves:
-            gain = double_buffer_gain(ctx, buf.owner, None, True)
+            gain = double_buffer_gain(ctx, buf.owner, None, True) + _BOUND
             return self.finding(loc, what + f" {gain}." + self._halving_note(name),
-                                self._fix(name, target, gain, safe=False), severity="info")
-        gain = double_buffer_gain(ctx, buf.owner, None, False)
+                                self._fix(name, target, gain, safe=False, host=self._host_knob(ctx, name)),
+                                severity="info")
+        gain = double_buffer_gain(ctx, buf.owner, None, False) + _BOUND
         return self.finding(loc, what + f" Unproven: the tile size is decided at run time, so this holds only if "
                             f"the host's tile leaves {buf.size.text} bytes (rounded to 32) free in the UB besides "
                             f"the pipe's other buffers; {gain}. Run `tilewise lint --cases` to check it per case.",
                             self._fix(name, target, gain, safe=False), severity="info")
+
+    @staticmethod
+    def _ceiling(facts: list[CaseFacts]) -> tuple[float, str, str, float] | None:
+        """(bound, case, busiest pipe, its share) for the case where removing serialisation could gain most: the
+        timing model's ceiling with that case's sizes (CaseFacts.overlap_bound). None when no case was timed."""
+        best = None
+        for f in facts:
+            bound = f.overlap_bound()
+            if bound is None:
+                continue
+            pipe, share = max(f.pipe_ratio.items(), key=lambda kv: kv[1])
+            if best is None or bound > best[0]:
+                best = (bound, f.case, pipe.upper(), min(share, 1.0))
+        return best
+
+    @staticmethod
+    def _pipe(ctx: RuleContext, buf: InitBufferCall) -> list[InitBufferCall]:
+        return [b for b in ctx.model.init_buffers if b.owner == buf.owner]
+
+    @staticmethod
+    def _shares(b: InitBufferCall, buf: InitBufferCall, name: str | None) -> bool:
+        """Whether the fix (the count's constant set to 2) doubles this buffer too."""
+        if b is buf or (b.loc.file, b.loc.line) == (buf.loc.file, buf.loc.line):
+            return True
+        text = b.num.text.replace("this->", "").strip().split("::")[-1]
+        return bool(name) and text == name.split("::")[-1]
+
+    def _static_sizes(self, ctx: RuleContext, buf: InitBufferCall,
+                      name: str | None) -> list[tuple[int, int, bool]] | None:
+        """(bytes, count, doubled by the fix) of every InitBuffer of the pipe, when the code fixes them all: the
+        model's values, else names followed to one constant value (members, class constants, tiling fields)."""
+        out = []
+        for b in self._pipe(ctx, buf):
+            size = b.size.value if b.size.value is not None else resolve_size(ctx, b.size.text)
+            num = b.num.value if b.num.value is not None else resolve_size(ctx, b.num.text)
+            if b is buf and num is None:
+                num = 1  # the count this finding is about (a local `BUFFER_NUM = 1` the model did not evaluate)
+            if size is None or num is None:
+                return None
+            out.append((size, num, self._shares(b, buf, name)))
+        return out
 
     @staticmethod
     def _halving_note(name: str | None) -> str:
@@ -134,11 +211,27 @@ class SingleBuffer(Rule):
                 "the copies get shorter (the estimate counts that).")
 
     @staticmethod
-    def _fix(name: str | None, target: Loc | None, gain: str, safe: bool) -> list[Fix]:
+    def _fix(name: str | None, target: Loc | None, gain: str, safe: bool, host: Loc | None = None) -> list[Fix]:
+        """Set the count to 2; where the host sizes its tile from the UB divided by a count of the same name, that
+        one too (else the kernel would double buffers the host still sizes to fill the UB)."""
         if target is None:
             return []
-        return [Fix(title=f"Enable double buffering ({name or 'buffers'} = 2): {gain}",
-                    edits=[edit(target, "2")], safe=safe)]
+        edits = [edit(target, "2")] + ([edit(host, "2")] if host is not None and host != target else [])
+        return [Fix(title=f"Enable double buffering ({name or 'buffers'} = 2): {gain}", edits=edits, safe=safe)]
+
+    @staticmethod
+    def _host_knob(ctx: RuleContext, name: str | None) -> Loc | None:
+        short = name.split("::")[-1] if name else None
+        knob = next((k for k in ctx.model.knobs if k.side == "host" and k.name == short and k.value == 1), None)
+        if knob is not None or short is None:
+            return knob.literal if knob is not None else None
+        for p in ctx.model.host_files:  # a plain `static int BUFFER_NUM = 1;`, which is not a knob
+            sf = ctx.sources.get(p)
+            m = sf and re.search(rb"\b(?:static\s+|const\s+|constexpr\s+)*(?:u?int\d*_t|int|unsigned|size_t)\s+"
+                                 + re.escape(short.encode()) + rb"\s*=\s*(1)[uU]?\s*;", sf.data)
+            if m:
+                return ctx.loc_at(sf, m.start(1), m.end(1))
+        return None
 
     # ---- the buffer count ------------------------------------------------------------------------------------
     def _num(self, ctx: RuleContext, buf: InitBufferCall) -> tuple[int, str | None, Loc | None] | None:
@@ -220,7 +313,34 @@ class SingleBuffer(Rule):
             loop_vars = {m.group(1) for lp in c.loops for m in [_LOOP_VAR_RE.match(lp.header)] if m}
             if any(re.search(rf"\b{re.escape(v)}\b", value) for v in loop_vars) or not c.in_loop:
                 return None
+            if "[" in c.args[0].text or not self._only_filled(ctx, c, _base(c.args[0].text), value):
+                return None  # a slice, a value computed in the loop, or other writers: not the same tile each time
         return f"value ({writers[0].args[1].text if len(writers[0].args) > 1 else '?'})", writers[0].loc
+
+    @staticmethod
+    def _only_filled(ctx: RuleContext, dup: ApiCall, tensor: str, value: str) -> bool:
+        """Whether, in the Duplicate's function, nothing else writes the tile (no SetValue, no raw address, no call
+        of the kernel's own code with it) and the fill value is not computed there."""
+        found = ctx.node(dup.loc)
+        if found is None:
+            return False
+        sf, node = found
+        fn = node
+        while fn.parent is not None and fn.type != "function_definition":
+            fn = fn.parent
+        text = sf.node_text(fn)
+        t = re.escape(tensor)
+        if re.search(rf"\b{t}\s*(?:\[[^\]]*\])?\s*\.\s*(?:SetValue|GetPhyAddr|ReinterpretCast|SetAddr)\b", text):
+            return False
+        for _, name, _, args in _calls(sf, fn):
+            if name in PIPES or name in COPIES or name in _QUEUE_OPS:
+                continue
+            if any(re.match(rf"\s*(?:this->)?{t}\b", a) for a in args):
+                return False  # handed to other code (a helper, a SIMT call): it may write the tile
+        for v in re.findall(r"[A-Za-z_]\w*", value):
+            if re.search(rf"\b{re.escape(v)}\s*(?:[-+*/|&]?=(?!=)|\+\+|--)", text):
+                return False  # the value is computed in the function: it may change per iteration
+        return True
 
     # ---- facts ------------------------------------------------------------------------------------------------
     @staticmethod
@@ -236,25 +356,28 @@ class SingleBuffer(Rule):
         return max(b.bytes for b in f.buffers if b.file == buf.loc.file and b.line == buf.loc.line)
 
     @staticmethod
-    def _fits(ctx: RuleContext, f: CaseFacts, buf: InitBufferCall) -> bool:
-        """Whether one more buffer of this queue fits beside every InitBuffer of its pipe as the case ran them
-        (each rounded up to 32 bytes; a site that ran with several sizes counts with its largest)."""
-        owners = {(b.loc.file, b.loc.line): b.owner for b in ctx.model.init_buffers}
+    def _fits(ctx: RuleContext, f: CaseFacts, buf: InitBufferCall, name: str | None) -> bool:
+        """Whether the pipe's InitBuffers fit as the case ran them, with every queue the fix doubles doubled (each
+        rounded up to 32 bytes; a site that ran with several sizes counts with its largest)."""
+        sites = {(b.loc.file, b.loc.line): b for b in ctx.model.init_buffers}
         largest: dict[tuple[str, int], int] = {}
         for b in f.buffers:
-            if owners.get((b.file, b.line), buf.owner) != buf.owner:
+            site = sites.get((b.file, b.line))
+            if site is not None and site.owner != buf.owner:
                 continue  # another class's pipe
-            used = b.num * _align(b.bytes)
+            doubled = site is not None and SingleBuffer._shares(site, buf, name)
+            used = b.num * _align(b.bytes) * (2 if doubled else 1)
             largest[(b.file, b.line)] = max(largest.get((b.file, b.line), 0), used)
         capacity = f.ub_capacity or ctx.chip.ub_bytes
-        return sum(largest.values()) + _align(SingleBuffer._bytes(f, buf)) <= capacity
+        return sum(largest.values()) <= capacity
 
     @staticmethod
     def _host_room(ctx: RuleContext, name: str | None) -> str:
         """How the host's tile leaves room in the UB: '' when it does not size the tile from the UB; 'halves' when
         it divides the UB by this very buffer-count constant (more buffers, smaller tiles); 'reserved' when it
         divides by a buffer count of 2 or more of its own (room for a second buffer is already left); 'full' when
-        it divides the UB among the queues with no buffer count (the tile fills it)."""
+        it divides the UB among the queues with no buffer count, or fits its tile to the UB some other way (compares
+        its buffers with the UB size, or asks for the UB size)."""
         statements: list[str] = []
         queried = False
         for p in ctx.model.host_files:
@@ -263,9 +386,14 @@ class SingleBuffer(Rule):
                 continue
             text = _COMMENT_RE.sub("", sf.data.decode("utf-8", "replace"))
             queried = queried or _UB_QUERY_RE.search(text) is not None
-            for m in _HOST_UB_RE.finditer(text):
-                end = text.find(";", m.end())
-                statements.append(text[m.start(): end if end > 0 else m.end()])
+            for st in re.split(r"[;{}]", text):
+                m = _UB_WORD_RE.search(st)
+                if m is None:
+                    continue
+                if re.search(r"/(?![/*])", st[m.end():]):
+                    statements.append(st)  # the UB (less a reserve) divided into tiles
+                elif re.search(r"[<>]=?\s*$", st[:m.start()]) or re.match(r"\s*\)?\s*[<>]", st[m.end():]):
+                    queried = True  # the buffers are fitted to the UB by a comparison
         if not statements:
             return "full" if queried else ""  # it asks the UB's size: its tile is made to fill what is there
         words = {w for st in statements for w in re.findall(r"[A-Za-z_]\w*", st)}
