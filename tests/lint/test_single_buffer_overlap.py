@@ -128,10 +128,14 @@ def test_class_constants_that_already_fill_the_ub_leave_no_room(tmp_path: Path):
 
 
 def test_a_count_shared_by_several_queues_doubles_them_all(tmp_path: Path):
-    big = replace_once(MEMBER, "constexpr uint32_t TILE_LENGTH = 4096;",
-                       f"constexpr uint32_t TILE_LENGTH = {UB * 3 // 10 // 2};")  # two queues of 30% of the UB
+    host = replace_once(HOST, "constexpr uint32_t TILE_LENGTH = 8192;",
+                        f"constexpr uint32_t TILE_LENGTH = {UB * 3 // 10 // 2};")  # two queues of 30% of the UB
     # One more buffer of one queue would fit (90%), but BUFFER_NUM = 2 doubles both (120%).
-    assert run(write_operator(tmp_path / "a", kernel=big, host=RUNTIME_HOST)) == []
+    assert run(write_operator(tmp_path / "a", kernel=SINGLE, host=host)) == []
+    # With a count of its own per queue, each fix doubles only its queue: it fits.
+    own = replace_once(SINGLE, "pipe.InitBuffer(outQueueY, BUFFER_NUM,", "pipe.InitBuffer(outQueueY, 1,")
+    findings = run(write_operator(tmp_path / "b", kernel=own, host=host))
+    assert len(findings) == 2 and all(f.severity == "warning" for f in findings)
 
 
 # ---- fills that differ per iteration --------------------------------------------------------------------------
@@ -217,3 +221,18 @@ def test_a_ceiling_under_five_percent_in_every_case_is_a_note(tmp_path: Path):
 def test_without_timing_the_static_estimate_says_it_is_an_upper_bound(tmp_path: Path):
     (f,) = run(write_operator(tmp_path / "a", kernel=SINGLE))
     assert "upper bound" in f.message and "upper bound" in f.fixes[0].title
+
+
+def test_a_tiling_field_the_host_sets_to_a_constant_is_static(tmp_path: Path):
+    by_field = replace_once(SINGLE, "Init(GM_ADDR x, GM_ADDR y, uint32_t blockLength, uint32_t tileLength)",
+                            "Init(GM_ADDR x, GM_ADDR y, const ScaleTilingData* td)")
+    by_field = replace_once(by_field, "this->blockLength = blockLength;", "this->blockLength = td->blockLength;")
+    by_field = replace_once(by_field, "this->tileLength = tileLength;", "this->tileLength = td->tileLength;")
+    by_field = by_field.replace("+ blockLength * GetBlockIdx(), blockLength)", "+ this->blockLength * GetBlockIdx(), "
+                                "this->blockLength)")
+    by_field = replace_once(by_field, "op.Init(x, y, tilingData.blockLength, tilingData.tileLength);",
+                            "op.Init(x, y, &tilingData);")
+    (f,) = run(write_operator(tmp_path / "a", kernel=by_field))  # the host sets tileLength to TILE_LENGTH
+    assert f.severity == "warning" and f.fixes[0].safe
+    (f,) = run(write_operator(tmp_path / "b", kernel=by_field, host=RUNTIME_HOST))
+    assert f.severity == "info" and "Unproven" in f.message
