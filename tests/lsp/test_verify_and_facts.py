@@ -79,8 +79,14 @@ async def test_case_facts_prove_the_premise_in_the_background(client: LanguageCl
     client.workspace_did_change_configuration(types.DidChangeConfigurationParams(
         settings={"tilewise": {"caseFacts": True}}))
     uri = open_doc(client, _operator(tmp_path / "op"))
-    # First the static reading (a note), then, once the case has run, the proven finding with a safe fix.
+    # First the static reading (a note), then, once the case has run, the proven finding with a safe fix and the
+    # timing model's ceiling for the case. This small case is dominated by its launch, so the ceiling is low and
+    # the finding stays a note ("not worth it"); a warning needs a ceiling of 1.05x or more.
     diags = await wait_until(client, uri, lambda ds: (d := _single(ds)) is not None
-                             and d.severity == types.DiagnosticSeverity.Warning, tries=60)
-    actions = await _actions(client, uri, _single(diags))
+                             and "fits in every case" in d.message, tries=60)
+    found = _single(diags)
+    assert "on case small: the busiest pipe" in found.message
+    worth = "not worth it" not in found.message
+    assert found.severity == (types.DiagnosticSeverity.Warning if worth else types.DiagnosticSeverity.Information)
+    actions = await _actions(client, uri, found)
     assert any(a.edit is not None and not a.title.startswith(("Verify", "Apply (verified")) for a in actions)
