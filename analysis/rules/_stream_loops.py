@@ -20,6 +20,7 @@ import re
 
 from tree_sitter import Node
 
+from analysis.apis import PIPES
 from analysis.rules._barrier_deps import _call_sites, _calls, _function_name, _functions, region_of
 from analysis.source import SourceFile
 
@@ -96,8 +97,11 @@ def _serialised_one(ctx, sf: SourceFile, loop: Node, direction: str) -> str | No
                         "later stage")
     for r_sf, region in regions:
         for inner in _loops_within(region):
-            if inner is not loop and _SCALAR_ACCESS.search(r_sf.node_text(inner)):
-                return "its compute is a scalar GetValue/SetValue walk, which the scalar unit must finish first"
+            if inner is loop or not _SCALAR_ACCESS.search(r_sf.node_text(inner)):
+                continue
+            if any(PIPES.get(name) == "vector" for _, name, _, _ in _calls(r_sf, inner)):
+                continue  # per-row factors read for vector work: the vector unit still does the compute
+            return "its compute is a scalar GetValue/SetValue walk, which the scalar unit must finish first"
     return None
 
 

@@ -236,3 +236,10 @@ def test_a_tiling_field_the_host_sets_to_a_constant_is_static(tmp_path: Path):
     assert f.severity == "warning" and f.fixes[0].safe
     (f,) = run(write_operator(tmp_path / "b", kernel=by_field, host=RUNTIME_HOST))
     assert f.severity == "info" and "Unproven" in f.message
+
+
+def test_per_row_factors_read_for_vector_work_keep_the_overlap(tmp_path: Path):
+    rows = replace_once(SINGLE, MULS, "        for (uint32_t r = 0; r < 4; r++) {\n"
+                        "            half s = xLocal.GetValue(r);\n"
+                        "            Muls(yLocal[r * 16], xLocal[r * 16], s, 16);\n        }\n")
+    assert len(run(write_operator(tmp_path / "a", kernel=rows))) == 1
