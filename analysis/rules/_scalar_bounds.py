@@ -196,3 +196,63 @@ def uses_int64_division(ctx, value: str) -> bool:
             if re.search(r"(?<![u\w])int64", text) and _DIVISION_RE.search(text):
                 return True
     return False
+
+
+_ROUND_DOWN_RE = r"\b{name}\s*=\s*\(*\s*\(*[^;]*?\)?\s*/\s*(\w+)\s*\)?\s*\*\s*(\w+)\s*;"
+
+
+def aligned_remainder(sf: SourceFile, loop: Node, tensors: set[str]) -> bool:
+    """The loop is the unaligned head or tail around an aligned vector body: the block that holds it also runs a
+    vector instruction on a sub-tensor of the same tensor (`Adds(y[off + done], x[...], b, bodyLen)`) whose count
+    is rounded down to a multiple (`bodyLen = (rest / K) * K`). What is left to the scalar unit is less than one
+    32-byte block on either side, which no vector instruction can start at (its address is not aligned)."""
+    from analysis.apis import PIPES
+
+    block = loop.parent
+    fn = _enclosing_function(loop)
+    if block is None or fn is None or not tensors:
+        return False
+    text = sf.data[block.start_byte:block.end_byte].decode("utf-8", "replace")
+    fn_text = _COMMENT_RE.sub("", sf.data[fn.start_byte:fn.end_byte].decode("utf-8", "replace"))
+    vector = "|".join(n for n in PIPES if PIPES[n] == "vector")
+    names = "|".join(re.escape(t) for t in tensors)
+    for m in re.finditer(rf"\b(?:{vector})\s*(?:<[^<>()]*>)?\s*\(\s*(?:{names})\s*\[([^;]*?)\)\s*;", text):
+        for count in re.findall(r"[A-Za-z_]\w*", m.group(1)):
+            d = re.search(_ROUND_DOWN_RE.format(name=re.escape(count)), fn_text)
+            if d is not None and d.group(1) == d.group(2):
+                return True
+    return False
+
+
+def never_called(ctx, sf: SourceFile, loop: Node) -> bool:
+    """The loop's function is the kernel's own, not an entry, and nothing in the operator names it but its own
+    definitions and declarations: no call in any #if branch, no macro body, no function pointer (a caller inside a
+    /* */ comment does not count). It never runs."""
+    fn = _enclosing_function(loop)
+    if fn is None:
+        return False
+    name = _function_name(sf, fn)
+    entries = {e.name for e in ctx.model.kernel.entries} if ctx.model.kernel else set()
+    if not name or name in entries or name == "main" or _call_sites(ctx).get(name):
+        return False
+    word = re.compile(rf"\b{re.escape(name)}\b")
+    named = declared = 0
+    for p in ctx.model.kernel_files:
+        other = ctx.sources.get(p)
+        if other is None:
+            continue
+        named += len(word.findall(_COMMENT_RE.sub("", other.data.decode("utf-8", "replace"))))
+        declared += sum(1 for d in other.facts("decl") if _declares(other, d, name))
+    declared += len(_functions(ctx).get(name, []))
+    return named <= declared
+
+
+def _declares(sf: SourceFile, decl: Node, name: str) -> bool:
+    """A declaration (`void f(int);`, in a class or at file scope) of the function `name`."""
+    d = decl.child_by_field_name("declarator")
+    while d is not None and d.type in ("pointer_declarator", "reference_declarator"):
+        d = d.child_by_field_name("declarator") or (d.named_children[-1] if d.named_children else None)
+    if d is None or d.type != "function_declarator":
+        return False
+    inner = d.child_by_field_name("declarator")
+    return inner is not None and sf.node_text(inner).split("::")[-1] == name

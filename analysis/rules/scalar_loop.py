@@ -5,11 +5,13 @@ through locals (`idx = base + i; yGm.SetValue(idx, v)`), and no index comes from
 scatter, which no elementwise instruction does). Then:
 - silent when the loop is short by construction: at most SMALL_TRIPS iterations (a constant, the largest value
   its callers pass for a parameter bound, the tail a round-up pads, the width a shift by the loop variable
-  allows), a one-time table of at most ONCE_TRIPS entries, a walk over per-block or per-core partials (a
-  deliberate scalar reduction of a few partial sums), or a search that breaks out early;
+  allows), a one-time table of at most ONCE_TRIPS entries, the unaligned head or tail around a vector body, a
+  walk over per-block or per-core partials (a deliberate scalar reduction of a few partial sums), or a search
+  that breaks out early;
 - silent when no vector instruction does the work: the stores are strided scatters no block stride reaches,
   each value (or the branch that decides a store) comes from a scalar array, 64-bit division in the kernel's
   own helper, or the loop drives a row at a time through a helper of the kernel that takes the tensor;
+- silent when the loop never runs: its function is called from nowhere in the operator;
 - warning when the trip count is proved (constants, the host's tiling, or how often the case runs showed the
   access ran) and the cost model says a vector instruction pays, and the body is one instruction's worth;
 - info otherwise, saying what is not proved (the length, or the rewrite).
@@ -23,6 +25,8 @@ from analysis.apis import COPIES, PIPES
 from analysis.findings import Fix
 from analysis.rules._gain import scalar_loop_gain, scalar_loop_trip_gain
 from analysis.rules._scalar_bounds import (
+    aligned_remainder,
+    never_called,
     once_per_launch,
     padded_tail,
     param_bound,
@@ -72,6 +76,8 @@ class ScalarLoop(Rule):
         body = text[text.find("{"):] if "{" in text else text
         if re.search(r"\b(break|return)\b", body) or self._vector_work_in(ctx, loop):
             return None  # a search that stops early, or a row loop whose scalar feeds vector/copy work
+        if found is not None and never_called(ctx, *found):
+            return None  # its function is called from nowhere in the operator (only from commented-out code)
         if found is not None and row_driver(ctx, *found):
             return None  # each iteration hands a row to the kernel's own helper: the stores are its bookkeeping
         if scalar_branch(ctx, body):
@@ -111,6 +117,9 @@ class ScalarLoop(Rule):
         bound = _bound(loop.header, var) if var else None
         if bound is not None and _PARTIALS_RE.search(bound):
             return None  # a few per-block / per-core partials, summed on purpose by the scalar unit
+        stored = {c.receiver.replace("this->", "") for c in calls if c.name == "SetValue" and c.receiver}
+        if found is not None and aligned_remainder(found[0], found[1], stored):
+            return None  # the unaligned head or tail (under one block) of a run whose body a vector instruction does
         trips = self._trips(ctx, found, loop, var, bound, calls)
         exact = trips is not None
         if trips is None and found is not None:

@@ -221,3 +221,41 @@ def test_positions_of_set_bits_found_by_a_bit_scan_are_silent(tmp_path: Path):
                                   "            mask &= mask - 1;\n"
                                   "            cnt += 1;\n"
                                   "            bit = ScalarGetSFFValue<1>(mask);\n        }\n") == []
+
+
+def _fill_helper(call: str) -> tuple[str, str]:
+    helper = ("    __aicore__ inline void ZeroAll(LocalTensor<half> &t, uint32_t n)\n    {\n"
+              "        for (uint32_t j = 0; j < n; j++) {\n            t.SetValue(j, (half)0);\n        }\n    }\n")
+    return MULS + call, helper
+
+
+def test_loop_in_a_function_called_only_from_a_comment_is_silent(tmp_path: Path):
+    """Its only caller is commented out: the loop never runs."""
+    compute, helper = _fill_helper("        /* ZeroAll(yLocal, tileLength); */\n")
+    assert found(tmp_path, compute, helper) == []
+
+
+def test_loop_in_a_function_that_is_called_speaks(tmp_path: Path):
+    compute, helper = _fill_helper("        ZeroAll(yLocal, tileLength);\n")
+    (f,) = found(tmp_path, compute, helper)
+    assert "one element at a time" in f.message
+
+
+_RUN = ("        uint32_t off = yGm.GetSize() % 16;\n"
+        "        uint32_t len = tileLength - off;\n"
+        "        uint32_t head = (16 - off % 16) % 16;\n"
+        "        for (uint32_t i = 0; i < head; i++) {\n"
+        "            yLocal.SetValue(off + i, xLocal.GetValue(off + i) * (half)2.0);\n        }\n")
+
+
+def test_unaligned_head_before_an_aligned_vector_body_is_silent(tmp_path: Path):
+    """The head up to the next 32-byte block; the body, rounded down to 16 halves, goes to Muls."""
+    assert found(tmp_path, MULS + _RUN +
+                 "        uint32_t body = ((len - head) / 16) * 16;\n"
+                 "        Muls(yLocal[off + head], xLocal[off + head], (half)2.0, body);\n") == []
+
+
+def test_same_loop_without_the_aligned_body_speaks(tmp_path: Path):
+    """Without the vector body beside it, nothing proves the loop is a short remainder."""
+    (f,) = found(tmp_path, MULS + _RUN)
+    assert "one element at a time" in f.message
