@@ -5,8 +5,10 @@ the `<<<...>>>` count evaluates to it through every assignment on the way). A co
 (`min(coreNum, CAP)`, `n > CAP ? CAP : n`), divides into it (`FP32_BLOCK_NUM = 8` elements per 32-byte block), or
 one of several paths where another path launches a run-time count (`SetBlockDim(1)` for an empty or small input
 next to `SetBlockDim(coreNum)`) is a deliberate choice, not an idle chip. Raising the count changes how a kernel that
-splits its work by GetBlockIdx() cuts it, which may break an alignment the split assumed: the fix is offered only as
-"Verify on the emulator". The expected gain comes from the chip's bandwidth model, not a fixed table.
+splits its work by GetBlockIdx() cuts it, which may break an alignment the split assumed: the fix is safe ("Apply")
+only when `_split_proof` shows, for every case that ran, that each core's share stays non-empty, covering and
+32-byte aligned at the new count (the largest such count is offered); otherwise it is "Verify on the emulator".
+The expected gain comes from the chip's bandwidth model, not a fixed table.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ import re
 
 from analysis.findings import Fix
 from analysis.rules._gain import timing
+from analysis.rules._split_proof import proved_count
 from analysis.rules._valueflow import CAP, VALUE, resolved_value, value_flow
 from analysis.rules.base import Rule, RuleContext, edit
 
@@ -66,7 +69,13 @@ class LowBlockDim(Rule):
             fixes = []
             if splits:
                 target = max([v for v in (knob.domain or []) if v <= cores] or [cores])
-                if target > knob.value:
+                proved = proved_count(ctx, knob, target) if target > knob.value else None
+                if proved is not None:
+                    fixes.append(Fix(
+                        title=f"Use more cores: {knob.name} = {proved[0]} ({_gain_text(ctx, knob.value, proved[0])}; "
+                              f"{proved[1]})",
+                        edits=[edit(knob.literal, str(proved[0]))], safe=True))
+                elif target > knob.value:
                     fixes.append(Fix(
                         title=f"Use more cores: {knob.name} = {target} ({_gain_text(ctx, knob.value, target)}; "
                               "verify: the kernel's GetBlockIdx() split must stay aligned at the new count)",

@@ -90,3 +90,60 @@ def test_a_cap_that_idles_most_of_the_chip_is_a_note_with_a_verify_fix(tmp_path:
     assert f.severity == "info" and "caps the launch" in f.message
     (fix,) = f.fixes
     assert not fix.safe and fix.edits[0].new_text == "48"
+
+
+# ---- the fix is safe only when the split is proved to stay sound at the new count for every case (issue 13) ----
+
+def _stored_total_op(tmp_path: Path) -> Path:
+    """BLOCK_DIM = 8, and the host stores the input size (`totalLength`) beside each core's share."""
+    from opgen import TILING_H
+
+    tiling_h = replace_once(TILING_H, "    TILING_DATA_FIELD_DEF(uint32_t, tileLength);\n",
+                            "    TILING_DATA_FIELD_DEF(uint32_t, tileLength);\n"
+                            "    TILING_DATA_FIELD_DEF(uint32_t, totalLength);\n")
+    host = replace_once(HOST, "constexpr uint32_t BLOCK_DIM = 48;", "constexpr uint32_t BLOCK_DIM = 8;")
+    host = replace_once(host, "    tiling.set_tileLength(TILE_LENGTH);\n",
+                        "    tiling.set_tileLength(TILE_LENGTH);\n    tiling.set_totalLength(total);\n")
+    return write_operator(tmp_path / "op", host=host, tiling_h=tiling_h)
+
+
+def _case(name: str, total: int, block_dim: int = 8):
+    from analysis.observed import CaseFacts
+
+    return CaseFacts(case=name, block_dim=block_dim,
+                     tiling={"blockLength": total // block_dim, "tileLength": 8192, "totalLength": total})
+
+
+def _fix(root: Path, facts: list):
+    op = load_operator(root)
+    (f,) = [f for f in lint(op, facts=facts) if f.rule == "low-block-dim"]
+    (fix,) = f.fixes
+    return fix
+
+
+def test_split_proved_sound_at_every_core_for_every_case_is_safe(tmp_path: Path):
+    """48 x 8192 halves: at 48 cores each share is one whole tile, 16 KB, exact."""
+    fix = _fix(_stored_total_op(tmp_path), [_case("a", 48 * 8192)])
+    assert fix.safe and fix.edits[0].new_text == "48" and "proved for 1 case" in fix.title
+
+
+def test_largest_count_every_case_allows_is_offered_as_safe(tmp_path: Path):
+    """A second case of 16 tiles: 48, 32 and 24 cores would cut it into partial tiles or leave a remainder; 16 is
+    the largest count both cases split into whole tiles."""
+    fix = _fix(_stored_total_op(tmp_path), [_case("a", 48 * 8192), _case("b", 16 * 8192)])
+    assert fix.safe and fix.edits[0].new_text == "16"
+
+
+def test_split_that_would_misalign_stays_verify_only(tmp_path: Path):
+    """8 tiles over 8 cores: no larger count keeps a whole tile per core, so nothing is proved."""
+    fix = _fix(_stored_total_op(tmp_path), [_case("a", 8 * 8192)])
+    assert not fix.safe and fix.edits[0].new_text == "48"
+
+
+def test_without_cases_the_fix_stays_verify_only(tmp_path: Path):
+    assert not _fix(_stored_total_op(tmp_path), []).safe
+
+
+def test_facts_from_another_count_prove_nothing(tmp_path: Path):
+    """A case that ran at 16 cores says nothing about the constant's 8: the host read here is not the one that ran."""
+    assert not _fix(_stored_total_op(tmp_path), [_case("a", 48 * 8192, block_dim=16)]).safe
