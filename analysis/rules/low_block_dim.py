@@ -29,8 +29,12 @@ class LowBlockDim(Rule):
 
     def check(self, ctx: RuleContext):
         cores = ctx.chip.vector_cores
-        if not ctx.model.calls("DataCopy", "DataCopyPad"):
+        copies = ctx.model.calls("DataCopy", "DataCopyPad")
+        if not copies:
             return  # a kernel that moves no data (a stub): no work for more cores
+        if not any(c.in_loop for c in copies) and not any(
+                len(c.args) > 1 and ctx.is_global(c.args[1].text) for c in copies):
+            return  # it reads no input from GM and writes its output once (a shape, a flag): nothing to split
         candidates: dict[tuple[str, int, str], object] = {}
         capped_knobs: set[str] = set()  # constants that bound the count rather than set it: notes, not warnings
         groups = self._sites(ctx)
@@ -62,8 +66,11 @@ class LowBlockDim(Rule):
                     if literal_here or knob.role == "block_dim":
                         candidates[(knob.file, knob.line, knob.name)] = knob
                         capped_knobs.update({knob.name} if capped else set())
-        splits = ctx.uses_block_idx() or _splits_by_text(ctx)
         for knob in candidates.values():
+            # A file that holds both the launch and its kernel is one program: its own kernel decides the split.
+            own = knob.file if knob.file in ctx.model.kernel_files and any(
+                c.loc.file == knob.file for c in ctx.model.calls("DataCopy", "DataCopyPad")) else None
+            splits = _block_idx_used(ctx, own) or (own is None and _splits_by_text(ctx))
             if knob.tuned or knob.value <= 0 or knob.value >= cores:
                 continue  # a measured choice, a placeholder the code overrides, or enough cores already
             fixes = []
@@ -94,8 +101,9 @@ class LowBlockDim(Rule):
             else:
                 yield self.finding(knob.literal, (
                     f"{knob.name} = {knob.value} is the launch's blockDim, {knob.value} of the {cores} vector cores on "
-                    f"{ctx.chip.name}. The kernel never calls GetBlockIdx(), so more cores would repeat the same work: "
-                    "it must first split its work by core (worth it only if the work is large enough)."),
+                    f"{ctx.chip.name}. The kernel never uses GetBlockIdx() to split its work, so more cores would "
+                    "repeat the same work: it must first split its work by core (worth it only if the work is large "
+                    "enough)."),
                     severity="info")
 
     @staticmethod
@@ -116,7 +124,39 @@ class LowBlockDim(Rule):
         return resolved_value(ctx, *found, kernel=False) if found is not None else None
 
 
-_SPLIT_RE = re.compile(rb"\b(GetBlockIdx|ParamOffset|GetBlockNum|block_idx|get_block_idx)\b")
+_SPLIT_RE = re.compile(rb"\b(ParamOffset|GetBlockNum|block_idx|get_block_idx)\b")
+_COMMENT_RE = re.compile(r"//[^\n]*|/\*.*?\*/", re.S)
+
+
+def _block_idx_used(ctx: RuleContext, file: str | None = None) -> bool:
+    """GetBlockIdx() decides something: used in an expression, or stored in a name that is read afterwards. A
+    kernel that stores it in `blockIdx_` and never reads it does the same work on every core. `file`: only that
+    file's kernel (a single-source program that launches its own kernel, beside other programs in the folder)."""
+    stored: set[str] = set()
+    files = [file] if file else list(ctx.model.kernel_files)
+    for call in ctx.model.calls("GetBlockIdx"):
+        if call.loc.file not in files:
+            continue
+        found = ctx.node(call.loc)
+        parent = found[1].parent if found is not None else None
+        while parent is not None and parent.type in ("parenthesized_expression", "cast_expression"):
+            parent = parent.parent
+        if parent is not None and parent.type == "assignment_expression":
+            left = parent.child_by_field_name("left")
+            stored.add(re.split(r"->|\.", found[0].node_text(left))[-1].strip())
+        elif parent is not None and parent.type == "init_declarator":
+            stored.add(found[0].node_text(parent.child_by_field_name("declarator")).strip())
+        else:
+            return True  # used right where it is called (an offset, a condition, an argument)
+    for name in stored:
+        reads = re.compile(rf"\b{re.escape(name)}\b(?!\s*=[^=])")
+        decl = re.compile(rf"\b\w+\s+{re.escape(name)}\s*;")
+        for p in files:
+            sf = ctx.sources.get(p)
+            text = _COMMENT_RE.sub("", sf.data.decode("utf-8", "replace")) if sf is not None else ""
+            if len(reads.findall(text)) > len(decl.findall(text)):
+                return True
+    return False
 
 
 def _splits_by_text(ctx: RuleContext) -> bool:

@@ -147,3 +147,29 @@ def test_without_cases_the_fix_stays_verify_only(tmp_path: Path):
 def test_facts_from_another_count_prove_nothing(tmp_path: Path):
     """A case that ran at 16 cores says nothing about the constant's 8: the host read here is not the one that ran."""
     assert not _fix(_stored_total_op(tmp_path), [_case("a", 48 * 8192, block_dim=16)]).safe
+
+
+def test_block_index_stored_but_never_read_gets_the_split_first_note(tmp_path: Path):
+    """`blockIdx = GetBlockIdx()` kept in a member nothing reads: every core would redo the whole tensor, so the
+    finding says to split the work first and offers no count."""
+    host = replace_once(HOST, "constexpr uint32_t BLOCK_DIM = 48;", "constexpr uint32_t BLOCK_DIM = 1;")
+    kernel = KERNEL.replace(" + blockLength * GetBlockIdx()", "")
+    kernel = replace_once(kernel, "        this->blockLength = blockLength;\n",
+                          "        this->blockLength = blockLength;\n        this->blockIdx = GetBlockIdx();\n")
+    kernel = replace_once(kernel, "    uint32_t tileLength;\n};",
+                          "    uint32_t tileLength;\n    uint32_t blockIdx;\n};")
+    (f,) = low_block_dim(write_operator(tmp_path / "op", host=host, kernel=kernel))
+    assert f.severity == "info" and f.fixes == [] and "never uses GetBlockIdx()" in f.message
+
+
+def test_kernel_that_reads_no_input_and_writes_once_is_silent(tmp_path: Path):
+    """A shape-like kernel: no copy from GM, one copy out outside any loop: there is no work to split."""
+    host = replace_once(HOST, "constexpr uint32_t BLOCK_DIM = 48;", "constexpr uint32_t BLOCK_DIM = 1;")
+    kernel = replace_once(KERNEL, "        for (uint32_t i = 0; i < loops; i++) {\n            CopyIn(i);\n"
+                                  "            Compute();\n            CopyOut(i);\n        }\n",
+                          "        LocalTensor<half> yLocal = outQueueY.AllocTensor<half>();\n"
+                          "        Duplicate(yLocal, (half)1, 16);\n        outQueueY.EnQue<half>(yLocal);\n"
+                          "        yLocal = outQueueY.DeQue<half>();\n        DataCopy(yGm, yLocal, 16);\n"
+                          "        outQueueY.FreeTensor(yLocal);\n")
+    kernel = kernel.replace("        DataCopy(xLocal, xGm[progress * tileLength], tileLength);\n", "")
+    assert low_block_dim(write_operator(tmp_path / "op", host=host, kernel=kernel)) == []
