@@ -4,7 +4,8 @@ Removing the barrier is right only when nothing but the queues needs ordering. T
 barrier may be ordering (`_barrier_deps`: scalar GetValue/SetValue, a TBuf hand-off between pipes, a GM round trip,
 cube work). With none, the queues' EnQue/DeQue order the stages: a warning and a safe "Remove" fix. With one, the
 barrier is load-bearing: silent, or, when the loop also streams through queues whose overlap the barrier blocks, an
-info suggesting the narrower synchronisation (never a removal).
+info suggesting the narrower synchronisation (never a removal). A loop whose work runs on one pipe and no queue has
+no stages to overlap: the barrier only costs a drain per iteration, an info with a removal to verify.
 """
 
 from __future__ import annotations
@@ -41,12 +42,24 @@ class PipeAllInLoop(Rule):
                 continue
             if not deps.queued and len(deps.pipes) != 1:
                 continue  # no queue: the barrier is what orders the stages' hand-offs (or the work was not seen)
+            if not deps.queued:
+                # One pipe and no queue: there are no stages to overlap. The barrier only makes each iteration wait
+                # for that pipe to drain before the next instruction is issued: a small cost, not the sum of stages.
+                (pipe,) = deps.pipes
+                yield self.finding(call.loc, (
+                    f"PipeBarrier<PIPE_ALL> {where} waits each iteration for the loop's {pipe} work to drain before "
+                    f"the next is issued. The loop's work runs on that one pipe, which keeps its own order, so the "
+                    "barrier costs one drain per iteration (no copy-in/compute/copy-out overlap is lost). Not proved: "
+                    "that nothing outside the loop relies on it."),
+                    [Fix(title="Remove the full pipe barrier (one pipe keeps its own order; saves one drain per "
+                               "iteration)", edits=[delete_statement(sf, statement_of(node))], safe=False)],
+                    severity="info")
+                continue
             stages = loop_stages(ctx, call.owner)
             fixes = [Fix(title=f"Remove the full pipe barrier (the queues already order the stages): "
                                f"{overlap_text(stages)}",
-                         edits=[delete_statement(sf, statement_of(node))], safe=deps.queued)]
-            order = ("The queues' EnQue/DeQue already order the stages" if deps.queued else
-                     "The loop's work runs on one pipe, which keeps its own order (verify: no other dependency)")
+                         edits=[delete_statement(sf, statement_of(node))], safe=True)]
+            order = "The queues' EnQue/DeQue already order the stages"
             yield self.finding(call.loc, (
                 f"PipeBarrier<PIPE_ALL> {where} drains every pipe each iteration, so MTE2, vector and MTE3 never "
                 f"overlap and the time becomes the sum of the stages. {order}; remove the barrier."), fixes)

@@ -83,3 +83,16 @@ def test_tbuf_handed_through_helper_functions_counts_as_a_dependency(tmp_path: P
     found = pipe_all(write_operator(tmp_path / "op", kernel=kernel))
     assert not any(fix.safe for f in found for fix in f.fixes)
     assert all(f.severity == "info" for f in found)
+
+
+def test_barrier_in_a_copy_out_loop_on_one_pipe_is_a_note_without_a_stage_gain(tmp_path: Path):
+    """A loop that only copies rows out of one dequeued tile (MTE3 after MTE3): there are no stages to overlap, so
+    the barrier costs a drain per row, not 'the sum of the stages': a note, with a removal to verify."""
+    kernel = replace_once(KERNEL, "        DataCopy(yGm[progress * tileLength], yLocal, tileLength);\n",
+                          "        for (uint32_t r = 0; r < 4; r++) {\n"
+                          "            DataCopy(yGm[progress * tileLength + r * 2048], yLocal[r * 2048], 2048);\n"
+                          "            PipeBarrier<PIPE_ALL>();\n        }\n")
+    (f,) = pipe_all(write_operator(tmp_path / "op", kernel=kernel))
+    assert f.severity == "info" and "one drain per iteration" in f.message and "sum of the stages" not in f.message
+    (fix,) = f.fixes
+    assert not fix.safe and "x on the tile loop" not in fix.title
