@@ -226,12 +226,20 @@ def aligned_remainder(sf: SourceFile, loop: Node, tensors: set[str]) -> bool:
 
 def never_called(ctx, sf: SourceFile, loop: Node) -> bool:
     """The loop's function is the kernel's own, not an entry, and nothing in the operator names it but its own
-    definitions and declarations: no call in any #if branch, no macro body, no function pointer (a caller inside a
-    /* */ comment does not count). It never runs."""
+    definitions and declarations: no call, no macro body, no function pointer. A caller inside a /* */ comment, or
+    in an #if branch the device build provably skips (ASCENDC_CPU_DEBUG, or a macro the operator #defines to one
+    value everywhere: `#if MEM_OPS == 1 ... #else caller #endif` with MEM_OPS 1), does not count; nor does a loop
+    that itself sits in such a branch (the tree reads the first branch when the choice needs another file). It
+    never runs."""
     fn = _enclosing_function(loop)
     if fn is None:
         return False
     name = _function_name(sf, fn)
+    macros = _device_macros(ctx)
+    own = _COMMENT_RE.sub(lambda m: " " * len(m.group(0)), sf.data.decode("utf-8", "replace"))
+    at = len(sf.data[:loop.start_byte].decode("utf-8", "replace"))
+    if any(a <= at < b for a, b in _inactive(own, macros)):
+        return True  # the loop itself sits in a branch the device build skips
     entries = {e.name for e in ctx.model.kernel.entries} if ctx.model.kernel else set()
     if not name or name in entries or name == "main" or _call_sites(ctx).get(name):
         return False
@@ -241,7 +249,9 @@ def never_called(ctx, sf: SourceFile, loop: Node) -> bool:
         other = ctx.sources.get(p)
         if other is None:
             continue
-        named += len(word.findall(_COMMENT_RE.sub("", other.data.decode("utf-8", "replace"))))
+        text = _COMMENT_RE.sub(lambda m: " " * len(m.group(0)), other.data.decode("utf-8", "replace"))
+        off = _inactive(text, macros)
+        named += sum(1 for m in word.finditer(text) if not any(a <= m.start() < b for a, b in off))
         declared += sum(1 for d in other.facts("decl") if _declares(other, d, name))
     declared += len(_functions(ctx).get(name, []))
     return named <= declared
@@ -256,3 +266,52 @@ def _declares(sf: SourceFile, decl: Node, name: str) -> bool:
         return False
     inner = d.child_by_field_name("declarator")
     return inner is not None and sf.node_text(inner).split("::")[-1] == name
+
+
+def _device_macros(ctx) -> dict[str, int]:
+    """The device build's macros plus those the operator #defines to one value in every place it defines them."""
+    from analysis.conditionals import DEVICE_DEFINES
+
+    values: dict[str, set[int]] = {}
+    for k in ctx.model.knobs:
+        if k.kind == "define" and k.side == "kernel":
+            values.setdefault(k.name, set()).add(k.value)
+    return {**DEVICE_DEFINES, **{n: next(iter(v)) for n, v in values.items() if len(v) == 1}}
+
+
+def _inactive(text: str, macros: dict[str, int]) -> list[tuple[int, int]]:
+    """Character ranges of #if / #elif / #else branches the device build provably skips (a condition that evaluates
+    to 0 with `macros`); an undecidable condition keeps its branch (it may be compiled)."""
+    from analysis.conditionals import DEVICE_UNDEFINED, evaluate, is_defined
+
+    out: list[tuple[int, int]] = []
+    stack: list[list] = []  # [active, taken, start of the branch]
+    undefined = set(DEVICE_UNDEFINED)
+    for m in re.finditer(r"^[ \t]*#[ \t]*(if|ifdef|ifndef|elif|else|endif)\b([^\n]*)", text, re.M):
+        kind, rest = m.group(1), m.group(2)
+        if kind in ("if", "ifdef", "ifndef"):
+            if kind == "if":
+                cond = evaluate(rest.encode(), dict(macros), set(undefined))
+            else:
+                words = rest.split()
+                known = is_defined(words[0], macros, undefined) if words else None
+                cond = known if kind == "ifdef" or known is None else int(not known)
+            stack.append([cond, cond, m.end()])
+            continue
+        if not stack:
+            continue
+        frame = stack[-1]
+        if frame[0] == 0:
+            out.append((frame[2], m.start()))
+        if kind == "endif":
+            stack.pop()
+            continue
+        taken = frame[1]
+        if kind == "else":
+            frame[0] = 0 if taken == 1 else (1 if taken == 0 else None)
+        else:
+            cond = evaluate(rest.encode(), dict(macros), set(undefined))
+            frame[0] = 0 if taken == 1 else (cond if taken == 0 else (0 if cond == 0 else None))
+            frame[1] = 1 if taken == 1 or cond == 1 else (0 if taken == 0 and cond == 0 else None)
+        frame[2] = m.end()
+    return out

@@ -259,3 +259,40 @@ def test_same_loop_without_the_aligned_body_speaks(tmp_path: Path):
     """Without the vector body beside it, nothing proves the loop is a short remainder."""
     (f,) = found(tmp_path, MULS + _RUN)
     assert "one element at a time" in f.message
+
+
+def _with_config(tmp_path: Path, mode: int, compute: str, members: str) -> list:
+    """The kernel reads MODE from a config header of its own (another file: the parser cannot decide the branch
+    and keeps the first one)."""
+    kernel = replace_once(KERNEL, MULS, compute)
+    kernel = replace_once(kernel, '#include "kernel_operator.h"\n',
+                          '#include "kernel_operator.h"\n#include "config.h"\n')
+    kernel = replace_once(kernel, "    uint32_t tileLength;\n};", "    uint32_t tileLength;\n" + members + "};")
+    root = write_operator(tmp_path / "op", kernel=kernel)
+    (root / "op_kernel" / "config.h").write_text(f"#ifndef MODE\n#define MODE {mode}\n#endif\n")
+    op = load_operator(root)
+    assert not op.model.syntax_errors
+    return [f for f in lint(op) if f.rule == RULE]
+
+
+_SCALAR_PATH = ("#if MODE == 1\n        Muls(yLocal, xLocal, (half)2.0, tileLength);\n#else\n"
+                "        ScaleScalar(yLocal, xLocal);\n#endif\n")
+_SCALAR_HELPER = ("    __aicore__ inline void ScaleScalar(LocalTensor<half> &y, LocalTensor<half> &x)\n    {\n"
+                  "        for (uint32_t j = 0; j < tileLength; j++) {\n"
+                  "            y.SetValue(j, x.GetValue(j) * (half)2.0);\n        }\n    }\n")
+
+
+def test_helper_called_only_in_a_branch_the_config_switches_off_is_silent(tmp_path: Path):
+    """MODE is 1 wherever the operator defines it: the scalar fallback in the #else is never compiled."""
+    assert _with_config(tmp_path, 1, _SCALAR_PATH, _SCALAR_HELPER) == []
+
+
+def test_helper_called_in_the_branch_the_config_selects_speaks(tmp_path: Path):
+    (f,) = _with_config(tmp_path, 0, _SCALAR_PATH, _SCALAR_HELPER)
+    assert "one element at a time" in f.message
+
+
+def test_loop_defined_inside_a_branch_the_config_switches_off_is_silent(tmp_path: Path):
+    helper = "#if MODE == 2\n" + _SCALAR_HELPER + "#endif\n"
+    assert _with_config(tmp_path, 1, MULS + "#if MODE == 2\n        ScaleScalar(yLocal, xLocal);\n#endif\n",
+                        helper) == []
