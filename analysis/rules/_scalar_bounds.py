@@ -235,10 +235,8 @@ def never_called(ctx, sf: SourceFile, loop: Node) -> bool:
     if fn is None:
         return False
     name = _function_name(sf, fn)
-    macros = _device_macros(ctx)
-    own = _COMMENT_RE.sub(lambda m: " " * len(m.group(0)), sf.data.decode("utf-8", "replace"))
     at = len(sf.data[:loop.start_byte].decode("utf-8", "replace"))
-    if any(a <= at < b for a, b in _inactive(own, macros)):
+    if any(a <= at < b for a, b in _code(ctx, sf)[1]):
         return True  # the loop itself sits in a branch the device build skips
     entries = {e.name for e in ctx.model.kernel.entries} if ctx.model.kernel else set()
     if not name or name in entries or name == "main" or _call_sites(ctx).get(name):
@@ -249,8 +247,7 @@ def never_called(ctx, sf: SourceFile, loop: Node) -> bool:
         other = ctx.sources.get(p)
         if other is None:
             continue
-        text = _COMMENT_RE.sub(lambda m: " " * len(m.group(0)), other.data.decode("utf-8", "replace"))
-        off = _inactive(text, macros)
+        text, off = _code(ctx, other)
         named += sum(1 for m in word.finditer(text) if not any(a <= m.start() < b for a, b in off))
         declared += sum(1 for d in other.facts("decl") if _declares(other, d, name))
     declared += len(_functions(ctx).get(name, []))
@@ -266,6 +263,16 @@ def _declares(sf: SourceFile, decl: Node, name: str) -> bool:
         return False
     inner = d.child_by_field_name("declarator")
     return inner is not None and sf.node_text(inner).split("::")[-1] == name
+
+
+def _code(ctx, sf: SourceFile) -> tuple[str, list[tuple[int, int]]]:
+    """A file's text with comments blanked, and its branches the device build skips; once per lint run."""
+    cache = ctx.__dict__.setdefault("_scalar_code", {})
+    found = cache.get(sf.path)
+    if found is None:
+        text = _COMMENT_RE.sub(lambda m: " " * len(m.group(0)), sf.data.decode("utf-8", "replace"))
+        found = cache[sf.path] = (text, _inactive(text, _device_macros(ctx)))
+    return found
 
 
 def _device_macros(ctx) -> dict[str, int]:
