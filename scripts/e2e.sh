@@ -67,6 +67,7 @@ npx vsce package --allow-missing-repository --skip-license -o tilewise.vsix
 cd "$ROOT"
 
 step "browser test"
+export TILEWISE_LOG_FILE="$CACHE/server.log"  # the language server logs at INFO here
 export TILEWISE_OPT=-O0                     # emulator builds at -O0: faster to compile, fast enough to run
 export TILEWISE_CACHE="$CACHE/tilewise-cache"  # builds are reused across reruns ...
 rm -f "$TILEWISE_CACHE"/results.sqlite*     # ... measurements are not, so the tune really runs

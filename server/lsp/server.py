@@ -17,6 +17,7 @@ from pygls.lsp.server import LanguageServer
 from server.lsp.state import ServerState, Superseded, path_to_uri, uri_to_path
 
 log = logging.getLogger("tilewise.lsp")
+FACTS_DELAY_S = 1.0
 
 
 class TilewiseServer(LanguageServer):
@@ -88,6 +89,12 @@ class TilewiseServer(LanguageServer):
         from server.lsp.state import StoredFacts
 
         try:
+            # A moment's wait, then the setting again: an editor opens the documents it restores before it sends
+            # the settings (a `caseFacts: false` may arrive just after the open), and a burst of opens or saves
+            # is one job.
+            await asyncio.sleep(FACTS_DELAY_S)
+            if not self.state.settings.case_facts:
+                return
             analysis = await self.analysis_for(uri)
             op = analysis.op if analysis is not None else None
             cases = list(op.manifest.cases) if op is not None and op.manifest and op.manifest.cases else []

@@ -26,8 +26,10 @@ def register(server) -> None:
         if (ls.state.settings.device, ls.state.settings.chip) != (old.device, old.chip):
             ls.state.tuned.clear()  # measured on another device or chip: look up the stored results again
             ls.state.replayed.clear()
-        if ls.state.settings.chip != old.chip:
-            ls.state.facts.clear()  # the UB and core count the cases ran with are another chip's
+        if ls.state.settings.chip != old.chip or not ls.state.settings.case_facts:
+            ls.state.facts.clear()  # another chip's UB and core count, or facts the user turned off
+            for job in ls.state.facts_jobs.values():
+                job.cancel()
         ls.state.analyses.clear()
         for uri in list(ls.workspace.text_documents):
             ls.schedule(uri, delay=0)

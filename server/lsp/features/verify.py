@@ -12,6 +12,7 @@ run rather than cancellable.
 from __future__ import annotations
 
 import asyncio
+import logging
 
 from lsprotocol import types
 
@@ -20,6 +21,8 @@ from search.verify_fix import verify_fix
 from server.lsp.progress import end, get, start
 from server.lsp.results import VERIFY_COMMAND
 from server.lsp.state import VerifiedFix, uri_to_path
+
+log = logging.getLogger("tilewise.lsp")
 
 
 def register(server) -> None:
@@ -30,6 +33,7 @@ def register(server) -> None:
     async def verify(ls, args):
         params = args[0] if isinstance(args, list) and args else args
         uri = get(params, "uri")
+        log.info("verify on the emulator: %s", params)
         analysis = await ls.analysis_for(uri)
         if analysis is None:
             raise ValueError(f"{uri_to_path(uri)} is not inside an AscendC operator")
@@ -52,6 +56,7 @@ def register(server) -> None:
         finally:
             end(ls, token, "done")
         root = str(op.project.root)
+        log.info("verified '%s': %s", fix.title, verdict.message())
         ls.state.verified.setdefault(root, {})[(finding.rule, finding.file, finding.start, fix.title)] = \
             VerifiedFix(source_hash(texts), verdict)
         publish(ls, root, ls.state.analyses.get(root, analysis))
