@@ -127,6 +127,16 @@ extern "C" __global__ __aicore__ void scale(GM_ADDR x, GM_ADDR y, GM_ADDR worksp
 """
 
 
+# The scale operator's numpy golden (y = 2x in fp16), and a manifest with it and one 1-D fp16 case.
+SCALE_GOLDEN = "def golden(x):\n    return (x.astype('float32') * 2.0).astype('float16')\n"
+
+
+def scale_manifest(elements: int, golden: bool = True) -> str:
+    """A manifest for the scale operator; with `golden`, the test writes SCALE_GOLDEN to its golden.py."""
+    head = '[golden]\nfunction = "golden.py:golden"\nrtol = 1e-3\natol = 1e-3\n\n' if golden else ""
+    return head + f'[[cases]]\nname = "small"\n[cases.inputs.x]\nshape = [{elements}]\ndtype = "float16"\n'
+
+
 def write_operator(root: Path, kernel: str = KERNEL, host: str = HOST, tiling_h: str = TILING_H,
                    manifest: str | None = None) -> Path:
     (root / "op_host").mkdir(parents=True, exist_ok=True)

@@ -14,21 +14,7 @@ from lsprotocol import types
 from pytest_lsp import LanguageClient
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from opgen import HOST, KERNEL, write_operator  # noqa: E402
-
-MANIFEST = """\
-[golden]
-function = "golden.py:golden"
-rtol = 1e-3
-atol = 1e-3
-
-[[cases]]
-name = "small"
-[cases.inputs.x]
-shape = [786432]
-dtype = "float16"
-"""
-GOLDEN = "def golden(x):\n    return (x.astype('float32') * 2.0).astype('float16')\n"
+from opgen import HOST, KERNEL, SCALE_GOLDEN, scale_manifest, write_operator  # noqa: E402
 
 
 def _operator(root: Path) -> Path:
@@ -36,8 +22,8 @@ def _operator(root: Path) -> Path:
     host = HOST.replace("tiling.set_tileLength(TILE_LENGTH);", "tiling.set_tileLength(total / blockDim / 4);")
     kernel = KERNEL.replace("constexpr int32_t BUFFER_NUM = 2;", "constexpr int32_t BUFFER_NUM = 1;")
     assert host != HOST and kernel != KERNEL
-    write_operator(root, kernel=kernel, host=host, manifest=MANIFEST)
-    (root / "golden.py").write_text(GOLDEN)
+    write_operator(root, kernel=kernel, host=host, manifest=scale_manifest(786432))
+    (root / "golden.py").write_text(SCALE_GOLDEN)
     return next(root.glob("op_kernel/*.cpp"))
 
 

@@ -7,22 +7,15 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from opgen import KERNEL, write_operator
+from opgen import KERNEL, SCALE_GOLDEN, scale_manifest, write_operator
 
 from analysis.findings import Fix, TextEdit
 from analysis.operator import load_operator
 from device.emulator import EmulatorDevice
 from search.verify_fix import verify_fix
 
-CASES = """\
-[[cases]]
-name = "small"
-[cases.inputs.x]
-shape = [786432]
-dtype = "float16"
-"""
-GOLDEN = "def golden(x):\n    return (x.astype('float32') * 2.0).astype('float16')\n"
-WITH_GOLDEN = '[golden]\nfunction = "golden.py:golden"\nrtol = 1e-3\natol = 1e-3\n\n' + CASES
+CASES = scale_manifest(786432, golden=False)
+WITH_GOLDEN = scale_manifest(786432)
 # a full barrier after every tile: the fix under test removes it
 SLOW_KERNEL = KERNEL.replace("            CopyOut(i);\n",
                              "            CopyOut(i);\n            PipeBarrier<PIPE_ALL>();\n")
@@ -50,7 +43,7 @@ def device(tmp_path_factory) -> EmulatorDevice:
 
 def _operator(root: Path, manifest: str, kernel: str = SLOW_KERNEL):
     write_operator(root, kernel=kernel, manifest=manifest)
-    (root / "golden.py").write_text(GOLDEN)
+    (root / "golden.py").write_text(SCALE_GOLDEN)
     return load_operator(root)
 
 
