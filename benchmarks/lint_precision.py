@@ -204,6 +204,8 @@ def check_fixes(root: Path, found: list[Found], labels: dict[Key, Label], jobs: 
              f"Verify-on-the-emulator fixes: {len(verify)}; checked: {sum(r.checked for r in verify)}; "
              f"would break: {sum(1 for r in verify if r.checked and not r.correct)} (never applied unverified)"]
     lines += [f"  BREAKS {r.rule} {r.op} {r.file}:{r.line} '{r.title}': {r.detail}" for r in broke]
+    lines += [f"  verify caught: {r.rule} {r.op} {r.file}:{r.line}: {r.detail}" for r in verify
+              if r.checked and not r.correct]
     unchecked = [r for r in safe if not r.checked]
     lines += [f"  not checked: {r.rule} {r.op} {r.file}:{r.line}: {r.detail}" for r in unchecked]
     return lines
