@@ -4,7 +4,8 @@ What the extra bytes hit decides the severity. Into GM: the next elements of the
 tensor at its end) are overwritten -> error. Into the start of a local tensor: the bytes land in the buffer's own
 32-byte rounding -> nothing to report. Into a local tensor at an offset: the elements after it are overwritten,
 wrong only if they hold live data -> a note saying so. From GM into a whole local tensor: the read runs past the
-data, past the source's end only at its tail -> a note.
+data, past the source's end only at its tail -> a note. A copy in a function nothing calls (a caller commented out,
+or in an #if branch the device build skips) never happens: nothing to report.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from __future__ import annotations
 import re
 
 from analysis.findings import Fix
+from analysis.rules._scalar_bounds import never_called
 from analysis.rules.base import ALIGN_BYTES, Rule, RuleContext, edit
 
 
@@ -34,6 +36,8 @@ class UnalignedDataCopy(Rule):
             elem = ctx.elem_size(call, call.args[0].text) or ctx.elem_size(call, call.args[1].text)
             if count is None or elem is None or (count * elem) % ALIGN_BYTES == 0:
                 continue
+            if never_called(ctx, sf, node):
+                continue  # its function is called from nowhere in the device build: the copy never happens
             nbytes = count * elem
             extra = ALIGN_BYTES - nbytes % ALIGN_BYTES
             dst = call.args[0].text

@@ -36,3 +36,11 @@ def test_ub_copies_are_silent_at_a_tensor_start_and_a_note_at_an_offset(tmp_path
     kernel = kernel.replace("DataCopy(yLocal, xLocal, 1);", "DataCopy(yLocal[16], xLocal, 1);")
     (f,) = unaligned(write_operator(tmp_path / "offset", kernel=kernel))
     assert f.severity == "info" and "unproven" in f.message
+
+
+def test_a_copy_in_a_function_nothing_calls_is_silent(tmp_path: Path):
+    """The expert's false positive: the unaligned DataCopy sat in a CopyOut the kernel never calls (it writes each
+    result with SetValue instead). A caller commented out does not count."""
+    kernel = replace_once(KERNEL, COPY_OUT, "        DataCopy(yGm[progress], yLocal, 1);\n")
+    kernel = replace_once(kernel, "            CopyOut(i);\n", "            // CopyOut(i);\n")
+    assert unaligned(write_operator(tmp_path / "op", kernel=kernel)) == []
