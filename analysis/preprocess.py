@@ -42,6 +42,7 @@ _WORD_BYTES = frozenset(b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ01
 _CONTROL_IN_ARGS_RE = re.compile(rb"\b(return|break|continue|goto|throw)\b|;")
 _VANISHING = {b"ASSERT", b"ASCENDC_ASSERT", b"ASCENDC_DEBUG_ASSERT", b"ASSERT_MSG"}
 _EMPTY_ARG_RE = re.compile(rb",\s*(,|$)")
+_PLACEHOLDER_RE = re.compile(rb"(?<=\w)\{\{ *[A-Za-z_][\w.]* *\}\}|\{\{ *[A-Za-z_][\w.]* *\}\}(?=\w)")
 # Words tree-sitter-cpp reads as a primitive type (it counts the fixed-width typedefs among them), which no
 # expression may be: a macro argument made only of them is a type (`CASE(DT_INT8, int8_t)`, `ALIGN_UP(n, float)`).
 _TYPE_KEYWORDS = {b"float", b"double", b"int", b"char", b"bool", b"short", b"long", b"unsigned", b"signed", b"void",
@@ -322,6 +323,12 @@ def _neutralise(src: bytes, buf: bytearray, opaque: _Opaque, out: Preprocessed, 
         before = src[max(0, m.start() - 64) : m.start()].rstrip()
         if (before.endswith(b".") or before.endswith(b"->")) and not opaque.contains(m.start()):
             _blank(buf, m.start(), m.end())
+
+    for m in opaque.code_matches(_PLACEHOLDER_RE, src, lo, hi, scan_end) if b"{{" in src else ():
+        # A code generator's template (`void {{op_name}}_kernel(`): the placeholder glued to a name is part of an
+        # identifier, which valid C++ braces never are. It becomes one of the same length.
+        start, end = m.span()
+        buf[start:end] = b"__" + re.sub(rb"[^\w]", b"_", src[start + 2 : end - 2]) + b"__"
 
     _neutralise_statement_macros(src, buf, opaque, out, lo, hi, scan_end)
     from analysis.dialect import neutralise_dialect  # (dialect builds on this module's helpers)

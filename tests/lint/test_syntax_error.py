@@ -222,3 +222,13 @@ def test_member_macros_taking_types_and_tiling_ends_without_semicolons():
             "END_TILING_DATA_DEF\n\nREGISTER_TILING_DATA_CLASS(Demo, DemoData)\n\n"
             "struct DemoInfo {\n    int32_t cores = 0;\n};\n}\n")
     assert parse_errors(text) == []
+
+
+def test_code_generator_placeholders_glued_to_a_name_are_identifiers():
+    """A generator's template (`void {{op_name}}_kernel(`) is not a syntax error at the placeholder; a nested
+    braced initialiser `{{b}}` stays what C++ makes of it, and a real error next to a placeholder is still found."""
+    text = ('extern "C" __global__ __aicore__ void {{op_name}}_kernel(GM_ADDR x)\n{\n'
+            "    int a[1][1] = {{b}};\n}\n")
+    assert parse_errors(text) == []
+    broken = text.replace("int a[1][1] = {{b}};", "int a = 1\n    int c = 2;")
+    assert [line for line, _ in parse_errors(broken)] == [3]
