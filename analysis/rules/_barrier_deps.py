@@ -91,23 +91,28 @@ def dependencies(ctx, regions: list[tuple[SourceFile, Node]]) -> Dependencies:
     deps = Dependencies()
     # (name, receiver, argument texts, renames): inside a called function, its parameters are renamed to the
     # caller's arguments, so a TBuf passed to Copy2Ub() and then to Copy2Gm() is seen as one tensor.
-    calls = [(c[1], c[2], c[3], {}) for sf, region in regions for c in _calls(sf, region)]
+    # (name, receiver, argument texts, renames, class of the caller): a call resolves to the definitions in its
+    # caller's own class when there are any (a kernel with several classes has a CopyIn in each).
+    calls = [(c[1], c[2], c[3], {}, _class_around(sf, region)) for sf, region in regions
+             for c in _calls_of(ctx, sf, region)]
     defs = _functions(ctx)
     seen_fns: set[tuple] = set()
     texts = [sf.data[region.start_byte:region.end_byte] for sf, region in regions]
     frontier = list(calls)
     for _ in range(3):  # the kernel's own functions the loop calls, three levels deep
         found = []
-        for name, _, args, renames in frontier:
+        for name, _, args, renames, owner in frontier:
             if name not in defs or name in PIPES or name in COPIES:
                 continue
             bases = tuple(renames.get(_base(a), _base(a)) for a in args)
-            if (name, bases) in seen_fns or len(seen_fns) > 200:
+            if (name, bases, owner) in seen_fns or len(seen_fns) > 200:
                 continue
-            seen_fns.add((name, bases))
-            for fsf, fn in defs[name]:
+            seen_fns.add((name, bases, owner))
+            own = [(fsf, fn) for fsf, fn in defs[name] if owner is not None and class_of(fsf, fn) == owner]
+            for fsf, fn in own or defs[name]:
                 inner = {p: b for p, b in zip(_params(fsf, fn), bases, strict=False) if p and b}
-                found += [(c[1], c[2], c[3], inner) for c in _calls(fsf, fn)]
+                fn_owner = class_of(fsf, fn)
+                found += [(c[1], c[2], c[3], inner, fn_owner) for c in _calls_of(ctx, fsf, fn)]
                 texts.append(fsf.data[fn.start_byte:fn.end_byte])
         calls += found
         frontier = found
@@ -118,7 +123,7 @@ def dependencies(ctx, regions: list[tuple[SourceFile, Node]]) -> Dependencies:
     pipes_of: dict[str, set[str]] = {}
     gm_written: set[str] = set()
     gm_read: set[str] = set()
-    for name, receiver, raw_args, renames in calls:
+    for name, receiver, raw_args, renames, _ in calls:
         args = [renames.get(_base(a), _base(a)) if _base(a) in renames else a for a in raw_args]
         if receiver is not None and _base(receiver) in renames:
             receiver = renames[_base(receiver)]
@@ -153,9 +158,47 @@ def dependencies(ctx, regions: list[tuple[SourceFile, Node]]) -> Dependencies:
     return deps
 
 
+def class_of(sf: SourceFile, fn: Node) -> str | None:
+    """The class a function definition belongs to: `A::f` outside the class, or the class body it stands in."""
+    decl = fn.child_by_field_name("declarator")
+    while decl is not None and decl.type != "function_declarator":
+        decl = decl.child_by_field_name("declarator")
+    name = decl.child_by_field_name("declarator") if decl is not None else None
+    if name is not None and name.type == "qualified_identifier":
+        scope = name.child_by_field_name("scope")
+        if scope is not None:
+            return re.sub(r"<.*", "", sf.node_text(scope)).split("::")[-1] or None
+    p = fn.parent
+    while p is not None:
+        if p.type in ("class_specifier", "struct_specifier"):
+            n = p.child_by_field_name("name")
+            return re.sub(r"<.*", "", sf.node_text(n)) if n is not None else None
+        p = p.parent
+    return None
+
+
+def _class_around(sf: SourceFile, node: Node) -> str | None:
+    """The class of the function holding a region (the region may be the function itself)."""
+    p = node
+    while p is not None and p.type != "function_definition":
+        p = p.parent
+    return class_of(sf, p) if p is not None else None
+
+
 def _base(text: str) -> str:
     m = _TENSOR_BASE.match(text)
     return m.group(1) if m else ""
+
+
+def _calls_of(ctx, sf: SourceFile, region: Node) -> list[tuple]:
+    """`_calls` of a region, once per lint run: every barrier of a kernel asks again for the functions its loop
+    calls, and a large kernel has dozens of barriers over the same helpers."""
+    cache = ctx.__dict__.setdefault("_barrier_calls", {})
+    key = (sf.path, region.start_byte, region.end_byte)
+    found = cache.get(key)
+    if found is None:
+        found = cache[key] = list(_calls(sf, region))
+    return found
 
 
 def _calls(sf: SourceFile, region: Node):

@@ -21,7 +21,7 @@ import re
 from tree_sitter import Node
 
 from analysis.apis import PIPES
-from analysis.rules._barrier_deps import _call_sites, _calls, _function_name, _functions, region_of
+from analysis.rules._barrier_deps import _call_sites, _calls, _function_name, _functions, class_of, region_of
 from analysis.source import SourceFile
 
 _LOOP_TYPES = ("for_statement", "while_statement", "do_statement", "for_range_loop")
@@ -162,7 +162,7 @@ def _barrier_macros(ctx) -> list[str]:
 # ---- call sites matched to the callee's class ----------------------------------------------------------------
 def _sites_of(ctx, sf: SourceFile, fn: Node) -> list[Region]:
     name = _function_name(sf, fn)
-    cls = _class_of(sf, fn)
+    cls = class_of(sf, fn)
     every = [(csf, call) for csf, call in _call_sites(ctx).get(name, []) if not (csf is sf and _encloses(fn, call))]
     mine = [(csf, call) for csf, call in every if cls is None or _site_class(csf, call) in (None, cls)]
     return mine or every  # no site of its own class: a derived class's call, most likely
@@ -178,25 +178,6 @@ def _is_entry(sf: SourceFile, fn: Node) -> bool:
 
 def _encloses(outer: Node, inner: Node) -> bool:
     return outer.start_byte <= inner.start_byte and inner.end_byte <= outer.end_byte
-
-
-def _class_of(sf: SourceFile, fn: Node) -> str | None:
-    """The class a function definition belongs to: `A::f` outside the class, or the class body it stands in."""
-    decl = fn.child_by_field_name("declarator")
-    while decl is not None and decl.type != "function_declarator":
-        decl = decl.child_by_field_name("declarator")
-    name = decl.child_by_field_name("declarator") if decl is not None else None
-    if name is not None and name.type == "qualified_identifier":
-        scope = name.child_by_field_name("scope")
-        if scope is not None:
-            return re.sub(r"<.*", "", sf.node_text(scope)).split("::")[-1] or None
-    p = fn.parent
-    while p is not None:
-        if p.type in ("class_specifier", "struct_specifier"):
-            n = p.child_by_field_name("name")
-            return re.sub(r"<.*", "", sf.node_text(n)) if n is not None else None
-        p = p.parent
-    return None
 
 
 def _site_class(sf: SourceFile, call: Node) -> str | None:
@@ -226,4 +207,4 @@ def _enclosing_class(sf: SourceFile, node: Node) -> str | None:
     p = node.parent
     while p is not None and p.type != "function_definition":
         p = p.parent
-    return _class_of(sf, p) if p is not None else None
+    return class_of(sf, p) if p is not None else None
