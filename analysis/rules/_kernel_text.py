@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 import re
+from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -29,17 +30,38 @@ class KernelText:
 
     def words(self, skip: dict[str, list[tuple[int, int]]] | None = None) -> dict[str, int]:
         """How often each identifier occurs, leaving out the byte ranges in `skip` (per file: declarations)."""
-        counts: dict[str, int] = {}
+        counts: Counter[str] = Counter()
         for path, text in self.texts.items():
-            spans = sorted((skip or {}).get(path, []))
-            for m in _WORD_RE.finditer(text):
-                if any(a <= m.start() < b for a, b in spans):
-                    continue
-                counts[m.group(0)] = counts.get(m.group(0), 0) + 1
-        return counts
+            counts.update(_WORD_RE.findall(text))
+            # then take back the words that start inside a skipped range (declarations: few and short), read from
+            # the start of the run of word characters around the range's start, where a scan from the top would be
+            for a, b in _merged((skip or {}).get(path, [])):
+                a0 = a = min(a, len(text))
+                while a0 > 0 and _word_char(text[a0 - 1]):
+                    a0 -= 1
+                for m in _WORD_RE.finditer(text, a0):
+                    if m.start() >= b:
+                        break
+                    if m.start() >= a:
+                        counts[m.group(0)] -= 1
+        return {w: n for w, n in counts.items() if n > 0}
 
 
 _WORD_RE = re.compile(r"[A-Za-z_]\w*")
+
+
+def _word_char(c: str) -> bool:
+    return c.isalnum() or c == "_"
+
+
+def _merged(spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    out: list[tuple[int, int]] = []
+    for a, b in sorted(spans):
+        if out and a <= out[-1][1]:
+            out[-1] = (out[-1][0], max(out[-1][1], b))
+        else:
+            out.append((a, b))
+    return out
 
 
 def _blank_comments(text: str) -> str:
