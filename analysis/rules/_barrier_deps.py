@@ -108,10 +108,10 @@ def dependencies(ctx, regions: list[tuple[SourceFile, Node]]) -> Dependencies:
             if (name, bases, owner) in seen_fns or len(seen_fns) > 200:
                 continue
             seen_fns.add((name, bases, owner))
-            own = [(fsf, fn) for fsf, fn in defs[name] if owner is not None and class_of(fsf, fn) == owner]
+            own = [(fsf, fn) for fsf, fn in defs[name] if owner is not None and _class_cached(ctx, fsf, fn) == owner]
             for fsf, fn in own or defs[name]:
                 inner = {p: b for p, b in zip(_params(fsf, fn), bases, strict=False) if p and b}
-                fn_owner = class_of(fsf, fn)
+                fn_owner = _class_cached(ctx, fsf, fn)
                 found += [(c[1], c[2], c[3], inner, fn_owner) for c in _calls_of(ctx, fsf, fn)]
                 texts.append(fsf.data[fn.start_byte:fn.end_byte])
         calls += found
@@ -175,6 +175,14 @@ def class_of(sf: SourceFile, fn: Node) -> str | None:
             return re.sub(r"<.*", "", sf.node_text(n)) if n is not None else None
         p = p.parent
     return None
+
+
+def _class_cached(ctx, sf: SourceFile, fn: Node) -> str | None:
+    cache = ctx.__dict__.setdefault("_function_class", {})
+    key = (sf.path, fn.start_byte, fn.end_byte)
+    if key not in cache:
+        cache[key] = class_of(sf, fn)
+    return cache[key]
 
 
 def _class_around(sf: SourceFile, node: Node) -> str | None:
