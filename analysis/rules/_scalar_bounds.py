@@ -239,18 +239,39 @@ def never_called(ctx, sf: SourceFile, loop: Node) -> bool:
     if any(a <= at < b for a, b in _code(ctx, sf)[1]):
         return True  # the loop itself sits in a branch the device build skips
     entries = {e.name for e in ctx.model.kernel.entries} if ctx.model.kernel else set()
-    if not name or name in entries or name == "main" or _call_sites(ctx).get(name):
+    if not name or name in entries or name == "main":
         return False
+    cache = ctx.__dict__.setdefault("_never_called", {})
+    if name not in cache:
+        cache[name] = _named_only_where_declared(ctx, name)
+    return cache[name]
+
+
+def _named_only_where_declared(ctx, name: str) -> bool:
+    """No call, macro body or function pointer names the function: only its definitions and declarations do."""
     word = re.compile(rf"\b{re.escape(name)}\b")
-    named = declared = 0
+    # Named once per definition, and a declaration or two, at most; far more names and it is used. Counted with
+    # an early stop, and the declarations and call sites (whole-file tree queries) asked only when it may be dead.
+    definitions = len(_functions(ctx).get(name, []))
+    most = 2 * definitions + 2
+    named = 0
     for p in ctx.model.kernel_files:
         other = ctx.sources.get(p)
         if other is None:
             continue
         text, off = _code(ctx, other)
-        named += sum(1 for m in word.finditer(text) if not any(a <= m.start() < b for a, b in off))
-        declared += sum(1 for d in other.facts("decl") if _declares(other, d, name))
-    declared += len(_functions(ctx).get(name, []))
+        for m in word.finditer(text):
+            if not off or not any(a <= m.start() < b for a, b in off):
+                named += 1
+                if named > most:
+                    return False
+    if _call_sites(ctx).get(name):
+        return False
+    declared = definitions
+    for p in ctx.model.kernel_files:
+        other = ctx.sources.get(p)
+        if other is not None:
+            declared += sum(1 for d in other.facts("decl") if _declares(other, d, name))
     return named <= declared
 
 
