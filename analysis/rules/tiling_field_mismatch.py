@@ -89,6 +89,10 @@ class TilingFieldMismatch(Rule):
             if len(defs) != 1 or _opaque_use(kt, name, model):
                 continue  # which definition is built is unclear, or the struct escapes where we cannot read
             s = defs[0]
+            if not _complete(ctx, s):
+                continue  # a class with a base (a host `TilingBaseClass`): not shipped data, members not all known
+            if _shared_with_other_ops(ctx, s.name):
+                continue  # another operator's kernel, not in this project, may read what this one does not
             for f in s.fields:
                 if f.struct_type is not None or words.get(f.name) or _PADDING_RE.match(f.name):
                     continue
@@ -112,6 +116,17 @@ class TilingFieldMismatch(Rule):
         indent = indent_of(sf, struct.fields[-1].loc.start) if struct.fields else "    "
         text = f"{indent}TILING_DATA_FIELD_DEF(uint32_t, {name});\n"
         return [Fix(title=f"Add field '{name}' to {struct.name}", edits=[edit_range(sf, line_start, line_start, text)])]
+
+
+def _shared_with_other_ops(ctx: RuleContext, struct: str) -> bool:
+    """REGISTER_TILING_DATA_CLASS ties the struct to an operator other than this one (`SwiGluTilingData` registered for
+    SwiGlu, SwiGluGrad and DequantSwigluQuant): that operator's kernel lives elsewhere and may read any field.
+    `<Op>_<tiling key>` registrations (`BatchNormV3_910000`) are this operator's own."""
+    own = ctx.model.opdef.name if ctx.model.opdef else None
+    reg = re.compile(rf"\bREGISTER_TILING_DATA_CLASS\s*\(\s*(\w+)\s*,\s*{re.escape(struct)}\s*\)")
+    ops = {re.sub(r"_\d+$", "", m.group(1)) for p in ctx.model.host_files if (sf := ctx.sources.get(p)) is not None
+           for m in reg.finditer(sf.text)}
+    return len(ops - {own}) > (0 if own else 1)
 
 
 def _complete(ctx: RuleContext, struct) -> bool:

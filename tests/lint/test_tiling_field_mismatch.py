@@ -99,3 +99,49 @@ def test_setter_of_an_undeclared_field_is_an_error(tmp_path: Path):
                         "    tiling.set_tileLength(TILE_LENGTH);\n    tiling.set_tileCount(4);\n")
     (f,) = found(write_operator(tmp_path / "op", host=host))
     assert f.severity == "error" and "set_tileCount" in f.message
+
+
+HOST_TILING_CLASS = """\
+#include "tiling_base/tiling_base.h"
+namespace optiling {
+class ScaleTilingRegBase : public TilingBaseClass {
+protected:
+    constexpr static int64_t RESERVED_BYTES{0};
+    uint64_t GetTilingKey() const override;
+private:
+    int64_t rowTotal_{0};
+    uint64_t coreNum_{0};
+};
+}
+"""
+
+
+def test_members_of_a_host_tiling_class_are_no_tiling_fields(tmp_path: Path):
+    # ops-nn hold-out: with no BEGIN_TILING_DATA_DEF in sight, a host class deriving from TilingBaseClass became the
+    # operator's tiling struct and its constants, methods and private members were reported as fields never read.
+    # A class with a base is not data shipped to the kernel, and its full member list is not known either.
+    root = write_operator(tmp_path / "op", tiling_h=HOST_TILING_CLASS)
+    op = load_operator(root)
+    assert [f.message for f in lint(op) if f.rule == "tiling-field-mismatch"] == []
+
+
+def _unread_with_registrations(tmp_path: Path, extra: str) -> list[str]:
+    tiling_h = replace_once(TILING_H, "    TILING_DATA_FIELD_DEF(uint32_t, tileLength);\n",
+                            "    TILING_DATA_FIELD_DEF(uint32_t, tileLength);\n"
+                            "    TILING_DATA_FIELD_DEF(uint32_t, gradScaleIsEmpty);\n")
+    tiling_h = replace_once(tiling_h, "REGISTER_TILING_DATA_CLASS(Scale, ScaleTilingData)\n",
+                            "REGISTER_TILING_DATA_CLASS(Scale, ScaleTilingData)\n" + extra)
+    op = load_operator(write_operator(tmp_path / "op", tiling_h=tiling_h))
+    return [f.message for f in lint(op) if f.rule == "tiling-field-mismatch"]
+
+
+def test_struct_shared_with_another_operator_is_not_reported_unread(tmp_path: Path):
+    # ops-nn hold-out: SwiGluTilingData is registered for SwiGlu, SwiGluGrad and DequantSwigluQuant; the field this
+    # kernel never reads is read by DequantSwigluQuant's kernel, elsewhere: "remove it" would break that operator.
+    assert _unread_with_registrations(tmp_path, "REGISTER_TILING_DATA_CLASS(ScaleGrad, ScaleTilingData)\n") == []
+
+
+def test_tiling_key_registrations_are_this_operators_own(tmp_path: Path):
+    # `<Op>_<tiling key>` registrations name this operator: the unread field is still reported
+    (msg,) = _unread_with_registrations(tmp_path, "REGISTER_TILING_DATA_CLASS(Scale_1001, ScaleTilingData)\n")
+    assert "'gradScaleIsEmpty'" in msg and "never read" in msg
