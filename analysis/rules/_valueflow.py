@@ -21,6 +21,9 @@ from analysis.source import SourceFile
 
 VALUE = "value"
 CAP = "cap"
+# Reached only as something subtracted (`(ubSize - RESERVED_UB_SIZE) / 4`): the result shrinks as it grows, so it
+# is no length, factor or bound of the result.
+INVERSE = "inverse"
 
 _BOTH = frozenset(("+", "-", "*"))
 _LEFT = frozenset(("/", "%", ">>", "<<", "&"))
@@ -94,7 +97,8 @@ class ValueFlow:
             if opt in _BOTH:
                 for side in (left, right):
                     if side is not None:
-                        self._walk(sf, side, kernel, how, out, seen, budget)
+                        self._walk(sf, side, kernel, INVERSE if opt == "-" and side is right else how, out, seen,
+                                   budget)
             elif opt in _LEFT and left is not None:
                 self._walk(sf, left, kernel, how, out, seen, budget)
         elif t == "conditional_expression":

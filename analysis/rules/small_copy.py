@@ -15,7 +15,7 @@ import re
 from analysis.findings import Fix
 from analysis.rules._gain import dma_efficiency
 from analysis.rules._params import param_items
-from analysis.rules._valueflow import divides_extent, knob_uses, resolved_value, value_flow
+from analysis.rules._valueflow import CAP, VALUE, divides_extent, knob_uses, resolved_value, value_flow
 from analysis.rules.base import GOOD_COPY_BYTES, Rule, RuleContext, edit
 
 SMALL_BYTES = 4 * 1024  # "well under" 16 KB: a quarter of it
@@ -60,6 +60,8 @@ class SmallCopy(Rule):
             for knob in ctx.model.knobs:
                 if knob.name not in sources or knob.name in reported or not _reportable(knob):
                     continue
+                if not sources[knob.name] & {VALUE, CAP}:
+                    continue  # only ever subtracted (a reserve taken off the UB size): raising it shrinks the copy
                 if knob.value in _ELEMENT_SIZES or _SIZE_NAME.search(knob.name) or knob.value * elem >= SMALL_BYTES:
                     continue  # an element/byte size or an alignment unit scales a length; it is not one
                 uses = uses_cache.get(knob.name)

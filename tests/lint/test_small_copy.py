@@ -93,3 +93,21 @@ def test_divisor_only_constant_is_not_a_length(tmp_path: Path):
     host = replace_once(HOST, "constexpr uint32_t TILE_LENGTH = 8192;", "constexpr uint32_t SPLIT_LEN = 16;")
     host = replace_once(host, "tiling.set_tileLength(TILE_LENGTH);", "tiling.set_tileLength(total / SPLIT_LEN);")
     assert small_copy(write_operator(tmp_path / "op", host=host)) == []
+
+
+def test_a_reserve_subtracted_from_the_tile_is_no_tile_length(tmp_path: Path):
+    # ops-nn hold-out: `yCastNum = (ubSize - RESERVED_UB_SIZE) / sizeof(float)`; the reserve decides the copy length
+    # only inversely, and "enlarging" it (256 -> 1024) shrinks every copy.
+    host = replace_once(HOST, "constexpr uint32_t TILE_LENGTH = 8192;",
+                        "constexpr uint32_t TILE_LENGTH = 8192;\nconstexpr uint32_t RESERVED_LEN = 256;")
+    host = replace_once(host, "tiling.set_tileLength(TILE_LENGTH);",
+                        "tiling.set_tileLength(total / blockDim - RESERVED_LEN);")
+    assert small_copy(write_operator(tmp_path / "op", host=host)) == []
+
+
+def test_a_small_constant_added_to_the_tile_still_fires(tmp_path: Path):
+    host = replace_once(HOST, "constexpr uint32_t TILE_LENGTH = 8192;",
+                        "constexpr uint32_t TILE_LENGTH = 8192;\nconstexpr uint32_t EXTRA_LEN = 64;")
+    host = replace_once(host, "tiling.set_tileLength(TILE_LENGTH);",
+                        "tiling.set_tileLength(total / blockDim % TILE_LENGTH + EXTRA_LEN);")
+    assert {f.message.split(" ")[0] for f in small_copy(write_operator(tmp_path / "op", host=host))} == {"EXTRA_LEN"}
