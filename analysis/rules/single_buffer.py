@@ -100,7 +100,8 @@ class SingleBuffer(Rule):
                 continue
             if key in reported:
                 continue
-            finding = self._judge(ctx, buf, direction, enqueues, name, target, loc, self._host_room(ctx, name))
+            finding = self._judge(ctx, buf, direction, enqueues, name, target, loc,
+                                  self._host_room(ctx, name, buf))
             if finding is not None:
                 reported.add(key)
                 yield finding
@@ -372,7 +373,7 @@ class SingleBuffer(Rule):
         return sum(largest.values()) <= capacity
 
     @staticmethod
-    def _host_room(ctx: RuleContext, name: str | None) -> str:
+    def _host_room(ctx: RuleContext, name: str | None, buf: InitBufferCall | None = None) -> str:
         """How the host's tile leaves room in the UB: '' when it does not size the tile from the UB; 'halves' when
         it divides the UB by this very buffer-count constant (more buffers, smaller tiles); 'reserved' when it
         divides by a buffer count of 2 or more of its own (room for a second buffer is already left); 'full' when
@@ -400,4 +401,12 @@ class SingleBuffer(Rule):
         if name and name.split("::")[-1] in words:
             return "halves"
         counts = [k.value for k in ctx.model.knobs if k.side == "host" and k.role == "buffer_num" and k.name in words]
+        if buf is not None and counts:
+            # `UB / LNG_MAX_BUFFER_NUM` with LNG_MAX_BUFFER_NUM = 6 and six single-buffered queues in the class: the
+            # divisor counts the queues, one buffer each, and the UB is full. Room for a second buffer per queue is
+            # left only when the count covers twice the class's single buffers.
+            singles = sum(1 for b in ctx.model.init_buffers
+                          if b.owner == buf.owner and b.queue and b.num.value == 1)
+            if max(counts) < 2 * singles:
+                return "full" if max(counts) <= singles else ""
         return "reserved" if any(v >= 2 for v in counts) else "full"

@@ -159,3 +159,23 @@ def test_a_fill_then_copy_out_loop_gets_the_fill_once_advice(tmp_path: Path):
     fill = [f for f in findings if "fill the tile once" in f.message]
     assert len(fill) == 1 and "outQueueY" in fill[0].message and not fill[0].fixes
 
+
+
+# ---- a host buffer count that counts queues, not buffers per queue (ops-nn hold-out) --------------------------
+# ada_layer_norm_grad: `maxBufferSize = (ubSize - reserve) / LNG_MAX_BUFFER_NUM / 4` with LNG_MAX_BUFFER_NUM = 6 and
+# six single-buffered queues: the UB is already full. The rule read any host buffer count >= 2 as "room for a second
+# buffer left". Here the scale kernel's two single-buffered queues share the UB by a count of 2.
+def _counted_host(count: int) -> str:
+    host = replace_once(UB_FULL_HOST, "constexpr uint32_t TILE_LENGTH = 8192;",
+                        f"constexpr uint32_t TILE_LENGTH = 8192;\nconstexpr uint32_t MAX_BUFFER_NUM = {count};")
+    return replace_once(host, "tiling.set_tileLength(ubSize / (2 * sizeof(uint16_t)));",
+                        "tiling.set_tileLength(ubSize / MAX_BUFFER_NUM / sizeof(uint16_t));")
+
+
+def test_a_host_count_of_the_queues_leaves_no_room_and_is_silent(tmp_path: Path):
+    assert run(write_operator(tmp_path / "op", kernel=SINGLE, host=_counted_host(2))) == []
+
+
+def test_a_host_count_of_two_buffers_per_queue_still_fires(tmp_path: Path):
+    (f,) = run(write_operator(tmp_path / "op", kernel=SINGLE, host=_counted_host(4)))
+    assert "holds two buffers per queue" in f.message
