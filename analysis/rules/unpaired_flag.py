@@ -23,6 +23,8 @@ from analysis.rules.base import Rule, RuleContext, edit_range, indent_of, statem
 
 _PATH = r"(?:[A-Za-z_]\w*(?:\[[^\];]*\])?(?:->|\.))*[A-Za-z_]\w*(?:\[[^\];]*\])?"
 _COPY_RE = re.compile(rf"(?<![\w.>])({_PATH})\s*=\s*(?:static_cast<\w+>\(|\(\w+\))?\s*({_PATH})\s*\)?\s*;")
+# `auto id = (idx % 2 == 0) ? pingId_ : pongId_;`: the variable holds either arm's id (a ping-pong slot)
+_PICK_RE = re.compile(rf"(?<![\w.>=!<])({_PATH})\s*=(?!=)[^;?]*\?\s*({_PATH})\s*:\s*({_PATH})\s*;")
 
 
 def _event(template_args: str | None) -> str:
@@ -83,6 +85,11 @@ def _id_groups(ctx: RuleContext, calls: list) -> dict[str, str]:
                 a, b = _last_name(m.group(1)), _last_name(m.group(2))
                 if a in names or b in names:
                     join(a, b)
+            for m in _PICK_RE.finditer(line):
+                a, b, c = (_last_name(m.group(i)) for i in (1, 2, 3))
+                if a in names or b in names or c in names:
+                    join(a, b)
+                    join(a, c)
     return {n: find(n) for n in names}
 
 

@@ -104,3 +104,27 @@ def test_flags_through_the_intrinsics_or_a_macro_over_them_are_partners(tmp_path
     code = ("        SetFlag<HardEvent::M_MTE1>(EVENT_ID0);\n        WAIT_FLAG(M, MTE1, EVENT_ID0);\n"
             "        set_flag(PIPE_V, PIPE_MTE2, EVENT_ID1);\n        WaitFlag<HardEvent::V_MTE2>(EVENT_ID1);\n")
     assert unpaired(write_operator(tmp_path / "op", kernel=with_process_head(code))) == []
+
+
+# ops-nn hold-out (dequant_bias): both slots' MTE3_MTE2 flags are set before the loop, and each iteration waits on
+# the slot it picks with a ternary into a local: `auto id = (t % 2 == 0) ? evPing : evPong; WaitFlag(id);`.
+PING_PONG = """\
+        event_t evPing = static_cast<event_t>(pipe.AllocEventID<HardEvent::MTE3_MTE2>());
+        event_t evPong = static_cast<event_t>(pipe.AllocEventID<HardEvent::MTE3_MTE2>());
+        SetFlag<HardEvent::MTE3_MTE2>(evPing);
+        SetFlag<HardEvent::MTE3_MTE2>(evPong);
+        for (uint32_t t = 0; t < loops; t++) {
+            auto slotId = (t % 2 == 0) ? evPing : evPong;
+            WaitFlag<HardEvent::MTE3_MTE2>(slotId);
+        }
+"""
+
+
+def test_a_slot_id_picked_by_a_ternary_pairs_with_both_arms(tmp_path: Path):
+    assert unpaired(write_operator(tmp_path / "op", kernel=with_process_head(PING_PONG))) == []
+
+
+def test_an_arm_no_wait_can_pick_is_still_reported(tmp_path: Path):
+    code = replace_once(PING_PONG, "(t % 2 == 0) ? evPing : evPong", "(t % 2 == 0) ? evPing : evPing")
+    (f,) = unpaired(write_operator(tmp_path / "op", kernel=with_process_head(code)))
+    assert "evPong" in f.message
