@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 
 from analysis.findings import Fix
+from analysis.rules._build_scope import outside_build
 from analysis.rules._gain import dma_efficiency
 from analysis.rules._params import param_items
 from analysis.rules._valueflow import CAP, VALUE, divides_extent, knob_uses, resolved_value, value_flow
@@ -39,9 +40,10 @@ class SmallCopy(Rule):
         reported: set[str] = set()
         seen: set[tuple[str, str, int]] = set()  # a kernel copies the same `tileLength` hundreds of times
         uses_cache: dict[str, dict] = {}
+        outside = outside_build(ctx)
         for call in ctx.model.calls("DataCopy", "DataCopyPad"):
-            if not call.in_loop or len(call.args) < 3:
-                continue
+            if not call.in_loop or len(call.args) < 3 or call.loc.file in outside:
+                continue  # (a copy in a file the build for this chip never compiles never runs)
             elem = ctx.elem_size(call, call.args[0].text) or ctx.elem_size(call, call.args[1].text) or 2
             found = ctx.node(call.loc)
             if found is None:
@@ -147,9 +149,11 @@ def _reportable(knob) -> bool:
 def _fits(ctx: RuleContext, knob, value: int, owner: str | None) -> bool | None:
     """Whether the kernel class's buffers all fit in the UB with the knob at `value` (None: a size is unknown)."""
     total = 0
-    for b in ctx.model.init_buffers:
-        if b.owner != owner:
-            continue
+    grows = False
+    mine = [b for b in ctx.model.init_buffers if b.owner == owner]
+    if not mine:
+        return None  # the class gets its buffers from elsewhere (carved from a caller's tensor): the budget is unknown
+    for b in mine:
         found = ctx.node(b.size.loc)
         if found is None:
             return None
@@ -157,7 +161,10 @@ def _fits(ctx: RuleContext, knob, value: int, owner: str | None) -> bool | None:
         num = b.num.value if b.num.value is not None else None
         if size is None or num is None:
             return None
+        grows = grows or size != resolved_value(ctx, *found, kernel=True)
         total += num * (-(-size // 32) * 32)
+    if not grows:
+        return None  # no buffer is sized by the constant: the longer copy would overrun a buffer of fixed size
     return total <= ctx.chip.ub_bytes
 
 

@@ -111,3 +111,55 @@ def test_a_small_constant_added_to_the_tile_still_fires(tmp_path: Path):
     host = replace_once(host, "tiling.set_tileLength(TILE_LENGTH);",
                         "tiling.set_tileLength(total / blockDim % TILE_LENGTH + EXTRA_LEN);")
     assert {f.message.split(" ")[0] for f in small_copy(write_operator(tmp_path / "op", host=host))} == {"EXTRA_LEN"}
+
+
+CHUNK_COPIER = """\
+constexpr uint32_t CHUNK_LEN = 64;
+
+class ChunkCopier {
+public:
+    __aicore__ inline void Run(LocalTensor<half>& dst, GlobalTensor<half>& src, uint32_t blockLength)
+    {
+        uint32_t chunks = blockLength / CHUNK_LEN;
+        for (uint32_t i = 0; i < chunks; i++) {
+            DataCopy(dst, src[i * CHUNK_LEN], CHUNK_LEN);
+        }
+    }
+};
+
+class KernelScale {"""
+
+
+def test_fix_is_verify_only_when_the_copying_class_owns_no_buffers(tmp_path: Path):
+    # ops-nn hold-out (top_k_top_p_sample's sort kernel): the class copying with the small constant allocates no UB
+    # itself; it works in a tensor its caller carved (the constant also places sub-buffers in it). With no buffer of
+    # its own to add up, "every buffer fits at the new value" was vacuously true and the fix was offered as Apply.
+    kernel = replace_once(KERNEL, "class KernelScale {", CHUNK_COPIER)
+    (f,) = small_copy(write_operator(tmp_path / "op", kernel=kernel))
+    assert f.message.startswith("CHUNK_LEN = 64")
+    assert f.fixes and not f.fixes[0].safe
+
+
+def test_a_copy_in_a_header_the_build_never_compiles_is_not_judged(tmp_path: Path):
+    # ops-nn hold-out (batch_norm_v3): the only copy the constant sizes is in an arch35/ header reached only from the
+    # Ascend 950's entry; the 910B build never runs it.
+    # The constant stays where the build reads it (the 910B entry); only its copy is in the other chip's header.
+    kernel = replace_once(KERNEL, "class KernelScale {", "constexpr uint32_t CHUNK_LEN = 64;\n\nclass KernelScale {")
+    root = write_operator(tmp_path / "op", kernel=kernel)
+    (root / "op_kernel" / "arch35").mkdir()
+    copier = CHUNK_COPIER.replace("constexpr uint32_t CHUNK_LEN = 64;\n", "").replace("class KernelScale {", "")
+    (root / "op_kernel" / "arch35" / "chunk.h").write_text('#include "kernel_operator.h"\nusing namespace AscendC;\n'
+                                                           + copier)
+    assert small_copy(root) == []
+
+
+def test_fix_is_verify_only_when_no_buffer_grows_with_the_constant(tmp_path: Path):
+    # ops-nn hold-out (top_k_top_p_sample): the copy's length is the constant but its destination is a buffer of a
+    # size the constant does not decide; copying 8x more into it overruns it, whatever the UB total says.
+    kernel = replace_once(KERNEL, "class KernelScale {", "constexpr uint32_t PIECE_LEN = 64;\n\nclass KernelScale {")
+    kernel = replace_once(kernel, "        DataCopy(xLocal, xGm[progress * tileLength], tileLength);\n",
+                          "        for (uint32_t p = 0; p < tileLength / PIECE_LEN; p++) {\n"
+                          "            DataCopy(xLocal, xGm[progress * tileLength + p * PIECE_LEN], PIECE_LEN);\n"
+                          "        }\n")
+    found = [f for f in small_copy(write_operator(tmp_path / "op", kernel=kernel)) if f.message.startswith("PIECE")]
+    assert found and found[0].fixes and not found[0].fixes[0].safe
