@@ -309,6 +309,12 @@ class SingleBuffer(Rule):
                    and (c.function, _base(c.args[0].text)) in allocs]
         if not writers or any(c.name != "Duplicate" for c in writers):
             return None
+        # The tile dequeued again and written by vector work (`Add(acc, acc, x)` after `acc = que.DeQue()`): the fill
+        # resets an accumulator, it is not the whole content copied out (embedding_dense_grad_v2's addResQue_).
+        deqs = {(c.function, v) for c in mine if c.name == "DeQue" for v in [self._assigned(ctx, c)] if v}
+        if any(PIPES.get(c.name) == "vector" and c.args and (c.function, _base(c.args[0].text)) in deqs
+               for c in calls):
+            return None
         for c in writers:
             value = c.args[1].text if len(c.args) > 1 else ""
             loop_vars = {m.group(1) for lp in c.loops for m in [_LOOP_VAR_RE.match(lp.header)] if m}

@@ -160,6 +160,15 @@ def test_a_fill_then_copy_out_loop_gets_the_fill_once_advice(tmp_path: Path):
     assert len(fill) == 1 and "outQueueY" in fill[0].message and not fill[0].fixes
 
 
+def test_a_filled_accumulator_written_after_dequeue_gets_no_fill_once_advice(tmp_path: Path):
+    # ops-nn hold-out (embedding_dense_grad_v2's addResQue_): Duplicate(0) resets an accumulator that is dequeued
+    # and summed into before the copy-out; filling it once would carry the sums from tile to tile.
+    kernel = replace_once(FILL, "        LocalTensor<half> yLocal = outQueueY.DeQue<half>();\n",
+                          "        LocalTensor<half> yLocal = outQueueY.DeQue<half>();\n"
+                          "        Adds(yLocal, yLocal, (half)1.0, tileLength);\n")
+    assert [f for f in run(write_operator(tmp_path / "op", kernel=kernel)) if "fill the tile once" in f.message] == []
+
+
 
 # ---- a host buffer count that counts queues, not buffers per queue (ops-nn hold-out) --------------------------
 # ada_layer_norm_grad: `maxBufferSize = (ubSize - reserve) / LNG_MAX_BUFFER_NUM / 4` with LNG_MAX_BUFFER_NUM = 6 and
