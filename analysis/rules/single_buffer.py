@@ -407,12 +407,13 @@ class SingleBuffer(Rule):
         if name and name.split("::")[-1] in words:
             return "halves"
         counts = [k.value for k in ctx.model.knobs if k.side == "host" and k.role == "buffer_num" and k.name in words]
-        if buf is not None and counts:
-            # `UB / LNG_MAX_BUFFER_NUM` with LNG_MAX_BUFFER_NUM = 6 and six single-buffered queues in the class: the
-            # divisor counts the queues, one buffer each, and the UB is full. Room for a second buffer per queue is
-            # left only when the count covers twice the class's single buffers.
+        totals = [v for v in counts if v > 2]
+        if buf is not None and totals:
+            # A count above a queue's depth of 2 counts buffers over all queues: `UB / LNG_MAX_BUFFER_NUM` with
+            # LNG_MAX_BUFFER_NUM = 6 and six single-buffered queues in the class leaves the UB full. Room for a
+            # second buffer per queue is left only when the count covers twice the class's single buffers.
             singles = sum(1 for b in ctx.model.init_buffers
                           if b.owner == buf.owner and b.queue and b.num.value == 1)
-            if max(counts) < 2 * singles:
-                return "full" if max(counts) <= singles else ""
+            if max(totals) < 2 * singles:
+                return "full" if max(totals) <= singles else ""
         return "reserved" if any(v >= 2 for v in counts) else "full"

@@ -173,7 +173,16 @@ def test_a_filled_accumulator_written_after_dequeue_gets_no_fill_once_advice(tmp
 # ---- a host buffer count that counts queues, not buffers per queue (ops-nn hold-out) --------------------------
 # ada_layer_norm_grad: `maxBufferSize = (ubSize - reserve) / LNG_MAX_BUFFER_NUM / 4` with LNG_MAX_BUFFER_NUM = 6 and
 # six single-buffered queues: the UB is already full. The rule read any host buffer count >= 2 as "room for a second
-# buffer left". Here the scale kernel's two single-buffered queues share the UB by a count of 2.
+# buffer left". Here the scale kernel's two single-buffered queues, with a third one added, share the UB by a
+# count of 3 (one buffer each); a count of 6 leaves room for a second buffer in each.
+SINGLE3 = replace_once(SINGLE, "        pipe.InitBuffer(outQueueY, BUFFER_NUM, this->tileLength * sizeof(half));\n",
+                       "        pipe.InitBuffer(outQueueY, BUFFER_NUM, this->tileLength * sizeof(half));\n"
+                       "        pipe.InitBuffer(auxQueue, 1, this->tileLength * sizeof(half));\n")
+SINGLE3 = replace_once(SINGLE3, "    TQue<QuePosition::VECOUT, BUFFER_NUM> outQueueY;\n",
+                       "    TQue<QuePosition::VECOUT, BUFFER_NUM> outQueueY;\n"
+                       "    TQue<QuePosition::VECOUT, 1> auxQueue;\n")
+
+
 def _counted_host(count: int) -> str:
     host = replace_once(UB_FULL_HOST, "constexpr uint32_t TILE_LENGTH = 8192;",
                         f"constexpr uint32_t TILE_LENGTH = 8192;\nconstexpr uint32_t MAX_BUFFER_NUM = {count};")
@@ -182,9 +191,9 @@ def _counted_host(count: int) -> str:
 
 
 def test_a_host_count_of_the_queues_leaves_no_room_and_is_silent(tmp_path: Path):
-    assert run(write_operator(tmp_path / "op", kernel=SINGLE, host=_counted_host(2))) == []
+    assert run(write_operator(tmp_path / "op", kernel=SINGLE3, host=_counted_host(3))) == []
 
 
 def test_a_host_count_of_two_buffers_per_queue_still_fires(tmp_path: Path):
-    (f,) = run(write_operator(tmp_path / "op", kernel=SINGLE, host=_counted_host(4)))
-    assert "holds two buffers per queue" in f.message
+    found = run(write_operator(tmp_path / "op", kernel=SINGLE3, host=_counted_host(6)))
+    assert found and all("holds two buffers per queue" in f.message for f in found)
