@@ -73,6 +73,14 @@ GE_DTYPES = {
     "DT_COMPLEX64": "complex64", "DT_INT4": "int4", "DT_HIFLOAT8": "hifloat8", "DT_FLOAT8_E4M3FN": "float8_e4m3",
     "DT_FLOAT8_E5M2": "float8_e5m2",
 }
+# ge::DataType names the analysis does not model (sub-byte, quantised, string and 4/6-bit float types, the CANN
+# Graph API's DataType list): valid in an OpDef, so no "unknown dtype" problem; the model carries the lower-case name.
+GE_DTYPES_UNMODELLED = frozenset({
+    "DT_STRING", "DT_DUAL_SUB_INT8", "DT_DUAL_SUB_UINT8", "DT_COMPLEX128", "DT_QINT8", "DT_QINT16", "DT_QINT32",
+    "DT_QUINT8", "DT_QUINT16", "DT_RESOURCE", "DT_STRING_REF", "DT_DUAL", "DT_VARIANT", "DT_UNDEFINED", "DT_UINT1",
+    "DT_INT2", "DT_UINT2", "DT_COMPLEX32", "DT_FLOAT8_E8M0", "DT_FLOAT6_E3M2", "DT_FLOAT6_E2M3", "DT_FLOAT4_E2M1",
+    "DT_FLOAT4_E1M2",
+})
 INT_TYPES = {
     "int", "unsigned", "long", "short", "int8_t", "uint8_t", "int16_t", "uint16_t", "int32_t", "uint32_t",
     "int64_t", "uint64_t", "size_t", "auto", "unsigned int", "long long", "unsigned long", "uint", "char",
@@ -366,7 +374,8 @@ class ModelBuilder:
         key = item.split("::")[-1].strip()
         if key in GE_DTYPES:
             return GE_DTYPES[key]
-        if key.startswith("DT_"):  # a ge type we do not know; anything else is an expression we cannot resolve
+        if key.startswith("DT_") and key not in GE_DTYPES_UNMODELLED:  # a ge type that does not exist
+            # (anything not DT_* is an expression we cannot resolve)
             line, _ = sf.line_col(node.start_byte)
             self.problems.append(Problem(file=sf.path, line=line, message=(
                 f"unknown dtype '{item}' in the OpDef; use a ge::DT_* type such as ge::DT_FLOAT16 or ge::DT_FLOAT")))

@@ -157,3 +157,14 @@ def test_nested_calls_that_start_together_come_outer_first():
     pairs = [(a, b) for a, b in zip(calls, calls[1:], strict=False) if a.loc.start == b.loc.start]
     assert pairs and all(a.loc.end > b.loc.end for a, b in pairs)
     assert [(a.name, b.name) for a, b in pairs][0] == ("FetchEventID", "GetTPipePtr")
+
+
+def test_a_valid_ge_dtype_the_analysis_does_not_model_is_no_problem(tmp_path: Path):
+    # ops-nn's relu_grad_v2 registers ge::DT_UINT1 (a 1-bit mask, in the Graph API's DataType list): lint printed
+    # "unknown dtype ... use a ge::DT_* type" as an error on valid code and exited 1.
+    from opgen import HOST
+
+    host = replace_once(HOST, 'this->Output("y").ParamType(REQUIRED).DataType({ge::DT_FLOAT16})',
+                        'this->Output("y").ParamType(REQUIRED).DataType({ge::DT_UINT1})')
+    op = load_operator(write_operator(tmp_path / "op", host=host))
+    assert op.problems == []
