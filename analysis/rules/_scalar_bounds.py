@@ -79,9 +79,13 @@ def padded_tail(ctx, sf: SourceFile, loop: Node, start: str, bound: str) -> int 
     defs = re.findall(rf"\b{re.escape(bound)}\s*=\s*([^;]+);", text)
     if not defs:
         return None
-    n = re.escape(re.sub(r"\s+", "", start))
+    start = re.sub(r"\s+", "", start)
+    # `old = n; n = Ceil(n, K) * K; for (i = old; i < n; ...)`: the start names the bound's value before it was padded
+    alias = re.findall(rf"\b{re.escape(start)}\s*=\s*([\w.>-]+)\s*;", text) if start.isidentifier() else []
+    n = "(?:" + "|".join(re.escape(a) for a in [start, *alias[-1:]]) + ")"
     expr = re.sub(r"\s+", "", defs[-1])
-    for pattern in (rf"\(+{n}\)?\+(\w+)-1\)/(\w+)\*(\w+)", rf"\w*(?:[Aa]lign|[Rr]ound[Uu]p)\w*\({n},(\w+)\)"):
+    for pattern in (rf"\(+{n}\)?\+(\w+)-1\)/(\w+)\*(\w+)", rf"\w*(?:[Aa]lign|[Rr]ound[Uu]p)\w*\({n},(\w+)\)",
+                    rf"\w*Ceil\w*\({n},(\w+)\)\*(\w+)"):
         m = re.fullmatch(pattern, expr)
         if m is None or len(set(m.groups())) != 1:
             continue
@@ -343,3 +347,134 @@ def _inactive(text: str, macros: dict[str, int]) -> list[tuple[int, int]]:
             frame[1] = 1 if taken == 1 or cond == 1 else (0 if taken == 0 and cond == 0 else None)
         frame[2] = m.end()
     return out
+
+
+BLOCK_BYTES = 32  # one UB block: the unit a vector instruction's address and a DataCopy's length are aligned to
+_BLOCK_NAMES = {"ONE_BLK_SIZE": BLOCK_BYTES, "ONE_BLOCK_SIZE": BLOCK_BYTES}
+_ASSIGNED_RE = r"(?:(?<=this->)|(?<![\w.>])){}\s*=(?!=)\s*([^;{{}}]+);"  # `name = ...;`, not `a.name = ...;`
+_PER_BLOCK_RE = re.compile(r"\(?\s*(\w+)\s*\)?\s*/\s*(sizeof\s*\([^()]*\)|\w+)")
+
+
+def block_bound(ctx, sf: SourceFile, loop: Node, bound: str) -> int | None:
+    """The loop's bound is the number of elements in one 32-byte block: every assignment of it (in the kernel, or
+    the host variable its tiling field is set from) is `32 / sizeof(T)`, `ONE_BLK_SIZE / sizeof(T)`,
+    `BLOCK_SIZE / dtypeSize` (a byte size divides it) or a constant of at most 32; or the loop runs in the branch
+    of `if (nAlign > perBlock)` that is taken when the align-up of its bound is at most one block. At most 32
+    elements: fewer than a vector instruction needs to pay for its pipe hand-offs."""
+    direct = _per_block(ctx, bound)
+    if direct is not None:
+        return direct
+    return _guarded_by_block(ctx, sf, loop, bound)
+
+
+def _per_block(ctx, bound: str) -> int | None:
+    name = re.sub(r"^(?:this->)?(?:\w+(?:\.|->))?", "", bound.strip())
+    if not name.isidentifier():
+        return None
+    defs: list[tuple[SourceFile, str]] = []
+    for p in ctx.model.kernel_files:
+        ksf = ctx.sources.get(p)
+        if ksf is not None:
+            text = _code(ctx, ksf)[0]
+            defs += [(ksf, d) for d in re.findall(_ASSIGNED_RE.format(re.escape(name)), text)]
+    for tf in ctx.model.tiling.functions:
+        for s in tf.setters:
+            if s.field != name:
+                continue
+            hsf = ctx.sources.get(s.loc.file)
+            if hsf is None:
+                return None
+            if s.expr.text.strip().isidentifier():  # set from a host variable: judge its assignments
+                var = s.expr.text.strip()
+                text = _COMMENT_RE.sub("", hsf.data.decode("utf-8", "replace"))
+                found = re.findall(rf"(?<![\w.>]){re.escape(var)}\s*=(?!=)\s*([^;{{}}]+);", text)
+                if not found:
+                    return None
+                defs += [(hsf, d) for d in found]
+            else:
+                defs.append((hsf, s.expr.text))
+    if not defs:
+        return None
+    return BLOCK_BYTES if all(_at_most_a_block(ctx, dsf, d) for dsf, d in defs) else None
+
+
+def _at_most_a_block(ctx, sf: SourceFile, expr: str) -> bool:
+    """`32 / size` (a byte size divides 32 bytes) or a constant of at most 32."""
+    evaluator = ctx.evaluator(sf)
+    expr = re.sub(r"static_cast<[^<>]*>", "", expr.strip())
+    value = _constant(expr.strip("() "), evaluator) if re.fullmatch(r"\(?\s*\w+\s*\)?", expr) else None
+    if value is not None:
+        return 0 <= value <= BLOCK_BYTES
+    m = _PER_BLOCK_RE.fullmatch(expr)
+    if m is None:
+        return False
+    block = _BLOCK_NAMES.get(m.group(1)) or _constant(m.group(1), evaluator)
+    size = m.group(2)
+    return block == BLOCK_BYTES and (size.startswith("sizeof") or re.search(r"size|bytes", size, re.I) is not None)
+
+
+def _guarded_by_block(ctx, sf: SourceFile, loop: Node, bound: str) -> int | None:
+    """`if (nAlign > perBlock) {...} else { for (i = 0; i < n; ++i) ... }` with nAlign the align-up of n and
+    perBlock one block's elements: the loop runs at most one block."""
+    child, p = loop, loop.parent
+    fn = _enclosing_function(loop)
+    while p is not None and p is not fn:
+        if p.type == "if_statement":
+            cond = p.child_by_field_name("condition")
+            alt = p.child_by_field_name("alternative")
+            text = re.sub(r"\s+", "", sf.node_text(cond)).strip("()") if cond is not None else ""
+            m = re.fullmatch(r"([\w.>-]+)(>|<=)([\w.>-]+)", text)
+            in_else = alt is not None and alt.start_byte <= child.start_byte < alt.end_byte
+            if m is not None and (in_else == (m.group(2) == ">")) and _per_block(ctx, m.group(3)) is not None \
+                    and _covers(ctx, sf, fn, m.group(1).replace("this->", ""), bound):
+                return BLOCK_BYTES
+        child, p = p, p.parent
+    return None
+
+
+def _covers(ctx, sf: SourceFile, fn: Node | None, big: str, n: str) -> bool:
+    """`big` is `n` or every assignment of it rounds `n` up (`CeilDivMul(n, k)`, `AlignUp(n, k)`)."""
+    if big == n:
+        return True
+    defs = []
+    for p in ctx.model.kernel_files:
+        ksf = ctx.sources.get(p)
+        if ksf is not None:
+            defs += re.findall(_ASSIGNED_RE.format(re.escape(big)), _code(ctx, ksf)[0])
+    rounds = rf"(?:this->)?\w*(?:[Aa]lign|[Rr]ound[Uu]p|Ceil\w*Mul)\w*\(\s*{re.escape(n)}\s*,[^;]*\)"
+    defs = [d for d in defs if d.strip() != "0"]  # a member's zero initialiser is no value the loop sees
+    return bool(defs) and all(re.fullmatch(rounds, d.strip()) for d in defs)
+
+
+def vector_helper(ctx, sf: SourceFile, loop: Node, depth: int = 3) -> bool:
+    """A statement in the loop calls a helper of the kernel that issues vector or copy instructions (directly or
+    through helpers of its own, a few levels down): each iteration is a group's or a row's vector work, and the
+    loop's GetValue/SetValue are per-group scalars (a mean, a scale) for it, not an element walk."""
+    from analysis.apis import COPIES, PIPES
+
+    work = {n for n in PIPES if PIPES[n] == "vector"} | set(COPIES)
+    defs = _functions(ctx)
+    cache = ctx.__dict__.setdefault("_vector_helpers", {})
+
+    def issues(name: str, left: int) -> bool:
+        if name in cache:
+            return cache[name]
+        cache[name] = False  # recursion guard
+        found = False
+        for fsf, fn in defs.get(name, []):
+            names = [n for _, n, _, _ in _calls(fsf, fn)]
+            if any(n in work for n in names) or (left > 0 and any(
+                    n in defs and n != name and issues(n, left - 1) for n in names)):
+                found = True
+                break
+        cache[name] = found
+        return found
+
+    body = loop.child_by_field_name("body")
+    if body is None:
+        return False
+    for call, name, _, _ in _calls(sf, body):
+        if name in defs and call.parent is not None and call.parent.type == "expression_statement" \
+                and issues(name, depth):
+            return True
+    return False

@@ -26,6 +26,7 @@ from analysis.findings import Fix
 from analysis.rules._gain import scalar_loop_gain, scalar_loop_trip_gain
 from analysis.rules._scalar_bounds import (
     aligned_remainder,
+    block_bound,
     never_called,
     once_per_launch,
     padded_tail,
@@ -35,6 +36,7 @@ from analysis.rules._scalar_bounds import (
     shift_width,
     strided_scatter,
     uses_int64_division,
+    vector_helper,
 )
 from analysis.rules.base import Rule, RuleContext, edit_range
 
@@ -43,6 +45,7 @@ _SCALAR = {"+": "Adds", "*": "Muls"}
 _FLOAT_TYPES = frozenset(("half", "float", "bfloat16_t", "float16_t"))
 SMALL_TRIPS = 16  # a loop this short costs less than the pipe hand-offs a vector instruction brings
 PAYS = 4.0  # the cost model's gain from which vectorising is worth the developer's time
+BLOCK_ELEMS = 32  # one 32-byte block of int8 at most: fewer than a vector instruction needs to pay its hand-offs
 ONCE_TRIPS = 64  # a table this short, filled once per launch, costs a few microseconds at most
 _PARTIALS_RE = re.compile(r"(block|core|aiv|aic|group)_?(num|dim|cnt|count|len)|GetBlockNum|usedCore", re.I)
 _TILE_WORK = tuple(n for n in PIPES if PIPES[n] == "vector") + COPIES
@@ -78,6 +81,8 @@ class ScalarLoop(Rule):
             return None  # a search that stops early, or a row loop whose scalar feeds vector/copy work
         if found is not None and never_called(ctx, *found):
             return None  # its function is called from nowhere in the operator (only from commented-out code)
+        if found is not None and vector_helper(ctx, *found):
+            return None  # each iteration runs a group's vector work in the kernel's helper: per-group scalars
         if found is not None and row_driver(ctx, *found):
             return None  # each iteration hands a row to the kernel's own helper: the stores are its bookkeeping
         if scalar_branch(ctx, body):
@@ -120,6 +125,8 @@ class ScalarLoop(Rule):
         stored = {c.receiver.replace("this->", "") for c in calls if c.name == "SetValue" and c.receiver}
         if found is not None and aligned_remainder(found[0], found[1], stored):
             return None  # the unaligned head or tail (under one block) of a run whose body a vector instruction does
+        if found is not None and bound is not None and _within_a_block(ctx, found, loop, bound):
+            return None  # at most one 32-byte block of elements (the bound is 32 / sizeof(T), or pads to a block)
         trips = self._trips(ctx, found, loop, var, bound, calls)
         exact = trips is not None
         if trips is None and found is not None:
@@ -210,6 +217,17 @@ def _at_most(ctx: RuleContext, found, var, bound, body: str, local: dict[str, st
     values = [_resolve(c.args[1].text, dict(local)) for c in calls if c.name == "SetValue" and len(c.args) > 1]
     walkers = {var} if var else {a or b for a, b in _STEP_RE.findall(body)}
     return shift_width(values, walkers)
+
+
+def _within_a_block(ctx: RuleContext, found, loop, bound: str) -> bool:
+    """At most BLOCK_ELEMS elements, by construction: the bound is one 32-byte block's elements (`32 / sizeof(T)`,
+    the host's `BLOCK_SIZE / dtypeSize`), or the loop pads its start up to the next multiple of at most BLOCK_ELEMS
+    (before a sort or a vector instruction that needs the aligned count; its start is no aligned UB address)."""
+    if block_bound(ctx, *found, bound) is not None:
+        return True
+    init = _FOR_VAR_RE.search(loop.header)
+    tail = padded_tail(ctx, *found, init.group(2), bound) if init else None
+    return tail is not None and tail < BLOCK_ELEMS
 
 
 def _custom_scalar_code(value: str) -> bool:

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from opgen import KERNEL, replace_once, write_operator
+from opgen import HOST, KERNEL, TILING_H, replace_once, write_operator
 
 from analysis.lint import lint
 from analysis.operator import load_operator
@@ -296,3 +296,115 @@ def test_loop_defined_inside_a_branch_the_config_switches_off_is_silent(tmp_path
     helper = "#if MODE == 2\n" + _SCALAR_HELPER + "#endif\n"
     assert _with_config(tmp_path, 1, MULS + "#if MODE == 2\n        ScaleScalar(yLocal, xLocal);\n#endif\n",
                         helper) == []
+
+
+# --- ops-nn hold-out: one 32-byte block, a pad to an alignment before a sort, a group loop of vector work ---
+
+BLOCK_COPY = ("        for (uint32_t i = 0; i < perBlock; i++) {\n"
+              "            yLocal.SetValue(i, xLocal.GetValue(tileLength - perBlock + i));\n        }\n")
+
+
+def test_loop_over_one_block_of_elements_is_silent(tmp_path: Path):
+    """`perBlock = ONE_BLK_SIZE / sizeof(half)`: 16 halves, one block the scalar unit moves to an aligned spot."""
+    assert found(tmp_path, MULS + "        perBlock = ONE_BLK_SIZE / sizeof(half);\n" + BLOCK_COPY,
+                 "    uint32_t perBlock;\n") == []
+
+
+def test_loop_over_eight_blocks_of_elements_speaks(tmp_path: Path):
+    """256 bytes of halves (128 elements) is no single block: the length stays unproved, an info."""
+    (f,) = found(tmp_path, MULS + "        perBlock = 256 / sizeof(half);\n" + BLOCK_COPY, "    uint32_t perBlock;\n")
+    assert f.severity == "info"
+
+
+def _host_block(tmp_path: Path, host_value: str) -> list:
+    """The host sets a tiling field to one block's elements (`BLOCK_BYTES / typeSize`); the kernel loops to it."""
+    tiling_h = replace_once(TILING_H, "    TILING_DATA_FIELD_DEF(uint32_t, tileLength);\n",
+                            "    TILING_DATA_FIELD_DEF(uint32_t, tileLength);\n"
+                            "    TILING_DATA_FIELD_DEF(uint32_t, blockElems);\n")
+    host = replace_once(HOST, "    tiling.set_tileLength(TILE_LENGTH);\n",
+                        "    tiling.set_tileLength(TILE_LENGTH);\n    uint32_t typeSize = 2;\n"
+                        f"    uint32_t blockElems = {host_value};\n    tiling.set_blockElems(blockElems);\n")
+    host = replace_once(host, "constexpr uint32_t BLOCK_DIM = 48;\n",
+                        "constexpr uint32_t BLOCK_DIM = 48;\nconstexpr uint32_t BLOCK_BYTES = 32;\n")
+    kernel = replace_once(KERNEL, MULS, MULS + BLOCK_COPY.replace("perBlock", "cfg.blockElems"))
+    kernel = replace_once(kernel, "uint32_t blockLength, uint32_t tileLength)",
+                          "uint32_t blockLength, uint32_t tileLength, uint32_t blockElems)")
+    kernel = replace_once(kernel, "        this->tileLength = tileLength;\n",
+                          "        this->tileLength = tileLength;\n        this->cfg.blockElems = blockElems;\n")
+    kernel = replace_once(kernel, "    uint32_t tileLength;\n};", "    uint32_t tileLength;\n"
+                          "    struct { uint32_t blockElems; } cfg;\n};")
+    kernel = replace_once(kernel, "tilingData.tileLength);", "tilingData.tileLength, tilingData.blockElems);")
+    op = load_operator(write_operator(tmp_path / "op", kernel=kernel, host=host, tiling_h=tiling_h))
+    assert not op.model.syntax_errors
+    return [f for f in lint(op) if f.rule == RULE]
+
+
+def test_loop_to_the_hosts_one_block_count_is_silent(tmp_path: Path):
+    assert _host_block(tmp_path, "BLOCK_BYTES / typeSize") == []
+
+
+def test_loop_to_a_host_count_of_many_blocks_speaks(tmp_path: Path):
+    (f,) = _host_block(tmp_path, "BLOCK_BYTES * 64 / typeSize")
+    assert f.severity == "info"
+
+
+def test_count_under_one_block_in_the_else_of_an_aligned_guard_is_silent(tmp_path: Path):
+    """`if (nAlign > perBlock) {...} else { for (i < n) }` with nAlign = n rounded up: at most one block."""
+    helper = ("    __aicore__ inline uint32_t AlignUpTo(uint32_t a, uint32_t b)\n    {\n"
+              "        return (a + b - 1) / b * b;\n    }\n    uint32_t perBlock;\n    uint32_t nAlign;\n")
+    assert found(tmp_path, MULS + "        perBlock = 32 / sizeof(half);\n"
+                                  "        uint32_t n = yGm.GetSize() / 3;\n"
+                                  "        nAlign = AlignUpTo(n, perBlock);\n"
+                                  "        if (nAlign > perBlock) {\n"
+                                  "            Muls(yLocal, xLocal, (half)3.0, nAlign);\n"
+                                  "        } else {\n"
+                                  "            for (uint32_t i = 0; i < n; i++) {\n"
+                                  "                yLocal.SetValue(i, xLocal.GetValue(i));\n            }\n"
+                                  "        }\n", helper) == []
+
+
+def test_pad_to_a_block_before_a_sort_is_silent(tmp_path: Path):
+    """`old = cnt; cnt = Ceil(cnt, 32) * 32; for (i = old; i < cnt)` pads at most 31 elements to the count a sort
+    needs; the tail's UB address is not aligned, so no Duplicate could start there."""
+    helper = ("    __aicore__ inline uint32_t CeilDiv(uint32_t a, uint32_t b)\n    {\n"
+              "        return (a + b - 1) / b;\n    }\n")
+    assert found(tmp_path, MULS + "        uint32_t cnt = yGm.GetSize() / 3;\n"
+                                  "        uint32_t old = cnt;\n"
+                                  "        cnt = CeilDiv(cnt, 32) * 32;\n"
+                                  "        for (uint32_t i = old; i < cnt; ++i) {\n"
+                                  "            yLocal.SetValue(i, (half)-65504.0);\n        }\n", helper) == []
+
+
+def test_pad_to_a_repeat_through_ceil_still_speaks(tmp_path: Path):
+    helper = ("    __aicore__ inline uint32_t CeilDiv(uint32_t a, uint32_t b)\n    {\n"
+              "        return (a + b - 1) / b;\n    }\n")
+    (f,) = found(tmp_path, MULS + "        uint32_t cnt = yGm.GetSize() / 3;\n"
+                                  "        uint32_t old = cnt;\n"
+                                  "        cnt = CeilDiv(cnt, 128) * 128;\n"
+                                  "        for (uint32_t i = old; i < cnt; ++i) {\n"
+                                  "            yLocal.SetValue(i, (half)-65504.0);\n        }\n", helper)
+    assert "at most 127 times" in f.message
+
+
+_GROUP = ("        uint32_t groups = yGm.GetSize() / 64;\n"
+          "        for (uint32_t g = 0; g < groups; g++) {\n"
+          "            NormGroup(g);\n"
+          "            yLocal.SetValue(g, xLocal.GetValue(g) * (half)0.5);\n        }\n")
+
+
+def test_group_loop_whose_helper_issues_vector_work_is_silent(tmp_path: Path):
+    """Each iteration runs a group's vector work in the kernel's helper (two levels down); the SetValue stores a
+    per-group statistic, not an element of a walk."""
+    helper = ("    __aicore__ inline void ScaleRows(uint32_t g)\n    {\n"
+              "        LocalTensor<half> t = tmpBuf.Get<half>();\n"
+              "        Muls(t, t, (half)2.0, 64);\n    }\n"
+              "    __aicore__ inline void NormGroup(uint32_t g)\n    {\n        ScaleRows(g);\n    }\n"
+              "    TBuf<TPosition::VECCALC> tmpBuf;\n")
+    assert found(tmp_path, MULS + _GROUP, helper) == []
+
+
+def test_group_loop_whose_helper_is_scalar_speaks(tmp_path: Path):
+    helper = ("    __aicore__ inline void NormGroup(uint32_t g)\n    {\n        count += g;\n    }\n"
+              "    uint32_t count;\n")
+    (f,) = found(tmp_path, MULS + _GROUP, helper)
+    assert f.severity == "info"
