@@ -15,7 +15,8 @@ The rule states the problem only when it has proved the premise, because a secon
   fields, `_static_sizes`). When sizes are decided at run time and no case ran, the finding is a note naming the
   condition, and its fix is offered for verification on the emulator rather than as "Apply".
 A host that sizes its tiles from the UB (`GetCoreMemSize(CoreMemType::UB, ...)`, `(ubSize - reserve) / ...`, a
-comparison of its buffers with the UB size) leaves no room:
+comparison of its buffers with the UB size) leaves no room (only the division whose value flows into the tiling
+field this InitBuffer's size reads counts, with buffer counts valued in its own file: `_host_tiling`):
 silent, unless it divides by the same buffer-count constant, in which case doubling halves the tile (said, with
 the gain the cost model gives for the halved tile).
 
@@ -39,6 +40,7 @@ from analysis.observed import CaseFacts
 from analysis.queues import init_buffer_queue
 from analysis.rules._barrier_deps import _calls
 from analysis.rules._gain import double_buffer_gain
+from analysis.rules._host_tiling import host_names, kernel_names
 from analysis.rules._static_sizes import resolve_size
 from analysis.rules._stream_loops import repeat_loops, serialised
 from analysis.rules.base import ALIGN_BYTES, Rule, RuleContext, edit
@@ -385,7 +387,7 @@ class SingleBuffer(Rule):
         divides by a buffer count of 2 or more of its own (room for a second buffer is already left); 'full' when
         it divides the UB among the queues with no buffer count, or fits its tile to the UB some other way (compares
         its buffers with the UB size, or asks for the UB size)."""
-        statements: list[str] = []
+        found: list[tuple[str, str, str]] = []  # (file, its text, statement)
         queried = False
         for p in ctx.model.host_files:
             sf = ctx.sources.get(p)
@@ -398,15 +400,25 @@ class SingleBuffer(Rule):
                 if m is None:
                     continue
                 if re.search(r"/(?![/*])", st[m.end():]):
-                    statements.append(st)  # the UB (less a reserve) divided into tiles
+                    found.append((p, text, st))  # the UB (less a reserve) divided into tiles
                 elif re.search(r"[<>]=?\s*$", st[:m.start()]) or re.match(r"\s*\)?\s*[<>]", st[m.end():]):
                     queried = True  # the buffers are fitted to the UB by a comparison
-        if not statements:
+        if not found:
             return "full" if queried else ""  # it asks the UB's size: its tile is made to fill what is there
-        words = {w for st in statements for w in re.findall(r"[A-Za-z_]\w*", st)}
+        # Only the division that computes the tiling value this InitBuffer's size reads speaks for it: another
+        # tiling path's (another key's kernel class, another chip's) says nothing about this tile.
+        want = kernel_names(ctx, buf.size.text, buf.loc.file) if buf is not None else set()
+        linked = [f for f in found if want and host_names(f[1], f[2]) & want]
+        if linked:
+            found = linked
+        words = {w for _, _, st in found for w in re.findall(r"[A-Za-z_]\w*", st)}
         if name and name.split("::")[-1] in words:
             return "halves"
-        counts = [k.value for k in ctx.model.knobs if k.side == "host" and k.role == "buffer_num" and k.name in words]
+        host = [k for k in ctx.model.knobs if k.side == "host" and k.role == "buffer_num" and k.name in words]
+        # A count's value from the division's own file: two tiling files may each define LNG_MAX_BUFFER_NUM.
+        files = {p for p, _, _ in found}
+        counts = [k.value for k in host if k.file in files
+                  or not any(o.name == k.name and o.file in files for o in host)]
         totals = [v for v in counts if v > 2]
         if buf is not None and totals:
             # A count above a queue's depth of 2 counts buffers over all queues: `UB / LNG_MAX_BUFFER_NUM` with
@@ -416,4 +428,6 @@ class SingleBuffer(Rule):
                           if b.owner == buf.owner and b.queue and b.num.value == 1)
             if max(totals) < 2 * singles:
                 return "full" if max(totals) <= singles else ""
-        return "reserved" if any(v >= 2 for v in counts) else "full"
+        if any(v >= 2 for v in counts):
+            return "reserved" if linked or buf is None else ""  # room left on another path: no evidence here
+        return "full"
