@@ -4,11 +4,12 @@ Two kinds (issue 13: a rule states a problem only when it has proved its premise
 - how long the loop can be when its bound is not one constant: the largest value the callers pass for a
   parameter bound, the tail a round-up pads (`for (i = n; i < (n + 15) / 16 * 16; ++i)` runs at most 15 times),
   the width of a shift by the loop variable (`1 << k` is defined only below the type's width), and whether the
-  loop runs once per launch (outermost, in a function no loop calls);
+  loop runs once per launch (outermost, in a function no loop calls); one 32-byte block of elements (`32 /
+  sizeof(T)`, the host's `BLOCK_SIZE / dtypeSize`), or a pad to the host's tail rounded up to a block;
 - whether a vector instruction could do the work at all: stores one element per stride that no 32-byte block
   stride reaches (a scatter), stores decided by a scalar array, values made by 64-bit division inside the
   kernel's own helper, or a loop that hands a row per iteration to the kernel's own helper (a row driver whose
-  stores are per-row bookkeeping).
+  stores are per-row bookkeeping), or one whose helper issues vector instructions (a group's work).
 """
 
 from __future__ import annotations
@@ -478,3 +479,58 @@ def vector_helper(ctx, sf: SourceFile, loop: Node, depth: int = 3) -> bool:
                 and issues(name, depth):
             return True
     return False
+
+
+_PAD_EXPRS = (r"\(+(\w+)\)?\+(\w+)-1\)/(\w+)\*(\w+)", r"\w*(?:[Aa]lign|[Rr]ound[Uu]p)\w*\((\w+),(\w+)\)",
+              r"\w*Ceil\w*\((\w+),(\w+)\)\*(\w+)")
+
+
+def paired_pad(ctx, sf: SourceFile, loop: Node, start: str, bound: str) -> int | None:
+    """`for (i = count; i < padded; ++i)` where each assignment of `padded` before the loop comes with one of
+    `count` next to it, and each pair is either the same value (the loop does not run) or two tiling fields the
+    host sets from one variable, `padded` to its round-up to K (`set_tailPad(Ceil(t, K) * K); set_tail(t)`): the
+    loop pads at most K - 1 elements."""
+    fn = _enclosing_function(loop)
+    if fn is None or not bound.isidentifier() or not start.isidentifier():
+        return None
+    text = _COMMENT_RE.sub("", sf.data[fn.start_byte:loop.start_byte].decode("utf-8", "replace"))
+    pads = list(re.finditer(_ASSIGNED_RE.format(re.escape(bound)), text))
+    counts = list(re.finditer(_ASSIGNED_RE.format(re.escape(start)), text))
+    if not pads or len(pads) != len(counts):
+        return None
+    most = 0
+    for p, c in zip(pads, counts, strict=True):
+        lo, hi = sorted((p, c), key=lambda m: m.start())
+        if ";" in text[lo.end():hi.start()]:
+            return None  # another statement between them: not one pair
+        pv, cv = p.group(1).strip(), c.group(1).strip()
+        if pv == cv:
+            continue
+        k = _host_pad(ctx, re.sub(r"^.*(?:\.|->)", "", pv), re.sub(r"^.*(?:\.|->)", "", cv))
+        if k is None:
+            return None
+        most = max(most, k - 1)
+    return most
+
+
+def _host_pad(ctx, pad_field: str, count_field: str) -> int | None:
+    """K when the host sets `pad_field` to `count_field`'s variable rounded up to K, with that variable not
+    reassigned between the two setters; None otherwise."""
+    pads = [s for tf in ctx.model.tiling.functions for s in tf.setters if s.field == pad_field]
+    counts = [s for tf in ctx.model.tiling.functions for s in tf.setters if s.field == count_field]
+    if len(pads) != 1 or len(counts) != 1 or pads[0].loc.file != counts[0].loc.file:
+        return None
+    t = counts[0].expr.text.strip()
+    expr = re.sub(r"\s+", "", pads[0].expr.text)
+    hsf = ctx.sources.get(pads[0].loc.file)
+    if hsf is None or not t.isidentifier():
+        return None
+    lines = hsf.data.decode("utf-8", "replace").splitlines()
+    a, b = sorted((pads[0].loc.line, counts[0].loc.line))
+    if re.search(_ASSIGNED_RE.format(re.escape(t)), "\n".join(lines[a - 1:b - 1])):
+        return None
+    for pattern in _PAD_EXPRS:
+        m = re.fullmatch(pattern, expr)
+        if m is not None and m.group(1) == t and len(set(m.groups()[1:])) == 1:
+            return _constant(m.group(2), ctx.evaluator(hsf))
+    return None

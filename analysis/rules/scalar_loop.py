@@ -30,6 +30,7 @@ from analysis.rules._scalar_bounds import (
     never_called,
     once_per_launch,
     padded_tail,
+    paired_pad,
     param_bound,
     row_driver,
     scalar_branch,
@@ -227,6 +228,8 @@ def _within_a_block(ctx: RuleContext, found, loop, bound: str) -> bool:
         return True
     init = _FOR_VAR_RE.search(loop.header)
     tail = padded_tail(ctx, *found, init.group(2), bound) if init else None
+    if tail is None and init is not None:
+        tail = paired_pad(ctx, *found, init.group(2).strip(), bound)
     return tail is not None and tail < BLOCK_ELEMS
 
 

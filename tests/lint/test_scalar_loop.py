@@ -408,3 +408,33 @@ def test_group_loop_whose_helper_is_scalar_speaks(tmp_path: Path):
               "    uint32_t count;\n")
     (f,) = found(tmp_path, MULS + _GROUP, helper)
     assert f.severity == "info"
+
+
+def _paired_pad(tmp_path: Path, pad_expr: str) -> list:
+    """The last tile pads `count` up to `padLen`, which the host sets to the tail rounded up (`pad_expr`)."""
+    tiling_h = replace_once(TILING_H, "    TILING_DATA_FIELD_DEF(uint32_t, tileLength);\n",
+                            "    TILING_DATA_FIELD_DEF(uint32_t, tileLength);\n"
+                            "    TILING_DATA_FIELD_DEF(uint32_t, tail);\n"
+                            "    TILING_DATA_FIELD_DEF(uint32_t, tailPad);\n")
+    host = replace_once(HOST, "    tiling.set_tileLength(TILE_LENGTH);\n",
+                        "    tiling.set_tileLength(TILE_LENGTH);\n    uint32_t rest = total % TILE_LENGTH;\n"
+                        f"    tiling.set_tail(rest);\n    tiling.set_tailPad({pad_expr});\n")
+    kernel = replace_once(KERNEL, MULS, MULS + "        uint32_t padLen = tileLength;\n"
+                          "        uint32_t count = tileLength;\n"
+                          "        if (last) {\n            padLen = cfg.tailPad;\n            count = cfg.tail;\n"
+                          "        }\n        for (uint32_t i = count; i < padLen; i++) {\n"
+                          "            yLocal.SetValue(i, (half)0);\n        }\n")
+    kernel = replace_once(kernel, "    uint32_t tileLength;\n};", "    uint32_t tileLength;\n    bool last;\n"
+                          "    struct { uint32_t tail; uint32_t tailPad; } cfg;\n};")
+    op = load_operator(write_operator(tmp_path / "op", kernel=kernel, host=host, tiling_h=tiling_h))
+    assert not op.model.syntax_errors
+    return [f for f in lint(op) if f.rule == RULE]
+
+
+def test_pad_of_the_hosts_tail_to_a_block_is_silent(tmp_path: Path):
+    """Full tiles pad nothing (count == padLen); the last pads the host's tail up to 16: at most 15 elements."""
+    assert _paired_pad(tmp_path, "(rest + 16 - 1) / 16 * 16") == []
+
+
+def test_pad_of_the_hosts_tail_to_a_repeat_speaks(tmp_path: Path):
+    assert len(_paired_pad(tmp_path, "(rest + 128 - 1) / 128 * 128")) == 1
