@@ -10,6 +10,7 @@ from __future__ import annotations
 from analysis.findings import Fix
 from analysis.rules._gain import timing
 from analysis.rules._params import param_items
+from analysis.rules._scalar_bounds import never_called
 from analysis.rules.base import ALIGN_BYTES, Rule, RuleContext, edit
 
 
@@ -24,6 +25,8 @@ class AlignedDataCopyPad(Rule):
             if found is None or len(call.args) < 3:
                 continue
             sf, node = found
+            if never_called(ctx, sf, node):
+                continue  # in a function nothing calls in the device build
             args = [a for a in node.child_by_field_name("arguments").named_children if a.type != "comment"]
             params = param_items(sf, node, args[2])
             if params is None or len(params[1]) < 2:

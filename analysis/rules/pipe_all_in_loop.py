@@ -13,6 +13,7 @@ from __future__ import annotations
 from analysis.findings import Fix
 from analysis.rules._barrier_deps import dependencies, regions_of
 from analysis.rules._gain import loop_stages, overlap_text
+from analysis.rules._scalar_bounds import never_called
 from analysis.rules.base import Rule, RuleContext, delete_statement, statement_of
 
 
@@ -29,6 +30,8 @@ class PipeAllInLoop(Rule):
             if found is None:
                 continue
             sf, node = found
+            if never_called(ctx, sf, node):
+                continue  # in a function nothing calls in the device build
             deps = dependencies(ctx, regions_of(ctx, sf, node))
             where = "inside a tile loop" if call.loops else f"in {call.function}(), which runs inside a tile loop"
             if deps.any():

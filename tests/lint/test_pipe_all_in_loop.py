@@ -96,3 +96,16 @@ def test_barrier_in_a_copy_out_loop_on_one_pipe_is_a_note_without_a_stage_gain(t
     assert f.severity == "info" and "one drain per iteration" in f.message and "sum of the stages" not in f.message
     (fix,) = f.fixes
     assert not fix.safe and "x on the tile loop" not in fix.title
+
+
+def test_barrier_in_a_function_nothing_calls_is_silent(tmp_path: Path):
+    """A Process variant left in the class but called from nowhere (its caller commented out) never runs."""
+    kernel = replace_once(KERNEL, "            CopyOut(i);\n        }\n    }\n",
+                          "            CopyOut(i);\n        }\n    }\n"
+                          "    __aicore__ inline void ProcessOld()\n    {\n"
+                          "        for (uint32_t i = 0; i < 4; i++) {\n            CopyIn(i);\n            Compute();\n"
+                          "            CopyOut(i);\n            PipeBarrier<PIPE_ALL>();\n        }\n    }\n")
+    kernel = replace_once(kernel, "    op.Process();\n", "    op.Process();  // op.ProcessOld();\n")
+    assert pipe_all(write_operator(tmp_path / "op", kernel=kernel)) == []
+    called = replace_once(kernel, "    op.Process();  // op.ProcessOld();\n", "    op.ProcessOld();\n")
+    assert len(pipe_all(write_operator(tmp_path / "called", kernel=called))) == 1
