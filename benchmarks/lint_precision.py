@@ -1,6 +1,7 @@
 """How far the lint rules can be trusted on public operators (issue 13).
 
-    python benchmarks/lint_precision.py [DIR] [--rule ID] [--list unlabelled|all|false|stale] [--fixes] [--jobs N]
+    python benchmarks/lint_precision.py [DIR] [--rule ID] [--list unlabelled|all|false|stale] [--fixes] [--cases]
+                                        [--jobs N]
 
 DIR is what `benchmarks/corpus_fetch.py` laid out (default ~/corpus). Every operator listed in
 `benchmarks/corpus/sources.toml` is linted, and each finding is matched with the verdict a person gave it after
@@ -18,6 +19,8 @@ share worth acting on, and labels whose finding no longer fires (a `false` one g
 `true` one gone is a lost true finding). With `--fixes`, every labelled finding's "Apply" fix (a fix the rule calls
 safe) on an operator with a golden is applied to a scratch copy and every case is run: a fix that breaks a build,
 a run or the golden is counted and listed. Fixes offered only as "Verify on the emulator" are counted apart.
+With `--cases`, operators with manifest cases are linted with the facts their runs give (as `tilewise lint
+--cases`): premises about run-time sizes get proved, so more findings become warnings and more fixes "Apply".
 """
 
 from __future__ import annotations
@@ -84,8 +87,33 @@ def load_labels(folder: Path = LABELS) -> dict[Key, Label]:
     return labels
 
 
-def lint_corpus(root: Path, only_rule: str | None = None) -> list[Found]:
-    """Every finding tilewise reports on the corpus (syntax errors included), keyed like the labels."""
+def corpus_facts(root: Path, jobs: int) -> dict[str, list]:
+    """--cases: each operator with manifest cases, run once per case for lint's facts (device/facts.py)."""
+    from concurrent.futures import ProcessPoolExecutor
+
+    ids = [i for i in operator_ids(load_sources()) if (root / i / "tilewise.toml").is_file()]
+    with ProcessPoolExecutor(max_workers=max(jobs, 1)) as pool:
+        return dict(zip(ids, pool.map(_facts_of, [str(root / i) for i in ids]), strict=True))
+
+
+def _facts_of(op_dir: str) -> list:
+    """In a worker: one operator's case facts; none when it cannot be loaded or no case runs."""
+    from analysis.operator import load_operator
+    from benchmarks.corpus import RUN_TIMEOUT_S
+    from device.emulator import EmulatorDevice
+    from device.facts import case_facts
+
+    try:
+        op = load_operator(op_dir)
+        cases = list(op.manifest.cases) if op.manifest and op.manifest.cases else []
+        return case_facts(EmulatorDevice(timeout_s=RUN_TIMEOUT_S), op, cases) if cases else []
+    except Exception:  # noqa: BLE001 - an operator that cannot run is linted from its sources alone
+        return []
+
+
+def lint_corpus(root: Path, only_rule: str | None = None, facts: dict[str, list] | None = None) -> list[Found]:
+    """Every finding tilewise reports on the corpus (syntax errors included), keyed like the labels. `facts`: per
+    operator, what runs of its cases showed (--cases)."""
     import logging
 
     from analysis.lint import lint
@@ -105,7 +133,7 @@ def lint_corpus(root: Path, only_rule: str | None = None) -> list[Found]:
             continue
         try:
             op = load_operator(op_dir)
-            findings = lint(op)
+            findings = lint(op, facts=(facts or {}).get(op_id) or None)
         except Exception as exc:  # noqa: BLE001 - one operator's tool error is its own line
             found.append(Found(Key("tool-error", op_id, "", 0), "error", f"{type(exc).__name__}: {exc}", []))
             continue
@@ -183,7 +211,8 @@ class FixCheck:
     detail: str = ""
 
 
-def check_fixes(root: Path, found: list[Found], labels: dict[Key, Label], jobs: int) -> list[str]:
+def check_fixes(root: Path, found: list[Found], labels: dict[Key, Label], jobs: int,
+                facts: dict[str, list] | None = None) -> list[str]:
     """Apply each labelled finding's fixes, one at a time, on every case of its operator (the manifest's, else
     corpus.py's made-up case for an operator project); list what breaks."""
     from concurrent.futures import ProcessPoolExecutor
@@ -194,7 +223,8 @@ def check_fixes(root: Path, found: list[Found], labels: dict[Key, Label], jobs: 
             by_op[f.key.op].extend((f.key, i) for i in range(len(f.fixes)))
     results: list[FixCheck] = []
     with ProcessPoolExecutor(max_workers=max(jobs, 1)) as pool:
-        for checks in pool.map(_check_operator, [str(root)] * len(by_op), list(by_op), list(by_op.values())):
+        for checks in pool.map(_check_operator, [str(root)] * len(by_op), list(by_op), list(by_op.values()),
+                               [(facts or {}).get(op) for op in by_op]):
             results.extend(checks)
     safe = [r for r in results if r.safe]
     broke = [r for r in safe if r.checked and not r.correct]
@@ -211,7 +241,7 @@ def check_fixes(root: Path, found: list[Found], labels: dict[Key, Label], jobs: 
     return lines
 
 
-def _check_operator(root: str, op_id: str, wanted: list[tuple[Key, int]]) -> list[FixCheck]:
+def _check_operator(root: str, op_id: str, wanted: list[tuple[Key, int]], facts: list | None = None) -> list[FixCheck]:
     """In a worker process: lint the operator again (fixes carry byte offsets into its sources), try each fix."""
     from analysis.lint import lint
     from analysis.operator import load_operator
@@ -226,7 +256,7 @@ def _check_operator(root: str, op_id: str, wanted: list[tuple[Key, int]]) -> lis
         cases = [made_up]
     device = EmulatorDevice(timeout_s=RUN_TIMEOUT_S)
     by_key = {}
-    for f in lint(op):
+    for f in lint(op, facts=facts or None):
         rel = str(Path(f.file).relative_to(op_dir)) if f.file.startswith(str(op_dir)) else f.file
         by_key.setdefault(Key(f.rule, op_id, rel, f.line), f)
     out = []
@@ -252,6 +282,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--rule", help="only this rule's findings and labels")
     ap.add_argument("--list", choices=("unlabelled", "all", "false", "stale"), help="print findings to label or read")
     ap.add_argument("--fixes", action="store_true", help="apply every labelled finding's fixes and run the cases")
+    ap.add_argument("--cases", action="store_true",
+                    help="run each operator's manifest cases first and lint with what they showed (as lint --cases)")
     ap.add_argument("--jobs", type=int, default=2)
     args = ap.parse_args(argv)
     root = Path(args.dir).expanduser()
@@ -261,7 +293,8 @@ def main(argv: list[str] | None = None) -> int:
     labels = load_labels()
     if args.rule:
         labels = {k: v for k, v in labels.items() if k.rule == args.rule}
-    found = lint_corpus(root, args.rule)
+    facts = corpus_facts(root, args.jobs) if args.cases else None
+    found = lint_corpus(root, args.rule, facts)
     if args.list:
         print("\n".join(listing(found, labels, args.list)))
         return 0
@@ -270,7 +303,7 @@ def main(argv: list[str] | None = None) -> int:
     for f in errors:
         print(f"tool error on {f.key.op}: {f.message}")
     if args.fixes:
-        print("\n".join(check_fixes(root, found, labels, args.jobs)))
+        print("\n".join(check_fixes(root, found, labels, args.jobs, facts)))
     return 0
 
 

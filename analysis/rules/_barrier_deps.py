@@ -108,8 +108,7 @@ def dependencies(ctx, regions: list[tuple[SourceFile, Node]]) -> Dependencies:
             if (name, bases, owner) in seen_fns or len(seen_fns) > 200:
                 continue
             seen_fns.add((name, bases, owner))
-            own = [(fsf, fn) for fsf, fn in defs[name] if owner is not None and _class_cached(ctx, fsf, fn) == owner]
-            for fsf, fn in own or defs[name]:
+            for fsf, fn in _resolve(ctx, defs, name, owner):
                 inner = {p: b for p, b in zip(_params(fsf, fn), bases, strict=False) if p and b}
                 fn_owner = _class_cached(ctx, fsf, fn)
                 found += [(c[1], c[2], c[3], inner, fn_owner) for c in _calls_of(ctx, fsf, fn)]
@@ -177,6 +176,17 @@ def class_of(sf: SourceFile, fn: Node) -> str | None:
     return None
 
 
+def _resolve(ctx, defs: dict, name: str, owner: str | None) -> list[tuple[SourceFile, Node]]:
+    """The definitions a call of `name` from a method of `owner` reaches: those of its own class when it has
+    any, else every one of that name. Once per (name, class) and lint run."""
+    cache = ctx.__dict__.setdefault("_resolved_calls", {})
+    found = cache.get((name, owner))
+    if found is None:
+        own = [(fsf, fn) for fsf, fn in defs[name] if owner is not None and _class_cached(ctx, fsf, fn) == owner]
+        found = cache[(name, owner)] = own or defs[name]
+    return found
+
+
 def _class_cached(ctx, sf: SourceFile, fn: Node) -> str | None:
     cache = ctx.__dict__.setdefault("_function_class", {})
     key = (sf.path, fn.start_byte, fn.end_byte)
@@ -211,7 +221,11 @@ def _calls_of(ctx, sf: SourceFile, region: Node) -> list[tuple]:
 
 def _calls(sf: SourceFile, region: Node):
     """(node, name, receiver, argument texts) of every call inside the region."""
-    for call in sf.facts("call", region):
+    yield from _calls_of_nodes(sf, sf.facts("call", region))
+
+
+def _calls_of_nodes(sf: SourceFile, calls):
+    for call in calls:
         fn = call.child_by_field_name("function")
         args = call.child_by_field_name("arguments")
         if fn is None or args is None:
@@ -250,7 +264,7 @@ def _params(sf: SourceFile, fn: Node) -> list[str]:
 
 
 def _call_sites(ctx) -> dict[str, list[tuple[SourceFile, Node]]]:
-    """Calls of the kernel's own functions by callee name, built once per lint run."""
+    """Calls of the kernel's own functions by callee name, built once per lint run from per-chunk indexes."""
     found = ctx.__dict__.get("_kernel_call_sites")
     if found is None:
         names = _functions(ctx)
@@ -259,15 +273,18 @@ def _call_sites(ctx) -> dict[str, list[tuple[SourceFile, Node]]]:
             sf = ctx.sources.get(p)
             if sf is None:
                 continue
-            for call, name, _, _ in _calls(sf, sf.tree.root_node):
-                if name in names:
-                    found.setdefault(name, []).append((sf, call))
+            for span in _indexed(sf, "call_spans", _call_spans):
+                if span.name in names:
+                    node = _node_at(sf, span, "call_expression")
+                    if node is not None:
+                        found.setdefault(span.name, []).append((sf, node))
         ctx.__dict__["_kernel_call_sites"] = found
     return found
 
 
 def _functions(ctx) -> dict[str, list[tuple[SourceFile, Node]]]:
-    """The kernel's own function definitions by (unqualified) name, built once per lint run."""
+    """The kernel's own function definitions by (unqualified) name, built once per lint run from per-chunk
+    indexes: on an edit only the edited chunk is queried again, not the whole file."""
     found = ctx.__dict__.get("_kernel_functions")
     if found is not None:
         return found
@@ -276,10 +293,56 @@ def _functions(ctx) -> dict[str, list[tuple[SourceFile, Node]]]:
         sf = ctx.sources.get(p)
         if sf is None:
             continue
-        for fn in sf.facts("function"):
-            name = _function_name(sf, fn)
-            if name:
-                found.setdefault(name, []).append((sf, fn))
+        for span in _indexed(sf, "function_spans", _function_spans):
+            node = _node_at(sf, span, "function_definition")
+            if node is not None:
+                found.setdefault(span.name, []).append((sf, node))
     ctx.__dict__["_kernel_functions"] = found
     return found
 
+
+class _Span:
+    """A named node's place in a file, kept per chunk across edits (moved with its chunk, see analysis/chunks.py)."""
+
+    def __init__(self, name: str, start: int, end: int):
+        self.name, self.start, self.end = name, start, end
+
+
+def _function_spans(sf: SourceFile, start: int, end: int) -> list[_Span]:
+    return [_Span(name, fn.start_byte, fn.end_byte) for fn in sf.facts_in(start, end).get("function", [])
+            if (name := _function_name(sf, fn))]
+
+
+def _call_spans(sf: SourceFile, start: int, end: int) -> list[_Span]:
+    return [_Span(name, call.start_byte, call.end_byte)
+            for call, name, _, _ in _calls_of_nodes(sf, sf.facts_in(start, end).get("call", []))]
+
+
+def _indexed(sf: SourceFile, name: str, spans_of) -> list[_Span]:
+    """Every chunk's spans (and the text after the last chunk's), computed only for chunks an edit changed."""
+    from analysis.chunks import memo
+
+    out: list[_Span] = []
+
+    def compute(chunk, movable: list) -> list[_Span]:
+        found = spans_of(sf, chunk.start, chunk.end)
+        movable.extend(found)
+        return found
+
+    for _, spans in memo(sf, name).run(sf, compute):
+        out.extend(spans)
+    chunks = sf.chunks()
+    tail = chunks[-1].end if chunks else 0
+    if tail < len(sf.data):
+        out.extend(spans_of(sf, tail, len(sf.data)))
+    return out
+
+
+def _node_at(sf: SourceFile, span: _Span, kind: str) -> Node | None:
+    """The node of this kind that covers exactly the span, in the current tree."""
+    n = sf.tree.root_node.descendant_for_byte_range(span.start, span.end)
+    while n is not None and (n.start_byte, n.end_byte, n.type) != (span.start, span.end, kind):
+        if n.start_byte < span.start or n.end_byte > span.end:
+            return None
+        n = n.parent
+    return n
