@@ -23,6 +23,7 @@ from tree_sitter import Node
 from analysis.chunks import memo
 from analysis.model import OperatorModel
 from analysis.source import Chunk, SourceFile
+from analysis.treeutil import function_declarator
 
 
 def _last_name(sf: SourceFile, node: Node) -> str | None:
@@ -62,9 +63,7 @@ def _chunk_flow(sf: SourceFile, chunk: Chunk, _movable: list) -> _ChunkFlow:
             if value is not None and key:
                 into.setdefault(key, []).append((value.start_byte - base, value.end_byte - base))
     for fn in caps.get("function", []):
-        decl = fn.child_by_field_name("declarator")
-        while decl is not None and decl.type != "function_declarator":
-            decl = decl.child_by_field_name("declarator")
+        decl = function_declarator(fn)
         if decl is None:
             continue
         fname = sf.node_text(decl.child_by_field_name("declarator")).split("::")[-1]

@@ -65,6 +65,8 @@ from analysis.queues import (
     unwrap_type,
 )
 from analysis.source import Chunk, SourceFile
+from analysis.treeutil import LOOP_TYPES, function_declarator
+from analysis.treeutil import enclosing_function as _enclosing_function
 
 GE_DTYPES = {
     "DT_FLOAT16": "float16", "DT_FLOAT": "float32", "DT_BF16": "bfloat16", "DT_DOUBLE": "float64",
@@ -85,7 +87,6 @@ INT_TYPES = {
     "int", "unsigned", "long", "short", "int8_t", "uint8_t", "int16_t", "uint16_t", "int32_t", "uint32_t",
     "int64_t", "uint64_t", "size_t", "auto", "unsigned int", "long long", "unsigned long", "uint", "char",
 }
-LOOP_TYPES = {"for_statement": "for", "for_range_loop": "for", "while_statement": "while", "do_statement": "do"}
 
 _AICORE_KINDS = ("__aicore__", "__vector__", "__cube__", "__mix__")
 _TILING_DATA_CALLS = frozenset(("GET_TILING_DATA", "GET_TILING_DATA_WITH_STRUCT", "GET_TILING_DATA_PTR_WITH_STRUCT",
@@ -1040,9 +1041,7 @@ def _returned_list(sf: SourceFile, fn: Node) -> list[str] | None:
 
 
 def _param_names(sf: SourceFile, fn: Node) -> list[str]:
-    decl = fn.child_by_field_name("declarator")
-    while decl is not None and decl.type != "function_declarator":
-        decl = decl.child_by_field_name("declarator")
+    decl = function_declarator(fn)
     params = decl.child_by_field_name("parameters") if decl is not None else None
     out = []
     for p in params.named_children if params is not None else []:
@@ -1055,9 +1054,7 @@ def _param_names(sf: SourceFile, fn: Node) -> list[str]:
 def _function_name(sf: SourceFile, fn: Node | None) -> str | None:
     if fn is None:
         return None
-    decl = fn.child_by_field_name("declarator")
-    while decl is not None and decl.type not in ("function_declarator",):
-        decl = decl.child_by_field_name("declarator")
+    decl = function_declarator(fn)
     if decl is None:
         return None
     name = decl.child_by_field_name("declarator")
@@ -1073,9 +1070,7 @@ def _owner_class(sf: SourceFile, node: Node | None) -> str | None:
             name = n.child_by_field_name("name")
             return sf.node_text(name) if name is not None else None
         if n.type == "function_definition":
-            decl = n.child_by_field_name("declarator")
-            while decl is not None and decl.type != "function_declarator":
-                decl = decl.child_by_field_name("declarator")
+            decl = function_declarator(n)
             inner = decl.child_by_field_name("declarator") if decl is not None else None
             if inner is not None and inner.type == "qualified_identifier":
                 scope = inner.child_by_field_name("scope")
@@ -1107,11 +1102,6 @@ def _context(node: Node) -> tuple[Node | None, list[Node]]:
     return None, loops
 
 
-def _enclosing_function(node: Node) -> Node | None:
-    n = node.parent
-    while n is not None and n.type != "function_definition":
-        n = n.parent
-    return n
 
 
 def _loop_header(sf: SourceFile, loop: Node) -> str:

@@ -21,8 +21,8 @@ from tree_sitter import Node
 
 from analysis.apis import COPIES, PIPES
 from analysis.source import SourceFile
+from analysis.treeutil import LOOP_TYPES, enclosing_function, function_declarator
 
-_LOOPS = ("for_statement", "while_statement", "do_statement", "for_range_loop")
 _CUBE = frozenset(("Mmad", "LoadData", "Fixpipe", "LoadDataWithTranspose", "IterateAll", "Iterate", "GetTensorC",
                    "SetTensorA", "SetTensorB", "LoadData3DV2", "MmadWithSparse"))
 _QUEUE_SOURCE = re.compile(rb"(\w+)\s*=\s*[\w.>\-\[\]]*?\b(?:AllocTensor|DeQue)\s*[<(]")
@@ -61,7 +61,7 @@ def region_of(node: Node) -> Node:
     """The innermost loop around the barrier in its function, else the function (which a caller runs in a loop)."""
     p = node.parent
     while p is not None and p.type != "function_definition":
-        if p.type in _LOOPS:
+        if p.type in LOOP_TYPES:
             return p
         p = p.parent
     return p if p is not None else node
@@ -159,9 +159,7 @@ def dependencies(ctx, regions: list[tuple[SourceFile, Node]]) -> Dependencies:
 
 def class_of(sf: SourceFile, fn: Node) -> str | None:
     """The class a function definition belongs to: `A::f` outside the class, or the class body it stands in."""
-    decl = fn.child_by_field_name("declarator")
-    while decl is not None and decl.type != "function_declarator":
-        decl = decl.child_by_field_name("declarator")
+    decl = function_declarator(fn)
     name = decl.child_by_field_name("declarator") if decl is not None else None
     if name is not None and name.type == "qualified_identifier":
         scope = name.child_by_field_name("scope")
@@ -197,10 +195,8 @@ def _class_cached(ctx, sf: SourceFile, fn: Node) -> str | None:
 
 def _class_around(sf: SourceFile, node: Node) -> str | None:
     """The class of the function holding a region (the region may be the function itself)."""
-    p = node
-    while p is not None and p.type != "function_definition":
-        p = p.parent
-    return class_of(sf, p) if p is not None else None
+    fn = node if node.type == "function_definition" else enclosing_function(node)
+    return class_of(sf, fn) if fn is not None else None
 
 
 def _base(text: str) -> str:
@@ -244,17 +240,13 @@ def _calls_of_nodes(sf: SourceFile, calls):
 
 
 def _function_name(sf: SourceFile, fn: Node) -> str:
-    decl = fn.child_by_field_name("declarator")
-    while decl is not None and decl.type != "function_declarator":
-        decl = decl.child_by_field_name("declarator")
+    decl = function_declarator(fn)
     name_node = decl.child_by_field_name("declarator") if decl is not None else None
     return sf.node_text(name_node).split("::")[-1] if name_node is not None else ""
 
 
 def _params(sf: SourceFile, fn: Node) -> list[str]:
-    decl = fn.child_by_field_name("declarator")
-    while decl is not None and decl.type != "function_declarator":
-        decl = decl.child_by_field_name("declarator")
+    decl = function_declarator(fn)
     plist = decl.child_by_field_name("parameters") if decl is not None else None
     out = []
     for p in plist.named_children if plist is not None else []:

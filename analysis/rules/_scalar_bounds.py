@@ -21,8 +21,9 @@ from tree_sitter import Node
 from analysis.apis import FREE_APIS, MEMBER_APIS
 from analysis.rules._barrier_deps import _call_sites, _calls, _function_name, _functions, _params
 from analysis.source import SourceFile
+from analysis.treeutil import LOOP_TYPES
+from analysis.treeutil import enclosing_function as _enclosing_function
 
-_LOOPS = frozenset(("for_statement", "while_statement", "do_statement", "for_range_loop"))
 _COMMENT_RE = re.compile(r"//[^\n]*|/\*.*?\*/", re.S)
 _DIVISION_RE = re.compile(r"[\w)\]]\s*[/%]=?\s*[\w(]")
 _CALL_RE = re.compile(r"\b([A-Za-z_]\w*)\s*(?:<[^<>()]*>)?\s*\(")
@@ -30,17 +31,10 @@ _COND_RE = re.compile(r"\b(?:if|while)\s*\((.*)\)\s*\{?", re.M)
 _ARRAY_RE = re.compile(r"\b([A-Za-z_]\w*)\s*\[")
 
 
-def _enclosing_function(node: Node) -> Node | None:
-    p = node.parent
-    while p is not None and p.type != "function_definition":
-        p = p.parent
-    return p
-
-
 def _in_loop(node: Node) -> bool:
     p = node.parent
     while p is not None and p.type != "function_definition":
-        if p.type in _LOOPS:
+        if p.type in LOOP_TYPES:
             return True
         p = p.parent
     return False

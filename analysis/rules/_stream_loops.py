@@ -23,8 +23,8 @@ from tree_sitter import Node
 from analysis.apis import PIPES
 from analysis.rules._barrier_deps import _call_sites, _calls, _function_name, _functions, class_of, region_of
 from analysis.source import SourceFile
+from analysis.treeutil import LOOP_TYPES
 
-_LOOP_TYPES = ("for_statement", "while_statement", "do_statement", "for_range_loop")
 _FULL_BARRIER = re.compile(r"PipeBarrier\s*<\s*PIPE_ALL\s*>|pipe_barrier\s*\(\s*PIPE_ALL\s*\)")
 _DEFINE = re.compile(r"^[ \t]*#[ \t]*define[ \t]+(\w+)[ \t]*\([^)\n]*\)(.*)$", re.MULTILINE)
 _NAMED_BARRIER = re.compile(r"\b([A-Z]\w*PIPE_ALL\w*)\s*\(")
@@ -48,7 +48,7 @@ def repeat_loops(ctx, nodes: list[Region]) -> list[Region] | None:
             nxt = []
             for csf, n in todo:
                 region = region_of(n)
-                if region.type in _LOOP_TYPES:
+                if region.type in LOOP_TYPES:
                     if all(region is not r for _, r in loops):
                         loops.append((csf, region))
                     continue
@@ -109,7 +109,7 @@ def _loops_within(node: Node):
     stack = list(node.named_children)
     while stack:
         n = stack.pop()
-        if n.type in _LOOP_TYPES:
+        if n.type in LOOP_TYPES:
             yield n
         stack.extend(n.named_children)
 
