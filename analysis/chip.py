@@ -8,6 +8,7 @@ A user passes a built-in name (`910B2`) or the path of their own JSON file.
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
@@ -105,3 +106,10 @@ def timing_config(chip: Chip) -> TimingConfig:
         return TimingConfig.model_validate(raw)
     except Exception as exc:  # pydantic's message names the field
         raise TilewiseError(chip.name, 0, f"chip timing section is invalid: {exc}") from None
+
+
+def chip_in_soc(chip_name: str, soc: str) -> bool:
+    """Whether a chip file's name belongs to a SoC family: `910B2` to `ascend910b`, `310B` to `ascend310b`; `910B2`
+    is not an `ascend910` (the first-generation 910) nor an `ascend910_93`."""
+    family = soc.removeprefix("ascend")
+    return re.fullmatch(re.escape(family) + r"\d*", chip_name.lower()) is not None

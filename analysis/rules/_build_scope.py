@@ -24,6 +24,8 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from analysis.chip import chip_in_soc
+
 _INCLUDE_RE = re.compile(r'^[ \t]*#[ \t]*include[ \t]*(?:"([^"\n]+)"|<([^>\n]+)>|([A-Za-z_]\w*))', re.M)
 _GLOBAL_RE = re.compile(r"\b__global__\b")
 # `<var>.ExtendCfgInfo("opFile.value", "<name>")`, possibly after other chained calls on the same statement
@@ -43,8 +45,6 @@ def _outside_build(ctx) -> dict[str, str]:
     model = ctx.model
     if model.layout != "project" or not model.kernel_files:
         return {}
-    from device.emulator.target import chip_in_soc
-
     socs = _opfile_by_soc(ctx)
     ours = {s for s in socs if chip_in_soc(ctx.chip.name, s)}
     if not ours:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from analysis.chip import Chip, builtin_chips, load_chip
+from analysis.chip import Chip, builtin_chips, chip_in_soc, load_chip
 from analysis.operator import Operator
 from device.protocol import RunWarning
 
@@ -25,13 +25,6 @@ def registered_socs(op: Operator) -> list[str]:
     opdef = op.model.opdef
     socs = [c.strip().lower() for c in (opdef.configs if opdef else [])]
     return list(dict.fromkeys(s for s in socs if re.fullmatch(r"ascend\w+", s)))
-
-
-def chip_in_soc(chip_name: str, soc: str) -> bool:
-    """Whether a chip file's name belongs to a SoC family: `910B2` to `ascend910b`, `310B` to `ascend310b`; `910B2`
-    is not an `ascend910` (the first-generation 910) nor an `ascend910_93`."""
-    family = soc.removeprefix("ascend")
-    return re.fullmatch(re.escape(family) + r"\d*", chip_name.lower()) is not None
 
 
 def choose_chip(op: Operator, chip: Chip, chip_given: bool) -> tuple[Chip, RunWarning | None]:

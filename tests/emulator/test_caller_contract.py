@@ -10,11 +10,12 @@ from pathlib import Path
 
 import pytest
 
+from analysis.chip import chip_in_soc
 from analysis.manifest import Case, InputSpec
 from analysis.operator import load_operator
 from device.emulator import EmulatorDevice
 from device.emulator.device import output_names
-from device.emulator.target import chip_in_soc, registered_socs
+from device.emulator.target import registered_socs
 
 
 def write(root: Path, files: dict[str, str]) -> Path:
