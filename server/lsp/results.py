@@ -85,11 +85,9 @@ def verify_arguments(finding, fix) -> list[dict]:
 
 def verdict_for(state, analysis, finding, fix):
     """The emulator's verdict on one finding's fix, when it was verified on exactly the current sources."""
-    from search.cache import source_hash
-
     stored = state.verified.get(str(analysis.op.project.root), {}).get(
         (finding.rule, finding.file, finding.start, fix.title))
-    if stored is None or stored.sources != source_hash({p: sf.text for p, sf in analysis.op.sources.items()}):
+    if stored is None or stored.sources != analysis.sources_hash:
         return None
     return stored.verdict
 

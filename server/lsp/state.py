@@ -8,6 +8,7 @@ import logging
 import os
 import threading
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
 from typing import Literal
 from urllib.parse import unquote, urlparse
@@ -82,6 +83,13 @@ class Analysis:
     findings: list[Finding]
     version: int
     context: RuleContext  # the rules' view (chip, data flow, tensor types), kept for hovers
+
+    @cached_property
+    def sources_hash(self) -> str:
+        """search.cache.source_hash of the texts analysed: what stored tunes and verified fixes are keyed by."""
+        from search.cache import source_hash
+
+        return source_hash({p: sf.text for p, sf in self.op.sources.items()})
 
 
 @dataclass
@@ -181,14 +189,13 @@ class ServerState:
 
     def stored_best(self, analysis: Analysis) -> BestConfig | None:
         """A tune's result from an earlier session for exactly these sources (runs on a worker thread)."""
-        from search.cache import ResultsCache, default_results_path, source_hash
+        from search.cache import ResultsCache, default_results_path
 
         path = default_results_path()
         if not path.exists():
             return None
         cache = ResultsCache(path)
         try:
-            texts = {p: sf.text for p, sf in analysis.op.sources.items()}
-            return cache.best(source_hash(texts), self.settings.device, self.settings.chip)
+            return cache.best(analysis.sources_hash, self.settings.device, self.settings.chip)
         finally:
             cache.close()

@@ -16,7 +16,6 @@ import logging
 
 from lsprotocol import types
 
-from search.cache import source_hash
 from search.verify_fix import verify_fix
 from server.lsp.progress import end, get, start
 from server.lsp.results import VERIFY_COMMAND
@@ -48,17 +47,16 @@ def register(server) -> None:
         finding, fix = found
         op = analysis.op
         cases = list(op.manifest.cases) if op.manifest and op.manifest.cases else []
-        texts = {p: sf.text for p, sf in op.sources.items()}
         token = await start(ls, f"Verifying '{fix.title}' on the emulator", params)
         device = EmulatorDevice(chip=ls.state.settings.chip)
         try:
-            verdict = await asyncio.to_thread(verify_fix, op, fix, device, cases, texts=texts)
+            verdict = await asyncio.to_thread(verify_fix, op, fix, device, cases)
         finally:
             end(ls, token, "done")
         root = str(op.project.root)
         log.info("verified '%s': %s", fix.title, verdict.message())
         ls.state.verified.setdefault(root, {})[(finding.rule, finding.file, finding.start, fix.title)] = \
-            VerifiedFix(source_hash(texts), verdict)
+            VerifiedFix(analysis.sources_hash, verdict)
         publish(ls, root, ls.state.analyses.get(root, analysis))
         message = verdict.message()
         kind = types.MessageType.Info if verdict.correct else types.MessageType.Warning
