@@ -124,24 +124,30 @@ def lint_corpus(root: Path, only_rule: str | None = None, facts: dict[str, list]
             found.append(Found(Key("tool-error", op_id, "", 0), "error", record.getMessage(), []))
 
     found: list[Found] = []
-    logging.getLogger("analysis.lint").addHandler(_RuleFailures(logging.ERROR))
-    logging.getLogger("analysis.lint").propagate = False
+    logger = logging.getLogger("analysis.lint")
+    handler, propagate = _RuleFailures(logging.ERROR), logger.propagate
+    logger.addHandler(handler)
+    logger.propagate = False
     op_id = ""
-    for op_id in operator_ids(load_sources()):
-        op_dir = root / op_id
-        if not op_dir.is_dir():
-            continue
-        try:
-            op = load_operator(op_dir)
-            findings = lint(op, facts=(facts or {}).get(op_id) or None)
-        except Exception as exc:  # noqa: BLE001 - one operator's tool error is its own line
-            found.append(Found(Key("tool-error", op_id, "", 0), "error", f"{type(exc).__name__}: {exc}", []))
-            continue
-        for f in findings:
-            if only_rule and f.rule != only_rule:
+    try:
+        for op_id in operator_ids(load_sources()):
+            op_dir = root / op_id
+            if not op_dir.is_dir():
                 continue
-            rel = str(Path(f.file).relative_to(op_dir)) if f.file.startswith(str(op_dir)) else f.file
-            found.append(Found(Key(f.rule, op_id, rel, f.line), f.severity, f.message, f.fixes))
+            try:
+                op = load_operator(op_dir)
+                findings = lint(op, facts=(facts or {}).get(op_id) or None)
+            except Exception as exc:  # noqa: BLE001 - one operator's tool error is its own line
+                found.append(Found(Key("tool-error", op_id, "", 0), "error", f"{type(exc).__name__}: {exc}", []))
+                continue
+            for f in findings:
+                if only_rule and f.rule != only_rule:
+                    continue
+                rel = str(Path(f.file).relative_to(op_dir)) if f.file.startswith(str(op_dir)) else f.file
+                found.append(Found(Key(f.rule, op_id, rel, f.line), f.severity, f.message, f.fixes))
+    finally:  # a second call (or a caller's own logging) must not inherit this one's handler
+        logger.removeHandler(handler)
+        logger.propagate = propagate
     return found
 
 
