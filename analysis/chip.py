@@ -104,7 +104,7 @@ def timing_config(chip: Chip) -> TimingConfig:
         raise TilewiseError(chip.name, 0, "chip file has no 'timing' section; copy one from a built-in chip file")
     try:
         return TimingConfig.model_validate(raw)
-    except Exception as exc:  # pydantic's message names the field
+    except ValidationError as exc:  # pydantic's message names the field
         raise TilewiseError(chip.name, 0, f"chip timing section is invalid: {exc}") from None
 
 

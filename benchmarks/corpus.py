@@ -36,8 +36,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 # A memory warning (an access outside what the kernel should touch, InitBuffers past the UB's end): the device goes
 # on, so the golden still decides "matches", but the run is not clean. An unaligned copy's dropped tail is not one.
-from benchmarks.corpus_fetch import load_sources, operator_ids  # noqa: E402
-from device.protocol import MEMORY_WARNING_KINDS  # noqa: E402
+from benchmarks.corpus_fetch import load_sources, operator_ids
+from device.protocol import MEMORY_WARNING_KINDS
 
 # An independent count of what the model should find, by plain text search over comment-free sources: a
 # declaration `TQue<...> a, b;` (also TQueBind, TBuf) and every `InitBuffer(` call.

@@ -17,9 +17,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from analysis.manifest import Case, InputSpec  # noqa: E402
-from analysis.operator import load_operator  # noqa: E402
-from device.emulator import EmulatorDevice  # noqa: E402
+from analysis.manifest import Case, InputSpec
+from analysis.operator import load_operator
+from device.emulator import EmulatorDevice
 
 EXAMPLE = Path(__file__).resolve().parent.parent / "examples" / "add_custom"
 

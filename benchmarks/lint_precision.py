@@ -34,7 +34,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from benchmarks.corpus_fetch import load_sources, operator_ids  # noqa: E402
+from benchmarks.corpus_fetch import load_sources, operator_ids
 
 LABELS = Path(__file__).resolve().parent / "corpus" / "lint_labels"
 VERDICTS = ("true", "low", "false")

@@ -22,9 +22,9 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from lsprotocol import types  # noqa: E402
-from pytest_lsp.client import make_test_lsp_client  # noqa: E402
-from synth import write_big_invocation_operator, write_big_operator  # noqa: E402
+from lsprotocol import types
+from pytest_lsp.client import make_test_lsp_client
+from synth import write_big_invocation_operator, write_big_operator
 
 
 def pct(xs: list[float], p: float) -> float:
@@ -96,7 +96,7 @@ async def main(edits: int, lines: int, invocation: bool) -> None:
         text_document=doc, position=types.Position(line=row, character=9))))
     base_ms = await timed(lambda: client.text_document_hover_async(types.HoverParams(
         text_document=doc, position=types.Position(line=0, character=0))))
-    pid = client._server.pid  # noqa: SLF001 - the subprocess pygls started
+    pid = client._server.pid
     status = Path(f"/proc/{pid}/status").read_text().splitlines()
     rss_kb = next(int(s.split()[1]) for s in status if s.startswith("VmRSS"))
     await client.shutdown_session()

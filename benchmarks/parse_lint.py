@@ -18,16 +18,16 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from synth import write_big_operator  # noqa: E402
-from tree_sitter import Parser  # noqa: E402
+from synth import write_big_operator
+from tree_sitter import Parser
 
-from analysis.chip import load_chip  # noqa: E402
-from analysis.extract import build_model  # noqa: E402
-from analysis.lint import lint  # noqa: E402
-from analysis.operator import Operator, load_sources  # noqa: E402
-from analysis.preprocess import preprocess  # noqa: E402
-from analysis.project import locate  # noqa: E402
-from analysis.source import CPP, SourceFile  # noqa: E402
+from analysis.chip import load_chip
+from analysis.extract import build_model
+from analysis.lint import lint
+from analysis.operator import Operator, load_sources
+from analysis.preprocess import preprocess
+from analysis.project import locate
+from analysis.source import CPP, SourceFile
 
 
 def best(fn, repeat: int) -> tuple[float, float]:

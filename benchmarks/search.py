@@ -20,10 +20,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from analysis.operator import load_operator  # noqa: E402
-from device.emulator import EmulatorDevice  # noqa: E402
-from search.cache import ResultsCache  # noqa: E402
-from search.tuner import Tuner  # noqa: E402
+from analysis.operator import load_operator
+from device.emulator import EmulatorDevice
+from search.cache import ResultsCache
+from search.tuner import Tuner
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 DEFAULT = ["add_custom_slow_tiny_tiles", "gelu", "leaky_relu", "rms_norm", "softmax_row", "reduce_sum_all"]

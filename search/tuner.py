@@ -156,7 +156,7 @@ class Tuner:
         try:
             self.cache.put_best(source_hash(self.base_texts), self.device.name, self.device.chip.name, BestConfig(
                 config=best.config, best_us=best.time_us, baseline_us=base.time_us, cases=[c.name for c in self.cases]))
-        except Exception:  # noqa: BLE001 - a cache that cannot be written must not end the search
+        except Exception:
             log.exception("could not record the best configuration")
 
     def _event(self, kind, trial: Trial | None, best: Trial | None) -> TrialEvent:
@@ -183,7 +183,7 @@ class Tuner:
     def _evaluate(self, index: int, config: Config) -> Trial:
         try:
             return self._evaluate_unsafe(index, config)
-        except Exception as exc:  # noqa: BLE001 - one broken evaluation must not end the search
+        except Exception as exc:
             log.exception("evaluating %s failed", config)
             return Trial(index=index, config=config, error=f"internal error: {type(exc).__name__}: {exc}")
 

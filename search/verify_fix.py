@@ -143,7 +143,7 @@ def _new_warnings(before: Measurement, after: Measurement) -> str:
 
 def _differs(before: Measurement, after: Measurement) -> str:
     """With no golden: where the fixed run's outputs differ from the unfixed run's."""
-    a, b = before._outputs or [], after._outputs or []  # noqa: SLF001 - the device keeps them when asked
+    a, b = before._outputs or [], after._outputs or []
     if len(a) != len(b):
         return f"{len(b)} outputs instead of {len(a)}"
     for out, x, y in zip(before.outputs, a, b, strict=True):

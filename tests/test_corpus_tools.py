@@ -12,7 +12,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from benchmarks import corpus, corpus_fetch  # noqa: E402
+from benchmarks import corpus, corpus_fetch
 
 
 def _git(repo: Path, *args: str) -> str:

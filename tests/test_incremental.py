@@ -40,7 +40,7 @@ def same_as_fresh(sf: SourceFile) -> None:
     fresh = SourceFile(sf.path, sf.text)
     assert sf.pre.text == fresh.pre.text
     assert sf.pre.marks == fresh.pre.marks
-    assert sf._line_starts == fresh._line_starts  # noqa: SLF001
+    assert sf._line_starts == fresh._line_starts
 
 
 @pytest.mark.parametrize("seed", [1, 2])

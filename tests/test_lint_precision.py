@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from benchmarks.lint_precision import Found, Key, load_labels, report  # noqa: E402
+from benchmarks.lint_precision import Found, Key, load_labels, report
 
 LABEL = '[[label]]\nop = "a/op"\nfile = "k.cpp"\nline = {line}\nverdict = "{verdict}"\nreason = "why"\n'
 

@@ -59,7 +59,7 @@ class TilewiseServer(LanguageServer):
             return
         except Superseded:
             return
-        except Exception as exc:  # noqa: BLE001 - bad input must never take the server down
+        except Exception as exc:
             log.exception("analysis of %s failed", root)
             self._report_failure(root, f"tilewise could not analyse {root}: {type(exc).__name__}: {exc}")
             return
@@ -113,7 +113,7 @@ class TilewiseServer(LanguageServer):
             self.schedule(uri, delay=0)
         except asyncio.CancelledError:
             raise
-        except Exception:  # noqa: BLE001 - no facts costs precision, never the server
+        except Exception:
             log.exception("running the cases of %s for lint facts failed", root)
         finally:
             if root in self.state.facts_again:
@@ -146,7 +146,7 @@ class TilewiseServer(LanguageServer):
             best = await asyncio.to_thread(self.state.stored_best, analysis)
         except asyncio.CancelledError:
             raise  # a newer edit cancelled this analysis: the next one looks again
-        except Exception:  # noqa: BLE001 - a damaged cache costs the replay, not the diagnostics
+        except Exception:
             log.exception("could not read stored tune results for %s", root)
             best = None
         self.state.replayed.add(root)
@@ -191,7 +191,7 @@ def safe(default):
                     return await fn(*args, **kwargs)
                 except asyncio.CancelledError:
                     raise
-                except Exception:  # noqa: BLE001
+                except Exception:
                     log.exception("%s failed", fn.__name__)
                     return default
             return run_async
@@ -200,7 +200,7 @@ def safe(default):
         def run(*args, **kwargs):
             try:
                 return fn(*args, **kwargs)
-            except Exception:  # noqa: BLE001
+            except Exception:
                 log.exception("%s failed", fn.__name__)
                 return default
         return run
@@ -223,7 +223,7 @@ def warm_up(server: TilewiseServer) -> None:
     for the first code action. Pay that at startup, not on the user's first lightbulb or hover."""
     from lsprotocol import types
 
-    convert = server.protocol._converter  # noqa: SLF001 - pygls has no public accessor
+    convert = server.protocol._converter
     position = types.Position(line=0, character=0)
     span = types.Range(start=position, end=position)
     found = types.Diagnostic(range=span, message="", severity=types.DiagnosticSeverity.Warning, source="tilewise",
@@ -247,7 +247,7 @@ def warm_up(server: TilewiseServer) -> None:
     for sample in samples:
         try:
             convert.structure(convert.unstructure(sample), type(sample))
-        except Exception:  # noqa: BLE001 - a warm-up that fails costs speed, never the server
+        except Exception:
             log.debug("warm-up of %s failed", type(sample).__name__, exc_info=True)
 
 

@@ -58,13 +58,13 @@ async def test_a_stored_tune_lookup_cut_short_by_an_edit_is_made_again():
 
     server.state.stored_best = slow_lookup
     analysis = await asyncio.to_thread(server.state.analyse, root, {})
-    first = asyncio.ensure_future(server._replay_stored_tune(root, analysis))  # noqa: SLF001
+    first = asyncio.ensure_future(server._replay_stored_tune(root, analysis))
     await asyncio.to_thread(started.wait, 5)
     first.cancel()
     with pytest.raises(asyncio.CancelledError):
         await first
     assert root not in server.state.tuned
-    await server._replay_stored_tune(root, analysis)  # noqa: SLF001 - what the next analysis does
+    await server._replay_stored_tune(root, analysis)
     assert server.state.tuned[root] == best
 
 

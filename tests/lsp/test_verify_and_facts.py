@@ -14,7 +14,7 @@ from lsprotocol import types
 from pytest_lsp import LanguageClient
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from opgen import HOST, KERNEL, SCALE_GOLDEN, scale_manifest, write_operator  # noqa: E402
+from opgen import HOST, KERNEL, SCALE_GOLDEN, scale_manifest, write_operator
 
 
 def _operator(root: Path) -> Path:
