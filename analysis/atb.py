@@ -45,8 +45,10 @@ def is_atb_operator(folder: Path) -> bool:
         return False
     if not any((folder / d).is_dir() for d in KERNEL_DIRS):
         return False
-    return bool(registering_sources(folder)) or ((folder / "tiling").is_dir() and any(
-        "LaunchParam" in p.read_text(errors="replace") for p in (folder / "tiling").glob("*.cpp")))
+    return bool(registering_sources(folder)) or (
+        (folder / "tiling").is_dir()
+        and any("LaunchParam" in p.read_text(errors="replace") for p in (folder / "tiling").glob("*.cpp"))
+    )
 
 
 def _is_tiling_dir(name: str) -> bool:
@@ -60,8 +62,9 @@ def atb_files(root: Path, sources_under) -> tuple[list[Path], list[Path], Path |
     tiling_dirs = [d for d in sorted(root.iterdir()) if d.is_dir() and _is_tiling_dir(d.name)]
     host = [*registering, *(p for d in tiling_dirs for p in sources_under(d))]
     kernel = [p for d in KERNEL_DIRS for p in sources_under(root / d)]
-    manifest = next((m for m in [root / "tilewise.toml", *(root / d / "tilewise.toml" for d in KERNEL_DIRS)]
-                     if m.is_file()), None)
+    manifest = next(
+        (m for m in [root / "tilewise.toml", *(root / d / "tilewise.toml" for d in KERNEL_DIRS)] if m.is_file()), None
+    )
     return host, kernel, manifest
 
 
@@ -102,8 +105,10 @@ def _count_value(word: str, host_texts: list[str]) -> int | None:
     if word.isdigit():
         return int(word)
     name = re.escape(word)
-    const = re.compile(rf"\bconst(?:expr)?\b[^;=\n]*\b{name}\s*(?:=\s*|\{{\s*)(\d+)[uUlL]*\s*\}}?\s*;"
-                       rf"|#[ \t]*define[ \t]+{name}[ \t]+\(?(\d+)[uUlL]*\)?")
+    const = re.compile(
+        rf"\bconst(?:expr)?\b[^;=\n]*\b{name}\s*(?:=\s*|\{{\s*)(\d+)[uUlL]*\s*\}}?\s*;"
+        rf"|#[ \t]*define[ \t]+{name}[ \t]+\(?(\d+)[uUlL]*\)?"
+    )
     for text in host_texts:
         m = const.search(text)
         if m:

@@ -56,9 +56,13 @@ class ChunkMemo(Generic[T]):
         self.hits = 0  # for tests and benchmarks: how many chunks the last `run` reused
         self.misses = 0
 
-    def run(self, sf: SourceFile, compute: Callable[[Chunk, list], T],
-            fingerprint: Callable[[Chunk], Hashable] = lambda chunk: None,
-            then: Callable[[T], None] | None = None) -> list[tuple[Chunk, T]]:
+    def run(
+        self,
+        sf: SourceFile,
+        compute: Callable[[Chunk, list], T],
+        fingerprint: Callable[[Chunk], Hashable] = lambda chunk: None,
+        then: Callable[[T], None] | None = None,
+    ) -> list[tuple[Chunk, T]]:
         """(chunk, result) for every chunk of `sf` in order. `compute(chunk, movable)` makes a missing result and
         appends each position-bearing object it creates to `movable`. `fingerprint(chunk)` is called just before
         a chunk is looked up, and `then(result)` just after, kept or computed: a pass whose chunks depend on the

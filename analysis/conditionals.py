@@ -31,18 +31,32 @@ DEVICE_DEFINES: dict[str, int] = {
 }
 # Known not to be defined in the device build (nor by the emulator): CPU-debug and unit-test builds, the cube side,
 # other chips' core macros, FPGA bring-up.
-DEVICE_UNDEFINED: frozenset[str] = frozenset({
-    "ASCENDC_CPU_DEBUG", "__CCE_KT_TEST__", "__CCE_UT_TEST__", "__DAV_C220_CUBE__", "__DAV_FPGA__",
-    "__DAV_M200__", "__DAV_M200_VEC__", "__DAV_C310__", "__DAV_C310_VEC__", "__DAV_C310_CUBE__", "__DAV_M300__",
-    "__DAV_L300__", "__DAV_L300_VEC__", "__DAV_T300__",
-})
+DEVICE_UNDEFINED: frozenset[str] = frozenset(
+    {
+        "ASCENDC_CPU_DEBUG",
+        "__CCE_KT_TEST__",
+        "__CCE_UT_TEST__",
+        "__DAV_C220_CUBE__",
+        "__DAV_FPGA__",
+        "__DAV_M200__",
+        "__DAV_M200_VEC__",
+        "__DAV_C310__",
+        "__DAV_C310_VEC__",
+        "__DAV_C310_CUBE__",
+        "__DAV_M300__",
+        "__DAV_L300__",
+        "__DAV_L300_VEC__",
+        "__DAV_T300__",
+    }
+)
 
 # A directive with its continuation lines (`#if A && \` then `B`), also after a `\r\n`.
 DIRECTIVE_RE = re.compile(
-    rb"^[ \t]*#[ \t]*(if|ifdef|ifndef|elif|else|endif|define|undef)\b([^\n]*(?:(?:(?<=\\)|(?<=\\\r))\n[^\n]*)*)",
-    re.M)
+    rb"^[ \t]*#[ \t]*(if|ifdef|ifndef|elif|else|endif|define|undef)\b([^\n]*(?:(?:(?<=\\)|(?<=\\\r))\n[^\n]*)*)", re.M
+)
 _TOKEN_RE = re.compile(
-    rb"\s*(?:(0[xX][0-9a-fA-F]+|\d+)[uUlL]*|([A-Za-z_]\w*)|(&&|\|\||==|!=|<=|>=|<<|>>|[()!<>+\-*/%?:~]))")
+    rb"\s*(?:(0[xX][0-9a-fA-F]+|\d+)[uUlL]*|([A-Za-z_]\w*)|(&&|\|\||==|!=|<=|>=|<<|>>|[()!<>+\-*/%?:~]))"
+)
 _COMMENT_RE = re.compile(rb"//[^\n]*|/\*.*?(?:\*/|\Z)", re.S)
 _UNKNOWN = None  # an undecidable value
 
@@ -95,8 +109,15 @@ class _Expr:
             return a if a == b else None
         return a if cond else b
 
-    _LEVELS = ((b"||",), (b"&&",), (b"==", b"!="), (b"<", b"<=", b">", b">="), (b"<<", b">>"), (b"+", b"-"),
-               (b"*", b"/", b"%"))
+    _LEVELS = (
+        (b"||",),
+        (b"&&",),
+        (b"==", b"!="),
+        (b"<", b"<=", b">", b">="),
+        (b"<<", b">>"),
+        (b"+", b"-"),
+        (b"*", b"/", b"%"),
+    )
 
     def _binary(self, level: int) -> Value:
         if level == len(self._LEVELS):
@@ -167,10 +188,19 @@ def _apply(op: bytes, a: Value, b: Value) -> Value:
     if op in (b"/", b"%") and b == 0:
         return None  # the real preprocessor rejects it; not ours to decide
     return {
-        b"==": lambda: int(a == b), b"!=": lambda: int(a != b), b"<": lambda: int(a < b), b"<=": lambda: int(a <= b),
-        b">": lambda: int(a > b), b">=": lambda: int(a >= b), b"<<": lambda: a << min(b, 64), b">>": lambda: a >> b,
-        b"+": lambda: a + b, b"-": lambda: a - b, b"*": lambda: a * b,
-        b"/": lambda: int(a / b), b"%": lambda: a - b * int(a / b),
+        b"==": lambda: int(a == b),
+        b"!=": lambda: int(a != b),
+        b"<": lambda: int(a < b),
+        b"<=": lambda: int(a <= b),
+        b">": lambda: int(a > b),
+        b">=": lambda: int(a >= b),
+        b"<<": lambda: a << min(b, 64),
+        b">>": lambda: a >> b,
+        b"+": lambda: a + b,
+        b"-": lambda: a - b,
+        b"*": lambda: a * b,
+        b"/": lambda: int(a / b),
+        b"%": lambda: a - b * int(a / b),
     }[op]()
 
 
@@ -180,8 +210,7 @@ def is_defined(name: str, macros: dict[str, Value], undefined: set[str]) -> Valu
     return 0 if name in undefined else None
 
 
-def evaluate(condition: bytes, macros: dict[str, Value] | None = None,
-             undefined: set[str] | None = None) -> Value:
+def evaluate(condition: bytes, macros: dict[str, Value] | None = None, undefined: set[str] | None = None) -> Value:
     """The value of a `#if` condition under the device configuration (plus `macros` / `undefined`), or None when
     it is undecidable (it reads a macro the configuration does not know, or is not a plain integer expression)."""
     macros = dict(DEVICE_DEFINES) if macros is None else macros
@@ -216,7 +245,7 @@ def _define(rest: bytes, macros: dict[str, Value], undefined: set[str]) -> None:
         return
     name = m.group(1).decode()
     undefined.discard(name)
-    body = rest[m.end():] if not m.group(2) else b""
+    body = rest[m.end() :] if not m.group(2) else b""
     macros[name] = evaluate(body, macros, undefined) if body.strip() else None
 
 

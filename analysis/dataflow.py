@@ -80,8 +80,9 @@ def _chunk_flow(sf: SourceFile, chunk: Chunk, _movable: list) -> _ChunkFlow:
         name = _last_name(sf, fn) if fn.type != "qualified_identifier" else sf.node_text(fn).split("::")[-1]
         args = call.child_by_field_name("arguments")
         if name and args is not None:
-            out.calls.setdefault(name, []).append([(a.start_byte - base, a.end_byte - base)
-                                                   for a in args.named_children if a.type != "comment"])
+            out.calls.setdefault(name, []).append(
+                [(a.start_byte - base, a.end_byte - base) for a in args.named_children if a.type != "comment"]
+            )
     for node in caps.get("ident", []):
         out.ident_starts.append(node.start_byte - base)
         out.ident_names.append(sf.node_text(node))

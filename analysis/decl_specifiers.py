@@ -33,34 +33,61 @@ from analysis.preprocess import _match_paren as match_paren
 
 # A macro-like word: capitalised (`FORCE_INLINE`), or wrapped in double underscores (`__force_inline__`).
 _MACRO_WORD_RE = re.compile(rb"\b(?=[A-Z_])(?<![.>:])(_*[A-Z][A-Z0-9_]*[A-Z0-9]|__[a-z][a-z0-9_]*__)\b")
-_SPECIFIERS = frozenset({b"static", b"inline", b"constexpr", b"extern", b"virtual", b"friend", b"explicit",
-                         b'"C"', b"public:", b"private:", b"protected:"})
-_NOT_MACROS = frozenset({b"__attribute__", b"__declspec", b"__restrict__", b"__VA_ARGS__", b"__FILE__",
-                         b"__LINE__", b"__func__", b"__FUNCTION__"})
+_SPECIFIERS = frozenset(
+    {
+        b"static",
+        b"inline",
+        b"constexpr",
+        b"extern",
+        b"virtual",
+        b"friend",
+        b"explicit",
+        b'"C"',
+        b"public:",
+        b"private:",
+        b"protected:",
+    }
+)
+_NOT_MACROS = frozenset(
+    {
+        b"__attribute__",
+        b"__declspec",
+        b"__restrict__",
+        b"__VA_ARGS__",
+        b"__FILE__",
+        b"__LINE__",
+        b"__func__",
+        b"__FUNCTION__",
+    }
+)
 # What may stand right before a specifier macro: a line break, a specifier's last letter, `"C"`'s quote, a template
 # head's `>`, an access label's `:`.
-_MAY_PRECEDE = frozenset(b"\r\n\">:abcdefghijklmnopqrstuvwxyz")
+_MAY_PRECEDE = frozenset(b'\r\n">:abcdefghijklmnopqrstuvwxyz')
 _TEMPLATE_HEAD_RE = re.compile(rb"\btemplate\s*<[^;{}]*>")
 _CTOR_RE = re.compile(rb"\s*((?:[A-Za-z_]\w*\s*::\s*)*~?[A-Za-z_]\w*)\s*\(")
 _CTOR_TAIL_RE = re.compile(rb"\s*(?:(?:const|noexcept|override|final)\b\s*)*(?::(?!:)|\{|;|=\s*(?:default|delete))")
 _CLASS_NAME_RE = re.compile(rb"\b(?:class|struct)\s+(?:\w+\s+)*?([A-Za-z_]\w*)\s*(?:final\b)?\s*(?::[^{]*)?$")
-_OPERATOR_CALL_RE = re.compile(
-    rb"(?:\.|->)\s*(template\s+)?operator\s*(\(\)|\[\]|[-+*/%^&|~!=<>]{1,3})(?=\s*[(<])")
+_OPERATOR_CALL_RE = re.compile(rb"(?:\.|->)\s*(template\s+)?operator\s*(\(\)|\[\]|[-+*/%^&|~!=<>]{1,3})(?=\s*[(<])")
 _CHAIN_END_RE = re.compile(rb"(\.[ \t]*([A-Z][A-Z0-9_]*[A-Z0-9])[ \t]*\()")
 # A word followed by a word only a declaration's start can have: the first one must be a macro.
-_LOWER_MACRO_RE = re.compile(rb"\b([a-z_][a-z0-9_]*)[ \t]+(?=(?:void|static|inline|constexpr|virtual|explicit|bool|int"
-                             rb"|float|double|char|unsigned|signed|__[a-z]\w*__)\b)")
-_KEYWORDS = frozenset(b"""alignas alignof and asm auto bool break case catch char class co_await co_return co_yield
+_LOWER_MACRO_RE = re.compile(
+    rb"\b([a-z_][a-z0-9_]*)[ \t]+(?=(?:void|static|inline|constexpr|virtual|explicit|bool|int"
+    rb"|float|double|char|unsigned|signed|__[a-z]\w*__)\b)"
+)
+_KEYWORDS = frozenset(
+    b"""alignas alignof and asm auto bool break case catch char class co_await co_return co_yield
     concept const consteval constexpr constinit const_cast continue decltype default delete do double dynamic_cast
     else enum explicit export extern false float for friend goto if inline int long mutable namespace new noexcept not
     operator or private protected public register reinterpret_cast requires return short signed sizeof static
     static_assert static_cast struct switch template this thread_local throw true try typedef typeid typename union
-    unsigned using virtual void volatile while""".split())
+    unsigned using virtual void volatile while""".split()
+)
 _CALL_SCAN = 2048  # how far a macro call's `)` is looked for
 
 
-def neutralise_specifier_macros(src: bytes, buf: bytearray, opaque: _Opaque, out: Preprocessed, lo: int, hi: int,
-                                scan_end: int) -> None:
+def neutralise_specifier_macros(
+    src: bytes, buf: bytearray, opaque: _Opaque, out: Preprocessed, lo: int, hi: int, scan_end: int
+) -> None:
     """The rewrites above, for constructs that start in [lo, hi); scans stop at `scan_end`."""
     _macro_specifiers(src, buf, opaque, out, lo, hi, scan_end)
     _lower_case_specifiers(src, buf, opaque, out, lo, hi, scan_end)
@@ -70,8 +97,9 @@ def neutralise_specifier_macros(src: bytes, buf: bytearray, opaque: _Opaque, out
         _chain_end_macros(src, buf, opaque, out, lo, hi, scan_end)
 
 
-def _macro_specifiers(src: bytes, buf: bytearray, opaque: _Opaque, out: Preprocessed, lo: int, hi: int,
-                      scan_end: int) -> None:
+def _macro_specifiers(
+    src: bytes, buf: bytearray, opaque: _Opaque, out: Preprocessed, lo: int, hi: int, scan_end: int
+) -> None:
     for m in opaque.code_matches(_MACRO_WORD_RE, src, lo, hi, scan_end, group=1):
         start, end = m.span(1)
         word = m.group(1)
@@ -91,7 +119,7 @@ def _macro_specifiers(src: bytes, buf: bytearray, opaque: _Opaque, out: Preproce
         paren = re.compile(rb"[ \t]*\(").match(src, end)
         if paren is not None:  # `DEMO_ALIGN(32) float buf[8];`: the call goes with the word
             close = match_paren(src, paren.end() - 1, opaque)
-            if close < 0 or close - start > _CALL_SCAN or buf[start:close + 1] != src[start:close + 1]:
+            if close < 0 or close - start > _CALL_SCAN or buf[start : close + 1] != src[start : close + 1]:
                 continue
             call_end = close + 1
             nl = src.find(b"\n", call_end)
@@ -116,8 +144,9 @@ def _macro_specifiers(src: bytes, buf: bytearray, opaque: _Opaque, out: Preproce
         out.marks.append(Mark("specifier_macro", word.decode(), start, call_end, args))
 
 
-def _lower_case_specifiers(src: bytes, buf: bytearray, opaque: _Opaque, out: Preprocessed, lo: int, hi: int,
-                           scan_end: int) -> None:
+def _lower_case_specifiers(
+    src: bytes, buf: bytearray, opaque: _Opaque, out: Preprocessed, lo: int, hi: int, scan_end: int
+) -> None:
     for m in opaque.code_matches(_LOWER_MACRO_RE, src, lo, hi, scan_end, group=1):
         start, end = m.span(1)
         word = m.group(1)
@@ -163,8 +192,9 @@ def _constructor(src: bytes, opaque: _Opaque, pos: int) -> tuple[int, int, bool]
     return tail.end(), scope, cls is not None and cls.group(1) == name
 
 
-def _operator_calls(src: bytes, buf: bytearray, opaque: _Opaque, out: Preprocessed, lo: int, hi: int,
-                    scan_end: int) -> None:
+def _operator_calls(
+    src: bytes, buf: bytearray, opaque: _Opaque, out: Preprocessed, lo: int, hi: int, scan_end: int
+) -> None:
     # `axes->operator[](i)` -> `axes->operator__(i)`: one member name, which the grammar calls.
     # (`.template operator()<T>(x)`: the `template` goes too; the `<T>` is `macro_forms`' operator template-id)
     for m in opaque.code_matches(_OPERATOR_CALL_RE, src, lo, hi, scan_end, group=2):
@@ -175,8 +205,9 @@ def _operator_calls(src: bytes, buf: bytearray, opaque: _Opaque, out: Preprocess
         out.marks.append(Mark("operator_call", m.group(2).decode(), m.start(1) if m.group(1) else start, end))
 
 
-def _chain_end_macros(src: bytes, buf: bytearray, opaque: _Opaque, out: Preprocessed, lo: int, hi: int,
-                      scan_end: int) -> None:
+def _chain_end_macros(
+    src: bytes, buf: bytearray, opaque: _Opaque, out: Preprocessed, lo: int, hi: int, scan_end: int
+) -> None:
     # `    .OP_END_FACTORY_REG(Data)` and then `}` or a new declaration, no `;`: the macro's expansion ends the
     # statement, so the call is blanked to a `;` (its argument only repeats the name). Only where declarations
     # stand: in a function body a chain without `;` is the author's error.
@@ -201,5 +232,8 @@ def _chain_end_macros(src: bytes, buf: bytearray, opaque: _Opaque, out: Preproce
             out.calls.append((scope, read_to))
         blank(buf, m.start(1), close + 1)
         buf[m.start(1)] = ord(";")
-        out.marks.append(Mark("chain_end_macro", m.group(2).decode(), m.start(1), close + 1,
-                              _split_args(src, m.end(), close, opaque)))
+        out.marks.append(
+            Mark(
+                "chain_end_macro", m.group(2).decode(), m.start(1), close + 1, _split_args(src, m.end(), close, opaque)
+            )
+        )

@@ -38,12 +38,13 @@ _DEFINE_RE = re.compile(rb"^[ \t]*#[ \t]*define\b", re.M)
 _ATTRIBUTE_RE = re.compile(rb"\b__attribute__\s*\(")
 _CAPS_LINE_RE = re.compile(rb"^[ \t]*(_*[A-Z][A-Z0-9_]*[A-Z0-9_])\b(?![ \t]*[(<:])", re.M)
 # Words a declaration can start with (after an export or template-head macro).
-_DECL_WORDS = frozenset(b"""void static inline extern constexpr class struct template typename bool int float double
-    char unsigned signed long short auto virtual explicit friend enum union namespace using typedef const""".split())
+_DECL_WORDS = frozenset(
+    b"""void static inline extern constexpr class struct template typename bool int float double
+    char unsigned signed long short auto virtual explicit friend enum union namespace using typedef const""".split()
+)
 _WORD_RE = re.compile(rb"[A-Za-z_]\w*")
 # `Type name(`, `ns::Type<A, B>* name;`: a type then a declarator, so a macro word before it is an export macro.
-_TYPED_DECL_RE = re.compile(
-    rb"[A-Za-z_][\w:]*(?:[ \t]*<[^;{}()\n]*>)?[ \t*&]+[A-Za-z_~][\w:~]*[ \t]*[(;=\[{]")
+_TYPED_DECL_RE = re.compile(rb"[A-Za-z_][\w:]*(?:[ \t]*<[^;{}()\n]*>)?[ \t*&]+[A-Za-z_~][\w:~]*[ \t]*[(;=\[{]")
 # A macro word after these continues an expression, not a declaration.
 _NOT_BEFORE_DECL = (b",", b"(", b"[", b"=", b"+", b"-", b"*", b"/", b"%", b"&", b"|", b"^", b"!", b"?", b"\\")
 _CONTINUES = b";{.,)=+-*/%<>&|?:[(}"  # what may not follow a statement macro alone on its line
@@ -54,12 +55,15 @@ _RETURN_TYPE_RE = re.compile(rb"[A-Za-z_][\w:]*(?:<[^;{}()]*>)?[ \t*&]*")
 _NAME_CALL_RE = re.compile(rb"\r?\n[ \t]*[A-Za-z_]\w*[ \t]*\(")
 _NOT_A_DIRECTIVE_RE = re.compile(
     rb"^[ \t]*(#)(?![ \t]*(?:include|include_next|define|undef|if|ifdef|ifndef|elif|elifdef|elifndef|else|endif|line"
-    rb"|error|warning|pragma|ident|import|assert|unassert)\b|[ \t]*\d)[^\n]*", re.M)
+    rb"|error|warning|pragma|ident|import|assert|unassert)\b|[ \t]*\d)[^\n]*",
+    re.M,
+)
 _SCAN = 512  # how far a context look goes before giving up (comment blocks between a macro and its declaration)
 
 
-def neutralise_dialect(src: bytes, buf: bytearray, opaque: _Opaque, out: Preprocessed, lo: int, hi: int,
-                       scan_end: int) -> None:
+def neutralise_dialect(
+    src: bytes, buf: bytearray, opaque: _Opaque, out: Preprocessed, lo: int, hi: int, scan_end: int
+) -> None:
     """The rewrites above, for constructs that start in [lo, hi); scans stop at `scan_end`."""
     _bare_conditions(src, buf, opaque, out, lo, hi, scan_end)
     _member_pointers(src, buf, opaque, out, lo, hi, scan_end)
@@ -76,8 +80,9 @@ def neutralise_dialect(src: bytes, buf: bytearray, opaque: _Opaque, out: Preproc
     neutralise_specifier_macros(src, buf, opaque, out, lo, hi, scan_end)
 
 
-def _bare_conditions(src: bytes, buf: bytearray, opaque: _Opaque, out: Preprocessed, lo: int, hi: int,
-                     scan_end: int) -> None:
+def _bare_conditions(
+    src: bytes, buf: bytearray, opaque: _Opaque, out: Preprocessed, lo: int, hi: int, scan_end: int
+) -> None:
     # `if ASCEND_IS_AIV {` -> `if(ASCEND_IS_AIV){`: the `(` goes where the blank before the word is (there is one:
     # `ifASCEND_IS_AIV` would be one word); the `)` on the blank after it, else over the word's last letter.
     if b"if" not in src:
@@ -102,8 +107,9 @@ def _bare_conditions(src: bytes, buf: bytearray, opaque: _Opaque, out: Preproces
         out.marks.append(Mark("bare_condition", m.group(2).decode(), m.start(), brace.end()))
 
 
-def _member_pointers(src: bytes, buf: bytearray, opaque: _Opaque, out: Preprocessed, lo: int, hi: int,
-                     scan_end: int) -> None:
+def _member_pointers(
+    src: bytes, buf: bytearray, opaque: _Opaque, out: Preprocessed, lo: int, hi: int, scan_end: int
+) -> None:
     # `(obj->*fn)(x)` -> `(obj-> fn)(x)`: a member call, which is what the model needs to see. A parenthesised
     # pointer (`(obj->*(table[k]))(x)`) cannot follow `->`: there `->*` becomes a comma, keeping both operands.
     if b".*" not in src and b"->*" not in src and b"::*" not in src:
@@ -126,12 +132,12 @@ def _member_pointers(src: bytes, buf: bytearray, opaque: _Opaque, out: Preproces
     # declarator only as a parameter; without `K::` it is a plain function pointer, the same shape for the model.
     for m in opaque.code_matches(_MEMBER_PTR_TYPE_RE, src, lo, hi, scan_end, group=1):
         blank(buf, m.start(1), m.end(1))
-        out.marks.append(Mark("member_pointer_type", src[m.start(1) : m.end(1)].decode().strip(), m.start(1),
-                              m.end(1)))
+        out.marks.append(Mark("member_pointer_type", src[m.start(1) : m.end(1)].decode().strip(), m.start(1), m.end(1)))
 
 
-def _default_braces(src: bytes, buf: bytearray, opaque: _Opaque, out: Preprocessed, lo: int, hi: int,
-                    scan_end: int) -> None:
+def _default_braces(
+    src: bytes, buf: bytearray, opaque: _Opaque, out: Preprocessed, lo: int, hi: int, scan_end: int
+) -> None:
     # `const Shape& s = {}` -> `const Shape& s = 0 `: a default argument the grammar reads. Only in a parameter
     # list (the innermost open bracket is a `(`): `int a[2] = {1, 2}, b;` keeps its values for the model.
     if b"{" not in src:
@@ -188,8 +194,9 @@ def _innermost_open(src: bytes, opaque: _Opaque, pos: int) -> tuple[int, bool]:
     return max(0, pos - _SCAN), False
 
 
-def _attributes(src: bytes, buf: bytearray, opaque: _Opaque, out: Preprocessed, lo: int, hi: int,
-                scan_end: int) -> None:
+def _attributes(
+    src: bytes, buf: bytearray, opaque: _Opaque, out: Preprocessed, lo: int, hi: int, scan_end: int
+) -> None:
     # `name __attribute__((used, section(".x"))) = {...}`: the grammar takes attributes only before a declarator.
     if b"__attribute__" not in src:
         return
@@ -207,8 +214,9 @@ def _attributes(src: bytes, buf: bytearray, opaque: _Opaque, out: Preprocessed, 
         out.marks.append(Mark("attribute", "__attribute__", m.start(), close + 1))
 
 
-def _macro_words(src: bytes, buf: bytearray, opaque: _Opaque, out: Preprocessed, lo: int, hi: int,
-                 scan_end: int) -> None:
+def _macro_words(
+    src: bytes, buf: bytearray, opaque: _Opaque, out: Preprocessed, lo: int, hi: int, scan_end: int
+) -> None:
     """A capitalised word with no parentheses at the start of a line: blanked when a declaration follows it on
     its line (`ACLNN_API aclnnStatus f(...)`) or on the next code line (`TEMPLATE_DECLARE` / `class K {`), or
     when it stands alone between statements (a macro that carries its own `;`)."""
@@ -279,7 +287,7 @@ def _block_opens_statements(src: bytes, brace: int) -> bool:
 def _in_directive(src: bytes, pos: int) -> bool:
     """Whether pos is on a continuation line of a preprocessor directive (the line before ends in `\\`)."""
     line_start = src.rfind(b"\n", 0, pos) + 1
-    return line_start > 0 and src[:line_start - 1].rstrip(b"\r").endswith(b"\\")
+    return line_start > 0 and src[: line_start - 1].rstrip(b"\r").endswith(b"\\")
 
 
 def _prev_code(src: bytes, opaque: _Opaque, pos: int) -> int:
@@ -296,7 +304,7 @@ def _prev_code(src: bytes, opaque: _Opaque, pos: int) -> int:
             i = opaque.start_of(i) - 1
             continue
         line_start = src.rfind(b"\n", 0, i) + 1
-        if src[line_start:i + 1].lstrip().startswith(b"#"):
+        if src[line_start : i + 1].lstrip().startswith(b"#"):
             return src.find(b"\n", i)  # a directive line: its newline counts as `;`
         return i
     return -1
@@ -317,8 +325,7 @@ def _next_code(src: bytes, opaque: _Opaque, pos: int, scan_end: int) -> int | No
     return None
 
 
-def _defines(src: bytes, buf: bytearray, opaque: _Opaque, out: Preprocessed, lo: int, hi: int,
-                     scan_end: int) -> None:
+def _defines(src: bytes, buf: bytearray, opaque: _Opaque, out: Preprocessed, lo: int, hi: int, scan_end: int) -> None:
     # tree-sitter ends a `#define` body at a `/* */` comment, so the rest of the body became code.
     if b"define" not in src:
         return
@@ -360,8 +367,9 @@ def _defines(src: bytes, buf: bytearray, opaque: _Opaque, out: Preprocessed, lo:
             i = src.find(b"/*", c_end, end)
 
 
-def _using_lists(src: bytes, buf: bytearray, opaque: _Opaque, out: Preprocessed, lo: int, hi: int,
-                 scan_end: int) -> None:
+def _using_lists(
+    src: bytes, buf: bytearray, opaque: _Opaque, out: Preprocessed, lo: int, hi: int, scan_end: int
+) -> None:
     # C++17 `using A::x, A::y;` -> `using A::x; A::y;` (the grammar knows one name per using-declaration).
     if b"using" not in src:
         return
@@ -379,8 +387,9 @@ def _put_bytes(buf: bytearray, pos: int, token: bytes) -> None:
 _WORD = frozenset(b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_")
 
 
-def _invalid_directives(src: bytes, buf: bytearray, opaque: _Opaque, out: Preprocessed, lo: int, hi: int,
-                        scan_end: int) -> None:
+def _invalid_directives(
+    src: bytes, buf: bytearray, opaque: _Opaque, out: Preprocessed, lo: int, hi: int, scan_end: int
+) -> None:
     # `# ----` / `# Copyright (c) ...`: `#` -> `@` and the rest blanked, one ERROR node the grammar keeps to these
     # lines (the compiler stops at the same place: an invalid preprocessing directive).
     for m in opaque.code_matches(_NOT_A_DIRECTIVE_RE, src, lo, hi, scan_end, group=1):
@@ -391,5 +400,6 @@ def _invalid_directives(src: bytes, buf: bytearray, opaque: _Opaque, out: Prepro
             out.marks.append(Mark("null_directive", "", m.start(1), m.end()))
             continue
         buf[m.start(1)] = ord("@")
-        out.marks.append(Mark("invalid_directive", src[m.start(1) : m.end()].decode("utf-8", "replace")[:40],
-                              m.start(1), m.end()))
+        out.marks.append(
+            Mark("invalid_directive", src[m.start(1) : m.end()].decode("utf-8", "replace")[:40], m.start(1), m.end())
+        )

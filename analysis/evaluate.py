@@ -13,13 +13,44 @@ import re
 from tree_sitter import Node
 
 TYPE_SIZES = {
-    "half": 2, "float16_t": 2, "__fp16": 2, "bfloat16_t": 2, "float": 4, "float32_t": 4, "double": 8,
-    "int8_t": 1, "uint8_t": 1, "char": 1, "bool": 1, "int16_t": 2, "uint16_t": 2, "short": 2,
-    "int32_t": 4, "uint32_t": 4, "int": 4, "unsigned": 4, "int64_t": 8, "uint64_t": 8, "long": 8, "size_t": 8,
+    "half": 2,
+    "float16_t": 2,
+    "__fp16": 2,
+    "bfloat16_t": 2,
+    "float": 4,
+    "float32_t": 4,
+    "double": 8,
+    "int8_t": 1,
+    "uint8_t": 1,
+    "char": 1,
+    "bool": 1,
+    "int16_t": 2,
+    "uint16_t": 2,
+    "short": 2,
+    "int32_t": 4,
+    "uint32_t": 4,
+    "int": 4,
+    "unsigned": 4,
+    "int64_t": 8,
+    "uint64_t": 8,
+    "long": 8,
+    "size_t": 8,
 }
 DTYPE_SIZES = {
-    "float16": 2, "bfloat16": 2, "float32": 4, "float": 4, "float64": 8, "int8": 1, "uint8": 1, "bool": 1,
-    "int16": 2, "uint16": 2, "int32": 4, "uint32": 4, "int64": 8, "uint64": 8,
+    "float16": 2,
+    "bfloat16": 2,
+    "float32": 4,
+    "float": 4,
+    "float64": 8,
+    "int8": 1,
+    "uint8": 1,
+    "bool": 1,
+    "int16": 2,
+    "uint16": 2,
+    "int32": 4,
+    "uint32": 4,
+    "int64": 8,
+    "uint64": 8,
 }
 _INT_RE = re.compile(r"^(0[xX][0-9a-fA-F']+|0[bB][01']+|[0-9][0-9']*)([uUlL]*)$")
 _MEMBER_PREFIXES = ("this->",)
@@ -99,13 +130,24 @@ class Evaluator:
         op = node.child_by_field_name("operator").type
         try:
             return {
-                "+": lambda: a + b, "-": lambda: a - b, "*": lambda: a * b,
-                "/": lambda: int(a / b) if b else None, "%": lambda: a % b if b else None,
-                "<<": lambda: a << b if 0 <= b < 64 else None, ">>": lambda: a >> b if 0 <= b < 64 else None,
-                "&": lambda: a & b, "|": lambda: a | b, "^": lambda: a ^ b,
-                "<": lambda: int(a < b), ">": lambda: int(a > b), "<=": lambda: int(a <= b),
-                ">=": lambda: int(a >= b), "==": lambda: int(a == b), "!=": lambda: int(a != b),
-                "&&": lambda: int(bool(a and b)), "||": lambda: int(bool(a or b)),
+                "+": lambda: a + b,
+                "-": lambda: a - b,
+                "*": lambda: a * b,
+                "/": lambda: int(a / b) if b else None,
+                "%": lambda: a % b if b else None,
+                "<<": lambda: a << b if 0 <= b < 64 else None,
+                ">>": lambda: a >> b if 0 <= b < 64 else None,
+                "&": lambda: a & b,
+                "|": lambda: a | b,
+                "^": lambda: a ^ b,
+                "<": lambda: int(a < b),
+                ">": lambda: int(a > b),
+                "<=": lambda: int(a <= b),
+                ">=": lambda: int(a >= b),
+                "==": lambda: int(a == b),
+                "!=": lambda: int(a != b),
+                "&&": lambda: int(bool(a and b)),
+                "||": lambda: int(bool(a or b)),
             }[op]()
         except KeyError:
             return None

@@ -36,8 +36,13 @@ MAX_STEPS = 6  # derivation lines shown; the rest of the chain is summarised by 
 
 # What decides a value at run time, recognised in the text of the assignments it comes from.
 _RUNTIME_SOURCES = (
-    (re.compile(r"\bGet(?:Input|Output|OptionalInput|DynamicInput)Shape\b|\bGet(?:Origin|Storage)Shape\b|"
-                r"\bGetShapeSize\b|\bGetDim(?:Num)?\b|\bGetInputTensor\b"), "the input shape"),
+    (
+        re.compile(
+            r"\bGet(?:Input|Output|OptionalInput|DynamicInput)Shape\b|\bGet(?:Origin|Storage)Shape\b|"
+            r"\bGetShapeSize\b|\bGetDim(?:Num)?\b|\bGetInputTensor\b"
+        ),
+        "the input shape",
+    ),
     (re.compile(r"\bGetAttrs\b|\bGetAttrPointer\b"), "the operator's attributes"),
     (re.compile(r"\bGetCoreNum\w*|\bGetCoreMemSize\b|\bGetPlatformInfo\b"), "the chip's core count or UB size"),
     (re.compile(r"\bGetBlockIdx\b"), "the block index"),
@@ -157,9 +162,18 @@ def explain_call(ctx: RuleContext, call: ApiCall, first_case: str | None = None)
             cycles = t.vector_cycles(call.name, element.bytes, repeats)
             vector = VectorFigures(repeats, cycles, cycles / (clock * 1e3))
     return CallExplanation(
-        api=call.name, pipe=pipe, doc=DOCS.get(call.name, ""), in_loop=call.in_loop, chip=ctx.chip.name,
-        repeat_cost=(cost.fp16, cost.fp32) if cost else None, element=element, size=size, copy=copy, vector=vector,
-        first_case=first_case)
+        api=call.name,
+        pipe=pipe,
+        doc=DOCS.get(call.name, ""),
+        in_loop=call.in_loop,
+        chip=ctx.chip.name,
+        repeat_cost=(cost.fp16, cost.fp32) if cost else None,
+        element=element,
+        size=size,
+        copy=copy,
+        vector=vector,
+        first_case=first_case,
+    )
 
 
 def element_of(ctx: RuleContext, call: ApiCall) -> Element | None:
@@ -176,12 +190,19 @@ def element_of(ctx: RuleContext, call: ApiCall) -> Element | None:
                 others = sorted(set(t.dtypes) - {t.dtypes[0]})
                 if not others:
                     return Element(tname, DTYPE_SIZES[t.dtypes[0]])
-                return Element(tname, DTYPE_SIZES[t.dtypes[0]], f"{tname} taken as {t.dtypes[0]}, the OpDef's first "
-                               f"dtype column (a case may bind {', '.join(others)})")
+                return Element(
+                    tname,
+                    DTYPE_SIZES[t.dtypes[0]],
+                    f"{tname} taken as {t.dtypes[0]}, the OpDef's first "
+                    f"dtype column (a case may bind {', '.join(others)})",
+                )
         first = ctx.model.inputs[0].dtypes[0] if ctx.model.inputs and ctx.model.inputs[0].dtypes else None
         if first in DTYPE_SIZES:
-            return Element(tname, DTYPE_SIZES[first], f"{tname} taken as {first}, the first input's first dtype "
-                           "(a case may bind another)")
+            return Element(
+                tname,
+                DTYPE_SIZES[first],
+                f"{tname} taken as {first}, the first input's first dtype (a case may bind another)",
+            )
         return None
     return None
 
@@ -293,8 +314,9 @@ def derive(ctx: RuleContext, sf: SourceFile, node: Node) -> Derivation:
                     work.extend(("host", n) for n in flow.host.names_in(*found))
             continue
         _decided_by(name, decided)
-        defs = [d for d in (flow.kernel if side == "kernel" else flow.host).defs(name)
-                if not _passes_on(_def_text(d), name)]
+        defs = [
+            d for d in (flow.kernel if side == "kernel" else flow.host).defs(name) if not _passes_on(_def_text(d), name)
+        ]
         if not defs or all(parse_int_literal(_def_text(d)) is not None for d in defs):
             continue  # a loop counter, or a value set through a call's out-parameter: nothing to show
         texts = list(dict.fromkeys(" ".join(_def_text(d).split()) for d in defs))
@@ -304,8 +326,14 @@ def derive(ctx: RuleContext, sf: SourceFile, node: Node) -> Derivation:
         for dsf, start, end in defs:
             names = (flow.kernel if side == "kernel" else flow.host).names_between(dsf, start, end)
             work.extend((side, n) for n in names)
-    return Derivation(expr=sf.node_text(node), steps=tuple(steps), truncated=truncated,
-                      knobs=tuple(used_knobs.items()), decided_by=tuple(decided), fields=tuple(fields))
+    return Derivation(
+        expr=sf.node_text(node),
+        steps=tuple(steps),
+        truncated=truncated,
+        knobs=tuple(used_knobs.items()),
+        decided_by=tuple(decided),
+        fields=tuple(fields),
+    )
 
 
 def _add(steps: list[Step], step: Step) -> bool:

@@ -69,28 +69,80 @@ from analysis.treeutil import LOOP_TYPES, function_declarator
 from analysis.treeutil import enclosing_function as _enclosing_function
 
 GE_DTYPES = {
-    "DT_FLOAT16": "float16", "DT_FLOAT": "float32", "DT_BF16": "bfloat16", "DT_DOUBLE": "float64",
-    "DT_INT8": "int8", "DT_UINT8": "uint8", "DT_INT16": "int16", "DT_UINT16": "uint16", "DT_INT32": "int32",
-    "DT_UINT32": "uint32", "DT_INT64": "int64", "DT_UINT64": "uint64", "DT_BOOL": "bool",
-    "DT_COMPLEX64": "complex64", "DT_INT4": "int4", "DT_HIFLOAT8": "hifloat8", "DT_FLOAT8_E4M3FN": "float8_e4m3",
+    "DT_FLOAT16": "float16",
+    "DT_FLOAT": "float32",
+    "DT_BF16": "bfloat16",
+    "DT_DOUBLE": "float64",
+    "DT_INT8": "int8",
+    "DT_UINT8": "uint8",
+    "DT_INT16": "int16",
+    "DT_UINT16": "uint16",
+    "DT_INT32": "int32",
+    "DT_UINT32": "uint32",
+    "DT_INT64": "int64",
+    "DT_UINT64": "uint64",
+    "DT_BOOL": "bool",
+    "DT_COMPLEX64": "complex64",
+    "DT_INT4": "int4",
+    "DT_HIFLOAT8": "hifloat8",
+    "DT_FLOAT8_E4M3FN": "float8_e4m3",
     "DT_FLOAT8_E5M2": "float8_e5m2",
 }
 # ge::DataType names the analysis does not model (sub-byte, quantised, string and 4/6-bit float types, the CANN
 # Graph API's DataType list): valid in an OpDef, so no "unknown dtype" problem; the model carries the lower-case name.
-GE_DTYPES_UNMODELLED = frozenset({
-    "DT_STRING", "DT_DUAL_SUB_INT8", "DT_DUAL_SUB_UINT8", "DT_COMPLEX128", "DT_QINT8", "DT_QINT16", "DT_QINT32",
-    "DT_QUINT8", "DT_QUINT16", "DT_RESOURCE", "DT_STRING_REF", "DT_DUAL", "DT_VARIANT", "DT_UNDEFINED", "DT_UINT1",
-    "DT_INT2", "DT_UINT2", "DT_COMPLEX32", "DT_FLOAT8_E8M0", "DT_FLOAT6_E3M2", "DT_FLOAT6_E2M3", "DT_FLOAT4_E2M1",
-    "DT_FLOAT4_E1M2",
-})
+GE_DTYPES_UNMODELLED = frozenset(
+    {
+        "DT_STRING",
+        "DT_DUAL_SUB_INT8",
+        "DT_DUAL_SUB_UINT8",
+        "DT_COMPLEX128",
+        "DT_QINT8",
+        "DT_QINT16",
+        "DT_QINT32",
+        "DT_QUINT8",
+        "DT_QUINT16",
+        "DT_RESOURCE",
+        "DT_STRING_REF",
+        "DT_DUAL",
+        "DT_VARIANT",
+        "DT_UNDEFINED",
+        "DT_UINT1",
+        "DT_INT2",
+        "DT_UINT2",
+        "DT_COMPLEX32",
+        "DT_FLOAT8_E8M0",
+        "DT_FLOAT6_E3M2",
+        "DT_FLOAT6_E2M3",
+        "DT_FLOAT4_E2M1",
+        "DT_FLOAT4_E1M2",
+    }
+)
 INT_TYPES = {
-    "int", "unsigned", "long", "short", "int8_t", "uint8_t", "int16_t", "uint16_t", "int32_t", "uint32_t",
-    "int64_t", "uint64_t", "size_t", "auto", "unsigned int", "long long", "unsigned long", "uint", "char",
+    "int",
+    "unsigned",
+    "long",
+    "short",
+    "int8_t",
+    "uint8_t",
+    "int16_t",
+    "uint16_t",
+    "int32_t",
+    "uint32_t",
+    "int64_t",
+    "uint64_t",
+    "size_t",
+    "auto",
+    "unsigned int",
+    "long long",
+    "unsigned long",
+    "uint",
+    "char",
 }
 
 _AICORE_KINDS = ("__aicore__", "__vector__", "__cube__", "__mix__")
-_TILING_DATA_CALLS = frozenset(("GET_TILING_DATA", "GET_TILING_DATA_WITH_STRUCT", "GET_TILING_DATA_PTR_WITH_STRUCT",
-                                "TILING_KEY_IS"))
+_TILING_DATA_CALLS = frozenset(
+    ("GET_TILING_DATA", "GET_TILING_DATA_WITH_STRUCT", "GET_TILING_DATA_PTR_WITH_STRUCT", "TILING_KEY_IS")
+)
 
 
 class _Facts:
@@ -177,8 +229,14 @@ class ModelBuilder:
         if node is None:
             return make(Expr, text="", value=None, loc=None)
         value = ev.value(node) if ev else None
-        expr = make(Expr, text=_squash(sf.node_text(node)), value=value, loc=self.nloc(sf, node),
-                    start=node.start_byte, end=node.end_byte)
+        expr = make(
+            Expr,
+            text=_squash(sf.node_text(node)),
+            value=value,
+            loc=self.nloc(sf, node),
+            start=node.start_byte,
+            end=node.end_byte,
+        )
         if self._movable is not None:
             self._movable.append(expr)
         return expr
@@ -213,11 +271,21 @@ class ModelBuilder:
         model.kernel_files = [f.sf.path for f in self.files if f.side == "kernel"]
         model.problems = self.problems
         if p.layout == "project" and not p.host_files:
-            self.problems.append(Problem(file=str(p.root / "op_host"), message=(
-                "missing op_host/: no host tiling or OpDef found; add op_host/<op>.cpp and <op>_tiling.h")))
+            self.problems.append(
+                Problem(
+                    file=str(p.root / "op_host"),
+                    message=("missing op_host/: no host tiling or OpDef found; add op_host/<op>.cpp and <op>_tiling.h"),
+                )
+            )
         if p.layout == "project" and not p.kernel_files:
-            self.problems.append(Problem(file=str(p.root / "op_kernel"), message=(
-                "missing op_kernel/: no kernel source found; add op_kernel/<op>.cpp with the __global__ entry")))
+            self.problems.append(
+                Problem(
+                    file=str(p.root / "op_kernel"),
+                    message=(
+                        "missing op_kernel/: no kernel source found; add op_kernel/<op>.cpp with the __global__ entry"
+                    ),
+                )
+            )
 
         for f in self.files:
             model.syntax_errors.extend(self.nloc(f.sf, n) for n in f.sf.errors())
@@ -231,8 +299,12 @@ class ModelBuilder:
         self._run(model, self._kernel)
 
         registered = next((s.op_type for s in model.tiling.structs if s.op_type), None)
-        model.operator = ((model.opdef.name if model.opdef else None) or registered
-                          or (_camel(model.kernel.entry) if model.kernel.entry else None) or _camel(p.name))
+        model.operator = (
+            (model.opdef.name if model.opdef else None)
+            or registered
+            or (_camel(model.kernel.entry) if model.kernel.entry else None)
+            or _camel(p.name)
+        )
         if model.opdef:
             model.inputs, model.outputs, model.attrs = model.opdef.inputs, model.opdef.outputs, model.opdef.attrs
         if model.layout == "invocation" and model.launches and not model.kernel.entry:
@@ -251,12 +323,15 @@ class ModelBuilder:
     def _problem(self, exc: Exception, step: str) -> Problem:
         if isinstance(exc, TilewiseError):
             return Problem(file=exc.file, line=exc.line, message=exc.message)
-        return Problem(file=str(self.project.root), message=(
-            f"internal error in {step}: {type(exc).__name__}: {exc}; please report it"))
+        return Problem(
+            file=str(self.project.root),
+            message=(f"internal error in {step}: {type(exc).__name__}: {exc}; please report it"),
+        )
 
     def _chunked(self, f: _FileFacts, name: str, extract, fingerprint, then=None) -> list[tuple[Chunk, object]]:
         """(chunk, `extract(view, chunk)`) for every chunk of f's file, taking back what an earlier build kept for
         chunks that did not change (same text, same `fingerprint(chunk)`)."""
+
         def compute(chunk: Chunk, movable: list):
             self._movable = movable
             try:
@@ -287,9 +362,18 @@ class ModelBuilder:
                 name = cls.child_by_field_name("name")
                 if base is None or name is None or "OpDef" not in f.sf.node_text(base):
                     continue
-                op = make(OpDef, name=f.sf.node_text(name), inputs=[], outputs=[], attrs=[],
-                          tiling_func=None, infer_shape=None, infer_dtype=None, configs=[],
-                          loc=self.nloc(f.sf, name))
+                op = make(
+                    OpDef,
+                    name=f.sf.node_text(name),
+                    inputs=[],
+                    outputs=[],
+                    attrs=[],
+                    tiling_func=None,
+                    infer_shape=None,
+                    infer_dtype=None,
+                    configs=[],
+                    loc=self.nloc(f.sf, name),
+                )
                 body = cls.child_by_field_name("body")
                 for call in f.sf.facts("call", body) if body else []:
                     if call.parent is not None and call.parent.type == "expression_statement":
@@ -306,8 +390,9 @@ class ModelBuilder:
         head, head_args = chain[0]
         first_arg = _string_arg(sf, head_args)
         if head in ("Input", "Output") and first_arg:
-            t = make(TensorParam, name=first_arg, param_type="REQUIRED", dtypes=[], formats=[],
-                                            loc=self.nloc(sf, head_args))
+            t = make(
+                TensorParam, name=first_arg, param_type="REQUIRED", dtypes=[], formats=[], loc=self.nloc(sf, head_args)
+            )
             for method, args in chain[1:]:
                 if method == "ParamType":
                     t.param_type = sf.node_text(args).strip("()").split("::")[-1]
@@ -318,9 +403,14 @@ class ModelBuilder:
                     else:  # `.DataType(DtypesOf(ge::DT_BF16))`: the helper's braced list, or a note
                         items = self._helper_dtypes(sf, helper)
                         t.dtypes = [GE_DTYPES[i] for i in items] if items is not None else []
-                        t.dtype_note = None if items is not None else (
-                            f"dtype list from {sf.node_text(helper)} not read: the helper does not simply return "
-                            "a braced list of ge::DT_* types")
+                        t.dtype_note = (
+                            None
+                            if items is not None
+                            else (
+                                f"dtype list from {sf.node_text(helper)} not read: the helper does not simply return "
+                                "a braced list of ge::DT_* types"
+                            )
+                        )
                 elif method in ("Format", "FormatList"):
                     t.formats = [s.split("::")[-1].replace("FORMAT_", "") for s in _list_items(sf, args, scope)]
             tensors = op.inputs if head == "Input" else op.outputs
@@ -330,8 +420,9 @@ class ModelBuilder:
             else:  # the same tensor declared again for another SoC config: merge what it allows
                 known.dtypes += [d for d in t.dtypes if d not in known.dtypes]
         elif head == "Attr" and first_arg:
-            a = make(AttrDef, name=first_arg, type="unknown", required=False, default=None,
-                                        loc=self.nloc(sf, head_args))
+            a = make(
+                AttrDef, name=first_arg, type="unknown", required=False, default=None, loc=self.nloc(sf, head_args)
+            )
             for method, args in chain[1:]:
                 if method == "AttrType":
                     a.required = "REQUIRED" in sf.node_text(args)
@@ -378,8 +469,16 @@ class ModelBuilder:
         if key.startswith("DT_") and key not in GE_DTYPES_UNMODELLED:  # a ge type that does not exist
             # (anything not DT_* is an expression we cannot resolve)
             line, _ = sf.line_col(node.start_byte)
-            self.problems.append(Problem(file=sf.path, line=line, message=(
-                f"unknown dtype '{item}' in the OpDef; use a ge::DT_* type such as ge::DT_FLOAT16 or ge::DT_FLOAT")))
+            self.problems.append(
+                Problem(
+                    file=sf.path,
+                    line=line,
+                    message=(
+                        f"unknown dtype '{item}' in the OpDef; use a ge::DT_* type such as ge::DT_FLOAT16 or "
+                        "ge::DT_FLOAT"
+                    ),
+                )
+            )
         return key.lower()
 
     def _dtype_sizes(self, model: OperatorModel) -> None:
@@ -400,9 +499,13 @@ class ModelBuilder:
             for f in self._of_side(side):
                 # A chunk's constants depend on those before it: its fingerprint is the environment it starts in.
                 view = _FileFacts(f.sf, side, f.caps)
-                parts = self._chunked(view, "constants", lambda v, _c, env=env: self._constants_in(v, env),
-                                      lambda _c, env=env: (frozenset(env.items()), sizes, self.project.layout),
-                                      lambda part, env=env: env.update(part.env))
+                parts = self._chunked(
+                    view,
+                    "constants",
+                    lambda v, _c, env=env: self._constants_in(v, env),
+                    lambda _c, env=env: (frozenset(env.items()), sizes, self.project.layout),
+                    lambda part, env=env: env.update(part.env),
+                )
                 for _, part in parts:
                     self.problems.extend(part.problems)
                     for knob in part.knobs:
@@ -469,9 +572,19 @@ class ModelBuilder:
     def _knob(self, sf: SourceFile, name: str, value: int, kind: str, side: str, start: int, end: int) -> Knob:
         literal = self.loc(sf, start, end)
         line = sf.line_text(literal.line)
-        knob = make(Knob,
-            name=name, value=value, file=sf.path, line=literal.line, col=literal.col, kind=kind, side=side,
-            role=role_of(name), domain=parse_annotation(line, name), tuned=is_tuned(line), literal=literal,
+        knob = make(
+            Knob,
+            name=name,
+            value=value,
+            file=sf.path,
+            line=literal.line,
+            col=literal.col,
+            kind=kind,
+            side=side,
+            role=role_of(name),
+            domain=parse_annotation(line, name),
+            tuned=is_tuned(line),
+            literal=literal,
         )
         if self._movable is not None:
             self._movable.append(knob)
@@ -485,15 +598,22 @@ class ModelBuilder:
             current: TilingStruct | None = None
             for m in f.sf.pre.marks:
                 if m.kind == "tiling_begin" and m.args:
-                    current = make(TilingStruct, name=m.args[0].text, op_type=None, fields=[],
-                                                           loc=self.loc(f.sf, m.start, m.end))
+                    current = make(
+                        TilingStruct, name=m.args[0].text, op_type=None, fields=[], loc=self.loc(f.sf, m.start, m.end)
+                    )
                     structs.append(current)
                 elif m.kind.startswith("tiling_field") and current is not None and len(m.args) >= 2:
                     array_len = parse_int_literal(m.args[1].text) if m.kind == "tiling_field_arr" else None
-                    current.fields.append(make(TilingField,
-                        name=m.args[-1].text, type=m.args[0].text, array_len=array_len,
-                        struct_type=m.args[0].text if m.kind == "tiling_field_struct" else None,
-                        loc=self.loc(f.sf, m.start, m.end)))
+                    current.fields.append(
+                        make(
+                            TilingField,
+                            name=m.args[-1].text,
+                            type=m.args[0].text,
+                            array_len=array_len,
+                            struct_type=m.args[0].text if m.kind == "tiling_field_struct" else None,
+                            loc=self.loc(f.sf, m.start, m.end),
+                        )
+                    )
                 elif m.kind == "tiling_end":
                     current = None
                 elif m.kind == "tiling_register" and len(m.args) >= 2:
@@ -504,14 +624,23 @@ class ModelBuilder:
             s.op_type = registered.get(s.name)
         main = next((s for s in structs if model.opdef and s.op_type == model.opdef.name), None)
         main = main or next((s for s in structs if s.op_type), None) or (structs[0] if structs else None)
-        model.tiling = make(Tiling,
-            struct=main.name if main else None, fields=main.fields if main else [], structs=structs,
-            function=None, functions=[])
+        model.tiling = make(
+            Tiling,
+            struct=main.name if main else None,
+            fields=main.fields if main else [],
+            structs=structs,
+            function=None,
+            functions=[],
+        )
 
     def _plain_tiling_structs(self) -> list[TilingStruct]:
         # Kernel-invocation operators declare their tiling as a plain struct, usually named *Tiling*.
-        return [s for f in self.files for _, found in self._chunked(f, "plain_structs", self._plain_structs_in,
-                                                                    lambda _c: None) for s in found]
+        return [
+            s
+            for f in self.files
+            for _, found in self._chunked(f, "plain_structs", self._plain_structs_in, lambda _c: None)
+            for s in found
+        ]
 
     def _plain_structs_in(self, f: _FileFacts, _chunk: Chunk) -> list[TilingStruct]:
         out = []
@@ -526,9 +655,16 @@ class ModelBuilder:
                 for d in fd.children_by_field_name("declarator") if fd.type == "field_declaration" else []:
                     ident = d if d.type == "field_identifier" else d.child_by_field_name("declarator")
                     if t is not None and ident is not None:
-                        s.fields.append(make(TilingField,
-                            name=f.sf.node_text(ident), type=_squash(f.sf.node_text(t)), array_len=None,
-                            struct_type=None, loc=self.nloc(f.sf, fd)))
+                        s.fields.append(
+                            make(
+                                TilingField,
+                                name=f.sf.node_text(ident),
+                                type=_squash(f.sf.node_text(t)),
+                                array_len=None,
+                                struct_type=None,
+                                loc=self.nloc(f.sf, fd),
+                            )
+                        )
             out.append(s)
         return out
 
@@ -537,13 +673,25 @@ class ModelBuilder:
         fingerprint = (frozenset(self.host_env.items()), frozenset(self.type_sizes.items()), wanted)
         found: list[tuple[bool, TilingFunction]] = []  # (a tiling function?, what its calls set), in file order
         for f in self._of_side("host"):
-            for _, functions in self._chunked(f, "tiling_functions", lambda view, _c: self._tiling_functions_in(
-                    view, wanted), lambda _c: fingerprint):
+            for _, functions in self._chunked(
+                f, "tiling_functions", lambda view, _c: self._tiling_functions_in(view, wanted), lambda _c: fingerprint
+            ):
                 found += functions
         # Kept results are shared between builds: the model gets copies, and the folding below extends those.
-        funcs = [make(TilingFunction, name=tf.name, loc=tf.loc, block_dim=list(tf.block_dim),
-                      setters=list(tf.setters), tiling_keys=list(tf.tiling_keys), workspace=list(tf.workspace),
-                      uses_platform=tf.uses_platform) for is_tiling, tf in found if is_tiling]
+        funcs = [
+            make(
+                TilingFunction,
+                name=tf.name,
+                loc=tf.loc,
+                block_dim=list(tf.block_dim),
+                setters=list(tf.setters),
+                tiling_keys=list(tf.tiling_keys),
+                workspace=list(tf.workspace),
+                uses_platform=tf.uses_platform,
+            )
+            for is_tiling, tf in found
+            if is_tiling
+        ]
         # Helpers in *_tiling.cpp often do the setting; fold every host call site into the main function.
         if funcs:
             main = next((t for t in funcs if t.name == wanted), funcs[0])
@@ -572,14 +720,23 @@ class ModelBuilder:
             name = _function_name(f.sf, fn)
             params = _squash(f.sf.node_text(fn.child_by_field_name("declarator") or fn))
             # An mki (ATB) tiling takes the LaunchParam and fills a KernelInfo.
-            is_tiling = (name == wanted or "TilingContext" in params
-                         or ("LaunchParam" in params and "KernelInfo" in params))
+            is_tiling = (
+                name == wanted or "TilingContext" in params or ("LaunchParam" in params and "KernelInfo" in params)
+            )
             if not is_tiling and any(c.start_byte <= fn.start_byte < c.end_byte for c in covered):
                 continue
             if is_tiling:
                 covered.append(fn)
-            tf = make(TilingFunction, name=name or "", loc=self.nloc(f.sf, fn), block_dim=[], setters=[],
-                      tiling_keys=[], workspace=[], uses_platform=False)
+            tf = make(
+                TilingFunction,
+                name=name or "",
+                loc=self.nloc(f.sf, fn),
+                block_dim=[],
+                setters=[],
+                tiling_keys=[],
+                workspace=[],
+                uses_platform=False,
+            )
             self._tiling_calls(f.sf, fn, tf, ev)
             out.append((is_tiling, tf))
         return out
@@ -597,8 +754,9 @@ class ModelBuilder:
             elif name in ("SetTilingKey", "SetTilingId") and args:
                 tf.tiling_keys.append(self.expr(sf, args[0], ev))
             elif name.startswith("set_") and len(args) == 1:
-                tf.setters.append(make(SetterCall,
-                    field=name[4:], expr=self.expr(sf, args[0], ev), loc=self.nloc(sf, call)))
+                tf.setters.append(
+                    make(SetterCall, field=name[4:], expr=self.expr(sf, args[0], ev), loc=self.nloc(sf, call))
+                )
             elif name == "GetWorkspaceSizes":
                 assign = call.parent
                 while assign is not None and assign.type not in ("init_declarator", "assignment_expression"):
@@ -629,20 +787,26 @@ class ModelBuilder:
                 if value is None:
                     node = f.sf.tree.root_node.named_descendant_for_byte_range(a.start, a.end)
                     value = ev.value(node) if node is not None and f.sf.node_text(node) == a.text else None
-                model.launches.append(make(Launch,
-                    kernel=m.name, block_dim=make(Expr, text=a.text, value=value,
-                                                                  loc=self.loc(f.sf, a.start, a.end)),
-                    loc=self.loc(f.sf, m.start, m.end)))
+                model.launches.append(
+                    make(
+                        Launch,
+                        kernel=m.name,
+                        block_dim=make(Expr, text=a.text, value=value, loc=self.loc(f.sf, a.start, a.end)),
+                        loc=self.loc(f.sf, m.start, m.end),
+                    )
+                )
                 if parse_int_literal(a.text) is not None:
-                    model.knobs.append(self._knob(f.sf, "blockDim", parse_int_literal(a.text), "launch", "host",
-                                                  a.start, a.end))
+                    model.knobs.append(
+                        self._knob(f.sf, "blockDim", parse_int_literal(a.text), "launch", "host", a.start, a.end)
+                    )
         for tf in model.tiling.functions:
             for bd in tf.block_dim:
                 lit = parse_int_literal(bd.text)
                 if lit is not None and bd.loc is not None:
                     sf = self.sources[bd.loc.file]
-                    model.knobs.append(self._knob(sf, "blockDim", lit, "set_block_dim", "host", bd.loc.start,
-                                                  bd.loc.end))
+                    model.knobs.append(
+                        self._knob(sf, "blockDim", lit, "set_block_dim", "host", bd.loc.start, bd.loc.end)
+                    )
 
     # ---- kernel ----------------------------------------------------------------------------------------------
     def _kernel(self, model: OperatorModel) -> None:
@@ -654,21 +818,32 @@ class ModelBuilder:
         for f in files:
             for _, names in self._chunked(f, "functions", self._function_names, lambda _c: None):
                 user_functions |= names
-            for _, found in self._chunked(f, "queue_aliases", lambda v, c: queue_aliases(v.sf, c.node),
-                                          lambda _c: None):
+            for _, found in self._chunked(
+                f, "queue_aliases", lambda v, c: queue_aliases(v.sf, c.node), lambda _c: None
+            ):
                 aliases.update(found)
         self.queue_aliases = aliases
         struct_names = frozenset(s.name for s in model.tiling.structs)
-        fingerprint = (frozenset(self.kernel_env.items()), frozenset(self.type_sizes.items()),
-                       frozenset(user_functions), struct_names, model.tiling.struct, frozenset(aliases.items()))
+        fingerprint = (
+            frozenset(self.kernel_env.items()),
+            frozenset(self.type_sizes.items()),
+            frozenset(user_functions),
+            struct_names,
+            model.tiling.struct,
+            frozenset(aliases.items()),
+        )
         entries: list[KernelEntry] = []
         classes: list[KernelClass] = []
         callees: dict[str, set[str]] = {}
         in_loop: set[str] = set()
         kept: list[_KernelChunk] = []
         for f in files:
-            parts = self._chunked(f, "kernel", lambda view, chunk: self._kernel_chunk(
-                view, chunk, user_functions, struct_names, model.tiling.struct), lambda _c: fingerprint)
+            parts = self._chunked(
+                f,
+                "kernel",
+                lambda view, chunk: self._kernel_chunk(view, chunk, user_functions, struct_names, model.tiling.struct),
+                lambda _c: fingerprint,
+            )
             tiling_vars: set[str] = set()
             # (the model's lists are extended in place: `model.x += ...` would go through pydantic's __setattr__)
             queues, pipes, buffers = model.queues, model.pipes, model.init_buffers
@@ -690,18 +865,36 @@ class ModelBuilder:
             for chunk, part in parts:
                 if not tiling_vars:
                     break
-                reads = [(start, base, name, end) for base, fields in part.field_uses.items()
-                         if base in tiling_vars or base.lstrip("*&") in tiling_vars for name, start, end in fields]
+                reads = [
+                    (start, base, name, end)
+                    for base, fields in part.field_uses.items()
+                    if base in tiling_vars or base.lstrip("*&") in tiling_vars
+                    for name, start, end in fields
+                ]
                 for start, base, name, end in sorted(reads):
-                    model.tiling_reads.append(make(TilingRead, var=base, field=name,
-                                                   loc=self.loc(f.sf, chunk.start + start, chunk.start + end)))
+                    model.tiling_reads.append(
+                        make(
+                            TilingRead, var=base, field=name, loc=self.loc(f.sf, chunk.start + start, chunk.start + end)
+                        )
+                    )
         main = next((e for e in entries if Path(e.file).stem == Path(self.project.root).name), None)
         main = main or (entries[0] if entries else None)
-        model.kernel = make(Kernel, entry=main.name if main else None, file=main.file if main else None,
-                            entries=entries, classes=classes)
+        model.kernel = make(
+            Kernel,
+            entry=main.name if main else None,
+            file=main.file if main else None,
+            entries=entries,
+            classes=classes,
+        )
         if not entries and self.project.layout == "project" and self.project.kernel_files:
-            self.problems.append(Problem(file=str(self.project.kernel_files[0]), message=(
-                "no kernel entry found: declare it as extern \"C\" __global__ __aicore__ void <op>(GM_ADDR ...)")))
+            self.problems.append(
+                Problem(
+                    file=str(self.project.kernel_files[0]),
+                    message=(
+                        'no kernel entry found: declare it as extern "C" __global__ __aicore__ void <op>(GM_ADDR ...)'
+                    ),
+                )
+            )
         # A call runs in a loop when it sits in one, or when its function is called from one, however indirectly.
         changed = True
         while changed:
@@ -732,13 +925,16 @@ class ModelBuilder:
     def _function_names(self, f: _FileFacts, _chunk: Chunk) -> set[str]:
         return {n for n in (_function_name(f.sf, fn) for fn in f.caps.get("function", [])) if n}
 
-    def _kernel_chunk(self, f: _FileFacts, chunk: Chunk, user_functions: set[str], struct_names: frozenset[str],
-                      struct: str | None) -> _KernelChunk:
+    def _kernel_chunk(
+        self, f: _FileFacts, chunk: Chunk, user_functions: set[str], struct_names: frozenset[str], struct: str | None
+    ) -> _KernelChunk:
         part = _KernelChunk()
-        steps = (("kernel_entries", lambda: self._kernel_entries(f, part)),
-                 ("classes_and_queues", lambda: self._classes_and_queues(f, part)),
-                 ("api_calls", lambda: self._api_calls(f, part, user_functions)),
-                 ("tiling_data", lambda: self._tiling_data(f, part, chunk, struct_names, struct)))
+        steps = (
+            ("kernel_entries", lambda: self._kernel_entries(f, part)),
+            ("classes_and_queues", lambda: self._classes_and_queues(f, part)),
+            ("api_calls", lambda: self._api_calls(f, part, user_functions)),
+            ("tiling_data", lambda: self._tiling_data(f, part, chunk, struct_names, struct)),
+        )
         for name, step in steps:
             try:
                 step()
@@ -767,13 +963,26 @@ class ModelBuilder:
                 if t is not None:
                     # `__gm__` was blanked before parsing, so its mark says where it stood (anywhere in the
                     # parameter, or just before it: `const __gm__ float* x`, `__gm__ float* __restrict__ x`)
-                    params.append(KernelParam(type=_squash(f.sf.node_text(t) + (
-                        "*" if d is not None and d.type == "pointer_declarator" else "")),
-                        name=_declared_name(f.sf.node_text(d)) if d is not None else "",
-                        gm=f.sf.has_qualifier(p.start_byte, p.end_byte, "__gm__")))
-            part.entries.append(make(KernelEntry,
-                name=name, file=f.sf.path, params=params, has_aicore=has_aicore, has_global=has_global,
-                loc=self.nloc(f.sf, decl.child_by_field_name("declarator") or decl)))
+                    params.append(
+                        KernelParam(
+                            type=_squash(
+                                f.sf.node_text(t) + ("*" if d is not None and d.type == "pointer_declarator" else "")
+                            ),
+                            name=_declared_name(f.sf.node_text(d)) if d is not None else "",
+                            gm=f.sf.has_qualifier(p.start_byte, p.end_byte, "__gm__"),
+                        )
+                    )
+            part.entries.append(
+                make(
+                    KernelEntry,
+                    name=name,
+                    file=f.sf.path,
+                    params=params,
+                    has_aicore=has_aicore,
+                    has_global=has_global,
+                    loc=self.nloc(f.sf, decl.child_by_field_name("declarator") or decl),
+                )
+            )
 
     def _classes_and_queues(self, f: _FileFacts, part: _KernelChunk) -> None:
         ev = self.evaluator(f.sf, "kernel")
@@ -786,11 +995,20 @@ class ModelBuilder:
             if cls.parent is not None and cls.parent.type == "template_declaration":
                 plist = cls.parent.child_by_field_name("parameters")
                 tparams = [_squash(f.sf.node_text(p)) for p in plist.named_children] if plist else []
-            methods = [_function_name(f.sf, m) or "" for m in body.named_children
-                       if m.type in ("function_definition", "declaration", "field_declaration")
-                       and _function_name(f.sf, m)]
-            part.classes.append(make(KernelClass,
-                name=f.sf.node_text(name), template_params=tparams, methods=methods, loc=self.nloc(f.sf, name)))
+            methods = [
+                _function_name(f.sf, m) or ""
+                for m in body.named_children
+                if m.type in ("function_definition", "declaration", "field_declaration") and _function_name(f.sf, m)
+            ]
+            part.classes.append(
+                make(
+                    KernelClass,
+                    name=f.sf.node_text(name),
+                    template_params=tparams,
+                    methods=methods,
+                    loc=self.nloc(f.sf, name),
+                )
+            )
         for decl in f.caps.get("decl", []):
             self._queue_decl(part, f.sf, decl, ev)
 
@@ -823,10 +1041,19 @@ class ModelBuilder:
                 depth.value = value if value is not None else member_constant(sf, decl, depth.text, ev.value)
         owner = _owner_class(sf, decl)
         for ident, size in declared_names(decl):
-            part.queues.append(make(QueueDecl,
-                name=sf.node_text(ident), kind=kind, position=position, depth=depth.value if depth else None,
-                depth_expr=depth.text if depth else None, owner=owner,
-                count=ev.value(size) if size is not None else None, loc=self.nloc(sf, ident)))
+            part.queues.append(
+                make(
+                    QueueDecl,
+                    name=sf.node_text(ident),
+                    kind=kind,
+                    position=position,
+                    depth=depth.value if depth else None,
+                    depth_expr=depth.text if depth else None,
+                    owner=owner,
+                    count=ev.value(size) if size is not None else None,
+                    loc=self.nloc(sf, ident),
+                )
+            )
 
     def _api_calls(self, f: _FileFacts, part: _KernelChunk, user_functions: set[str]) -> None:
         sf = f.sf
@@ -850,13 +1077,22 @@ class ModelBuilder:
             for lp in loops:
                 info = loop_infos.get(lp.id)
                 if info is None:
-                    info = loop_infos[lp.id] = make(LoopInfo, kind=LOOP_TYPES[lp.type], header=_loop_header(sf, lp),
-                                                    loc=self.nloc(sf, lp))
+                    info = loop_infos[lp.id] = make(
+                        LoopInfo, kind=LOOP_TYPES[lp.type], header=_loop_header(sf, lp), loc=self.nloc(sf, lp)
+                    )
                 infos.append(info)
-            api = make(ApiCall,
-                name=name, receiver=receiver, template_args=targs,
+            api = make(
+                ApiCall,
+                name=name,
+                receiver=receiver,
+                template_args=targs,
                 args=[_arg_expr(sf, a, call.start_byte) for a in _arg_nodes(call)],
-                function=fn_name, owner=owner, loops=infos, in_loop=bool(loops), loc=self.nloc(sf, call))
+                function=fn_name,
+                owner=owner,
+                loops=infos,
+                in_loop=bool(loops),
+                loc=self.nloc(sf, call),
+            )
             part.by_name.setdefault(name, []).append(len(part.calls))
             part.by_owner.setdefault(owner, []).append(len(part.calls))
             part.calls.append((api, fn_name))
@@ -873,12 +1109,21 @@ class ModelBuilder:
         else:
             return
         total = num.value * size.value if num.value is not None and size.value is not None else None
-        part.init_buffers.append(make(InitBufferCall,
-            queue=init_buffer_queue(queue.text), num=num, size=size, bytes=total, owner=api.owner,
-            loc=api.loc))
+        part.init_buffers.append(
+            make(
+                InitBufferCall,
+                queue=init_buffer_queue(queue.text),
+                num=num,
+                size=size,
+                bytes=total,
+                owner=api.owner,
+                loc=api.loc,
+            )
+        )
 
-    def _tiling_data(self, f: _FileFacts, part: _KernelChunk, chunk: Chunk, struct_names: frozenset[str],
-                     struct: str | None) -> None:
+    def _tiling_data(
+        self, f: _FileFacts, part: _KernelChunk, chunk: Chunk, struct_names: frozenset[str], struct: str | None
+    ) -> None:
         sf = f.sf
         for call in f.caps.get("call", []):
             name, receiver, _ = self.call_parts(sf, call)
@@ -889,9 +1134,14 @@ class ModelBuilder:
                 var_node = args[0] if name == "GET_TILING_DATA" else (args[1] if len(args) > 1 else args[0])
                 var = sf.node_text(var_node)
                 part.tiling_vars.add(var)
-                part.data_uses.append(make(TilingDataUse,
-                    var=var, struct=sf.node_text(args[0]) if name != "GET_TILING_DATA" else struct,
-                    loc=self.nloc(sf, call)))
+                part.data_uses.append(
+                    make(
+                        TilingDataUse,
+                        var=var,
+                        struct=sf.node_text(args[0]) if name != "GET_TILING_DATA" else struct,
+                        loc=self.nloc(sf, call),
+                    )
+                )
             elif name == "TILING_KEY_IS" and args:
                 ev = self.evaluator(sf, "kernel")
                 part.key_branches.append(make(TilingKeyBranch, key=self.expr(sf, args[0], ev), loc=self.nloc(sf, call)))
@@ -907,7 +1157,8 @@ class ModelBuilder:
             fld = fe.child_by_field_name("field")
             if arg is not None and fld is not None:
                 part.field_uses.setdefault(sf.node_text(arg).replace("this->", ""), []).append(
-                    (sf.node_text(fld), fld.start_byte - chunk.start, fld.end_byte - chunk.start))
+                    (sf.node_text(fld), fld.start_byte - chunk.start, fld.end_byte - chunk.start)
+                )
 
 
 # ---- free helpers ------------------------------------------------------------------------------------------
@@ -928,8 +1179,14 @@ def _camel(snake: str) -> str:
 def _arg_expr(sf: SourceFile, node: Node, call_start: int) -> Expr:
     """An API call's argument; its offsets count from the call's start, so they stay true when the call moves."""
     value = parse_int_literal(sf.node_text(node)) if node.type == "number_literal" else None
-    return make(Expr, text=_squash(sf.node_text(node)), value=value, loc=None, start=node.start_byte - call_start,
-                end=node.end_byte - call_start)
+    return make(
+        Expr,
+        text=_squash(sf.node_text(node)),
+        value=value,
+        loc=None,
+        start=node.start_byte - call_start,
+        end=node.end_byte - call_start,
+    )
 
 
 def _arg_nodes(call: Node) -> list[Node]:
@@ -1028,8 +1285,15 @@ def _returned_list(sf: SourceFile, fn: Node) -> list[str] | None:
         return None
     value = stmts[-1].named_children[0] if stmts[-1].named_children else None
     if value is not None and value.type == "identifier" and len(stmts) == 2 and stmts[0].type == "declaration":
-        decl = next((d for d in stmts[0].children_by_field_name("declarator") if d.type == "init_declarator"
-                     and sf.node_text(d.child_by_field_name("declarator")) == sf.node_text(value)), None)
+        decl = next(
+            (
+                d
+                for d in stmts[0].children_by_field_name("declarator")
+                if d.type == "init_declarator"
+                and sf.node_text(d.child_by_field_name("declarator")) == sf.node_text(value)
+            ),
+            None,
+        )
         value = decl.child_by_field_name("value") if decl is not None else None
     elif len(stmts) != 1:
         return None
@@ -1100,8 +1364,6 @@ def _context(node: Node) -> tuple[Node | None, list[Node]]:
             return (n if n.type == "function_definition" else _enclosing_function(n)), loops
         n = n.parent
     return None, loops
-
-
 
 
 def _loop_header(sf: SourceFile, loop: Node) -> str:

@@ -28,8 +28,11 @@ def launch_roles(texts: list[str], kernel: str) -> dict[int, str]:
         if m is not None:
             args = [_name(a) for a in _call_args(text, m.end())]
             break
-        calls = (g for g in generated.finditer(text)  # not a declaration: `extern "C" uint32_t aclrtlaunch_k(...);`
-                 if not re.search(r"\b(?:extern|uint32_t|aclError)\s*$", text[max(0, g.start() - 40):g.start()]))
+        calls = (
+            g
+            for g in generated.finditer(text)  # not a declaration: `extern "C" uint32_t aclrtlaunch_k(...);`
+            if not re.search(r"\b(?:extern|uint32_t|aclError)\s*$", text[max(0, g.start() - 40) : g.start()])
+        )
         g = next(calls, None)
         if g is not None:
             args = [_name(a) for a in _call_args(text, g.end())][2:]
@@ -53,7 +56,7 @@ def launch_roles(texts: list[str], kernel: str) -> dict[int, str]:
 def _call_args(text: str, start: int) -> list[str]:
     """The comma-separated arguments of the call whose `(` ends just before `start`."""
     depth, args, cur = 0, [], []
-    for ch in text[start:start + 4000]:
+    for ch in text[start : start + 4000]:
         if ch in "([{":
             depth += 1
         elif ch in ")]}":
@@ -89,7 +92,10 @@ def output_file_names(texts: list[str]) -> list[str]:
     for text in texts:
         for m in _LITERAL.finditer(text):
             lit = m.group(1)
-            if ("output" in lit and lit.endswith(".bin")) or re.fullmatch(r"(?:\./)?output/?", lit) \
-                    or re.search(r"(?:^|/)output_$", lit):
+            if (
+                ("output" in lit and lit.endswith(".bin"))
+                or re.fullmatch(r"(?:\./)?output/?", lit)
+                or re.search(r"(?:^|/)output_$", lit)
+            ):
                 found.append(lit)
     return found

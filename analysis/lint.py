@@ -14,8 +14,13 @@ from analysis.rules._build_scope import outside_build
 log = logging.getLogger(__name__)
 
 
-def lint(op: Operator, chip: Chip | None = None, rules=None, context: RuleContext | None = None,
-         facts: list[CaseFacts] | None = None) -> list[Finding]:
+def lint(
+    op: Operator,
+    chip: Chip | None = None,
+    rules=None,
+    context: RuleContext | None = None,
+    facts: list[CaseFacts] | None = None,
+) -> list[Finding]:
     """`context` lets a caller keep the rules' view (data flow, tensor types) for later questions, e.g. hovers.
     `facts`: what runs of the operator's cases showed (see analysis/observed.py); rules prove premises with them."""
     ctx = context or RuleContext(op.model, op.sources, chip or load_chip(), facts)
@@ -23,10 +28,20 @@ def lint(op: Operator, chip: Chip | None = None, rules=None, context: RuleContex
     for loc in op.model.syntax_errors:
         sf = op.sources.get(loc.file)
         snippet = sf.slice(loc.start, loc.end).strip().splitlines()[0][:40] if sf and loc.end > loc.start else ""
-        findings.append(Finding(
-            rule="syntax-error", severity="error", file=loc.file, line=loc.line, col=loc.col,
-            end_line=loc.end_line, end_col=loc.end_col, start=loc.start, end=loc.end,
-            message=f"syntax error near '{snippet}'" if snippet else "syntax error: something is missing here"))
+        findings.append(
+            Finding(
+                rule="syntax-error",
+                severity="error",
+                file=loc.file,
+                line=loc.line,
+                col=loc.col,
+                end_line=loc.end_line,
+                end_col=loc.end_col,
+                start=loc.start,
+                end=loc.end,
+                message=f"syntax error near '{snippet}'" if snippet else "syntax error: something is missing here",
+            )
+        )
     for rule in rules if rules is not None else ALL_RULES:
         try:
             findings.extend(rule.check(ctx))

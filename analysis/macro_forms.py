@@ -23,8 +23,10 @@ from analysis.preprocess import _blank as blank
 from analysis.preprocess import _match_paren as match_paren
 
 _SPEC_CALL_RE = re.compile(rb"\b([A-Z][A-Z0-9_]*[A-Z0-9])[ \t]*\(")
-_SPEC_AFTER_RE = re.compile(rb"\s*(?:inline|void|static|constexpr|__\w+__|[A-Za-z_][\w:]*(?:<[^;{}()]*>)?[\s*&]+"
-                            rb"[A-Za-z_]\w*\s*\()")
+_SPEC_AFTER_RE = re.compile(
+    rb"\s*(?:inline|void|static|constexpr|__\w+__|[A-Za-z_][\w:]*(?:<[^;{}()]*>)?[\s*&]+"
+    rb"[A-Za-z_]\w*\s*\()"
+)
 _TEMPLATE_HEAD_RE = re.compile(rb"^\s*template\s*<.*>")
 _SPECIFIER_WORDS = frozenset({b"static", b"inline", b"constexpr", b"extern", b"virtual", b"friend"})
 _USING_CALL_RE = re.compile(rb"\busing[ \t]+[A-Za-z_]\w*[ \t]*=[ \t]*[A-Z][A-Z0-9_]*[A-Z0-9][ \t]*\(")
@@ -40,8 +42,9 @@ _BRACE_RE = re.compile(rb"[{}]")
 _SCOPE_SCAN = 16384  # how far back the enclosing `{` is looked for
 
 
-def neutralise_macro_forms(src: bytes, buf: bytearray, opaque: _Opaque, out: Preprocessed, lo: int, hi: int,
-                           scan_end: int) -> None:
+def neutralise_macro_forms(
+    src: bytes, buf: bytearray, opaque: _Opaque, out: Preprocessed, lo: int, hi: int, scan_end: int
+) -> None:
     """The rewrites above, for constructs that start in [lo, hi); scans stop at `scan_end`."""
     if b"(" in src:
         _specifier_calls(src, buf, opaque, out, lo, hi, scan_end)
@@ -55,8 +58,9 @@ def neutralise_macro_forms(src: bytes, buf: bytearray, opaque: _Opaque, out: Pre
         _string_macros(src, buf, opaque, out, lo, hi, scan_end)
 
 
-def _specifier_calls(src: bytes, buf: bytearray, opaque: _Opaque, out: Preprocessed, lo: int, hi: int,
-                     scan_end: int) -> None:
+def _specifier_calls(
+    src: bytes, buf: bytearray, opaque: _Opaque, out: Preprocessed, lo: int, hi: int, scan_end: int
+) -> None:
     # `__aicore__ LAUNCH_BOUND(N) inline void F(`: only qualifiers (already blanked) or `template <...>` before it
     # on its line, and a declaration after it.
     for m in opaque.code_matches(_SPEC_CALL_RE, src, lo, hi, scan_end):
@@ -72,12 +76,14 @@ def _specifier_calls(src: bytes, buf: bytearray, opaque: _Opaque, out: Preproces
             continue
         out.calls.append((line_start, after.end()))
         blank(buf, m.start(), close + 1)
-        out.marks.append(Mark("specifier_macro", m.group(1).decode(), m.start(), close + 1,
-                              _split_args(src, m.end(), close, opaque)))
+        out.marks.append(
+            Mark("specifier_macro", m.group(1).decode(), m.start(), close + 1, _split_args(src, m.end(), close, opaque))
+        )
 
 
-def _using_calls(src: bytes, buf: bytearray, opaque: _Opaque, out: Preprocessed, lo: int, hi: int,
-                 scan_end: int) -> None:
+def _using_calls(
+    src: bytes, buf: bytearray, opaque: _Opaque, out: Preprocessed, lo: int, hi: int, scan_end: int
+) -> None:
     # `using C = MAKE_CONST(T, 0);` -> `using C = MAKE_CONST         ;`: an alias of the macro's name, a type.
     for m in opaque.code_matches(_USING_CALL_RE, src, lo, hi, scan_end):
         close = match_paren(src, m.end() - 1, opaque)
@@ -88,8 +94,9 @@ def _using_calls(src: bytes, buf: bytearray, opaque: _Opaque, out: Preprocessed,
         out.marks.append(Mark("using_macro", name, m.start(), close + 1, _split_args(src, m.end(), close, opaque)))
 
 
-def _declaration_calls(src: bytes, buf: bytearray, opaque: _Opaque, out: Preprocessed, lo: int, hi: int,
-                       scan_end: int) -> None:
+def _declaration_calls(
+    src: bytes, buf: bytearray, opaque: _Opaque, out: Preprocessed, lo: int, hi: int, scan_end: int
+) -> None:
     # `NAME(Pool, Pos::VECCALC, 16);` where only declarations may stand: the arguments go, `NAME(   );` stays.
     for m in opaque.code_matches(_DECL_CALL_RE, src, lo, hi, scan_end, group=1):
         close = match_paren(src, m.end() - 1, opaque)
@@ -98,8 +105,9 @@ def _declaration_calls(src: bytes, buf: bytearray, opaque: _Opaque, out: Preproc
         if any(buf[i] != src[i] and buf[i] != 0x5F for i in range(m.end(), close)):
             continue  # a statement macro's arguments, already blanked (a type argument's `___` is blanked below)
         inner = src[m.end() : close]
-        if b"=" in inner or not any(not opaque.contains(m.end() + h.start())
-                                    for h in _NOT_PARAMETER_RE.finditer(inner)):
+        if b"=" in inner or not any(
+            not opaque.contains(m.end() + h.start()) for h in _NOT_PARAMETER_RE.finditer(inner)
+        ):
             continue
         scope = _declaration_scope(src, opaque, m.start(1))
         if scope is None:
@@ -109,8 +117,9 @@ def _declaration_calls(src: bytes, buf: bytearray, opaque: _Opaque, out: Preproc
         else:
             out.calls.append((scope, close + 2))
         blank(buf, m.end(), close)
-        out.marks.append(Mark("decl_macro", m.group(1).decode(), m.start(1), close + 1,
-                              _split_args(src, m.end(), close, opaque)))
+        out.marks.append(
+            Mark("decl_macro", m.group(1).decode(), m.start(1), close + 1, _split_args(src, m.end(), close, opaque))
+        )
 
 
 def _declaration_scope(src: bytes, opaque: _Opaque, pos: int) -> int | None:
@@ -133,12 +142,16 @@ def _declaration_scope(src: bytes, opaque: _Opaque, pos: int) -> int | None:
     return -1 if stop == 0 and depth == 0 else None
 
 
-def _statement_macro_calls(src: bytes, buf: bytearray, opaque: _Opaque, out: Preprocessed, lo: int, hi: int,
-                           scan_end: int) -> None:
+def _statement_macro_calls(
+    src: bytes, buf: bytearray, opaque: _Opaque, out: Preprocessed, lo: int, hi: int, scan_end: int
+) -> None:
     # `#define NotEqual_0() if (i == 0) { ... }` then `NotEqual_0()` alone on a line: the macro brings its own end.
     # (capitalised names are the statement-macro pass's, which needs no #define)
-    names = {m.group(1) for m in _FN_DEFINE_RE.finditer(src)
-             if not opaque.contains(m.start(1)) and not _CAPS_NAME_RE.fullmatch(m.group(1))}
+    names = {
+        m.group(1)
+        for m in _FN_DEFINE_RE.finditer(src)
+        if not opaque.contains(m.start(1)) and not _CAPS_NAME_RE.fullmatch(m.group(1))
+    }
     if not names:
         return
     call_re = re.compile(rb"^[ \t]*(" + b"|".join(re.escape(n) for n in sorted(names)) + rb")[ \t]*\(", re.M)
@@ -155,12 +168,14 @@ def _statement_macro_calls(src: bytes, buf: bytearray, opaque: _Opaque, out: Pre
             continue  # continued by an operator: an expression, not a statement
         out.far_reaching = True  # the decision read a #define anywhere in the file
         blank(buf, m.start(1), close + 1)
-        out.marks.append(Mark("macro_stmt", m.group(1).decode(), m.start(1), close + 1,
-                              _split_args(src, m.end(), close, opaque)))
+        out.marks.append(
+            Mark("macro_stmt", m.group(1).decode(), m.start(1), close + 1, _split_args(src, m.end(), close, opaque))
+        )
 
 
-def _operator_template_ids(src: bytes, buf: bytearray, opaque: _Opaque, out: Preprocessed, lo: int, hi: int,
-                           scan_end: int) -> None:
+def _operator_template_ids(
+    src: bytes, buf: bytearray, opaque: _Opaque, out: Preprocessed, lo: int, hi: int, scan_end: int
+) -> None:
     # `operator()<AscendC::AIC>(params)` -> `operator()                (params)`: the grammar has no template-id
     # for operator names; the arguments only say which specialization this is.
     for m in opaque.code_matches(_OPERATOR_TID_RE, src, lo, hi, scan_end):
@@ -178,12 +193,14 @@ def _operator_template_ids(src: bytes, buf: bytearray, opaque: _Opaque, out: Pre
             continue
         out.calls.append((m.start(), paren.end()))
         blank(buf, open_pos, i + 1)
-        out.marks.append(Mark("operator_template_args", src[open_pos + 1 : i].decode("utf-8", "replace").strip(),
-                              open_pos, i + 1))
+        out.marks.append(
+            Mark("operator_template_args", src[open_pos + 1 : i].decode("utf-8", "replace").strip(), open_pos, i + 1)
+        )
 
 
-def _string_macros(src: bytes, buf: bytearray, opaque: _Opaque, out: Preprocessed, lo: int, hi: int,
-                   scan_end: int) -> None:
+def _string_macros(
+    src: bytes, buf: bytearray, opaque: _Opaque, out: Preprocessed, lo: int, hi: int, scan_end: int
+) -> None:
     # `"%" PRId64 "x"`: a macro expanding to a string literal between two literals; the grammar concatenates only
     # literals. The quotes must close one literal and open the next (both are literal bounds, the word is not).
     for m in _STRING_MACRO_RE.finditer(src, lo, scan_end):

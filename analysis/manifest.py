@@ -15,8 +15,21 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, ValidationIn
 
 from analysis.errors import ManifestError
 
-DTYPES = ("float16", "float32", "bfloat16", "float64", "int8", "uint8", "int16", "uint16", "int32", "uint32",
-          "int64", "uint64", "bool")
+DTYPES = (
+    "float16",
+    "float32",
+    "bfloat16",
+    "float64",
+    "int8",
+    "uint8",
+    "int16",
+    "uint16",
+    "int32",
+    "uint32",
+    "int64",
+    "uint64",
+    "bool",
+)
 _DTYPE_ALIASES = {"half": "float16", "fp16": "float16", "float": "float32", "fp32": "float32", "bf16": "bfloat16"}
 
 
@@ -99,8 +112,14 @@ class FileSpec(_Strict):
         return v
 
 
-_INT_RANGES = {"bool": (0, 1), **{f"{s}int{b}": (0 if s else -(1 << (b - 1)), (1 << b) - 1 if s else (1 << (b - 1)) - 1)
-                                  for b in (8, 16, 32, 64) for s in ("", "u")}}
+_INT_RANGES = {
+    "bool": (0, 1),
+    **{
+        f"{s}int{b}": (0 if s else -(1 << (b - 1)), (1 << b) - 1 if s else (1 << (b - 1)) - 1)
+        for b in (8, 16, 32, 64)
+        for s in ("", "u")
+    },
+}
 _FLOAT_MAX = {"float16": 65504.0, "bfloat16": 3.3895313892515355e38, "float32": 3.4028234663852886e38}
 
 
@@ -117,9 +136,12 @@ class Case(_Strict):
         # an input's file holds what the golden gets: fixed bytes there would leave the golden another input
         for f in v:
             if Path(f.path).name in {f"input_{n}.bin" for n in info.data.get("inputs", {})}:
-                raise ValueError(f"'{f.path}' is an input's file; give that input's values as an input "
-                                 "(`tilewise run --input`), not as a file")
+                raise ValueError(
+                    f"'{f.path}' is an input's file; give that input's values as an input "
+                    "(`tilewise run --input`), not as a file"
+                )
         return v
+
     attrs: dict[str, float | int | bool | str | list[int] | list[float]] = {}
     # What the outputs hold before the kernel runs. A device does not clear them, so by default the emulator fills
     # them with a poison pattern (all bits set: nan for floats, -1 for integers); "zeros" is for an operator whose
@@ -199,8 +221,11 @@ def parse_manifest(text: str, path: str) -> Manifest:
     manifest.path = path
     for i, d in enumerate(manifest.build.include_dirs):
         if not (Path(path).parent / d).is_dir():
-            raise ManifestError(path, _line_of(text, ["build", "include_dirs"]), (
-                f"'build.include_dirs[{i}]': {d!r} is not a folder (paths are relative to the manifest)"))
+            raise ManifestError(
+                path,
+                _line_of(text, ["build", "include_dirs"]),
+                (f"'build.include_dirs[{i}]': {d!r} is not a folder (paths are relative to the manifest)"),
+            )
     return manifest
 
 
@@ -254,7 +279,7 @@ def _line_of(text: str, loc: list) -> int:
             path = table + k.group(2).split(".")
             depth = _prefix_depth(path, target)
             if depth == len(path):  # inline tables: `attrs = { scale = 0.5 }`
-                for inline_key in re.findall(r"([A-Za-z_]\w*)\s*=", line[k.end():]):
+                for inline_key in re.findall(r"([A-Za-z_]\w*)\s*=", line[k.end() :]):
                     if depth < len(target) and target[depth] == inline_key:
                         depth += 1
             if depth > best_depth:

@@ -69,12 +69,23 @@ def moved(facts: list[CaseFacts], ran_on: dict[str, str], now: dict[str, str]) -
 
     out = []
     for f in facts:
-        buffers = [BufferSeen(b.file, new, b.num, b.bytes) for b in f.buffers
-                   if (new := where(b.file, b.line)) is not None]
+        buffers = [
+            BufferSeen(b.file, new, b.num, b.bytes) for b in f.buffers if (new := where(b.file, b.line)) is not None
+        ]
         calls = {(file, new): n for (file, line), n in f.site_calls.items() if (new := where(file, line)) is not None}
-        out.append(CaseFacts(case=f.case, block_dim=f.block_dim, ub_capacity=f.ub_capacity, buffers=buffers,
-                             site_calls=calls, tiling=dict(f.tiling), time_us=f.time_us,
-                             launch_us=f.launch_us, pipe_ratio=dict(f.pipe_ratio)))
+        out.append(
+            CaseFacts(
+                case=f.case,
+                block_dim=f.block_dim,
+                ub_capacity=f.ub_capacity,
+                buffers=buffers,
+                site_calls=calls,
+                tiling=dict(f.tiling),
+                time_us=f.time_us,
+                launch_us=f.launch_us,
+                pipe_ratio=dict(f.pipe_ratio),
+            )
+        )
     return out
 
 
@@ -91,13 +102,15 @@ def _line_map(old: str | None, new: str | None) -> dict[int, int]:
     while head < min(len(old_lines), len(new_lines)) and old_lines[head] == new_lines[head]:
         head += 1
     tail = 0
-    while (tail < min(len(old_lines), len(new_lines)) - head
-           and old_lines[len(old_lines) - 1 - tail] == new_lines[len(new_lines) - 1 - tail]):
+    while (
+        tail < min(len(old_lines), len(new_lines)) - head
+        and old_lines[len(old_lines) - 1 - tail] == new_lines[len(new_lines) - 1 - tail]
+    ):
         tail += 1
     out = {i: i for i in range(1, head + 1)}
     shift = len(new_lines) - len(old_lines)
     out.update({i: i + shift for i in range(len(old_lines) - tail + 1, len(old_lines) + 1)})
-    old_mid, new_mid = old_lines[head:len(old_lines) - tail], new_lines[head:len(new_lines) - tail]
+    old_mid, new_mid = old_lines[head : len(old_lines) - tail], new_lines[head : len(new_lines) - tail]
     for block in difflib.SequenceMatcher(None, old_mid, new_mid, autojunk=False).get_matching_blocks():
         for k in range(block.size):
             out[head + block.a + k + 1] = head + block.b + k + 1

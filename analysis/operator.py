@@ -27,8 +27,9 @@ class Operator:
     problems: list[Problem] = field(default_factory=list)
 
 
-def load_sources(project: OperatorProject, overlay: dict[str, str] | None = None,
-                 cache: dict[str, SourceFile] | None = None) -> tuple[dict[str, SourceFile], list[Problem]]:
+def load_sources(
+    project: OperatorProject, overlay: dict[str, str] | None = None, cache: dict[str, SourceFile] | None = None
+) -> tuple[dict[str, SourceFile], list[Problem]]:
     """Every source of the project, parsed; `overlay` texts replace what is on disk. With a `cache` (the language
     server's), parsed files are kept and re-parsed incrementally when their text changes, and a file on disk is
     read again only when its size or modification time changed."""
@@ -77,8 +78,9 @@ def _from_disk(cache: dict[str, SourceFile], key: str) -> SourceFile:
     return _cached(cache, key, decode_source(data, key), stamp)
 
 
-def load_operator(path: str | Path, overlay: dict[str, str] | None = None,
-                  cache: dict[str, SourceFile] | None = None) -> Operator:
+def load_operator(
+    path: str | Path, overlay: dict[str, str] | None = None, cache: dict[str, SourceFile] | None = None
+) -> Operator:
     project = locate(path)
     sources, problems = load_sources(project, overlay, cache)
     model = build_model(project, sources)
@@ -96,8 +98,9 @@ def load_operator(path: str | Path, overlay: dict[str, str] | None = None,
     return Operator(project, sources, model, manifest, model.problems)
 
 
-def _tensors_from_manifest(model: OperatorModel, manifest: Manifest,
-                           sources: dict[str, SourceFile] | None = None) -> None:
+def _tensors_from_manifest(
+    model: OperatorModel, manifest: Manifest, sources: dict[str, SourceFile] | None = None
+) -> None:
     """Without an OpDef (kernel invocation), inputs come from the manifest's cases, and outputs are the kernel
     entry's remaining GM parameters: those the host reads back after the launch when its ACL copies say so, and
     never one it only fills before (analysis/host_copies.py)."""
@@ -120,9 +123,18 @@ def _tensors_from_manifest(model: OperatorModel, manifest: Manifest,
     if entry is not None:
         skip = set(names) | {"workspace", "tiling", "usrWorkspace", "tilingGm"}
         first = model.inputs[0].dtypes if model.inputs else []
-        roles = launch_roles([sources[p].text for p in model.host_files if p in sources], entry.name) \
-            if sources and model.layout == "invocation" else {}
+        roles = (
+            launch_roles([sources[p].text for p in model.host_files if p in sources], entry.name)
+            if sources and model.layout == "invocation"
+            else {}
+        )
         read_back = "output" in roles.values()
-        model.outputs = [TensorParam(name=p.name, dtypes=list(first)) for i, p in enumerate(entry.params)
-                         if p.name not in skip and "tiling" not in p.name.lower() and p.is_gm
-                         and roles.get(i) != "input" and (roles.get(i) == "output" or not read_back)]
+        model.outputs = [
+            TensorParam(name=p.name, dtypes=list(first))
+            for i, p in enumerate(entry.params)
+            if p.name not in skip
+            and "tiling" not in p.name.lower()
+            and p.is_gm
+            and roles.get(i) != "input"
+            and (roles.get(i) == "output" or not read_back)
+        ]

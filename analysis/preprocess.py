@@ -18,13 +18,43 @@ from typing import NamedTuple
 from analysis.conditionals import DIRECTIVE_RE, neutralise_conditionals
 
 QUALIFIERS = (
-    b"__aicore__", b"__global__", b"__gm__", b"__ubuf__", b"__inline__", b"__cbuf__", b"__ca__", b"__cb__",
-    b"__cc__", b"__fbuf__", b"__sync_alias__", b"__sync_in__", b"__sync_out__", b"__in_pipe__", b"__out_pipe__",
+    b"__aicore__",
+    b"__global__",
+    b"__gm__",
+    b"__ubuf__",
+    b"__inline__",
+    b"__cbuf__",
+    b"__ca__",
+    b"__cb__",
+    b"__cc__",
+    b"__fbuf__",
+    b"__sync_alias__",
+    b"__sync_in__",
+    b"__sync_out__",
+    b"__in_pipe__",
+    b"__out_pipe__",
     # kernel kinds and memory spaces of newer CANN releases, and compiler hints public kernels carry
-    b"__vector__", b"__cube__", b"__mix__", b"__inout_pipe__", b"__simd_callee__", b"__simd_vf__", b"__simt_vf__",
-    b"__simt_callee__", b"__simt_gm__", b"__ssbuf__", b"__biasbuf__", b"__kfc_workspace__", b"__local_mem__",
-    b"__no_simd_vf_fusion__", b"__sync_noalias__", b"__check_sync_alias__", b"__host_aicore__", b"__forceinline__",
-    b"__launch_bounds__", b"__tiling_data_ptr__", b"__aicpu__",
+    b"__vector__",
+    b"__cube__",
+    b"__mix__",
+    b"__inout_pipe__",
+    b"__simd_callee__",
+    b"__simd_vf__",
+    b"__simt_vf__",
+    b"__simt_callee__",
+    b"__simt_gm__",
+    b"__ssbuf__",
+    b"__biasbuf__",
+    b"__kfc_workspace__",
+    b"__local_mem__",
+    b"__no_simd_vf_fusion__",
+    b"__sync_noalias__",
+    b"__check_sync_alias__",
+    b"__host_aicore__",
+    b"__forceinline__",
+    b"__launch_bounds__",
+    b"__tiling_data_ptr__",
+    b"__aicpu__",
 )
 # These take arguments: `__mix__(1, 2)`, `__in_pipe__(V)`, `__launch_bounds__(256)`; the arguments go too.
 _QUALIFIERS_WITH_ARGS = frozenset({"__mix__", "__in_pipe__", "__out_pipe__", "__inout_pipe__", "__launch_bounds__"})
@@ -45,9 +75,26 @@ _EMPTY_ARG_RE = re.compile(rb",\s*(,|$)")
 _PLACEHOLDER_RE = re.compile(rb"(?<=\w)\{\{ *[A-Za-z_][\w.]* *\}\}|\{\{ *[A-Za-z_][\w.]* *\}\}(?=\w)")
 # Words tree-sitter-cpp reads as a primitive type (it counts the fixed-width typedefs among them), which no
 # expression may be: a macro argument made only of them is a type (`CASE(DT_INT8, int8_t)`, `ALIGN_UP(n, float)`).
-_TYPE_KEYWORDS = {b"float", b"double", b"int", b"char", b"bool", b"short", b"long", b"unsigned", b"signed", b"void",
-                  b"size_t", b"ssize_t", b"ptrdiff_t", b"intptr_t", b"uintptr_t", b"char8_t", b"char16_t",
-                  b"char32_t"} | {f"{u}int{n}_t".encode() for u in ("", "u") for n in (8, 16, 32, 64)}
+_TYPE_KEYWORDS = {
+    b"float",
+    b"double",
+    b"int",
+    b"char",
+    b"bool",
+    b"short",
+    b"long",
+    b"unsigned",
+    b"signed",
+    b"void",
+    b"size_t",
+    b"ssize_t",
+    b"ptrdiff_t",
+    b"intptr_t",
+    b"uintptr_t",
+    b"char8_t",
+    b"char16_t",
+    b"char32_t",
+} | {f"{u}int{n}_t".encode() for u in ("", "u") for n in (8, 16, 32, 64)}
 
 
 class Arg(NamedTuple):
@@ -108,8 +155,9 @@ class _Opaque:
             return self._ranges[k][1]
         return pos
 
-    def code_matches(self, regex: re.Pattern, src: bytes, lo: int, hi: int, scan_end: int,
-                     group: int = 0) -> Iterator[re.Match]:
+    def code_matches(
+        self, regex: re.Pattern, src: bytes, lo: int, hi: int, scan_end: int, group: int = 0
+    ) -> Iterator[re.Match]:
         """The matches of `regex` in src[lo:scan_end] whose `group` starts in code (not in a comment or literal)
         before `hi`: what every neutralising pass scans (the window may end mid-match, hence scan_end)."""
         for m in regex.finditer(src, lo, scan_end):
@@ -223,8 +271,9 @@ def reprocess(old: Preprocessed, src: bytes, lo: int, hi: int, delta: int) -> Pr
     new_hi = hi + delta
     if old.far_reaching or new_hi < lo or hi > len(old.text) or new_hi > len(src):
         return None
-    if any(a < lo < b or a < hi < b for ranges in (old.opaque, old.calls, [m[2:4] for m in old.marks])
-           for a, b in ranges):
+    if any(
+        a < lo < b or a < hi < b for ranges in (old.opaque, old.calls, [m[2:4] for m in old.marks]) for a, b in ranges
+    ):
         return None  # a comment, a macro's arguments or a neutralised construct cross the window's edge
     window_opaque = []
     for m in _OPAQUE_RE.finditer(src, lo):
@@ -253,10 +302,12 @@ def reprocess(old: Preprocessed, src: bytes, lo: int, hi: int, delta: int) -> Pr
     if out.far_reaching or any(m.end > new_hi for m in out.marks) or buf[new_hi:] != src[new_hi:]:
         return None
     out.marks.sort(key=lambda mk: mk.start)
-    out.marks = ([m for m in old.marks if m.end <= lo] + out.marks
-                 + [_moved(m, delta) for m in old.marks if m.start >= hi])
-    out.calls = ([c for c in old.calls if c[1] <= lo] + out.calls
-                 + [(a + delta, b + delta) for a, b in old.calls if a >= hi])
+    out.marks = (
+        [m for m in old.marks if m.end <= lo] + out.marks + [_moved(m, delta) for m in old.marks if m.start >= hi]
+    )
+    out.calls = (
+        [c for c in old.calls if c[1] <= lo] + out.calls + [(a + delta, b + delta) for a, b in old.calls if a >= hi]
+    )
     out.text = old.text[:lo] + bytes(buf[lo:new_hi]) + old.text[hi:]
     return out
 
@@ -274,8 +325,9 @@ def _moved(mark: Mark, delta: int) -> Mark:
 _new_tuple = tuple.__new__
 
 
-def _neutralise(src: bytes, buf: bytearray, opaque: _Opaque, out: Preprocessed, lo: int, hi: int,
-                scan_end: int | None = None) -> None:
+def _neutralise(
+    src: bytes, buf: bytearray, opaque: _Opaque, out: Preprocessed, lo: int, hi: int, scan_end: int | None = None
+) -> None:
     """Every rewrite but the conditionals, for constructs that start in [lo, hi); they may read the text around,
     and the scans for them stop at `scan_end`."""
     marks = out.marks
@@ -382,8 +434,15 @@ def _neutralise_tiling_macro(src: bytes, buf: bytearray, m: re.Match, opaque: _O
             buf[close] = ord(";")  # the macro brings its own `;`, so public code often leaves it out
 
 
-def _neutralise_statement_macros(src: bytes, buf: bytearray, opaque: _Opaque, out: Preprocessed, lo: int = 0,
-                                 hi: int | None = None, scan_end: int | None = None) -> None:
+def _neutralise_statement_macros(
+    src: bytes,
+    buf: bytearray,
+    opaque: _Opaque,
+    out: Preprocessed,
+    lo: int = 0,
+    hi: int | None = None,
+    scan_end: int | None = None,
+) -> None:
     """Macros such as `OP_CHECK(cond, LOG(..), return ge::GRAPH_FAILED);` carry statements in their arguments;
     macros such as `ALIGN_UP(n, float)` take types. Plain C++ can't read either, the real compiler can."""
     pos = lo
@@ -418,12 +477,14 @@ def _neutralise_statement_macros(src: bytes, buf: bytearray, opaque: _Opaque, ou
         if _alone_on_its_lines(src, m.start(), close, opaque) and not _continues_a_line(src, m.start()):
             # `DECLARE_KERNELS(half)` on a line of its own, no `;`: expands to declarations; plain C++ can't read it
             _blank(buf, m.start(), close + 1)
-            out.marks.append(Mark("macro_stmt", name.decode(), m.start(), close + 1,
-                                  _split_args(src, open_pos + 1, close, opaque)))
+            out.marks.append(
+                Mark("macro_stmt", name.decode(), m.start(), close + 1, _split_args(src, open_pos + 1, close, opaque))
+            )
             pos = close + 1
             continue
         if _has_code_outside_opaque(_CONTROL_IN_ARGS_RE, inner, open_pos + 1, opaque) or _EMPTY_ARG_RE.search(
-                _without_comments(inner, open_pos + 1, opaque)):
+            _without_comments(inner, open_pos + 1, opaque)
+        ):
             args = _split_args(src, open_pos + 1, close, opaque)
             _blank(buf, open_pos + 1, close)
             out.marks.append(Mark("macro_stmt", name.decode(), m.start(), close + 1, args))
@@ -451,8 +512,9 @@ def _alone_on_its_lines(src: bytes, start: int, close: int, opaque: _Opaque) -> 
         return False
     line_end = src.find(b"\n", close)
     line_end = len(src) if line_end < 0 else line_end
-    if src[close + 1 : line_end].strip() and not opaque.contains(close + 1 + len(src[close + 1 : line_end]) -
-                                                                 len(src[close + 1 : line_end].lstrip())):
+    if src[close + 1 : line_end].strip() and not opaque.contains(
+        close + 1 + len(src[close + 1 : line_end]) - len(src[close + 1 : line_end].lstrip())
+    ):
         return False
     pos = line_end
     while True:  # the next code, past blanks and comments (`// 3D kernels` before the next macro line)

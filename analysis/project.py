@@ -46,7 +46,8 @@ def _sources_under(folder: Path) -> list[Path]:
     if not folder.is_dir():
         return []
     return sorted(
-        p for p in folder.rglob("*")
+        p
+        for p in folder.rglob("*")
         if p.is_file() and p.suffix.lower() in SOURCE_SUFFIXES and p.stat().st_size <= _MAX_SOURCE_BYTES
     )
 
@@ -92,10 +93,16 @@ def locate(path: str | Path) -> OperatorProject:
         hosts = [q for q in sources if q not in kernels or _has(q, _LAUNCH_RE)]
         headers = [q for q in sources if q.suffix.lower() in (".h", ".hpp", ".hh") and q not in kernels]
         manifest = root / MANIFEST
-        return OperatorProject(root, "invocation", host_files=hosts, kernel_files=[*kernels, *headers],
-                               manifest=manifest if manifest.exists() else None)
+        return OperatorProject(
+            root,
+            "invocation",
+            host_files=hosts,
+            kernel_files=[*kernels, *headers],
+            manifest=manifest if manifest.exists() else None,
+        )
     raise ProjectError(
-        str(path), 0,
+        str(path),
+        0,
         "is not inside an AscendC operator: no op_host/ or op_kernel/ folder above it and no <<<>>> kernel launch; "
         "point at the operator's folder",
     )
@@ -128,12 +135,18 @@ def discover(path: str | Path) -> list[OperatorProject]:
     found: list[OperatorProject] = []
     roots: set[Path] = set()
     for marker in sorted(p.rglob("*")):
-        if not marker.is_dir() or marker.name not in ("op_host", "op_kernel") or any(
-                r in marker.parents for r in roots):
+        if (
+            not marker.is_dir()
+            or marker.name not in ("op_host", "op_kernel")
+            or any(r in marker.parents for r in roots)
+        ):
             continue
         roots.add(marker.parent)
-        found.append(_atb_layout(marker.parent.resolve()) if is_atb_operator(marker.parent)
-                     else _project_layout(marker.parent.resolve()))
+        found.append(
+            _atb_layout(marker.parent.resolve())
+            if is_atb_operator(marker.parent)
+            else _project_layout(marker.parent.resolve())
+        )
     for manifest in sorted(p.rglob(MANIFEST)):
         if any(r == manifest.parent or r in manifest.parents for r in roots):
             continue
@@ -144,6 +157,10 @@ def discover(path: str | Path) -> list[OperatorProject]:
         roots.add(manifest.parent)
         found.append(op)
     if not found:
-        raise ProjectError(str(path), 0, "contains no AscendC operator (no op_host/ or op_kernel/ folder, no "
-                                         "<<<>>> launch); point at an operator's folder")
+        raise ProjectError(
+            str(path),
+            0,
+            "contains no AscendC operator (no op_host/ or op_kernel/ folder, no "
+            "<<<>>> launch); point at an operator's folder",
+        )
     return sorted(found, key=lambda o: str(o.root))

@@ -43,8 +43,16 @@ def apply_fix(fix: Fix, texts: dict[str, str] | None = None, write: bool = False
 
 def knob_edit(knob: Knob, value: int) -> TextEdit:
     lit = knob.literal
-    return TextEdit(file=lit.file, line=lit.line, col=lit.col, end_line=lit.end_line, end_col=lit.end_col,
-                    new_text=str(value), start=lit.start, end=lit.end)
+    return TextEdit(
+        file=lit.file,
+        line=lit.line,
+        col=lit.col,
+        end_line=lit.end_line,
+        end_col=lit.end_col,
+        new_text=str(value),
+        start=lit.start,
+        end=lit.end,
+    )
 
 
 def decided_knobs(model: OperatorModel, config: dict[str, int]) -> list[Knob]:
@@ -72,8 +80,18 @@ def tuned_edits(model: OperatorModel, sources: dict, config: dict[str, int]) -> 
         line = sf.line_text(k.line)
         at = sf.offset_of_line_col(k.line, len(line) + 1)
         mark = f" ({TUNED_MARK})" if "//" in line else f"  // {TUNED_MARK}"
-        edits.append(TextEdit(file=k.file, line=k.line, col=len(line) + 1, end_line=k.line, end_col=len(line) + 1,
-                              new_text=mark, start=at, end=at))
+        edits.append(
+            TextEdit(
+                file=k.file,
+                line=k.line,
+                col=len(line) + 1,
+                end_line=k.line,
+                end_col=len(line) + 1,
+                new_text=mark,
+                start=at,
+                end=at,
+            )
+        )
     return edits
 
 

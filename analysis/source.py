@@ -41,8 +41,16 @@ FACTS_QUERY = Query(
 )
 _NEWLINE_RE = re.compile(b"\n")
 # Containers whose children are the real top-level declarations (a header guard wraps a whole header).
-_CONTAINERS = {"translation_unit", "declaration_list", "namespace_definition", "preproc_if", "preproc_ifdef",
-               "preproc_else", "preproc_elif", "preproc_elifdef"}
+_CONTAINERS = {
+    "translation_unit",
+    "declaration_list",
+    "namespace_definition",
+    "preproc_if",
+    "preproc_ifdef",
+    "preproc_else",
+    "preproc_elif",
+    "preproc_elifdef",
+}
 _CONTAINER_HEADS = ("name", "condition")  # a container's own head, not a declaration
 _local = threading.local()
 
@@ -143,8 +151,11 @@ class SourceFile:
             pre = reprocess(old_pre, self.data, lo, hi, len(self.data) - len(old_data))
             delta = new_end - old_end
             i, j = bisect.bisect_right(old_lines, start), bisect.bisect_right(old_lines, old_end)
-            self._line_starts = (old_lines[:i] + [m.end() for m in _NEWLINE_RE.finditer(self.data, start, new_end)]
-                                 + [x + delta for x in old_lines[j:]])
+            self._line_starts = (
+                old_lines[:i]
+                + [m.end() for m in _NEWLINE_RE.finditer(self.data, start, new_end)]
+                + [x + delta for x in old_lines[j:]]
+            )
         else:
             self._line_starts = [0, *(m.end() for m in _NEWLINE_RE.finditer(self.data))]
         self.pre: Preprocessed = pre or preprocess(self.data)

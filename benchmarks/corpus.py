@@ -78,8 +78,13 @@ class OpResult:
 
     @property
     def model_complete(self) -> bool:
-        return (self.entry and self.inputs is not False and self.tiling is not False
-                and self.queues_found >= self.queues_expected and self.init_found >= self.init_expected)
+        return (
+            self.entry
+            and self.inputs is not False
+            and self.tiling is not False
+            and self.queues_found >= self.queues_expected
+            and self.init_found >= self.init_expected
+        )
 
 
 def device_text(text: str) -> str:
@@ -103,7 +108,7 @@ def count_declarations(texts: list[str]) -> tuple[int, int]:
         for m in _QUEUE_DECL.finditer(plain):
             declarators = m.group(1)
             # `TBuf<> &buf` parameters and `using X = TQue<...>;` aliases are not declarations of a queue
-            before = plain[max(0, m.start() - 40):m.start()]
+            before = plain[max(0, m.start() - 40) : m.start()]
             if re.search(r"(using\s+\w+\s*=|typedef|[(,]\s*(const\s+)?)\s*(AscendC::)?$", before):
                 continue
             queues += len([d for d in declarators.split(",") if d.strip()])
@@ -165,8 +170,11 @@ def _measure(root: Path, r: OpResult, run: bool, cache_dir: Path | None) -> None
     reads_tiling = bool(model.tiling_data_uses or model.tiling_reads)
     if reads_tiling:
         r.tiling = bool(model.tiling.fields or model.tiling.structs)
-    kernel_texts = [sf.text for path, sf in op.sources.items() if path in set(model.kernel_files)
-                    and Path(path).suffix.lower() in _KERNEL_SUFFIXES]
+    kernel_texts = [
+        sf.text
+        for path, sf in op.sources.items()
+        if path in set(model.kernel_files) and Path(path).suffix.lower() in _KERNEL_SUFFIXES
+    ]
     r.queues_expected, r.init_expected = count_declarations(kernel_texts)
     r.queues_found, r.init_found = len(model.queues), len(model.init_buffers)
     if not run:
@@ -175,8 +183,9 @@ def _measure(root: Path, r: OpResult, run: bool, cache_dir: Path | None) -> None
 
 
 def _declares_opdef(op, model) -> bool:
-    return model.opdef is not None or any(_OPDEF.search(op.sources[p].text) for p in model.host_files
-                                          if p in op.sources)
+    return model.opdef is not None or any(
+        _OPDEF.search(op.sources[p].text) for p in model.host_files if p in op.sources
+    )
 
 
 def _run(op, r: OpResult, cache_dir: Path | None) -> None:
@@ -245,14 +254,19 @@ def line_for(r: OpResult) -> str:
     if r.error:
         return f"{r.id}: tool error: {r.error}"
     parse = "ok" if r.syntax_errors == 0 else f"{r.syntax_errors} errors ({r.syntax_first})"
-    model = (f"entry {_mark(r.entry)} inputs {_mark(r.inputs)} tiling {_mark(r.tiling)} "
-             f"queues {r.queues_found}/{r.queues_expected} InitBuffer {r.init_found}/{r.init_expected}")
+    model = (
+        f"entry {_mark(r.entry)} inputs {_mark(r.inputs)} tiling {_mark(r.tiling)} "
+        f"queues {r.queues_found}/{r.queues_expected} InitBuffer {r.init_found}/{r.init_expected}"
+    )
     out = f"{r.id} [{r.layout}]: parse {parse}; {model}"
     if r.compiled is not None or r.ran is not None:
         run = "warn" if r.ran and r.memory_warning else _mark(r.ran)
         out += f"; compile {_mark(r.compiled)} run {run} golden {_mark(r.golden)}"
-    known = f"known operator bug: {_KNOWN_BUGS[r.id]}" if r.id in _KNOWN_BUGS else (
-        f"sources not valid C++: {_BROKEN_SOURCES[r.id]}" if r.id in _BROKEN_SOURCES else "")
+    known = (
+        f"known operator bug: {_KNOWN_BUGS[r.id]}"
+        if r.id in _KNOWN_BUGS
+        else (f"sources not valid C++: {_BROKEN_SOURCES[r.id]}" if r.id in _BROKEN_SOURCES else "")
+    )
     for text in (r.compile_error, r.run_error, r.memory_warning, r.golden_detail, *r.notes, known):
         if text:
             out += f"\n    {text}"
@@ -271,10 +285,14 @@ def totals(results: list[OpResult], ran: bool) -> list[str]:
     lines = [f"operators: {n} (by layout: {by_layout}; {n - len(loaded)} not loaded)"]
     lines.append(f"parse with no syntax error: {pct(sum(r.syntax_errors == 0 for r in loaded), n)}")
     valid = [r for r in loaded if r.id not in _BROKEN_SOURCES]
-    lines.append(f"  with no false syntax error: {pct(sum(r.syntax_errors == 0 for r in valid), len(valid))} "
-                 f"({len(loaded) - len(valid)} with sources that are not valid C++: corpus/known_bugs.toml)")
-    lines.append(f"model complete: {pct(sum(r.model_complete for r in loaded), n)}  (entry "
-                 f"{pct(sum(r.entry for r in loaded), n)})")
+    lines.append(
+        f"  with no false syntax error: {pct(sum(r.syntax_errors == 0 for r in valid), len(valid))} "
+        f"({len(loaded) - len(valid)} with sources that are not valid C++: corpus/known_bugs.toml)"
+    )
+    lines.append(
+        f"model complete: {pct(sum(r.model_complete for r in loaded), n)}  (entry "
+        f"{pct(sum(r.entry for r in loaded), n)})"
+    )
     qf = sum(min(r.queues_found, r.queues_expected) for r in loaded)
     qe = sum(r.queues_expected for r in loaded)
     fi = sum(min(r.init_found, r.init_expected) for r in loaded)
@@ -283,22 +301,29 @@ def totals(results: list[OpResult], ran: bool) -> list[str]:
     if ran:
         built = sum(bool(r.compiled) for r in loaded)
         foreign = sum(r.compile_error.startswith("unsupported_arch") for r in loaded)
-        lines.append(f"compiles in the emulator: {pct(built, n)} ({foreign} of the rest are Ascend 950 (arch35) "
-                     f"kernels, a chip the emulator does not model)")
+        lines.append(
+            f"compiles in the emulator: {pct(built, n)} ({foreign} of the rest are Ascend 950 (arch35) "
+            f"kernels, a chip the emulator does not model)"
+        )
         with_case = [r for r in loaded if r.cases]
         clean = sum(bool(r.ran) and not r.memory_warning for r in with_case)
-        lines.append(f"runs clean under the sanitizer (no error, no memory warning): {pct(clean, n)} "
-                     f"({len(with_case)} have a case: a manifest, or an OpDef to make one from)")
+        lines.append(
+            f"runs clean under the sanitizer (no error, no memory warning): {pct(clean, n)} "
+            f"({len(with_case)} have a case: a manifest, or an OpDef to make one from)"
+        )
         with_golden = [r for r in results if r.id in _GOLDEN_IDS]
         matched = sum(bool(r.golden) for r in with_golden)
         lines.append(f"with a golden: compile, run and match: {pct(matched, len(with_golden))}")
         sound = [r for r in with_golden if r.id not in _KNOWN_BUGS]
         buggy = [r for r in with_golden if r.id in _KNOWN_BUGS]
         lines.append(f"  of those not known to be buggy: {pct(sum(bool(r.golden) for r in sound), len(sound))}")
-        caught = sum(r.golden is False or r.ran is False or r.compiled is False or bool(r.memory_warning)
-                     for r in buggy)
-        lines.append(f"  known to be buggy (corpus/known_bugs.toml), caught here (an error, a memory warning or a "
-                     f"golden mismatch): {pct(caught, len(buggy))}")
+        caught = sum(
+            r.golden is False or r.ran is False or r.compiled is False or bool(r.memory_warning) for r in buggy
+        )
+        lines.append(
+            f"  known to be buggy (corpus/known_bugs.toml), caught here (an error, a memory warning or a "
+            f"golden mismatch): {pct(caught, len(buggy))}"
+        )
     return lines
 
 
@@ -331,8 +356,11 @@ def main(argv: list[str] | None = None) -> int:
         ids = [i for i in ids if any(s in i for s in args.only)]
     missing = [i for i in ids if not (args.dir / i).is_dir()]
     if missing:
-        print(f"{args.dir / missing[0]}: not there ({len(missing)} operators missing); lay the corpus out first: "
-              f"python benchmarks/corpus_fetch.py MIRRORS {args.dir}", file=sys.stderr)
+        print(
+            f"{args.dir / missing[0]}: not there ({len(missing)} operators missing); lay the corpus out first: "
+            f"python benchmarks/corpus_fetch.py MIRRORS {args.dir}",
+            file=sys.stderr,
+        )
         return 2
     results: dict[str, OpResult] = {}
     with ProcessPoolExecutor(max_workers=max(1, args.jobs)) as pool:

@@ -42,8 +42,16 @@ class Repo:
 
 def load_sources(path: Path = SOURCES) -> list[Repo]:
     data = tomllib.loads(path.read_text())
-    return [Repo(id=r["id"], name=r["name"], commit=r["commit"], operators=list(r["operators"]),
-                 support=list(r.get("support", []))) for r in data["repo"]]
+    return [
+        Repo(
+            id=r["id"],
+            name=r["name"],
+            commit=r["commit"],
+            operators=list(r["operators"]),
+            support=list(r.get("support", [])),
+        )
+        for r in data["repo"]
+    ]
 
 
 def operator_ids(repos: list[Repo]) -> list[str]:
@@ -96,7 +104,7 @@ def _write_blobs(gd: Path, commit: str, files: list[tuple[str, int]], dest_root:
             pos = newline + 1
             continue
         size = int(header[2])
-        body = out[newline + 1:newline + 1 + size]
+        body = out[newline + 1 : newline + 1 + size]
         pos = newline + 1 + size + 1
         target = dest_root / rel
         target.parent.mkdir(parents=True, exist_ok=True)
@@ -148,8 +156,9 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("mirrors", type=Path, help="folder of git copies named owner+name")
     ap.add_argument("dir", type=Path, help="where to lay out the corpus")
-    ap.add_argument("--manifests-only", action="store_true",
-                    help="only copy the manifests and goldens onto an existing layout")
+    ap.add_argument(
+        "--manifests-only", action="store_true", help="only copy the manifests and goldens onto an existing layout"
+    )
     args = ap.parse_args(argv)
     repos = load_sources()
     args.dir.mkdir(parents=True, exist_ok=True)
@@ -163,8 +172,10 @@ def main(argv: list[str] | None = None) -> int:
             continue
         gd = git_dir(args.mirrors, repo.name)
         if gd is None:
-            print(f"{args.mirrors / repo.name.replace('/', '+', 1)}: no git copy of {repo.name}; clone it there",
-                  file=sys.stderr)
+            print(
+                f"{args.mirrors / repo.name.replace('/', '+', 1)}: no git copy of {repo.name}; clone it there",
+                file=sys.stderr,
+            )
             failed = True
             continue
         n, problems = materialize(repo, gd, args.dir)

@@ -30,8 +30,9 @@ def main() -> None:
     args = ap.parse_args()
     op = load_operator(EXAMPLE)
     shape = [48, 65536]
-    case = Case(name="3M", inputs={"x": InputSpec(shape=shape, dtype="float16"),
-                                   "y": InputSpec(shape=shape, dtype="float16")})
+    case = Case(
+        name="3M", inputs={"x": InputSpec(shape=shape, dtype="float16"), "y": InputSpec(shape=shape, dtype="float16")}
+    )
     with tempfile.TemporaryDirectory() as cache:
         device = EmulatorDevice(cache_dir=Path(cache))
         t0 = time.perf_counter()
@@ -46,14 +47,20 @@ def main() -> None:
             runs.append(m)
         best = min(runs, key=lambda m: m.run_s)
         print(f"case: fp16 add, shape {shape} ({shape[0] * shape[1]:,} elements), blockDim {best.block_dim}")
-        print(f"first build (compile, cold cache): {first.compile_s:8.3f} s   cached build lookup: "
-              f"{best.compile_s:.4f} s  ({first.compile_s / max(best.compile_s, 1e-9):,.0f}x faster, not recompiled)")
-        print(f"run wall time (best of {args.repeat}):  {best.run_s:8.3f} s   target < 1 s: "
-              f"{'met' if best.run_s < 1.0 else 'NOT met'}")
+        print(
+            f"first build (compile, cold cache): {first.compile_s:8.3f} s   cached build lookup: "
+            f"{best.compile_s:.4f} s  ({first.compile_s / max(best.compile_s, 1e-9):,.0f}x faster, not recompiled)"
+        )
+        print(
+            f"run wall time (best of {args.repeat}):  {best.run_s:8.3f} s   target < 1 s: "
+            f"{'met' if best.run_s < 1.0 else 'NOT met'}"
+        )
         print(f"first call end to end (build + run + golden): {first_total:.2f} s")
         share = best.schedule_s / best.run_s
-        print(f"timing model: {best.time_us:.2f} us simulated; scheduling took {best.schedule_s * 1e3:.2f} ms = "
-              f"{share:.1%} of the run's wall time (target < 20%: {'met' if share < 0.2 else 'NOT met'})")
+        print(
+            f"timing model: {best.time_us:.2f} us simulated; scheduling took {best.schedule_s * 1e3:.2f} ms = "
+            f"{share:.1%} of the run's wall time (target < 20%: {'met' if share < 0.2 else 'NOT met'})"
+        )
 
 
 if __name__ == "__main__":

@@ -161,8 +161,10 @@ def report(found: list[Found], labels: dict[Key, Label], only_rule: str | None =
         if key not in current and (not only_rule or key.rule == only_rule):
             stale[key.rule][label.verdict] += 1
     rules = sorted(set(by_rule) | set(stale))
-    lines = [f"{'rule':28} {'findings':>8} {'labelled':>8} {'true':>5} {'low':>5} {'false':>5} {'FP':>6} "
-             f"{'worth':>6}   labels no longer found"]
+    lines = [
+        f"{'rule':28} {'findings':>8} {'labelled':>8} {'true':>5} {'low':>5} {'false':>5} {'FP':>6} "
+        f"{'worth':>6}   labels no longer found"
+    ]
     total = Counter()
     for rule in rules:
         verdicts = Counter(labels[f.key].verdict for f in by_rule[rule] if f.key in labels)
@@ -170,12 +172,16 @@ def report(found: list[Found], labels: dict[Key, Label], only_rule: str | None =
         total.update(verdicts)
         total["findings"] += len(by_rule[rule])
         gone = stale.get(rule, Counter())
-        lines.append(f"{rule:28} {len(by_rule[rule]):8} {n:8} {verdicts['true']:5} {verdicts['low']:5} "
-                     f"{verdicts['false']:5} {_pct(verdicts['false'], n):>6} {_pct(verdicts['true'], n):>6}   "
-                     + (", ".join(f"{v} {gone[v]}" for v in VERDICTS if gone[v]) or "-"))
+        lines.append(
+            f"{rule:28} {len(by_rule[rule]):8} {n:8} {verdicts['true']:5} {verdicts['low']:5} "
+            f"{verdicts['false']:5} {_pct(verdicts['false'], n):>6} {_pct(verdicts['true'], n):>6}   "
+            + (", ".join(f"{v} {gone[v]}" for v in VERDICTS if gone[v]) or "-")
+        )
     n = sum(total[v] for v in VERDICTS)
-    lines.append(f"{'overall':28} {total['findings']:8} {n:8} {total['true']:5} {total['low']:5} {total['false']:5} "
-                 f"{_pct(total['false'], n):>6} {_pct(total['true'], n):>6}")
+    lines.append(
+        f"{'overall':28} {total['findings']:8} {n:8} {total['true']:5} {total['low']:5} {total['false']:5} "
+        f"{_pct(total['false'], n):>6} {_pct(total['true'], n):>6}"
+    )
     lines.append("FP: labelled findings that are false positives; worth: labelled findings worth a developer's time")
     return lines
 
@@ -217,8 +223,9 @@ class FixCheck:
     detail: str = ""
 
 
-def check_fixes(root: Path, found: list[Found], labels: dict[Key, Label], jobs: int,
-                facts: dict[str, list] | None = None) -> list[str]:
+def check_fixes(
+    root: Path, found: list[Found], labels: dict[Key, Label], jobs: int, facts: dict[str, list] | None = None
+) -> list[str]:
     """Apply each labelled finding's fixes, one at a time, on every case of its operator (the manifest's, else
     corpus.py's made-up case for an operator project); list what breaks."""
     from concurrent.futures import ProcessPoolExecutor
@@ -229,19 +236,27 @@ def check_fixes(root: Path, found: list[Found], labels: dict[Key, Label], jobs: 
             by_op[f.key.op].extend((f.key, i) for i in range(len(f.fixes)))
     results: list[FixCheck] = []
     with ProcessPoolExecutor(max_workers=max(jobs, 1)) as pool:
-        for checks in pool.map(_check_operator, [str(root)] * len(by_op), list(by_op), list(by_op.values()),
-                               [(facts or {}).get(op) for op in by_op]):
+        for checks in pool.map(
+            _check_operator,
+            [str(root)] * len(by_op),
+            list(by_op),
+            list(by_op.values()),
+            [(facts or {}).get(op) for op in by_op],
+        ):
             results.extend(checks)
     safe = [r for r in results if r.safe]
     broke = [r for r in safe if r.checked and not r.correct]
     verify = [r for r in results if not r.safe]
-    lines = [f"Apply fixes on labelled findings: {len(safe)}; checked on the emulator: "
-             f"{sum(r.checked for r in safe)}; break: {len(broke)}",
-             f"Verify-on-the-emulator fixes: {len(verify)}; checked: {sum(r.checked for r in verify)}; "
-             f"would break: {sum(1 for r in verify if r.checked and not r.correct)} (never applied unverified)"]
+    lines = [
+        f"Apply fixes on labelled findings: {len(safe)}; checked on the emulator: "
+        f"{sum(r.checked for r in safe)}; break: {len(broke)}",
+        f"Verify-on-the-emulator fixes: {len(verify)}; checked: {sum(r.checked for r in verify)}; "
+        f"would break: {sum(1 for r in verify if r.checked and not r.correct)} (never applied unverified)",
+    ]
     lines += [f"  BREAKS {r.rule} {r.op} {r.file}:{r.line} '{r.title}': {r.detail}" for r in broke]
-    lines += [f"  verify caught: {r.rule} {r.op} {r.file}:{r.line}: {r.detail}" for r in verify
-              if r.checked and not r.correct]
+    lines += [
+        f"  verify caught: {r.rule} {r.op} {r.file}:{r.line}: {r.detail}" for r in verify if r.checked and not r.correct
+    ]
     unchecked = [r for r in safe if not r.checked]
     lines += [f"  not checked: {r.rule} {r.op} {r.file}:{r.line}: {r.detail}" for r in unchecked]
     return lines
@@ -288,8 +303,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--rule", help="only this rule's findings and labels")
     ap.add_argument("--list", choices=("unlabelled", "all", "false", "stale"), help="print findings to label or read")
     ap.add_argument("--fixes", action="store_true", help="apply every labelled finding's fixes and run the cases")
-    ap.add_argument("--cases", action="store_true",
-                    help="run each operator's manifest cases first and lint with what they showed (as lint --cases)")
+    ap.add_argument(
+        "--cases",
+        action="store_true",
+        help="run each operator's manifest cases first and lint with what they showed (as lint --cases)",
+    )
     ap.add_argument("--jobs", type=int, default=2)
     args = ap.parse_args(argv)
     root = Path(args.dir).expanduser()

@@ -42,13 +42,18 @@ async def main(edits: int, lines: int, invocation: bool) -> None:
     text = kernel.read_text()
     client = make_test_lsp_client()
     await client.start_io(sys.executable, "-m", "server.cli", "serve")
-    await client.initialize_session(types.InitializeParams(capabilities=types.ClientCapabilities(),
-                                                           root_uri=root.as_uri()))
-    client.workspace_did_change_configuration(types.DidChangeConfigurationParams(
-        settings={"tilewise": {"debounce_ms": 0}}))
+    await client.initialize_session(
+        types.InitializeParams(capabilities=types.ClientCapabilities(), root_uri=root.as_uri())
+    )
+    client.workspace_did_change_configuration(
+        types.DidChangeConfigurationParams(settings={"tilewise": {"debounce_ms": 0}})
+    )
     uri = kernel.as_uri()
-    client.text_document_did_open(types.DidOpenTextDocumentParams(text_document=types.TextDocumentItem(
-        uri=uri, language_id="cpp", version=1, text=text)))
+    client.text_document_did_open(
+        types.DidOpenTextDocumentParams(
+            text_document=types.TextDocumentItem(uri=uri, language_id="cpp", version=1, text=text)
+        )
+    )
     await client.wait_for_notification(types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
 
     diag_ms = []
@@ -61,9 +66,12 @@ async def main(edits: int, lines: int, invocation: bool) -> None:
         at = types.Position(line=line, character=column)
         client.diagnostics.pop(uri, None)  # wait for this edit's diagnostics, not an earlier publish
         t0 = time.perf_counter()
-        client.text_document_did_change(types.DidChangeTextDocumentParams(
-            text_document=types.VersionedTextDocumentIdentifier(uri=uri, version=n + 2),
-            content_changes=[types.TextDocumentContentChangePartial(range=types.Range(start=at, end=at), text=key)]))
+        client.text_document_did_change(
+            types.DidChangeTextDocumentParams(
+                text_document=types.VersionedTextDocumentIdentifier(uri=uri, version=n + 2),
+                content_changes=[types.TextDocumentContentChangePartial(range=types.Range(start=at, end=at), text=key)],
+            )
+        )
         while True:
             await client.wait_for_notification(types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
             if uri in client.diagnostics:
@@ -85,27 +93,43 @@ async def main(edits: int, lines: int, invocation: bool) -> None:
     moved = edits // 6  # lines the Enter keys added, all above the barrier and the hovered call
     barrier = max(i for i, s in enumerate(text.splitlines()) if "PIPE_ALL" in s) + moved
     published = [d for d in client.diagnostics.get(uri, []) if d.range.start.line == barrier]
-    rng = types.Range(start=types.Position(line=barrier, character=0),
-                      end=types.Position(line=barrier + 1, character=0))
-    action_ms = await timed(lambda: client.text_document_code_action_async(types.CodeActionParams(
-        text_document=doc, range=rng, context=types.CodeActionContext(diagnostics=published))))
-    actions = await client.text_document_code_action_async(types.CodeActionParams(
-        text_document=doc, range=rng, context=types.CodeActionContext(diagnostics=published)))
+    rng = types.Range(
+        start=types.Position(line=barrier, character=0), end=types.Position(line=barrier + 1, character=0)
+    )
+    action_ms = await timed(
+        lambda: client.text_document_code_action_async(
+            types.CodeActionParams(text_document=doc, range=rng, context=types.CodeActionContext(diagnostics=published))
+        )
+    )
+    actions = await client.text_document_code_action_async(
+        types.CodeActionParams(text_document=doc, range=rng, context=types.CodeActionContext(diagnostics=published))
+    )
     row = next(i for i, s in enumerate(text.splitlines()) if "Muls(" in s) + moved
-    hover_ms = await timed(lambda: client.text_document_hover_async(types.HoverParams(
-        text_document=doc, position=types.Position(line=row, character=9))))
-    base_ms = await timed(lambda: client.text_document_hover_async(types.HoverParams(
-        text_document=doc, position=types.Position(line=0, character=0))))
+    hover_ms = await timed(
+        lambda: client.text_document_hover_async(
+            types.HoverParams(text_document=doc, position=types.Position(line=row, character=9))
+        )
+    )
+    base_ms = await timed(
+        lambda: client.text_document_hover_async(
+            types.HoverParams(text_document=doc, position=types.Position(line=0, character=0))
+        )
+    )
     pid = client._server.pid
     status = Path(f"/proc/{pid}/status").read_text().splitlines()
     rss_kb = next(int(s.split()[1]) for s in status if s.startswith("VmRSS"))
     await client.shutdown_session()
 
     base = statistics.median(base_ms)
-    print(f"kernel: {len(text.splitlines())} lines, {len(client.diagnostics.get(uri, []))} diagnostics; "
-          f"{edits} edits; {len(actions or [])} code actions on line {barrier + 1}; baseline round trip {base:.2f} ms")
-    for name, xs, target in (("didChange -> publishDiagnostics", diag_ms, 50), ("code action", action_ms, 50),
-                             ("hover", hover_ms, None)):
+    print(
+        f"kernel: {len(text.splitlines())} lines, {len(client.diagnostics.get(uri, []))} diagnostics; "
+        f"{edits} edits; {len(actions or [])} code actions on line {barrier + 1}; baseline round trip {base:.2f} ms"
+    )
+    for name, xs, target in (
+        ("didChange -> publishDiagnostics", diag_ms, 50),
+        ("code action", action_ms, 50),
+        ("hover", hover_ms, None),
+    ):
         p95 = pct(xs, 95)
         verdict = "" if target is None else f"  target p95 < {target} ms: {'met' if p95 < target else 'NOT met'}"
         print(f"{name:32} p50 {pct(xs, 50):8.2f} ms  p95 {p95:8.2f} ms  ({p95 / base:6.1f}x baseline){verdict}")
@@ -116,7 +140,10 @@ if __name__ == "__main__":
     ap = argparse.ArgumentParser()
     ap.add_argument("--edits", type=int, default=60)
     ap.add_argument("--lines", type=int, default=3000, help="kernel size (the target is stated for 3000 lines)")
-    ap.add_argument("--invocation", action="store_true",
-                    help="a kernel-invocation operator (host main() in the kernel's file) instead of a project")
+    ap.add_argument(
+        "--invocation",
+        action="store_true",
+        help="a kernel-invocation operator (host main() in the kernel's file) instead of a project",
+    )
     args = ap.parse_args()
     asyncio.run(main(args.edits, args.lines, args.invocation))

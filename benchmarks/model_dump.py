@@ -31,15 +31,19 @@ def plain(value: object, root: str) -> object:
     if isinstance(value, BaseModel):
         # A field never set (a model built without validation) reads as its default, as pydantic would fill it.
         fields = type(value).model_fields
-        return {name: plain(value.__dict__[name] if name in value.__dict__
-                            else f.get_default(call_default_factory=True), root) for name, f in fields.items()}
+        return {
+            name: plain(
+                value.__dict__[name] if name in value.__dict__ else f.get_default(call_default_factory=True), root
+            )
+            for name, f in fields.items()
+        }
     if isinstance(value, dict):
         return {str(k): plain(v, root) for k, v in value.items()}
     if isinstance(value, (list, tuple, set, frozenset)):
         items = [plain(v, root) for v in value]
         return sorted(items, key=repr) if isinstance(value, (set, frozenset)) else items
     if isinstance(value, str) and root and value.startswith(root):
-        return value[len(root):].lstrip("/") or "."
+        return value[len(root) :].lstrip("/") or "."
     return value
 
 
@@ -54,14 +58,20 @@ def dump_operator(op_dir: Path) -> dict:
         findings = lint(op)
     except Exception as exc:  # noqa: BLE001 - a failing operator is part of the behaviour being compared
         return {"error": f"{type(exc).__name__}: {exc}".replace(root, ".")}
-    return {"model": plain(op.model, root), "problems": plain(list(op.problems), root),
-            "findings": plain(list(findings), root)}
+    return {
+        "model": plain(op.model, root),
+        "problems": plain(list(op.problems), root),
+        "findings": plain(list(findings), root),
+    }
 
 
 def operator_dirs(corpus: Path | None) -> dict[str, Path]:
     """name -> folder: every example, and every corpus operator listed in benchmarks/corpus/sources.toml."""
-    dirs = {f"examples/{p.name}": p for p in sorted((HERE.parent / "examples").iterdir())
-            if p.is_dir() and not p.name.startswith(".")}
+    dirs = {
+        f"examples/{p.name}": p
+        for p in sorted((HERE.parent / "examples").iterdir())
+        if p.is_dir() and not p.name.startswith(".")
+    }
     if corpus is not None:
         from benchmarks.corpus_fetch import load_sources, operator_ids
 
@@ -95,8 +105,10 @@ def compare(before: Path, after: Path) -> int:
         if la != lb:
             differ += 1
             i = next((i for i, (x, y) in enumerate(zip(la, lb, strict=False)) if x != y), min(len(la), len(lb)))
-            print(f"{name}:{i + 1}: {la[i].strip() if i < len(la) else '<end>'} -> "
-                  f"{lb[i].strip() if i < len(lb) else '<end>'}")
+            print(
+                f"{name}:{i + 1}: {la[i].strip() if i < len(la) else '<end>'} -> "
+                f"{lb[i].strip() if i < len(lb) else '<end>'}"
+            )
     print(f"{len(names)} operators compared, {differ} differ")
     return 1 if differ else 0
 

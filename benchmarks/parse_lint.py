@@ -69,6 +69,7 @@ def main() -> None:
             for sf in sources.values():
                 sf.memo.clear()
             return fn()
+
         return run
 
     stages["build model"] = cold(lambda: build_model(project, sources))
@@ -99,8 +100,10 @@ def main() -> None:
         b, med = best(fn, args.repeat)
         print(f"{name:36} {b * 1e3:9.2f} {med * 1e3:10.2f} {b / baseline:11.1f}")
     total, _ = best(end_to_end, args.repeat)
-    print(f"end to end: {total * 1e3:.1f} ms = {total / baseline:.1f}x a raw tree-sitter parse "
-          f"(target 30 ms: {'met' if total <= 0.030 else 'not met'})")
+    print(
+        f"end to end: {total * 1e3:.1f} ms = {total / baseline:.1f}x a raw tree-sitter parse "
+        f"(target 30 ms: {'met' if total <= 0.030 else 'not met'})"
+    )
 
 
 if __name__ == "__main__":

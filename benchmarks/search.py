@@ -62,13 +62,17 @@ def main() -> None:
             print(f"{name}: no correct configuration; skipped")
             continue
         optimum[name], shipped[name], ops[name] = r.best_us, r.baseline_us, (op, case)
-        print(f"{name} [{case.name}]: {r.evaluations} configurations ({r.cached} cached, {len(r.failed)} failed) "
-              f"in {time.perf_counter() - t0:.0f} s; shipped {r.baseline_us:.2f} us, optimum {r.best_us:.2f} us "
-              f"{r.best}")
+        print(
+            f"{name} [{case.name}]: {r.evaluations} configurations ({r.cached} cached, {len(r.failed)} failed) "
+            f"in {time.perf_counter() - t0:.0f} s; shipped {r.baseline_us:.2f} us, optimum {r.best_us:.2f} us "
+            f"{r.best}"
+        )
 
     print()
-    print(f"{'strategy':10} " + " ".join(f"{'b=' + str(b):>18}" for b in BUDGETS) + "   (fraction of optimum; "
-          "median evals to 95%)")
+    print(
+        f"{'strategy':10} " + " ".join(f"{'b=' + str(b):>18}" for b in BUDGETS) + "   (fraction of optimum; "
+        "median evals to 95%)"
+    )
     for strategy in STRATEGIES:
         row = []
         for budget in BUDGETS:
@@ -88,8 +92,10 @@ def main() -> None:
             row.append(f"{geomean(fractions):.3f} / {statistics.median(to95):>4.0f}")
         print(f"{strategy:10} " + " ".join(f"{c:>18}" for c in row))
     speedups = [shipped[n] / optimum[n] for n in optimum]
-    print(f"\ngeomean speedup of the optimum over the shipped tilings: {geomean(speedups):.2f}x "
-          f"({', '.join(f'{n} {s:.2f}x' for n, s in zip(optimum, speedups, strict=True))})")
+    print(
+        f"\ngeomean speedup of the optimum over the shipped tilings: {geomean(speedups):.2f}x "
+        f"({', '.join(f'{n} {s:.2f}x' for n, s in zip(optimum, speedups, strict=True))})"
+    )
 
 
 if __name__ == "__main__":

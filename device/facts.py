@@ -59,7 +59,12 @@ def facts_of(m: Measurement, case: str, chip=None) -> CaseFacts:
     # The busiest block: the one with the most calls, so a tail block with fewer tiles does not hide the loop.
     busiest = max(per_block.values(), key=lambda calls: sum(calls.values()), default={})
     return CaseFacts(
-        case=case, block_dim=m.block_dim, ub_capacity=chip.ub_bytes if chip is not None else None,
+        case=case,
+        block_dim=m.block_dim,
+        ub_capacity=chip.ub_bytes if chip is not None else None,
         buffers=[BufferSeen(file=b.file, line=b.line, num=b.num, bytes=b.len) for b in m.init_buffers],
-        site_calls=dict(busiest), time_us=m.time_us, launch_us=m.launch_us or 0.0,
-        pipe_ratio={k: u.ratio for k, u in m.pipes.items()})
+        site_calls=dict(busiest),
+        time_us=m.time_us,
+        launch_us=m.launch_us or 0.0,
+        pipe_ratio={k: u.ratio for k, u in m.pipes.items()},
+    )

@@ -30,8 +30,13 @@ def load_golden(spec: str, base: Path):
     file, _, name = spec.rpartition(":")
     path = (base / file).resolve() if not Path(file).is_absolute() else Path(file)
     if not path.exists():
-        raise GoldenError(RunError(kind="golden_error", file=str(path), message=(
-            f"golden file {path} does not exist; give it as FILE.py:FUNCTION relative to the operator")))
+        raise GoldenError(
+            RunError(
+                kind="golden_error",
+                file=str(path),
+                message=(f"golden file {path} does not exist; give it as FILE.py:FUNCTION relative to the operator"),
+            )
+        )
     module_name = f"tilewise_golden_{abs(hash(str(path)))}"
     try:
         loader_spec = importlib.util.spec_from_file_location(module_name, path)
@@ -39,12 +44,19 @@ def load_golden(spec: str, base: Path):
         sys.modules[module_name] = module
         loader_spec.loader.exec_module(module)
     except Exception as exc:  # noqa: BLE001 - user code: report it, never crash the caller
-        raise GoldenError(RunError(kind="golden_error", message=f"importing the golden failed: {exc!r}",
-                                   file=str(path), line=_user_line(exc, path))) from None
+        raise GoldenError(
+            RunError(
+                kind="golden_error",
+                message=f"importing the golden failed: {exc!r}",
+                file=str(path),
+                line=_user_line(exc, path),
+            )
+        ) from None
     fn = getattr(module, name, None)
     if not callable(fn):
-        raise GoldenError(RunError(kind="golden_error", message=f"{path.name} has no function '{name}'",
-                                   file=str(path)))
+        raise GoldenError(
+            RunError(kind="golden_error", message=f"{path.name} has no function '{name}'", file=str(path))
+        )
     return fn, path
 
 
@@ -59,8 +71,8 @@ class GoldenOutputs(list):
 
 def _list_index(name: str, base: str) -> int | None:
     """The index of `name` in the tensor list `base` (`x[2]` -> 2), None for another name."""
-    if name.startswith(base + "[") and name.endswith("]") and name[len(base) + 1:-1].isdigit():
-        return int(name[len(base) + 1:-1])
+    if name.startswith(base + "[") and name.endswith("]") and name[len(base) + 1 : -1].isdigit():
+        return int(name[len(base) + 1 : -1])
     return None
 
 
@@ -75,8 +87,10 @@ def golden_arguments(params: list[TensorParam], arrays: dict[str, np.ndarray]) -
     args: list = []
     for t in params:
         if t.param_type == "DYNAMIC":
-            items = sorted(((i, a) for n, a in arrays.items() if (i := _list_index(n, t.name)) is not None),
-                           key=lambda item: item[0])
+            items = sorted(
+                ((i, a) for n, a in arrays.items() if (i := _list_index(n, t.name)) is not None),
+                key=lambda item: item[0],
+            )
             args.append([a for _, a in items] if items else ([arrays[t.name]] if t.name in arrays else []))
         else:
             args.append(arrays.get(t.name))
@@ -90,30 +104,50 @@ def group_outputs(result, outputs: list[TensorParam]) -> GoldenOutputs:
         return GoldenOutputs([np.asarray(o) for o in (result if isinstance(result, tuple | list) else [result])])
     if len(outputs) == 1:
         entries = [result]
-        if isinstance(result, tuple | list) and (outputs[0].param_type != "DYNAMIC" or (
-                len(result) == 1 and isinstance(result[0], tuple | list))):
+        if isinstance(result, tuple | list) and (
+            outputs[0].param_type != "DYNAMIC" or (len(result) == 1 and isinstance(result[0], tuple | list))
+        ):
             entries = list(result)
     else:
         entries = list(result) if isinstance(result, tuple | list) else [result]
     if len(entries) != len(outputs):
-        raise GoldenError(RunError(kind="golden_shape", message=(
-            f"the golden returned {len(entries)} output(s) but the OpDef has {len(outputs)} "
-            f"({_signature(outputs)}); return a tuple with one entry per output")))
+        raise GoldenError(
+            RunError(
+                kind="golden_shape",
+                message=(
+                    f"the golden returned {len(entries)} output(s) but the OpDef has {len(outputs)} "
+                    f"({_signature(outputs)}); return a tuple with one entry per output"
+                ),
+            )
+        )
     arrays: list[np.ndarray] = []
     counts: list[int] = []
     for t, entry in zip(outputs, entries, strict=True):
         if t.param_type == "DYNAMIC":
             if not isinstance(entry, tuple | list):
-                raise GoldenError(RunError(kind="golden_shape", message=(
-                    f"the golden's entry for the DYNAMIC output {t.name} is not a list; return a list of arrays, "
-                    f"one per tensor of {t.name}")))
+                raise GoldenError(
+                    RunError(
+                        kind="golden_shape",
+                        message=(
+                            f"the golden's entry for the DYNAMIC output {t.name} is not a list; return a list of "
+                            "arrays, "
+                            f"one per tensor of {t.name}"
+                        ),
+                    )
+                )
             arrays += [np.asarray(a) for a in entry]
             counts.append(len(entry))
         else:
             if isinstance(entry, tuple | list):
-                raise GoldenError(RunError(kind="golden_shape", message=(
-                    f"the golden's entry for the output {t.name} is a list, but {t.name} is not DYNAMIC; "
-                    "return one array for it")))
+                raise GoldenError(
+                    RunError(
+                        kind="golden_shape",
+                        message=(
+                            f"the golden's entry for the output {t.name} is a list, but {t.name} is not DYNAMIC; "
+                            "return one array for it"
+                        ),
+                    )
+                )
             arrays.append(np.asarray(entry))
             counts.append(1)
     return GoldenOutputs(arrays, counts)
@@ -123,18 +157,24 @@ def _signature(outputs: list[TensorParam]) -> str:
     return ", ".join(f"{t.name}: a list" if t.param_type == "DYNAMIC" else t.name for t in outputs)
 
 
-def run_golden(spec: str, base: Path, inputs: list, attrs: dict,
-               outputs: list[TensorParam] | None = None) -> GoldenOutputs:
+def run_golden(
+    spec: str, base: Path, inputs: list, attrs: dict, outputs: list[TensorParam] | None = None
+) -> GoldenOutputs:
     """Call the golden with `inputs` as positional arguments (a list stays a list: a DYNAMIC input) and return its
     answer flattened, checked against the OpDef `outputs` when they are known."""
     fn, path = load_golden(spec, base)
-    args = [[np.array(a, copy=True) for a in x] if isinstance(x, list) else (None if x is None else np.array(
-        x, copy=True)) for x in inputs]
+    args = [
+        [np.array(a, copy=True) for a in x] if isinstance(x, list) else (None if x is None else np.array(x, copy=True))
+        for x in inputs
+    ]
     try:
         result = fn(*args, **attrs)
     except Exception as exc:  # noqa: BLE001 - user code
-        raise GoldenError(RunError(kind="golden_error", message=f"the golden raised {exc!r}", file=str(path),
-                                   line=_user_line(exc, path))) from None
+        raise GoldenError(
+            RunError(
+                kind="golden_error", message=f"the golden raised {exc!r}", file=str(path), line=_user_line(exc, path)
+            )
+        ) from None
     try:
         return group_outputs(result, outputs or [])
     except GoldenError as exc:
@@ -142,22 +182,37 @@ def run_golden(spec: str, base: Path, inputs: list, attrs: dict,
         raise
 
 
-def check_outputs(outputs: list[OutputCheck], produced: list[np.ndarray], expected: list[np.ndarray],
-                  rtol: float, atol: float,
-                  per_output: dict[str, tuple[float, float]] | None = None) -> list[OutputCheck]:
+def check_outputs(
+    outputs: list[OutputCheck],
+    produced: list[np.ndarray],
+    expected: list[np.ndarray],
+    rtol: float,
+    atol: float,
+    per_output: dict[str, tuple[float, float]] | None = None,
+) -> list[OutputCheck]:
     """Compare each produced output with the golden's answer; `per_output` maps an output name (a list output's
     base name covers all its tensors) to its own (rtol, atol)."""
     # imported here: device.emulator's package imports this module, so a module-level import would be circular
     from device.emulator.dtypes import as_float
 
     if len(expected) != len(produced):
-        raise GoldenError(RunError(kind="golden_shape", message=(
-            f"the golden returned {len(expected)} output(s) but the operator has {len(produced)}")))
+        raise GoldenError(
+            RunError(
+                kind="golden_shape",
+                message=(f"the golden returned {len(expected)} output(s) but the operator has {len(produced)}"),
+            )
+        )
     checks = []
     for out, got, want in zip(outputs, produced, expected, strict=True):
         if want.size != got.size:
-            raise GoldenError(RunError(kind="golden_shape", message=(
-                f"the golden's {out.name} has shape {list(want.shape)}, the operator produced {list(got.shape)}")))
+            raise GoldenError(
+                RunError(
+                    kind="golden_shape",
+                    message=(
+                        f"the golden's {out.name} has shape {list(want.shape)}, the operator produced {list(got.shape)}"
+                    ),
+                )
+            )
         g = as_float(got, out.dtype).reshape(-1)
         # The answer is judged as stored in the output dtype: a float16 golden rounds itself with astype, but numpy
         # has no bfloat16, so a bfloat16 golden hands back float32 and is rounded here, to the same footing.
@@ -170,11 +225,17 @@ def check_outputs(outputs: list[OutputCheck], produced: list[np.ndarray], expect
         bad = ~(diff <= np.maximum(out_atol + out_rtol * np.abs(w), ulp_of(w, out.dtype)))
         bad &= ~((np.isnan(g) & np.isnan(w)) | ((g == w) & ~finite))  # matching nan/inf count as equal
         rel = diff / np.maximum(np.abs(w), 1e-12)
-        checks.append(OutputCheck(
-            name=out.name, shape=out.shape, dtype=out.dtype,
-            max_abs_err=float(np.max(diff[finite])) if finite.any() else None,
-            max_rel_err=float(np.max(rel[finite])) if finite.any() else None,
-            mismatches=int(bad.sum()), ok=not bool(bad.any())))
+        checks.append(
+            OutputCheck(
+                name=out.name,
+                shape=out.shape,
+                dtype=out.dtype,
+                max_abs_err=float(np.max(diff[finite])) if finite.any() else None,
+                max_rel_err=float(np.max(rel[finite])) if finite.any() else None,
+                mismatches=int(bad.sum()),
+                ok=not bool(bad.any()),
+            )
+        )
     return checks
 
 

@@ -109,5 +109,6 @@ class Measurement(BaseModel):
 class Device(Protocol):
     name: str
 
-    def run(self, op: Operator, case: Case, *, knobs: dict[str, int] | None = None, seed: int = 0,
-            golden: str | None = None) -> Measurement: ...
+    def run(
+        self, op: Operator, case: Case, *, knobs: dict[str, int] | None = None, seed: int = 0, golden: str | None = None
+    ) -> Measurement: ...

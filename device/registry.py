@@ -15,8 +15,9 @@ DEVICES: tuple[str, ...] = ("emulator",)
 def make_device(name: str, *, chip: Chip | str | None = None, timeout_s: float | None = None):
     """The device called `name`; ValueError naming the allowed devices for any other name."""
     if name not in DEVICES:
-        raise ValueError(f"unknown device '{name}'; use one of: {', '.join(DEVICES)} (only the CPU emulator exists "
-                         "so far)")
+        raise ValueError(
+            f"unknown device '{name}'; use one of: {', '.join(DEVICES)} (only the CPU emulator exists so far)"
+        )
     from device.emulator import EmulatorDevice
 
     return EmulatorDevice(chip=chip, **({"timeout_s": timeout_s} if timeout_s is not None else {}))

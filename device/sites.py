@@ -43,10 +43,22 @@ def per_line(sites: list[SiteUse], blocks: int | None) -> dict[tuple[str, int], 
             per_block[r.block] += r.calls
         launched = max(blocks or 0, max(per_block) + 1)
         counts = [per_block.get(b, 0) for b in range(launched)]
-        out[(file, line)].append(LineFigures(
-            api=api, pipe=pipe, calls=sum(counts), blocks=launched, active_blocks=sum(1 for c in counts if c),
-            min_calls_per_block=min(counts), max_calls_per_block=max(counts), bytes=sum(r.bytes for r in rows),
-            min_bytes=min(r.min_bytes for r in rows), max_bytes=max(r.max_bytes for r in rows),
-            repeats=sum(r.repeats for r in rows), min_repeats=min(r.min_repeats for r in rows),
-            max_repeats=max(r.max_repeats for r in rows), busy_us=sum(r.busy_us for r in rows)))
+        out[(file, line)].append(
+            LineFigures(
+                api=api,
+                pipe=pipe,
+                calls=sum(counts),
+                blocks=launched,
+                active_blocks=sum(1 for c in counts if c),
+                min_calls_per_block=min(counts),
+                max_calls_per_block=max(counts),
+                bytes=sum(r.bytes for r in rows),
+                min_bytes=min(r.min_bytes for r in rows),
+                max_bytes=max(r.max_bytes for r in rows),
+                repeats=sum(r.repeats for r in rows),
+                min_repeats=min(r.min_repeats for r in rows),
+                max_repeats=max(r.max_repeats for r in rows),
+                busy_us=sum(r.busy_us for r in rows),
+            )
+        )
     return dict(out)

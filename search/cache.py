@@ -85,29 +85,44 @@ class ResultsCache:
         with self._lock:
             row = self._db.execute(
                 "SELECT measurement FROM results WHERE source_hash=? AND config=? AND case_key=? AND device=? "
-                "AND chip=?", (src, config_key(config), case_key, device, chip)).fetchone()
+                "AND chip=?",
+                (src, config_key(config), case_key, device, chip),
+            ).fetchone()
         return Measurement.model_validate_json(row[0]) if row else None
 
     def put(self, src: str, config: dict[str, int], case_key: str, device: str, chip: str, m: Measurement) -> None:
         with self._lock:
             self._db.execute(
                 "INSERT OR REPLACE INTO results (source_hash, config, case_key, device, chip, measurement) "
-                "VALUES (?, ?, ?, ?, ?, ?)", (src, config_key(config), case_key, device, chip, m.model_dump_json()))
+                "VALUES (?, ?, ?, ?, ?, ?)",
+                (src, config_key(config), case_key, device, chip, m.model_dump_json()),
+            )
 
     def put_best(self, src: str, device: str, chip: str, best: BestConfig) -> None:
         """Kept per tuned source, so an editor reopened on the same sources shows the tune's result again."""
         with self._lock:
             self._db.execute(
                 "INSERT OR REPLACE INTO best_configs (source_hash, device, chip, cases, config, best_us, baseline_us) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?)", (src, device, chip, json.dumps(sorted(best.cases)),
-                                                 config_key(best.config), best.best_us, best.baseline_us))
+                "VALUES (?, ?, ?, ?, ?, ?, ?)",
+                (
+                    src,
+                    device,
+                    chip,
+                    json.dumps(sorted(best.cases)),
+                    config_key(best.config),
+                    best.best_us,
+                    best.baseline_us,
+                ),
+            )
 
     def best(self, src: str, device: str, chip: str) -> BestConfig | None:
         """The most recent tune's best configuration for these sources, whatever cases it ran."""
         with self._lock:
             row = self._db.execute(
                 "SELECT cases, config, best_us, baseline_us FROM best_configs WHERE source_hash=? AND device=? "
-                "AND chip=? ORDER BY created DESC LIMIT 1", (src, device, chip)).fetchone()
+                "AND chip=? ORDER BY created DESC LIMIT 1",
+                (src, device, chip),
+            ).fetchone()
         if row is None:
             return None
         return BestConfig(cases=json.loads(row[0]), config=json.loads(row[1]), best_us=row[2], baseline_us=row[3])

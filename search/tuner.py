@@ -76,9 +76,21 @@ def geomean(values: list[float]) -> float:
 
 
 class Tuner:
-    def __init__(self, op: Operator, device, cases: list[Case], *, strategy: str = "evo", budget: int = 32,
-                 seed: int = 0, cache: ResultsCache | None = None, workers: int = 2, space: SearchSpace | None = None,
-                 data_seed: int = 0, inputs: dict[str, np.ndarray] | None = None):
+    def __init__(
+        self,
+        op: Operator,
+        device,
+        cases: list[Case],
+        *,
+        strategy: str = "evo",
+        budget: int = 32,
+        seed: int = 0,
+        cache: ResultsCache | None = None,
+        workers: int = 2,
+        space: SearchSpace | None = None,
+        data_seed: int = 0,
+        inputs: dict[str, np.ndarray] | None = None,
+    ):
         if strategy not in STRATEGIES:
             raise ValueError(f"unknown strategy '{strategy}'; use one of {', '.join(STRATEGIES)}")
         self.op, self.device, self.cases = op, device, cases
@@ -154,17 +166,31 @@ class Tuner:
         if self.cache is None or not base.ok or best.index == 0:
             return
         try:
-            self.cache.put_best(source_hash(self.base_texts), self.device.name, self.device.chip.name, BestConfig(
-                config=best.config, best_us=best.time_us, baseline_us=base.time_us, cases=[c.name for c in self.cases]))
+            self.cache.put_best(
+                source_hash(self.base_texts),
+                self.device.name,
+                self.device.chip.name,
+                BestConfig(
+                    config=best.config,
+                    best_us=best.time_us,
+                    baseline_us=base.time_us,
+                    cases=[c.name for c in self.cases],
+                ),
+            )
         except Exception:
             log.exception("could not record the best configuration")
 
     def _event(self, kind, trial: Trial | None, best: Trial | None) -> TrialEvent:
         base = self.trials[0] if self.trials else None
-        return TrialEvent(kind=kind, trial=trial, best=best.config if best else None,
-                          best_us=best.time_us if best else None,
-                          baseline_us=base.time_us if base and base.ok else None,
-                          evaluations=len(self.trials), budget=self.budget)
+        return TrialEvent(
+            kind=kind,
+            trial=trial,
+            best=best.config if best else None,
+            best_us=best.time_us if best else None,
+            baseline_us=base.time_us if base and base.ok else None,
+            evaluations=len(self.trials),
+            budget=self.budget,
+        )
 
     def result(self) -> TuneResult:
         ok = [t for t in self.trials if t.ok]
@@ -172,12 +198,23 @@ class Tuner:
         base = self.trials[0] if self.trials else None
         baseline_us = base.time_us if base and base.ok else None
         return TuneResult(
-            operator=self.op.model.operator, strategy=self.strategy_name, budget=self.budget, seed=self.seed,
-            cases=[c.name for c in self.cases], space=self.space, baseline=self.space.baseline(),
-            baseline_us=baseline_us, best=best.config if best else None, best_us=best.time_us if best else None,
+            operator=self.op.model.operator,
+            strategy=self.strategy_name,
+            budget=self.budget,
+            seed=self.seed,
+            cases=[c.name for c in self.cases],
+            space=self.space,
+            baseline=self.space.baseline(),
+            baseline_us=baseline_us,
+            best=best.config if best else None,
+            best_us=best.time_us if best else None,
             speedup=(baseline_us / best.time_us) if best and baseline_us else None,
-            evaluations=len(self.trials), cached=sum(t.cached for t in self.trials),
-            failed=[t for t in self.trials if not t.ok], trials=self.trials, stopped=self._stop.is_set())
+            evaluations=len(self.trials),
+            cached=sum(t.cached for t in self.trials),
+            failed=[t for t in self.trials if not t.ok],
+            trials=self.trials,
+            stopped=self._stop.is_set(),
+        )
 
     # ---- one evaluation ---------------------------------------------------------------------------------------
     def _evaluate(self, index: int, config: Config) -> Trial:
@@ -231,23 +268,28 @@ class Tuner:
         if not new:
             return None
         w = new[0]
-        return (f"{w.kind} at {w.file}:{w.line}: {w.message} (the shipped configuration does not overrun there, "
-                f"so this tiling is refused even where its outputs match)")
+        return (
+            f"{w.kind} at {w.file}:{w.line}: {w.message} (the shipped configuration does not overrun there, "
+            f"so this tiling is refused even where its outputs match)"
+        )
 
     def _measure(self, case: Case, config: Config, is_baseline: bool) -> Measurement:
         if self.has_golden:
             return self.device.run(self.op, case, knobs=config, seed=self.data_seed, inputs=self.inputs or None)
         # Without a golden, the shipped configuration's outputs are the reference.
-        m = self.device.run(self.op, case, knobs=config, seed=self.data_seed, inputs=self.inputs or None,
-                            keep_outputs=True)
+        m = self.device.run(
+            self.op, case, knobs=config, seed=self.data_seed, inputs=self.inputs or None, keep_outputs=True
+        )
         outputs = m._outputs
         if m.ok and outputs is not None:
             with self._lock:
                 if is_baseline or case.name not in self.baseline_outputs:
                     self.baseline_outputs.setdefault(case.name, outputs)
                 reference = self.baseline_outputs[case.name]
-            m.correct = all(np.allclose(np.asarray(a, np.float64), np.asarray(b, np.float64), rtol=1e-3, atol=1e-3,
-                                        equal_nan=True) for a, b in zip(outputs, reference, strict=True))
+            m.correct = all(
+                np.allclose(np.asarray(a, np.float64), np.asarray(b, np.float64), rtol=1e-3, atol=1e-3, equal_nan=True)
+                for a, b in zip(outputs, reference, strict=True)
+            )
         return m
 
 

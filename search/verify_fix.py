@@ -72,8 +72,10 @@ class FixVerdict:
             return f"Tried on the emulator: the fix breaks case {bad.case}: {bad.detail}. Do not apply it as is."
         repaired = [c.case for c in self.cases if c.repaired]
         if repaired:
-            return (f"Verified on the emulator: with the fix, case{'s' if len(repaired) > 1 else ''} "
-                    f"{', '.join(repaired)} pass{'' if len(repaired) > 1 else 'es'} the golden (failing without it).")
+            return (
+                f"Verified on the emulator: with the fix, case{'s' if len(repaired) > 1 else ''} "
+                f"{', '.join(repaired)} pass{'' if len(repaired) > 1 else 'es'} the golden (failing without it)."
+            )
         speed = self.speedup
         gain = f"{speed:.2f}x as fast" if speed else "no timing"
         before = sum(c.before_us or 0 for c in self.cases if c.correct)
@@ -82,8 +84,9 @@ class FixVerdict:
         return f"Verified on the emulator over {n} case{'s' if n != 1 else ''}: still correct, {gain}{figures}."
 
 
-def verify_fix(op: Operator, fix: Fix, device: Device, cases: list[Case], *, seed: int = 0,
-               texts: dict[str, str] | None = None) -> FixVerdict:
+def verify_fix(
+    op: Operator, fix: Fix, device: Device, cases: list[Case], *, seed: int = 0, texts: dict[str, str] | None = None
+) -> FixVerdict:
     """Run every case with and without the fix. `texts` are the sources the fix was computed on (an editor's
     unsaved snapshot); by default the operator's own."""
     current = {p: sf.text for p, sf in op.sources.items()}
@@ -91,29 +94,43 @@ def verify_fix(op: Operator, fix: Fix, device: Device, cases: list[Case], *, see
     fixed = apply_fix(fix, current)
     verdict = FixVerdict(fix.title)
     if not cases:
-        verdict.cases.append(CaseVerdict("-", ran=False, correct=None,
-                                         detail="the operator has no case to run (add [[cases]] to tilewise.toml)"))
+        verdict.cases.append(
+            CaseVerdict(
+                "-", ran=False, correct=None, detail="the operator has no case to run (add [[cases]] to tilewise.toml)"
+            )
+        )
         return verdict
     for case in cases:
         verdict.cases.append(_verify_case(op, device, case, seed, current, {**current, **fixed}))
     return verdict
 
 
-def _verify_case(op: Operator, device: Device, case: Case, seed: int, before_texts: dict[str, str],
-                 after_texts: dict[str, str]) -> CaseVerdict:
+def _verify_case(
+    op: Operator, device: Device, case: Case, seed: int, before_texts: dict[str, str], after_texts: dict[str, str]
+) -> CaseVerdict:
     before = device.run(op, case, seed=seed, texts=before_texts, keep_outputs=True)
     after = device.run(op, case, seed=seed, texts=after_texts, keep_outputs=True)
     if not before.ok or before.correct is False:
         # A fix for an error (a missing tiling field): passing the golden with it is the proof it works.
         if after.ok and after.correct is True:
-            return CaseVerdict(case.name, ran=True, correct=True, after_us=after.time_us, repaired=True,
-                               detail=f"case {case.name} fails without the fix ({_failure(before)}) and passes with it")
-        return CaseVerdict(case.name, ran=False, correct=None,
-                           detail=f"the operator fails case {case.name} without the fix ({_failure(before)})")
+            return CaseVerdict(
+                case.name,
+                ran=True,
+                correct=True,
+                after_us=after.time_us,
+                repaired=True,
+                detail=f"case {case.name} fails without the fix ({_failure(before)}) and passes with it",
+            )
+        return CaseVerdict(
+            case.name,
+            ran=False,
+            correct=None,
+            detail=f"the operator fails case {case.name} without the fix ({_failure(before)})",
+        )
     result = CaseVerdict(case.name, ran=after.ok, correct=False, before_us=before.time_us, after_us=after.time_us)
     if not after.ok or after.correct is False:
         result.detail = _failure(after)
-    elif (new := _new_warnings(before, after)):
+    elif new := _new_warnings(before, after):
         result.detail = f"it adds {new}"
     elif before.correct is None and (diff := _differs(before, after)):
         result.detail = diff

@@ -53,8 +53,11 @@ def parse_refs(items: list[str] | None, flag: str) -> dict[TensorRef, str]:
     for name, value in parse_assignments(items, flag).items():
         m = _REF_RE.fullmatch(name)
         if not m:
-            raise TilewiseError(flag, 0, f"'{name}' is not an input name; write {flag} x=... or, for a tensor of "
-                                         f"a list input, {flag} x[0]=...")
+            raise TilewiseError(
+                flag,
+                0,
+                f"'{name}' is not an input name; write {flag} x=... or, for a tensor of a list input, {flag} x[0]=...",
+            )
         out[TensorRef(m.group(1), int(m.group(2)) if m.group(2) is not None else None)] = value
     return out
 
@@ -120,8 +123,9 @@ def build_case(op: Operator, args, arrays: dict[TensorRef, np.ndarray] | None = 
         inputs = _plain_inputs(op, base, shapes, dtypes, arrays)
     # The base case's output dtypes and output initialisation stand: no flag sets them.
     kept = {"outputs": base.outputs, "outputs_init": base.outputs_init} if base else {}
-    return Case(name=base.name if base else "cli", inputs=inputs, attrs={**(base.attrs if base else {}), **attrs},
-                **kept)
+    return Case(
+        name=base.name if base else "cli", inputs=inputs, attrs={**(base.attrs if base else {}), **attrs}, **kept
+    )
 
 
 def _check_refs(params: list[TensorParam], given) -> None:
@@ -133,23 +137,39 @@ def _check_refs(params: list[TensorParam], given) -> None:
             if ref.base not in kinds:
                 raise TilewiseError(flag, 0, f"unknown input '{ref.text}'; the inputs are {names}")
             if ref.index is not None and kinds[ref.base] != "DYNAMIC":
-                raise TilewiseError(flag, 0, f"'{ref.text}': input '{ref.base}' is one tensor, not a list "
-                                             f"(DYNAMIC); write {flag} {ref.base}=...")
+                raise TilewiseError(
+                    flag,
+                    0,
+                    f"'{ref.text}': input '{ref.base}' is one tensor, not a list "
+                    f"(DYNAMIC); write {flag} {ref.base}=...",
+                )
             if ref.index is None and kinds[ref.base] == "DYNAMIC" and flag != "--dtype":
-                raise TilewiseError(flag, 0, f"'{ref.base}' is a tensor list (DYNAMIC): give each tensor, "
-                                             f"{flag} {ref.base}[0]=... {flag} {ref.base}[1]=...")
+                raise TilewiseError(
+                    flag,
+                    0,
+                    f"'{ref.base}' is a tensor list (DYNAMIC): give each tensor, "
+                    f"{flag} {ref.base}[0]=... {flag} {ref.base}[1]=...",
+                )
 
 
-def _opdef_inputs(op: Operator, params: list[TensorParam], base: Case | None, shapes, dtypes,
-                  arrays) -> dict[str, InputSpec]:
+def _opdef_inputs(
+    op: Operator, params: list[TensorParam], base: Case | None, shapes, dtypes, arrays
+) -> dict[str, InputSpec]:
     inputs: dict[str, InputSpec] = {}
     for t in params:
         if t.param_type == "DYNAMIC":
             manifest_path = op.manifest.path if op.manifest and op.manifest.path else "tilewise.toml"
             for index in _list_indexes(t.name, base, shapes, dtypes, arrays, manifest_path):
                 ref = TensorRef(t.name, index)
-                spec = _tensor(t, ref, base.inputs.get(ref.text) if base else None, shapes, dtypes, arrays,
-                               dtypes.get(TensorRef(t.name, None)))
+                spec = _tensor(
+                    t,
+                    ref,
+                    base.inputs.get(ref.text) if base else None,
+                    shapes,
+                    dtypes,
+                    arrays,
+                    dtypes.get(TensorRef(t.name, None)),
+                )
                 inputs[ref.text] = spec
             continue
         ref = TensorRef(t.name, None)
@@ -158,8 +178,9 @@ def _opdef_inputs(op: Operator, params: list[TensorParam], base: Case | None, sh
             if t.param_type == "OPTIONAL":
                 continue  # left out: the kernel sees nullptr, the golden None
             listed = ", ".join(p.name for p in params)
-            raise TilewiseError("--shape", 0, f"no shape for input '{t.name}': pass --shape {t.name}=D0,D1,... "
-                                              f"(inputs: {listed})")
+            raise TilewiseError(
+                "--shape", 0, f"no shape for input '{t.name}': pass --shape {t.name}=D0,D1,... (inputs: {listed})"
+            )
         inputs[t.name] = _tensor(t, ref, prev, shapes, dtypes, arrays, None)
     return inputs
 
@@ -172,29 +193,44 @@ def _list_indexes(name: str, base: Case | None, shapes, dtypes, arrays, manifest
         origin = dict(from_flags)
     else:
         pattern = re.compile(rf"{re.escape(name)}\[(\d+)\]")
-        origin = {int(m.group(1)): manifest_path for key in (base.inputs if base else {})
-                  if (m := pattern.fullmatch(key))}
+        origin = {
+            int(m.group(1)): manifest_path for key in (base.inputs if base else {}) if (m := pattern.fullmatch(key))
+        }
     for ref in arrays:
         if ref.base == name:
             origin.setdefault(ref.index, "--input")
     if not origin:
-        raise TilewiseError("--shape", 0, f"no shape for input '{name}', a tensor list (DYNAMIC): pass "
-                                          f"--shape {name}[0]=D0,D1,... --shape {name}[1]=... (one per tensor)")
+        raise TilewiseError(
+            "--shape",
+            0,
+            f"no shape for input '{name}', a tensor list (DYNAMIC): pass "
+            f"--shape {name}[0]=D0,D1,... --shape {name}[1]=... (one per tensor)",
+        )
     indexes = sorted(origin)
     for expected, index in enumerate(indexes):
         if index != expected:
-            raise TilewiseError(origin[index], 0, (
-                f"'{name}[{index}]' but no '{name}[{expected}]': a tensor list has no gaps; "
-                f"give {name}[0] to {name}[{indexes[-1]}], or renumber from {name}[0]"))
+            raise TilewiseError(
+                origin[index],
+                0,
+                (
+                    f"'{name}[{index}]' but no '{name}[{expected}]': a tensor list has no gaps; "
+                    f"give {name}[0] to {name}[{indexes[-1]}], or renumber from {name}[0]"
+                ),
+            )
     for ref in dtypes:
         if ref.base == name and ref.index is not None and ref.index not in origin:
-            raise TilewiseError("--dtype", 0, f"'{ref.text}': the list '{name}' has tensors {name}[0] to "
-                                              f"{name}[{indexes[-1]}]; give --shape {ref.text}=... first")
+            raise TilewiseError(
+                "--dtype",
+                0,
+                f"'{ref.text}': the list '{name}' has tensors {name}[0] to "
+                f"{name}[{indexes[-1]}]; give --shape {ref.text}=... first",
+            )
     return indexes
 
 
-def _tensor(t: TensorParam, ref: TensorRef, prev: InputSpec | None, shapes, dtypes, arrays,
-            list_dtype: str | None) -> InputSpec:
+def _tensor(
+    t: TensorParam, ref: TensorRef, prev: InputSpec | None, shapes, dtypes, arrays, list_dtype: str | None
+) -> InputSpec:
     """One tensor's spec: --shape, else the --input array's shape, else the manifest's; the dtype from --dtype (the
     tensor's, then the whole list's), else the manifest's, else the --input array's when the OpDef allows it, else
     the OpDef's first."""
@@ -206,16 +242,26 @@ def _tensor(t: TensorParam, ref: TensorRef, prev: InputSpec | None, shapes, dtyp
     else:
         shape = prev.shape
     from_array = str(array.dtype) if array is not None and str(array.dtype) in t.dtypes else None
-    dtype = (dtypes.get(ref) or list_dtype or (prev.dtype if prev else None) or from_array
-             or (t.dtypes[0] if t.dtypes and t.dtypes[0] in DTYPES else "float16"))
+    dtype = (
+        dtypes.get(ref)
+        or list_dtype
+        or (prev.dtype if prev else None)
+        or from_array
+        or (t.dtypes[0] if t.dtypes and t.dtypes[0] in DTYPES else "float16")
+    )
     return _spec(ref, shape, dtype, prev)
 
 
 def _spec(ref: TensorRef, shape: list[int], dtype: str, prev: InputSpec | None) -> InputSpec:
     """The validated spec, the manifest's init hints kept; a bad shape or dtype is an error naming its flag."""
     try:
-        return InputSpec(shape=shape, dtype=dtype, init=prev.init if prev else "normal",
-                         low=prev.low if prev else None, high=prev.high if prev else None)
+        return InputSpec(
+            shape=shape,
+            dtype=dtype,
+            init=prev.init if prev else "normal",
+            low=prev.low if prev else None,
+            high=prev.high if prev else None,
+        )
     except ValidationError as exc:
         first = exc.errors()[0]
         flag = "--dtype" if first["loc"] and first["loc"][0] == "dtype" else "--shape"
@@ -235,10 +281,18 @@ def _plain_inputs(op: Operator, base: Case | None, shapes, dtypes, arrays) -> di
     for name in names:
         prev = base.inputs.get(name) if base else None
         array = array_by_text.get(name)
-        shape = (_shape(by_text[name], TensorRef(name, None)) if name in by_text
-                 else list(array.shape) if array is not None else prev.shape)
-        dtype = dtype_by_text.get(name) or (prev.dtype if prev else None) or (
-            str(array.dtype) if array is not None and str(array.dtype) in DTYPES else "float16")
+        shape = (
+            _shape(by_text[name], TensorRef(name, None))
+            if name in by_text
+            else list(array.shape)
+            if array is not None
+            else prev.shape
+        )
+        dtype = (
+            dtype_by_text.get(name)
+            or (prev.dtype if prev else None)
+            or (str(array.dtype) if array is not None and str(array.dtype) in DTYPES else "float16")
+        )
         inputs[name] = _spec(TensorRef(name, None), shape, dtype, prev)
     return inputs
 

@@ -78,16 +78,24 @@ def _print_model(op: Operator) -> None:
         suffix = f"[{f.array_len}]" if f.array_len else ""
         out.print(f"  {f.type} {f.name}{suffix}", markup=False)
     for tf in m.tiling.functions:
-        out.print(f"  blockDim: {', '.join(e.text for e in tf.block_dim) or '-'}; "
-                  f"tiling keys: {', '.join(e.text for e in tf.tiling_keys) or '-'}; "
-                  f"workspace: {', '.join(e.text for e in tf.workspace) or '-'}", markup=False)
+        out.print(
+            f"  blockDim: {', '.join(e.text for e in tf.block_dim) or '-'}; "
+            f"tiling keys: {', '.join(e.text for e in tf.tiling_keys) or '-'}; "
+            f"workspace: {', '.join(e.text for e in tf.workspace) or '-'}",
+            markup=False,
+        )
     if m.tiling_key_branches:
         out.print("kernel tiling-key branches: " + ", ".join(b.key.text for b in m.tiling_key_branches))
     q = Table("queue", "kind", "position", "depth", "InitBuffer (num x bytes)", box=None, pad_edge=False)
     for queue in m.queues:
         ib = next((b for b in m.init_buffers if b.queue == queue.name and b.owner == queue.owner), None)
-        q.add_row(queue.name, queue.kind, queue.position or "", str(queue.depth if queue.depth is not None else ""),
-                  f"{ib.num.text} x {ib.size.text}" if ib else "")
+        q.add_row(
+            queue.name,
+            queue.kind,
+            queue.position or "",
+            str(queue.depth if queue.depth is not None else ""),
+            f"{ib.num.text} x {ib.size.text}" if ib else "",
+        )
     out.print(q)
     k = Table("knob", "value", "role", "domain", "where", box=None, pad_edge=False)
     for knob in m.knobs:
@@ -105,8 +113,12 @@ def finding_json(f: Finding, verdicts: dict | None = None) -> dict:
             e["file"] = _rel(e["file"])
         verdict = (verdicts or {}).get((id(f), fix.title))
         if verdict is not None:
-            raw["verified"] = {"correct": verdict.correct, "checked": verdict.checked, "speedup": verdict.speedup,
-                               "message": verdict.message()}
+            raw["verified"] = {
+                "correct": verdict.correct,
+                "checked": verdict.checked,
+                "speedup": verdict.speedup,
+                "message": verdict.message(),
+            }
     return d
 
 
@@ -152,18 +164,28 @@ def cmd_lint(args: argparse.Namespace) -> int:
     else:
         for f in findings:
             colour = {"error": "red", "warning": "yellow"}.get(f.severity, "cyan")
-            out.print(f"{_rel(f.file)}:{f.line}:{f.col}: [{colour}]{f.severity}[/{colour}]: "
-                      f"{_escape(f.message)} [dim]\\[{f.rule}][/dim]")
+            out.print(
+                f"{_rel(f.file)}:{f.line}:{f.col}: [{colour}]{f.severity}[/{colour}]: "
+                f"{_escape(f.message)} [dim]\\[{f.rule}][/dim]"
+            )
             for fix in f.fixes:
                 verdict = verdicts.get((id(f), fix.title))
-                kind = "fix" if fix.safe else "fix (verify on the emulator: --verify)" if verdict is None else \
-                    "fix (verified)" if verdict.correct else "fix (BREAKS)"
+                kind = (
+                    "fix"
+                    if fix.safe
+                    else "fix (verify on the emulator: --verify)"
+                    if verdict is None
+                    else "fix (verified)"
+                    if verdict.correct
+                    else "fix (BREAKS)"
+                )
                 out.print(f"    {kind}: {_escape(fix.title)}")
                 if verdict is not None:
                     out.print(f"      {_escape(verdict.message())}")
         counts = {s: sum(f.severity == s for f in findings) for s in ("error", "warning", "info")}
-        out.print(f"{len(findings)} findings: {counts['error']} errors, {counts['warning']} warnings, "
-                  f"{counts['info']} notes")
+        out.print(
+            f"{len(findings)} findings: {counts['error']} errors, {counts['warning']} warnings, {counts['info']} notes"
+        )
     return 1 if failed or any(f.severity == "error" for f in findings) else 0
 
 
@@ -250,11 +272,16 @@ def cmd_run(args: argparse.Namespace) -> int:
 
 def _print_run(op: Operator, m) -> None:
     status = "[green]ok[/green]" if m.ok and m.correct is not False else "[red]failed[/red]"
-    out.print(f"{op.model.operator} case {m.case}: {status}  (blockDim {m.block_dim}, tiling key {m.tiling_key}, "
-              f"compile {m.compile_s:.2f} s{' cached' if m.cached_build else ''}, run {m.run_s:.2f} s)")
+    out.print(
+        f"{op.model.operator} case {m.case}: {status}  (blockDim {m.block_dim}, tiling key {m.tiling_key}, "
+        f"compile {m.compile_s:.2f} s{' cached' if m.cached_build else ''}, run {m.run_s:.2f} s)"
+    )
     if m.error:
-        where = f"{_rel(m.error.file)}:{m.error.line}: " if m.error.file and m.error.line else (
-            f"{_rel(m.error.file)}: " if m.error.file else "")
+        where = (
+            f"{_rel(m.error.file)}:{m.error.line}: "
+            if m.error.file and m.error.line
+            else (f"{_rel(m.error.file)}: " if m.error.file else "")
+        )
         out.print(f"{where}[red]error[/red] [{m.error.kind}]: {_escape(m.error.message)}")
     for w in m.warnings:  # the device went on, so the run did; the output check below decides
         where = f"{_rel(w.file)}:{w.line}: " if w.file and w.line else ""
@@ -267,8 +294,10 @@ def _print_run(op: Operator, m) -> None:
             if use:
                 mark = "  <- bottleneck" if name == m.bottleneck else ""
                 t.add_row(name, f"{use.busy_us:.2f}", f"{use.ratio:.2f}{mark}")
-        out.print(f"simulated time on {m.chip}: [bold]{m.time_us:.2f} µs[/bold] ({m.cycles:,.0f} cycles + "
-                  f"{m.launch_us:.1f} µs launch), {m.waves} wave(s), UB peak {m.ub_peak_bytes:,} bytes")
+        out.print(
+            f"simulated time on {m.chip}: [bold]{m.time_us:.2f} µs[/bold] ({m.cycles:,.0f} cycles + "
+            f"{m.launch_us:.1f} µs launch), {m.waves} wave(s), UB peak {m.ub_peak_bytes:,} bytes"
+        )
         out.print(t)
     if m.trace_path:
         out.print(f"pipeline trace: {_rel(m.trace_path)} (open it in Perfetto or chrome://tracing)")
@@ -297,13 +326,26 @@ def cmd_tune(args: argparse.Namespace) -> int:
             cases = [op.manifest.case(name) for name in args.case] if args.case else list(op.manifest.cases)
         else:  # the flags describe one case: tune that one
             if args.case and len(args.case) > 1:
-                raise TilewiseError("--case", 0, "give one --case with --shape/--dtype/--attr/--input (they describe "
-                                                 "one case), or drop those flags to tune several cases")
+                raise TilewiseError(
+                    "--case",
+                    0,
+                    "give one --case with --shape/--dtype/--attr/--input (they describe "
+                    "one case), or drop those flags to tune several cases",
+                )
             args.case = args.case[0] if args.case else None
             cases = [build_case(op, args, arrays)]
         cache = None if args.no_cache else ResultsCache(default_results_path())
-        tuner = Tuner(op, device, cases, strategy=args.strategy, budget=args.budget, seed=args.seed, cache=cache,
-                      workers=args.workers, inputs=input_arrays(arrays))
+        tuner = Tuner(
+            op,
+            device,
+            cases,
+            strategy=args.strategy,
+            budget=args.budget,
+            seed=args.seed,
+            cache=cache,
+            workers=args.workers,
+            inputs=input_arrays(arrays),
+        )
     except (TilewiseError, ValueError) as exc:
         err.print(f"error: {exc.one_line() if isinstance(exc, TilewiseError) else exc}", markup=False)
         return 2
@@ -311,12 +353,21 @@ def cmd_tune(args: argparse.Namespace) -> int:
         err.print("note: --golden applies to `tilewise run`; tune uses the manifest's golden or the shipped outputs")
     space = tuner.space
     if args.format == "text":
-        out.print(f"tuning {op.model.operator}: {len(space.knobs)} knobs "
-                  f"({', '.join(f'{k.name} in {k.domain}' for k in space.knobs) or 'none'}), "
-                  f"{space.size():,} configurations, budget {args.budget}, strategy {args.strategy}, "
-                  f"cases {', '.join(c.name for c in cases)}")
-    progress = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-                        console=err, transient=True, disable=args.format == "json" or not err.is_terminal)
+        out.print(
+            f"tuning {op.model.operator}: {len(space.knobs)} knobs "
+            f"({', '.join(f'{k.name} in {k.domain}' for k in space.knobs) or 'none'}), "
+            f"{space.size():,} configurations, budget {args.budget}, strategy {args.strategy}, "
+            f"cases {', '.join(c.name for c in cases)}"
+        )
+    progress = Progress(
+        TextColumn("{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        console=err,
+        transient=True,
+        disable=args.format == "json" or not err.is_terminal,
+    )
     try:
         with progress:
             task = progress.add_task("measuring the shipped tiling", total=args.budget)
@@ -360,21 +411,30 @@ def _apply_best(op: Operator, tuner, result, device) -> dict:
         m = device.run(fresh, case, seed=tuner.data_seed, inputs=tuner.inputs)
         if not m.ok or m.correct is False:
             failures.append(f"{case.name}: {m.error.message if m.error else 'wrong output'}")
-    return {"files": sorted({e.file for e in edits}), "edits": len(changed_knobs(op.model, result.best)),
-            "verified": not failures, "failures": failures}
+    return {
+        "files": sorted({e.file for e in edits}),
+        "edits": len(changed_knobs(op.model, result.best)),
+        "verified": not failures,
+        "failures": failures,
+    }
 
 
 def _print_tune(result, applied) -> None:
     if result.baseline_us is None:
-        out.print("[red]the shipped configuration does not run correctly[/red]: "
-                  f"{result.trials[0].error if result.trials else ''}")
+        out.print(
+            "[red]the shipped configuration does not run correctly[/red]: "
+            f"{result.trials[0].error if result.trials else ''}"
+        )
     else:
         out.print(f"shipped tiling: {result.baseline_us:.2f} µs  {result.baseline}")
     if result.best and result.speedup:
-        out.print(f"best found:     [bold]{result.best_us:.2f} µs[/bold]  {result.best}  "
-                  f"([bold]{result.speedup:.2f}x[/bold])")
-    out.print(f"{result.evaluations} evaluations ({result.cached} from the cache), {len(result.failed)} failed"
-              + (", stopped early" if result.stopped else ""))
+        out.print(
+            f"best found:     [bold]{result.best_us:.2f} µs[/bold]  {result.best}  ([bold]{result.speedup:.2f}x[/bold])"
+        )
+    out.print(
+        f"{result.evaluations} evaluations ({result.cached} from the cache), {len(result.failed)} failed"
+        + (", stopped early" if result.stopped else "")
+    )
     for t in result.failed[:5]:
         out.print(f"  failed {t.config}: {_escape(t.error or '')}")
     if applied:
@@ -394,9 +454,11 @@ def cmd_serve(args: argparse.Namespace) -> int:
     transport = "ws" if args.ws is not None else "stdio"
     # TILEWISE_LOG_FILE: the server's log at INFO in a file, for an editor that does not show the server's stderr
     log_file = os.environ.get("TILEWISE_LOG_FILE")
-    logging.basicConfig(level=logging.INFO if args.verbose or log_file else logging.WARNING,
-                        format="%(asctime)s %(name)s %(levelname)s %(message)s",
-                        **({"filename": log_file} if log_file else {"stream": sys.stderr}))
+    logging.basicConfig(
+        level=logging.INFO if args.verbose or log_file else logging.WARNING,
+        format="%(asctime)s %(name)s %(levelname)s %(message)s",
+        **({"filename": log_file} if log_file else {"stream": sys.stderr}),
+    )
     server = create_server()
     # Garbage collection: the server collects after publishing each analysis, off the latency path (see
     # TilewiseServer.collect_garbage). Automatic collections stay on as a safety net, rarely, and never rescan what
@@ -415,18 +477,31 @@ def cmd_serve(args: argparse.Namespace) -> int:
 # ---- entry point ---------------------------------------------------------------------------------------------
 def _case_flags(p: argparse.ArgumentParser, note: str = "") -> None:
     """--shape/--dtype/--attr/--input, shared by run and tune. A list (DYNAMIC) input's tensors are `x[0]`, `x[1]`."""
-    p.add_argument("--shape", action="append", metavar="IN=D0,D1,...",
-                   help=f"input shape; x[0]=... for a tensor of a list input (repeatable){note}")
-    p.add_argument("--dtype", action="append", metavar="IN=DTYPE",
-                   help="input dtype, e.g. x=float16 (every tensor of a list x) or x[1]=float32 (repeatable)")
+    p.add_argument(
+        "--shape",
+        action="append",
+        metavar="IN=D0,D1,...",
+        help=f"input shape; x[0]=... for a tensor of a list input (repeatable){note}",
+    )
+    p.add_argument(
+        "--dtype",
+        action="append",
+        metavar="IN=DTYPE",
+        help="input dtype, e.g. x=float16 (every tensor of a list x) or x[1]=float32 (repeatable)",
+    )
     p.add_argument("--attr", action="append", metavar="NAME=VALUE", help="attribute value (repeatable)")
-    p.add_argument("--input", action="append", metavar="IN=FILE.npy",
-                   help="input data from a .npy file, e.g. x=a.npy or x[0]=a.npy (repeatable)")
+    p.add_argument(
+        "--input",
+        action="append",
+        metavar="IN=FILE.npy",
+        help="input data from a .npy file, e.g. x=a.npy or x[0]=a.npy (repeatable)",
+    )
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="tilewise", description="Language server, emulator and tiling "
-                                     "optimiser for AscendC operators.")
+    parser = argparse.ArgumentParser(
+        prog="tilewise", description="Language server, emulator and tiling optimiser for AscendC operators."
+    )
     sub = parser.add_subparsers(dest="command", required=True)
 
     p = sub.add_parser("inspect", help="print the operator model of the operator containing PATH")
@@ -438,10 +513,16 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("paths", nargs="+", metavar="PATH")
     p.add_argument("--format", choices=("text", "json"), default="text")
     p.add_argument("--chip", default=None, help=f"chip name ({', '.join(builtin_chips())}) or a JSON file")
-    p.add_argument("--verify", action="store_true",
-                   help="try each fix a rule could not prove safe on the manifest's cases and say whether it held")
-    p.add_argument("--cases", action="store_true",
-                   help="run the manifest's cases on the emulator first, so rules check sizes the host decides")
+    p.add_argument(
+        "--verify",
+        action="store_true",
+        help="try each fix a rule could not prove safe on the manifest's cases and say whether it held",
+    )
+    p.add_argument(
+        "--cases",
+        action="store_true",
+        help="run the manifest's cases on the emulator first, so rules check sizes the host decides",
+    )
     p.set_defaults(func=cmd_lint)
 
     p = sub.add_parser("run", help="build and run the operator on the emulator and check it against its golden")

@@ -22,8 +22,25 @@ CXX = shutil.which("g++")
 def build_driver(tmp_path_factory: pytest.TempPathFactory, source: Path, error_lines: int = 40) -> Path:
     """The driver's executable, in a fresh folder of its own (cases may write their files beside it)."""
     exe = tmp_path_factory.mktemp(source.stem) / source.stem
-    proc = subprocess.run([CXX, "-std=c++17", "-O0", "-Wall", "-Wextra", "-Werror", "-pthread", "-I", str(INCLUDE),
-                           str(source), "-o", str(exe)], capture_output=True, text=True, timeout=600)
+    proc = subprocess.run(
+        [
+            CXX,
+            "-std=c++17",
+            "-O0",
+            "-Wall",
+            "-Wextra",
+            "-Werror",
+            "-pthread",
+            "-I",
+            str(INCLUDE),
+            str(source),
+            "-o",
+            str(exe),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
     assert proc.returncode == 0, "\n".join(proc.stderr.splitlines()[:error_lines])
     return exe
 

@@ -137,8 +137,9 @@ def scale_manifest(elements: int, golden: bool = True) -> str:
     return head + f'[[cases]]\nname = "small"\n[cases.inputs.x]\nshape = [{elements}]\ndtype = "float16"\n'
 
 
-def write_operator(root: Path, kernel: str = KERNEL, host: str = HOST, tiling_h: str = TILING_H,
-                   manifest: str | None = None) -> Path:
+def write_operator(
+    root: Path, kernel: str = KERNEL, host: str = HOST, tiling_h: str = TILING_H, manifest: str | None = None
+) -> Path:
     (root / "op_host").mkdir(parents=True, exist_ok=True)
     (root / "op_kernel").mkdir(parents=True, exist_ok=True)
     (root / "op_host" / "scale_tiling.h").write_text(tiling_h)

@@ -71,14 +71,27 @@ def test_lint_whole_examples_tree(capsys):
     code, out, err = run(capsys, "lint", str(EXAMPLES), "--format", "json")
     assert code == 0, err
     rules = {f["rule"] for f in json.loads(out)}
-    assert {"pipe-all-in-loop", "single-buffer", "scalar-loop", "small-copy", "low-block-dim",
-            "aligned-datacopypad"} <= rules
+    assert {
+        "pipe-all-in-loop",
+        "single-buffer",
+        "scalar-loop",
+        "small-copy",
+        "low-block-dim",
+        "aligned-datacopypad",
+    } <= rules
 
 
 def test_bad_paths_give_one_line_errors_and_the_rest_still_comes_out(capsys, tmp_path: Path):
     (tmp_path / "readme.txt").write_text("not an operator")
-    code, out, err = run(capsys, "lint", str(tmp_path / "nope"), str(tmp_path / "readme.txt"),
-                         str(EXAMPLES / "add_custom_slow_single_buffer"), "--format", "json")
+    code, out, err = run(
+        capsys,
+        "lint",
+        str(tmp_path / "nope"),
+        str(tmp_path / "readme.txt"),
+        str(EXAMPLES / "add_custom_slow_single_buffer"),
+        "--format",
+        "json",
+    )
     assert code == 1
     lines = err.strip().splitlines()
     assert len(lines) == 2 and "does not exist" in lines[0] and "not inside an AscendC operator" in lines[1]
@@ -107,6 +120,7 @@ def test_unknown_chip_is_a_clear_error(capsys):
 
 
 def test_console_script_runs_without_traceback(tmp_path: Path):
-    proc = subprocess.run([sys.executable, "-m", "server.cli", "inspect", str(tmp_path)], capture_output=True,
-                          text=True, timeout=60)
+    proc = subprocess.run(
+        [sys.executable, "-m", "server.cli", "inspect", str(tmp_path)], capture_output=True, text=True, timeout=60
+    )
     assert proc.returncode == 2 and "Traceback" not in proc.stderr and "not inside an AscendC operator" in proc.stderr

@@ -133,8 +133,12 @@ dtype = "float32"
 
 
 def write_op(root: Path, manifest: str = MANIFEST, golden: str = GOLDEN) -> Path:
-    files = {"op_host/foreach_mul_scalar.cpp": HOST, "op_kernel/foreach_mul_scalar.cpp": KERNEL,
-             "golden.py": golden, "tilewise.toml": manifest}
+    files = {
+        "op_host/foreach_mul_scalar.cpp": HOST,
+        "op_kernel/foreach_mul_scalar.cpp": KERNEL,
+        "golden.py": golden,
+        "tilewise.toml": manifest,
+    }
     for rel, text in files.items():
         (root / rel).parent.mkdir(parents=True, exist_ok=True)
         (root / rel).write_text(text)
@@ -155,21 +159,50 @@ def op(tmp_path, emu_cache, monkeypatch) -> Path:
 
 # ---- run ------------------------------------------------------------------------------------------------------
 def test_run_takes_a_tensor_list_from_indexed_flags(op, capsys, needs_gxx):
-    code, out, err = cli(capsys, "run", op, "--shape", "x[0]=512,3", "--shape", "x[1]=48", "--shape", "x[2]=16",
-                         "--shape", "scalar=1", "--dtype", "x=float16", "--format", "json")
+    code, out, err = cli(
+        capsys,
+        "run",
+        op,
+        "--shape",
+        "x[0]=512,3",
+        "--shape",
+        "x[1]=48",
+        "--shape",
+        "x[2]=16",
+        "--shape",
+        "scalar=1",
+        "--dtype",
+        "x=float16",
+        "--format",
+        "json",
+    )
     assert code == 0, err
     d = json.loads(out)
     assert d["ok"] and d["correct"], d["error"]
     assert [(o["name"], o["shape"], o["dtype"]) for o in d["outputs"]] == [
-        ("y[0]", [512, 3], "float16"), ("y[1]", [48], "float16"), ("y[2]", [16], "float16")]
+        ("y[0]", [512, 3], "float16"),
+        ("y[1]", [48], "float16"),
+        ("y[2]", [16], "float16"),
+    ]
 
 
 def test_run_feeds_an_input_file_to_one_tensor_of_the_list(op, capsys, tmp_path, needs_gxx):
     threes = tmp_path / "threes.npy"
     np.save(threes, np.full((2, 64), 3.0, dtype=np.float32))
     # x[0]'s shape comes from the array; x[1] keeps the manifest's; the golden checks x[0] holds the file's data
-    code, out, err = cli(capsys, "run", op, "--input", f"x[0]={threes}", "--shape", "x[1]=40",
-                         "--golden", f"{op / 'golden.py'}:golden_of_threes", "--format", "json")
+    code, out, err = cli(
+        capsys,
+        "run",
+        op,
+        "--input",
+        f"x[0]={threes}",
+        "--shape",
+        "x[1]=40",
+        "--golden",
+        f"{op / 'golden.py'}:golden_of_threes",
+        "--format",
+        "json",
+    )
     assert code == 0, err
     d = json.loads(out)
     assert d["ok"] and d["correct"], d["error"]
@@ -179,16 +212,19 @@ def test_run_feeds_an_input_file_to_one_tensor_of_the_list(op, capsys, tmp_path,
     assert code == 1 and d["error"]["kind"] == "golden_error" and "--input data" in d["error"]["message"]
 
 
-@pytest.mark.parametrize(("flags", "flag", "words"), [
-    (["--shape", "x[0]=64", "--shape", "x[2]=64"], "--shape", ["'x[2]' but no 'x[1]'", "no gaps"]),
-    (["--shape", "x[0]=64", "--input", "x[2]=IN"], "--input", ["'x[2]' but no 'x[1]'"]),
-    (["--shape", "x=64"], "--shape", ["tensor list (DYNAMIC)", "--shape x[0]="]),
-    (["--shape", "scalar[0]=1"], "--shape", ["'scalar' is one tensor", "--shape scalar="]),
-    (["--dtype", "x[3]=float16"], "--dtype", ["x[0] to x[1]", "--shape x[3]="]),
-    (["--shape", "z=4"], "--shape", ["unknown input 'z'", "x[i], scalar"]),
-    (["--dtype", "x=float17"], "--dtype", ["'x[0]'", "unknown dtype 'float17'"]),
-    (["--device", "npu"], "--device", ["unknown device 'npu'", "use one of: emulator"]),
-])
+@pytest.mark.parametrize(
+    ("flags", "flag", "words"),
+    [
+        (["--shape", "x[0]=64", "--shape", "x[2]=64"], "--shape", ["'x[2]' but no 'x[1]'", "no gaps"]),
+        (["--shape", "x[0]=64", "--input", "x[2]=IN"], "--input", ["'x[2]' but no 'x[1]'"]),
+        (["--shape", "x=64"], "--shape", ["tensor list (DYNAMIC)", "--shape x[0]="]),
+        (["--shape", "scalar[0]=1"], "--shape", ["'scalar' is one tensor", "--shape scalar="]),
+        (["--dtype", "x[3]=float16"], "--dtype", ["x[0] to x[1]", "--shape x[3]="]),
+        (["--shape", "z=4"], "--shape", ["unknown input 'z'", "x[i], scalar"]),
+        (["--dtype", "x=float17"], "--dtype", ["'x[0]'", "unknown dtype 'float17'"]),
+        (["--device", "npu"], "--device", ["unknown device 'npu'", "use one of: emulator"]),
+    ],
+)
 def test_bad_list_flags_are_one_line_errors_naming_the_flag(op, capsys, tmp_path, flags, flag, words):
     np.save(tmp_path / "in.npy", np.ones(64, dtype=np.float32))
     flags = [f.replace("IN", str(tmp_path / "in.npy")) for f in flags]
@@ -221,11 +257,17 @@ def test_dtype_for_one_tensor_and_for_the_whole_list(tmp_path):
     args = Namespace(case=None, shape=["x[0]=8", "x[1]=2,8"], dtype=["x=float16", "x[1]=float32"], attr=None)
     case = build_case(op, args)
     assert {n: (s.shape, s.dtype) for n, s in case.inputs.items()} == {
-        "x[0]": ([8], "float16"), "x[1]": ([2, 8], "float32"), "scalar": ([1], "float32")}
+        "x[0]": ([8], "float16"),
+        "x[1]": ([2, 8], "float32"),
+        "scalar": ([1], "float32"),
+    }
     # without --shape for x, the manifest's list stays and --dtype x reaches each of its tensors
     case = build_case(op, Namespace(case=None, shape=None, dtype=["x=float16"], attr=None))
     assert [(n, s.dtype) for n, s in case.inputs.items()] == [
-        ("x[0]", "float16"), ("x[1]", "float16"), ("scalar", "float32")]
+        ("x[0]", "float16"),
+        ("x[1]", "float16"),
+        ("scalar", "float32"),
+    ]
 
 
 # ---- the golden's calling convention -------------------------------------------------------------------------
@@ -272,15 +314,47 @@ def test_tune_takes_list_flags_and_feeds_input_files_to_every_evaluation(op, cap
     np.save(threes, np.full(96, 3.0, dtype=np.float32))
     toml = (op / "tilewise.toml").read_text().replace("golden.py:golden", "golden.py:golden_of_threes")
     (op / "tilewise.toml").write_text(toml)
-    code, out, err = cli(capsys, "tune", op, "--shape", "x[1]=40", "--input", f"x[0]={threes}",
-                         "--strategy", "grid", "--budget", "3", "--workers", "1", "--no-cache", "--format", "json")
+    code, out, err = cli(
+        capsys,
+        "tune",
+        op,
+        "--shape",
+        "x[1]=40",
+        "--input",
+        f"x[0]={threes}",
+        "--strategy",
+        "grid",
+        "--budget",
+        "3",
+        "--workers",
+        "1",
+        "--no-cache",
+        "--format",
+        "json",
+    )
     assert code == 0, err
     d = json.loads(out)
     assert d["cases"] == ["two"] and d["evaluations"] == 3 and d["failed"] == [], d["failed"]
     assert {t["config"]["TILE_LEN"] for t in d["trials"]} == {64, 128, 256}
     # the same tune on random data fails every evaluation in the golden: the file really was what was measured
-    code, out, _ = cli(capsys, "tune", op, "--shape", "x[0]=96", "--shape", "x[1]=40", "--strategy", "grid",
-                       "--budget", "2", "--workers", "1", "--no-cache", "--format", "json")
+    code, out, _ = cli(
+        capsys,
+        "tune",
+        op,
+        "--shape",
+        "x[0]=96",
+        "--shape",
+        "x[1]=40",
+        "--strategy",
+        "grid",
+        "--budget",
+        "2",
+        "--workers",
+        "1",
+        "--no-cache",
+        "--format",
+        "json",
+    )
     d = json.loads(out)
     assert code == 1 and len(d["failed"]) == d["evaluations"] and "--input data" in d["failed"][0]["error"]
 
@@ -324,9 +398,14 @@ def fake_server(monkeypatch) -> FakeServer:
     return fake
 
 
-@pytest.mark.parametrize(("argv", "started"), [
-    (["serve"], ("stdio",)), (["serve", "--stdio"], ("stdio",)), (["serve", "--ws", "8765"], ("ws", "127.0.0.1", 8765)),
-])
+@pytest.mark.parametrize(
+    ("argv", "started"),
+    [
+        (["serve"], ("stdio",)),
+        (["serve", "--stdio"], ("stdio",)),
+        (["serve", "--ws", "8765"], ("ws", "127.0.0.1", 8765)),
+    ],
+)
 def test_serve_selects_its_transport(fake_server, capsys, argv, started):
     assert cli(capsys, *argv)[0] == 0 and fake_server.started == started
 

@@ -16,30 +16,33 @@ from analysis.preprocess import preprocess
 from analysis.source import SourceFile
 
 
-@pytest.mark.parametrize(("condition", "value"), [
-    ("defined(ASCENDC_CPU_DEBUG)", 0),
-    ("!defined(ASCENDC_CPU_DEBUG)", 1),
-    ("defined __CCE_AICORE__", 1),
-    ("__CCE_AICORE__ == 220", 1),
-    ("__CCE_AICORE__ >= 200 && __CCE_AICORE__ < 300", 1),
-    ("(__CCE_AICORE__ == 100) || (__CCE_AICORE__ == 200)", 0),
-    ("defined(__CCE_KT_TEST__) || (defined(__CCE_AICORE__) && __CCE_AICORE__ == 220)", 1),
-    ("__CCE_KT_TEST__", 0),  # an identifier known to be undefined reads as 0
-    ("__DAV_C220_VEC__", 1),
-    ("defined(__DAV_C220_CUBE__)", 0),
-    ("0x10 == 16 && 010 == 8 && 220U == 220", 1),
-    ("1 ? 2 : 3", 2),
-    ("-1 < 0 && (7 / 2) == 3 && (7 % 4) == 3", 1),
-    ("USER_FLAG", None),  # may come from -D or an include: undecidable
-    ("defined(USER_FLAG) && __CCE_AICORE__ == 220", None),
-    ("defined(USER_FLAG) && __CCE_AICORE__ == 100", 0),  # false whatever USER_FLAG is
-    ("USER_FLAG || !defined(ASCENDC_CPU_DEBUG)", 1),
-    ("HAS_FEATURE(x)", None),  # a function-like macro: its expansion is not known
-    ("__CCE_AICORE__ == 220 // a comment", 1),
-    ("__CCE_AICORE__ == /* chip */ 220", 1),
-    ("1 / 0", None),
-    ("", None),
-])
+@pytest.mark.parametrize(
+    ("condition", "value"),
+    [
+        ("defined(ASCENDC_CPU_DEBUG)", 0),
+        ("!defined(ASCENDC_CPU_DEBUG)", 1),
+        ("defined __CCE_AICORE__", 1),
+        ("__CCE_AICORE__ == 220", 1),
+        ("__CCE_AICORE__ >= 200 && __CCE_AICORE__ < 300", 1),
+        ("(__CCE_AICORE__ == 100) || (__CCE_AICORE__ == 200)", 0),
+        ("defined(__CCE_KT_TEST__) || (defined(__CCE_AICORE__) && __CCE_AICORE__ == 220)", 1),
+        ("__CCE_KT_TEST__", 0),  # an identifier known to be undefined reads as 0
+        ("__DAV_C220_VEC__", 1),
+        ("defined(__DAV_C220_CUBE__)", 0),
+        ("0x10 == 16 && 010 == 8 && 220U == 220", 1),
+        ("1 ? 2 : 3", 2),
+        ("-1 < 0 && (7 / 2) == 3 && (7 % 4) == 3", 1),
+        ("USER_FLAG", None),  # may come from -D or an include: undecidable
+        ("defined(USER_FLAG) && __CCE_AICORE__ == 220", None),
+        ("defined(USER_FLAG) && __CCE_AICORE__ == 100", 0),  # false whatever USER_FLAG is
+        ("USER_FLAG || !defined(ASCENDC_CPU_DEBUG)", 1),
+        ("HAS_FEATURE(x)", None),  # a function-like macro: its expansion is not known
+        ("__CCE_AICORE__ == 220 // a comment", 1),
+        ("__CCE_AICORE__ == /* chip */ 220", 1),
+        ("1 / 0", None),
+        ("", None),
+    ],
+)
 def test_conditions_evaluate_under_the_device_configuration(condition, value):
     assert evaluate(condition.encode()) == value
 
@@ -52,35 +55,43 @@ def kept(src: str) -> list[str]:
 
 
 def test_the_npu_branch_beside_a_cpu_debug_twin_is_read():
-    src = ("#if defined(ASCENDC_CPU_DEBUG)\nint cpu_a;\n#else\nint npu_a;\n#endif\n"
-           "#ifdef ASCENDC_CPU_DEBUG\nint cpu_b;\n#elif 0\nint never;\n#else\nint npu_b;\n#endif\n"
-           "#ifndef __CCE_KT_TEST__\nint npu_c;\n#else\nint kt_c;\n#endif\n"
-           "#if !defined(ASCENDC_CPU_DEBUG)\nint npu_d;\n#endif\n")
+    src = (
+        "#if defined(ASCENDC_CPU_DEBUG)\nint cpu_a;\n#else\nint npu_a;\n#endif\n"
+        "#ifdef ASCENDC_CPU_DEBUG\nint cpu_b;\n#elif 0\nint never;\n#else\nint npu_b;\n#endif\n"
+        "#ifndef __CCE_KT_TEST__\nint npu_c;\n#else\nint kt_c;\n#endif\n"
+        "#if !defined(ASCENDC_CPU_DEBUG)\nint npu_d;\n#endif\n"
+    )
     assert [w for w in kept(src) if w != "int"] == ["npu_a", "npu_b", "npu_c", "npu_d"]
 
 
 def test_chip_variants_and_the_vector_side_of_a_mix_kernel():
-    src = ("#if __CCE_AICORE__ == 100\nint v100;\n#elif __CCE_AICORE__ == 200\nint v200;\n"
-           "#elif (__CCE_AICORE__ >= 220)\nint v220;\n#else\nint other;\n#endif\n"
-           "#ifdef __DAV_C220_CUBE__\nint cube;\n#elif __DAV_C220_VEC__\nint vec;\n#endif\n"
-           "#if defined(__CCE_AICORE__) && __CCE_AICORE__ != 220\nint not220;\n#endif\n")
+    src = (
+        "#if __CCE_AICORE__ == 100\nint v100;\n#elif __CCE_AICORE__ == 200\nint v200;\n"
+        "#elif (__CCE_AICORE__ >= 220)\nint v220;\n#else\nint other;\n#endif\n"
+        "#ifdef __DAV_C220_CUBE__\nint cube;\n#elif __DAV_C220_VEC__\nint vec;\n#endif\n"
+        "#if defined(__CCE_AICORE__) && __CCE_AICORE__ != 220\nint not220;\n#endif\n"
+    )
     assert [w for w in kept(src) if w != "int"] == ["v220", "vec"]
 
 
 def test_macros_defined_earlier_in_the_file_decide_later_conditions():
-    src = ("#define USE_FAST 1\n#define LEVEL (2)\n#undef __CCE_AICORE__\n"
-           "#if USE_FAST && LEVEL >= 2\nint fast;\n#else\nint slow;\n#endif\n"
-           "#ifdef __CCE_AICORE__\nint undefined_above;\n#else\nint gone;\n#endif\n"
-           "#if 0\n#undef LEVEL\n#define LEVEL 5\n#endif\n#if LEVEL == 5\nint hidden;\n#else\nint shown;\n#endif\n")
+    src = (
+        "#define USE_FAST 1\n#define LEVEL (2)\n#undef __CCE_AICORE__\n"
+        "#if USE_FAST && LEVEL >= 2\nint fast;\n#else\nint slow;\n#endif\n"
+        "#ifdef __CCE_AICORE__\nint undefined_above;\n#else\nint gone;\n#endif\n"
+        "#if 0\n#undef LEVEL\n#define LEVEL 5\n#endif\n#if LEVEL == 5\nint hidden;\n#else\nint shown;\n#endif\n"
+    )
     words = [w for w in kept(src) if w not in ("int", "define", "undef")]
     assert words == ["USE_FAST", "1", "LEVEL", "2", "__CCE_AICORE__", "fast", "gone", "shown"]
 
 
 def test_an_undecidable_condition_keeps_its_first_branch_and_nesting_follows_the_outer_choice():
-    src = ("#ifdef USER_FLAG\nint first;\n#else\nint second;\n#endif\n"
-           "#if defined(ASCENDC_CPU_DEBUG)\n#ifdef USER_FLAG\nint cpu_nested;\n#endif\n#else\n"
-           "#if __CCE_AICORE__ == 220\nint npu_nested;\n#else\nint npu_other;\n#endif\n#endif\n"
-           "#if 0\nint off;\n#else\n#endif\nint after;\n")
+    src = (
+        "#ifdef USER_FLAG\nint first;\n#else\nint second;\n#endif\n"
+        "#if defined(ASCENDC_CPU_DEBUG)\n#ifdef USER_FLAG\nint cpu_nested;\n#endif\n#else\n"
+        "#if __CCE_AICORE__ == 220\nint npu_nested;\n#else\nint npu_other;\n#endif\n#endif\n"
+        "#if 0\nint off;\n#else\n#endif\nint after;\n"
+    )
     assert [w for w in kept(src) if w != "int"] == ["first", "npu_nested", "after"]
 
 
@@ -98,9 +109,11 @@ def test_a_comment_that_starts_on_a_directive_line_stays_a_comment():
 
 
 def test_what_an_inactive_branch_declares_is_not_marked():
-    src = ("#ifdef __CCE_KT_TEST__\nBEGIN_TILING_DATA_DEF(CpuTiling)\nTILING_DATA_FIELD_DEF(uint32_t, cpuOnly);\n"
-           "END_TILING_DATA_DEF;\n#else\nBEGIN_TILING_DATA_DEF(NpuTiling)\nTILING_DATA_FIELD_DEF(uint32_t, n);\n"
-           "END_TILING_DATA_DEF;\n#endif\n")
+    src = (
+        "#ifdef __CCE_KT_TEST__\nBEGIN_TILING_DATA_DEF(CpuTiling)\nTILING_DATA_FIELD_DEF(uint32_t, cpuOnly);\n"
+        "END_TILING_DATA_DEF;\n#else\nBEGIN_TILING_DATA_DEF(NpuTiling)\nTILING_DATA_FIELD_DEF(uint32_t, n);\n"
+        "END_TILING_DATA_DEF;\n#endif\n"
+    )
     marks = preprocess(src.encode()).marks
     fields = [m.args[-1].text for m in marks if m.kind == "tiling_field"]
     assert fields == ["n"]

@@ -16,10 +16,16 @@ from benchmarks import corpus, corpus_fetch
 
 
 def _git(repo: Path, *args: str) -> str:
-    env = {"GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@t", "GIT_COMMITTER_NAME": "t",
-           "GIT_COMMITTER_EMAIL": "t@t", "PATH": "/usr/bin:/bin"}
-    return subprocess.run(["git", "-C", str(repo), *args], check=True, capture_output=True, text=True,
-                          env=env).stdout.strip()
+    env = {
+        "GIT_AUTHOR_NAME": "t",
+        "GIT_AUTHOR_EMAIL": "t@t",
+        "GIT_COMMITTER_NAME": "t",
+        "GIT_COMMITTER_EMAIL": "t@t",
+        "PATH": "/usr/bin:/bin",
+    }
+    return subprocess.run(
+        ["git", "-C", str(repo), *args], check=True, capture_output=True, text=True, env=env
+    ).stdout.strip()
 
 
 @pytest.fixture
@@ -48,8 +54,7 @@ def test_layout_reads_the_listed_commit_without_build_outputs_or_tests(mirror, t
     (manifests / "ops1" / "ops" / "add").mkdir(parents=True)
     (manifests / "ops1" / "ops" / "add" / "tilewise.toml").write_text("[[cases]]\n")
     monkeypatch.setattr(corpus_fetch, "MANIFESTS", manifests)
-    repo = corpus_fetch.Repo(id="ops1", name="someone/ops", commit=commit, operators=["ops/add"],
-                             support=["common"])
+    repo = corpus_fetch.Repo(id="ops1", name="someone/ops", commit=commit, operators=["ops/add"], support=["common"])
     out = tmp_path / "corpus"
     gd = corpus_fetch.git_dir(mirrors, repo.name)
     assert gd is not None
@@ -103,8 +108,9 @@ def test_every_known_bug_names_a_listed_operator_with_a_golden():
     known = tomllib.loads((corpus_fetch.HERE / "corpus" / "known_bugs.toml").read_text())
     bugs = known["bugs"]
     assert bugs and set(bugs) <= ids and set(known["broken_sources"]) <= ids
-    assert all((corpus_fetch.MANIFESTS / i / "tilewise.toml").is_file() and reason.strip()
-               for i, reason in bugs.items())
+    assert all(
+        (corpus_fetch.MANIFESTS / i / "tilewise.toml").is_file() and reason.strip() for i, reason in bugs.items()
+    )
 
 
 def test_declarations_in_branches_the_device_does_not_compile_are_not_counted():
@@ -126,11 +132,13 @@ def test_a_memory_warning_is_not_clean_but_the_golden_still_decides_and_it_catch
     clean" counts it out, and for a known-buggy operator it counts as caught. A `misaligned` warning is not one."""
     ok = dict(compiled=True, ran=True, cases=1, entry=True)
     results = [
-        corpus.OpResult(id="sound/overrun", golden=True, memory_warning="[c] warning ub_out_of_bounds: k.cpp:3 x",
-                        **ok),
+        corpus.OpResult(
+            id="sound/overrun", golden=True, memory_warning="[c] warning ub_out_of_bounds: k.cpp:3 x", **ok
+        ),
         corpus.OpResult(id="sound/clean", golden=True, **ok),
-        corpus.OpResult(id="buggy/overrun", golden=True, memory_warning="[c] warning gm_out_of_bounds: k.cpp:9 y",
-                        **ok),
+        corpus.OpResult(
+            id="buggy/overrun", golden=True, memory_warning="[c] warning gm_out_of_bounds: k.cpp:9 y", **ok
+        ),
         corpus.OpResult(id="buggy/unnoticed", golden=True, **ok),
     ]
     monkeypatch.setattr(corpus, "_GOLDEN_IDS", {r.id for r in results})

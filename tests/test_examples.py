@@ -61,8 +61,22 @@ def test_slow_variant_names_a_twin_and_its_motif_rule_fires_only_there(root):
 
 def test_examples_use_the_public_operator_idioms():
     text = "\n".join(p.read_text() for p in EXAMPLES.rglob("*.cpp")) + "\n".join(
-        p.read_text() for p in EXAMPLES.rglob("*.h"))
-    for idiom in ("DTYPE_X", "TILING_KEY_IS", "DataCopyPad", "DataCopyExtParams", "DataCopyPadExtParams",
-                  "SetFlag<HardEvent", "WaitFlag<HardEvent", "TBuf<QuePosition::VECCALC>", "SyncAll()",
-                  "GetUserWorkspace", "SetAtomicAdd<float>", "SetAtomicNone", "<<<", "GetWorkspaceSizes"):
+        p.read_text() for p in EXAMPLES.rglob("*.h")
+    )
+    for idiom in (
+        "DTYPE_X",
+        "TILING_KEY_IS",
+        "DataCopyPad",
+        "DataCopyExtParams",
+        "DataCopyPadExtParams",
+        "SetFlag<HardEvent",
+        "WaitFlag<HardEvent",
+        "TBuf<QuePosition::VECCALC>",
+        "SyncAll()",
+        "GetUserWorkspace",
+        "SetAtomicAdd<float>",
+        "SetAtomicNone",
+        "<<<",
+        "GetWorkspaceSizes",
+    ):
         assert idiom in text, idiom

@@ -17,7 +17,9 @@ from server.lsp.features.hover import format_buffer, format_call
 # which the old hover took for the length ("8 elements: 16 bytes at about 0 GiB/s").
 RUNTIME_HOST = replace_once(
     replace_once(HOST, "constexpr uint32_t TILE_LENGTH = 8192;", "constexpr uint32_t TILE_NUM = 8;"),
-    "tiling.set_tileLength(TILE_LENGTH);", "tiling.set_tileLength(total / blockDim / TILE_NUM / 2);")
+    "tiling.set_tileLength(TILE_LENGTH);",
+    "tiling.set_tileLength(total / blockDim / TILE_NUM / 2);",
+)
 CASE = """\
 [[cases]]
 name = "wide"
@@ -76,10 +78,16 @@ def test_a_constant_size_through_the_tiling_data_keeps_its_figures(tmp_path: Pat
 
 
 def test_a_literal_count_is_sized_and_a_parameter_struct_is_not(tmp_path: Path):
-    kernel = replace_once(KERNEL, "DataCopy(xLocal, xGm[progress * tileLength], tileLength);",
-                          "DataCopy(xLocal, xGm[progress * tileLength], 1024);")
-    kernel = replace_once(kernel, "DataCopy(yGm[progress * tileLength], yLocal, tileLength);",
-                          "DataCopyParams p{1, 8, 0, 0};\n        DataCopy(yGm[progress * tileLength], yLocal, p);")
+    kernel = replace_once(
+        KERNEL,
+        "DataCopy(xLocal, xGm[progress * tileLength], tileLength);",
+        "DataCopy(xLocal, xGm[progress * tileLength], 1024);",
+    )
+    kernel = replace_once(
+        kernel,
+        "DataCopy(yGm[progress * tileLength], yLocal, tileLength);",
+        "DataCopyParams p{1, 8, 0, 0};\n        DataCopy(yGm[progress * tileLength], yLocal, p);",
+    )
     root = write_operator(tmp_path / "lit", kernel=kernel, host=RUNTIME_HOST)
     e, _, _ = _explain(root, "DataCopy", 0)
     assert e.size.elements == 1024 and e.copy.nbytes == 2048 and e.size.via is None

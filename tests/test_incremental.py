@@ -22,9 +22,32 @@ from analysis.preprocess import reprocess
 from analysis.rules import RuleContext
 from analysis.source import SourceFile
 
-SNIPPETS = ["x", "\n", "(", ")", "{", "}", ";", "/*", "*/", '"', "// c", "#else\n", "#if 1\n", "#endif\n",
-            "__aicore__ ", "ASSERT(", "CHECK(a, return;)", "\n\n\n", "template ", "é", "DECLARE(half)\n", "<<<",
-            ">>>", ""]
+SNIPPETS = [
+    "x",
+    "\n",
+    "(",
+    ")",
+    "{",
+    "}",
+    ";",
+    "/*",
+    "*/",
+    '"',
+    "// c",
+    "#else\n",
+    "#if 1\n",
+    "#endif\n",
+    "__aicore__ ",
+    "ASSERT(",
+    "CHECK(a, return;)",
+    "\n\n\n",
+    "template ",
+    "é",
+    "DECLARE(half)\n",
+    "<<<",
+    ">>>",
+    "",
+]
 
 
 def dump(obj):
@@ -78,9 +101,25 @@ def test_an_unterminated_comment_blanks_to_the_end_and_closing_it_restores():
         same_as_fresh(sf)
 
 
-COND_SNIPPETS = ["#if 0\n", "#else\n", "#endif\n", "#elif __CCE_AICORE__ == 220\n", "#ifdef ASCENDC_CPU_DEBUG\n",
-                 "#ifndef __CCE_KT_TEST__\n", "#define __CCE_KT_TEST__\n", "#define LEVEL 2\n", "#undef LEVEL\n",
-                 "#if LEVEL == 2 && \\\n", "\\\n", "x", "\n", ";", "/*", "*/", ""]
+COND_SNIPPETS = [
+    "#if 0\n",
+    "#else\n",
+    "#endif\n",
+    "#elif __CCE_AICORE__ == 220\n",
+    "#ifdef ASCENDC_CPU_DEBUG\n",
+    "#ifndef __CCE_KT_TEST__\n",
+    "#define __CCE_KT_TEST__\n",
+    "#define LEVEL 2\n",
+    "#undef LEVEL\n",
+    "#if LEVEL == 2 && \\\n",
+    "\\\n",
+    "x",
+    "\n",
+    ";",
+    "/*",
+    "*/",
+    "",
+]
 
 
 def _conditional_kernel(lines: int) -> str:
@@ -88,9 +127,12 @@ def _conditional_kernel(lines: int) -> str:
     text = big_kernel(lines)
     cut = [m.start() for m in re.finditer(r"^class ", text, re.M)]
     parts = [text[a:b] for a, b in zip([0, *cut], [*cut, len(text)], strict=False)]
-    wraps = [("#ifndef __CCE_KT_TEST__\n", "#endif\n"),
-             ("#define LEVEL 2\n#if LEVEL >= 2\n", "#else\nint cpu;\n#endif\n"),
-             ("#if defined(ASCENDC_CPU_DEBUG)\nint dbg;\n#else\n", "#endif\n"), ("#ifdef USER_FLAG\n", "#endif\n")]
+    wraps = [
+        ("#ifndef __CCE_KT_TEST__\n", "#endif\n"),
+        ("#define LEVEL 2\n#if LEVEL >= 2\n", "#else\nint cpu;\n#endif\n"),
+        ("#if defined(ASCENDC_CPU_DEBUG)\nint dbg;\n#else\n", "#endif\n"),
+        ("#ifdef USER_FLAG\n", "#endif\n"),
+    ]
     return "".join(w[0] + p + w[1] if k and (w := wraps[k % len(wraps)]) else p for k, p in enumerate(parts))
 
 
@@ -145,10 +187,10 @@ def _analysis(root: Path, kernel: Path, text: str, cache=None):
 EDITS = {
     "type in a function body": lambda t: t.replace("uint32_t loops", "uint32_t loopsx", 1),
     "add lines at the top": lambda t: "// header\n\n\n" + t,
-    "duplicate a class": lambda t: t + t[t.index("class KernelScale0"):t.index("class KernelScale1")],
+    "duplicate a class": lambda t: t + t[t.index("class KernelScale0") : t.index("class KernelScale1")],
     "change a constant": lambda t: t.replace("BUFFER_NUM = 2", "BUFFER_NUM = 1", 1),
     "rename a function": lambda t: t.replace("CopyIn(", "Fetch(", 3),
-    "break the syntax": lambda t: t[: len(t) // 2] + "{{ (" + t[len(t) // 2:],
+    "break the syntax": lambda t: t[: len(t) // 2] + "{{ (" + t[len(t) // 2 :],
     "non-ASCII on a moved line": lambda t: "// é\n" + t.replace("uint32_t loops", "uint32_t lé", 1),
 }
 
@@ -195,13 +237,19 @@ def test_a_source_changed_on_disk_is_read_again(tmp_path):
 def test_a_constant_computed_from_one_in_a_kept_chunk_keeps_its_value(tmp_path):
     # DEPTH depends on constants in chunks above it, kept or not; an edit below must not lose their values.
     text = big_kernel(600).replace("class KernelScale0", "constexpr uint32_t BLOCK = 512;\n\nclass KernelScale0", 1)
-    text = text.replace("class KernelScale1 {", "constexpr uint32_t DEPTH = BLOCK / 512 + BUFFER_NUM;\n\n"
-                        "class KernelScale1 {\n    TQue<QuePosition::VECIN, DEPTH> extraQueue;", 1)
+    text = text.replace(
+        "class KernelScale1 {",
+        "constexpr uint32_t DEPTH = BLOCK / 512 + BUFFER_NUM;\n\n"
+        "class KernelScale1 {\n    TQue<QuePosition::VECIN, DEPTH> extraQueue;",
+        1,
+    )
     root = write_operator(tmp_path / "op", kernel=text)
     kernel = root / "op_kernel" / "scale.cpp"
     cache: dict[str, SourceFile] = {}
-    for edited in (text, text[: text.index("DEPTH =")] + text[text.index("DEPTH ="):].replace(
-            "uint32_t loops", "uint32_t loopz", 1)):
+    for edited in (
+        text,
+        text[: text.index("DEPTH =")] + text[text.index("DEPTH =") :].replace("uint32_t loops", "uint32_t loopz", 1),
+    ):
         op, model, _ = _analysis(root, kernel, edited, cache)
         assert next(q for q in op.model.queues if q.name == "extraQueue").depth == 3
         assert model == _analysis(root, kernel, edited)[1]

@@ -15,19 +15,25 @@ LABEL = '[[label]]\nop = "a/op"\nfile = "k.cpp"\nline = {line}\nverdict = "{verd
 
 
 def test_labels_are_keyed_by_rule_operator_file_and_line(tmp_path: Path):
-    (tmp_path / "scalar-loop.toml").write_text(LABEL.format(line=3, verdict="true") + LABEL.format(line=9,
-                                                                                                    verdict="false"))
+    (tmp_path / "scalar-loop.toml").write_text(
+        LABEL.format(line=3, verdict="true") + LABEL.format(line=9, verdict="false")
+    )
     labels = load_labels(tmp_path)
-    assert {k: v.verdict for k, v in labels.items()} == {Key("scalar-loop", "a/op", "k.cpp", 3): "true",
-                                                         Key("scalar-loop", "a/op", "k.cpp", 9): "false"}
+    assert {k: v.verdict for k, v in labels.items()} == {
+        Key("scalar-loop", "a/op", "k.cpp", 3): "true",
+        Key("scalar-loop", "a/op", "k.cpp", 9): "false",
+    }
 
 
-@pytest.mark.parametrize("text, says", [
-    (LABEL.format(line=3, verdict="maybe"), "verdict 'maybe': use one of true, low, false"),
-    ('[[label]]\nop = "a/op"\nline = 3\nverdict = "true"\n', "missing file"),
-    (LABEL.format(line=3, verdict="true") * 2, "labelled twice"),
-    ("[[label]\n", "fix the TOML syntax"),
-])
+@pytest.mark.parametrize(
+    "text, says",
+    [
+        (LABEL.format(line=3, verdict="maybe"), "verdict 'maybe': use one of true, low, false"),
+        ('[[label]]\nop = "a/op"\nline = 3\nverdict = "true"\n', "missing file"),
+        (LABEL.format(line=3, verdict="true") * 2, "labelled twice"),
+        ("[[label]\n", "fix the TOML syntax"),
+    ],
+)
 def test_a_bad_label_stops_with_its_file_and_entry(tmp_path: Path, text: str, says: str):
     (tmp_path / "small-copy.toml").write_text(text)
     with pytest.raises(SystemExit) as stop:
@@ -37,8 +43,11 @@ def test_a_bad_label_stops_with_its_file_and_entry(tmp_path: Path, text: str, sa
 
 def test_report_counts_verdicts_and_labels_no_longer_found(tmp_path: Path):
     (tmp_path / "single-buffer.toml").write_text(
-        LABEL.format(line=1, verdict="true") + LABEL.format(line=2, verdict="false")
-        + LABEL.format(line=3, verdict="low") + LABEL.format(line=4, verdict="true"))
+        LABEL.format(line=1, verdict="true")
+        + LABEL.format(line=2, verdict="false")
+        + LABEL.format(line=3, verdict="low")
+        + LABEL.format(line=4, verdict="true")
+    )
     labels = load_labels(tmp_path)
     found = [Found(Key("single-buffer", "a/op", "k.cpp", n), "info", "", []) for n in (1, 2, 3, 5)]
     lines = report(found, labels)

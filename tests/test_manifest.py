@@ -46,17 +46,25 @@ def test_good_manifest_loads():
         m.case("nope")
 
 
-@pytest.mark.parametrize(("old", "new", "line", "field", "hint"), [
-    ('dtype = "fp32"', 'dtype = "float33"', 20, "cases[1].inputs.x.dtype", "unknown dtype 'float33'"),
-    ("shape = [8, 1024]", "shape = [8, -1]", 12, "cases[0].inputs.x.shape", "positive"),
-    ('init = "positive"', 'init = "lognormal"', 21, "cases[1].inputs.x.init", "Input should be"),
-    ('function = "golden.py:scale"', 'function = "golden:scale"', 5, "golden.function", "pattern"),
-    ("rtol = 1e-3", "rtol = -1", 6, "golden.rtol", "greater than or equal"),
-    ("domain = [1024, 2048, 4096]", "domain = []", 24, "knobs.TILE_LENGTH.domain", "at least 1"),
-    ('name = "big"', 'nmae = "big"', 16, "cases[1].nmae", "unknown field"),
-    ('[cases.inputs.x]\nshape = [48, 4096]\ndtype = "fp32"\n', '[cases.inputs.x]\nshape = [48, 4096]\n', 18,
-     "cases[1].inputs.x.dtype", "missing"),
-])
+@pytest.mark.parametrize(
+    ("old", "new", "line", "field", "hint"),
+    [
+        ('dtype = "fp32"', 'dtype = "float33"', 20, "cases[1].inputs.x.dtype", "unknown dtype 'float33'"),
+        ("shape = [8, 1024]", "shape = [8, -1]", 12, "cases[0].inputs.x.shape", "positive"),
+        ('init = "positive"', 'init = "lognormal"', 21, "cases[1].inputs.x.init", "Input should be"),
+        ('function = "golden.py:scale"', 'function = "golden:scale"', 5, "golden.function", "pattern"),
+        ("rtol = 1e-3", "rtol = -1", 6, "golden.rtol", "greater than or equal"),
+        ("domain = [1024, 2048, 4096]", "domain = []", 24, "knobs.TILE_LENGTH.domain", "at least 1"),
+        ('name = "big"', 'nmae = "big"', 16, "cases[1].nmae", "unknown field"),
+        (
+            '[cases.inputs.x]\nshape = [48, 4096]\ndtype = "fp32"\n',
+            "[cases.inputs.x]\nshape = [48, 4096]\n",
+            18,
+            "cases[1].inputs.x.dtype",
+            "missing",
+        ),
+    ],
+)
 def test_validation_errors_name_file_line_and_field(old, new, line, field, hint):
     text = GOOD.replace(old, new, 1)
     assert text != GOOD
@@ -115,19 +123,30 @@ def test_a_case_lists_fixed_data_files():
     m = parse_manifest(FILES, "tilewise.toml")
     assert [(f.path, f.dtype, f.values) for f in m.cases[0].files] == [("a.bin", "int8", [-1])]
     assert [(f.path, f.dtype, f.values) for f in m.cases[1].files] == [
-        ("input/tiling.bin", "uint32", [2, 16, 4]), ("input/tiling.bin", "float32", [0.5])]
+        ("input/tiling.bin", "uint32", [2, 16, 4]),
+        ("input/tiling.bin", "float32", [0.5]),
+    ]
 
 
-@pytest.mark.parametrize(("old", "new", "line", "field", "hint"), [
-    ("values = [2, 16, 4]", "values = [2, -16, 4]", 19, "cases[1].files[0].values", "values[1] = -16 is not a uint32"),
-    ("values = [2, 16, 4]", "values = [2, 16.5, 4]", 19, "cases[1].files[0].values", "is not a uint32"),
-    ("values = [0.5]", "values = [1e39]", 23, "cases[1].files[1].values", "out of float32's range"),
-    ("values = [0.5]", "values = []", 23, "cases[1].files[1].values", "at least 1"),
-    ('dtype = "uint32"', 'dtype = "u32"', 18, "cases[1].files[0].dtype", "unknown dtype"),
-    ('path = "input/tiling.bin"', 'path = "../tiling.bin"', 17, "cases[1].files[0].path", "without '..'"),
-    ('path = "input/tiling.bin"', 'path = "/tmp/tiling.bin"', 17, "cases[1].files[0].path", "relative"),
-    ('path = "input/tiling.bin"', 'file = "input/tiling.bin"', 17, "cases[1].files[0].file", "unknown field"),
-])
+@pytest.mark.parametrize(
+    ("old", "new", "line", "field", "hint"),
+    [
+        (
+            "values = [2, 16, 4]",
+            "values = [2, -16, 4]",
+            19,
+            "cases[1].files[0].values",
+            "values[1] = -16 is not a uint32",
+        ),
+        ("values = [2, 16, 4]", "values = [2, 16.5, 4]", 19, "cases[1].files[0].values", "is not a uint32"),
+        ("values = [0.5]", "values = [1e39]", 23, "cases[1].files[1].values", "out of float32's range"),
+        ("values = [0.5]", "values = []", 23, "cases[1].files[1].values", "at least 1"),
+        ('dtype = "uint32"', 'dtype = "u32"', 18, "cases[1].files[0].dtype", "unknown dtype"),
+        ('path = "input/tiling.bin"', 'path = "../tiling.bin"', 17, "cases[1].files[0].path", "without '..'"),
+        ('path = "input/tiling.bin"', 'path = "/tmp/tiling.bin"', 17, "cases[1].files[0].path", "relative"),
+        ('path = "input/tiling.bin"', 'file = "input/tiling.bin"', 17, "cases[1].files[0].file", "unknown field"),
+    ],
+)
 def test_bad_files_name_their_line_and_field(old, new, line, field, hint):
     # `[[cases.files]]` is counted within its own `[[cases]]`, so the second case's first file is files[0]
     text = FILES.replace(old, new, 1)

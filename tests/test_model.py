@@ -14,33 +14,137 @@ from analysis.project import discover, locate
 
 # name: (operator, entry, inputs, outputs, attrs, tiling struct, knobs with a tune annotation, tiling keys)
 FACTS = {
-    "add_custom": ("AddCustom", "add_custom", ["x", "y"], ["z"], [], "AddCustomTilingData",
-                   ["BLOCK_DIM", "BUFFER_NUM", "TILE_LENGTH"], []),
-    "broadcast_add": ("BroadcastAdd", "broadcast_add", ["x", "b"], ["z"], [], "BroadcastAddTilingData",
-                      ["BLOCK_DIM", "BUFFER_NUM", "TILE_ROWS"], ["1", "2"]),
-    "cast_fp32_to_fp16": ("CastFp32ToFp16", "cast_fp32_to_fp16", ["x"], ["y"], [], "CastFp32ToFp16TilingData",
-                          ["BLOCK_DIM", "BUFFER_NUM", "TILE_LENGTH"], []),
-    "column_sum_atomic": ("ColumnSumAtomic", "column_sum_atomic", ["x"], ["y"], [], "ColumnSumAtomicTilingData",
-                          ["BLOCK_DIM", "BUFFER_NUM", "COL_TILE", "ROW_TILE"], []),
-    "compare_select": ("CompareSelect", "compare_select", ["x", "y"], ["z"], [], "CompareSelectTilingData",
-                       ["BLOCK_DIM", "BUFFER_NUM", "TILE_LENGTH"], []),
+    "add_custom": (
+        "AddCustom",
+        "add_custom",
+        ["x", "y"],
+        ["z"],
+        [],
+        "AddCustomTilingData",
+        ["BLOCK_DIM", "BUFFER_NUM", "TILE_LENGTH"],
+        [],
+    ),
+    "broadcast_add": (
+        "BroadcastAdd",
+        "broadcast_add",
+        ["x", "b"],
+        ["z"],
+        [],
+        "BroadcastAddTilingData",
+        ["BLOCK_DIM", "BUFFER_NUM", "TILE_ROWS"],
+        ["1", "2"],
+    ),
+    "cast_fp32_to_fp16": (
+        "CastFp32ToFp16",
+        "cast_fp32_to_fp16",
+        ["x"],
+        ["y"],
+        [],
+        "CastFp32ToFp16TilingData",
+        ["BLOCK_DIM", "BUFFER_NUM", "TILE_LENGTH"],
+        [],
+    ),
+    "column_sum_atomic": (
+        "ColumnSumAtomic",
+        "column_sum_atomic",
+        ["x"],
+        ["y"],
+        [],
+        "ColumnSumAtomicTilingData",
+        ["BLOCK_DIM", "BUFFER_NUM", "COL_TILE", "ROW_TILE"],
+        [],
+    ),
+    "compare_select": (
+        "CompareSelect",
+        "compare_select",
+        ["x", "y"],
+        ["z"],
+        [],
+        "CompareSelectTilingData",
+        ["BLOCK_DIM", "BUFFER_NUM", "TILE_LENGTH"],
+        [],
+    ),
     "gelu": ("Gelu", "gelu", ["x"], ["y"], [], "GeluTilingData", ["BLOCK_DIM", "BUFFER_NUM", "TILE_LENGTH"], []),
-    "kernel_invocation_add": ("add_kernel", "add_kernel", ["x", "y"], ["z"], [], "AddTilingData",
-                              ["BLOCK_DIM", "BUFFER_NUM", "TILE_LENGTH"], []),
-    "leaky_relu": ("LeakyRelu", "leaky_relu", ["x"], ["y"], ["negative_slope"], "LeakyReluTilingData",
-                   ["BLOCK_DIM", "BUFFER_NUM", "TILE_LENGTH"], ["1", "2"]),
-    "mul_adds_fp32": ("MulAddsFp32", "mul_adds_fp32", ["x", "y"], ["z"], ["alpha"], "MulAddsFp32TilingData",
-                      ["BLOCK_DIM", "BUFFER_NUM", "TILE_LENGTH"], []),
-    "multi_key_abs_sub": ("MultiKeyAbsSub", "multi_key_abs_sub", ["x", "y"], ["z"], [], "MultiKeyAbsSubTilingData",
-                          ["BLOCK_DIM", "BUFFER_NUM", "TILE_LENGTH"], ["1", "2"]),
-    "reduce_sum_all": ("ReduceSumAll", "reduce_sum_all", ["x"], ["y"], [], "ReduceSumAllTilingData",
-                       ["BLOCK_DIM", "BUFFER_NUM", "TILE_LENGTH"], []),
-    "rms_norm": ("RmsNorm", "rms_norm", ["x", "gamma"], ["y"], ["epsilon"], "RmsNormTilingData",
-                 ["BLOCK_DIM", "BUFFER_NUM", "COL_TILE"], []),
-    "silu": ("Silu", "silu", ["x"], ["y"], [], "SiluTilingData",
-             ["BLOCK_DIM", "BUFFER_NUM", "TILE_LENGTH"], ["1", "2"]),
-    "softmax_row": ("SoftmaxRow", "softmax_row", ["x"], ["y"], [], "SoftmaxRowTilingData",
-                    ["BLOCK_DIM", "BUFFER_NUM", "ROWS_PER_TILE"], []),
+    "kernel_invocation_add": (
+        "add_kernel",
+        "add_kernel",
+        ["x", "y"],
+        ["z"],
+        [],
+        "AddTilingData",
+        ["BLOCK_DIM", "BUFFER_NUM", "TILE_LENGTH"],
+        [],
+    ),
+    "leaky_relu": (
+        "LeakyRelu",
+        "leaky_relu",
+        ["x"],
+        ["y"],
+        ["negative_slope"],
+        "LeakyReluTilingData",
+        ["BLOCK_DIM", "BUFFER_NUM", "TILE_LENGTH"],
+        ["1", "2"],
+    ),
+    "mul_adds_fp32": (
+        "MulAddsFp32",
+        "mul_adds_fp32",
+        ["x", "y"],
+        ["z"],
+        ["alpha"],
+        "MulAddsFp32TilingData",
+        ["BLOCK_DIM", "BUFFER_NUM", "TILE_LENGTH"],
+        [],
+    ),
+    "multi_key_abs_sub": (
+        "MultiKeyAbsSub",
+        "multi_key_abs_sub",
+        ["x", "y"],
+        ["z"],
+        [],
+        "MultiKeyAbsSubTilingData",
+        ["BLOCK_DIM", "BUFFER_NUM", "TILE_LENGTH"],
+        ["1", "2"],
+    ),
+    "reduce_sum_all": (
+        "ReduceSumAll",
+        "reduce_sum_all",
+        ["x"],
+        ["y"],
+        [],
+        "ReduceSumAllTilingData",
+        ["BLOCK_DIM", "BUFFER_NUM", "TILE_LENGTH"],
+        [],
+    ),
+    "rms_norm": (
+        "RmsNorm",
+        "rms_norm",
+        ["x", "gamma"],
+        ["y"],
+        ["epsilon"],
+        "RmsNormTilingData",
+        ["BLOCK_DIM", "BUFFER_NUM", "COL_TILE"],
+        [],
+    ),
+    "silu": (
+        "Silu",
+        "silu",
+        ["x"],
+        ["y"],
+        [],
+        "SiluTilingData",
+        ["BLOCK_DIM", "BUFFER_NUM", "TILE_LENGTH"],
+        ["1", "2"],
+    ),
+    "softmax_row": (
+        "SoftmaxRow",
+        "softmax_row",
+        ["x"],
+        ["y"],
+        [],
+        "SoftmaxRowTilingData",
+        ["BLOCK_DIM", "BUFFER_NUM", "ROWS_PER_TILE"],
+        [],
+    ),
 }
 
 
@@ -62,7 +166,7 @@ def test_example_model_facts(name: str):
     read = {r.field for r in m.tiling_reads}
     assert read <= {f.name for f in m.tiling.fields}, "every field the kernel reads is declared"
     for k in m.knobs:
-        assert Path(k.file).read_text().splitlines()[k.line - 1][k.col - 1:].startswith(str(k.value)) or k.value < 0
+        assert Path(k.file).read_text().splitlines()[k.line - 1][k.col - 1 :].startswith(str(k.value)) or k.value < 0
 
 
 def test_model_details_of_add_custom():
@@ -134,8 +238,11 @@ def test_non_utf8_and_binary_files_are_problems_not_crashes(tmp_path: Path):
 def test_unknown_dtype_in_opdef_is_reported_with_its_line(tmp_path: Path):
     from opgen import HOST
 
-    host = replace_once(HOST, 'this->Input("x").ParamType(REQUIRED).DataType({ge::DT_FLOAT16})',
-                        'this->Input("x").ParamType(REQUIRED).DataType({ge::DT_FLOAT77})')
+    host = replace_once(
+        HOST,
+        'this->Input("x").ParamType(REQUIRED).DataType({ge::DT_FLOAT16})',
+        'this->Input("x").ParamType(REQUIRED).DataType({ge::DT_FLOAT77})',
+    )
     op = load_operator(write_operator(tmp_path / "op", host=host))
     (p,) = op.problems
     expected_line = next(i for i, line in enumerate(host.splitlines(), 1) if "DT_FLOAT77" in line)
@@ -164,7 +271,10 @@ def test_a_valid_ge_dtype_the_analysis_does_not_model_is_no_problem(tmp_path: Pa
     # "unknown dtype ... use a ge::DT_* type" as an error on valid code and exited 1.
     from opgen import HOST
 
-    host = replace_once(HOST, 'this->Output("y").ParamType(REQUIRED).DataType({ge::DT_FLOAT16})',
-                        'this->Output("y").ParamType(REQUIRED).DataType({ge::DT_UINT1})')
+    host = replace_once(
+        HOST,
+        'this->Output("y").ParamType(REQUIRED).DataType({ge::DT_FLOAT16})',
+        'this->Output("y").ParamType(REQUIRED).DataType({ge::DT_UINT1})',
+    )
     op = load_operator(write_operator(tmp_path / "op", host=host))
     assert op.problems == []

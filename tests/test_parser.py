@@ -30,7 +30,7 @@ def test_examples_parse_without_errors_and_offsets_are_exact(path):
     spans = [(m.start, m.end) for m in sf.pre.marks]
     for m in sf.pre.marks:
         spans.extend((a.start, a.end) for a in m.args)
-    template_kw = {i for i in changed if neutral[i] == 32 and raw[i : i + 8] == b"template"[: 8]}
+    template_kw = {i for i in changed if neutral[i] == 32 and raw[i : i + 8] == b"template"[:8]}
     for i in changed:
         assert any(s <= i < e for s, e in spans) or i in template_kw or raw[i - 8 : i + 8].find(b"template") >= 0
 
@@ -66,7 +66,7 @@ def test_ascendc_constructs_parse_cleanly_and_are_recorded():
     assert ("tiling_field_arr", "TILING_DATA_FIELD_DEF_ARR", ["uint32_t", "8", "offsets"]) in kinds
     assert ("tiling_register", "REGISTER_TILING_DATA_CLASS", ["Foo", "FooTilingData"]) in kinds
     assert ("launch", "foo", ["8", "nullptr", "stream"]) in kinds
-    assert ("macro_stmt", "OP_CHECK", ['ptr == nullptr', 'OP_LOGE("foo", "null")', "return ge::GRAPH_FAILED"]) in kinds
+    assert ("macro_stmt", "OP_CHECK", ["ptr == nullptr", 'OP_LOGE("foo", "null")', "return ge::GRAPH_FAILED"]) in kinds
     assert ("macro_type_arg", "ALIGN_UP", ["float"]) in kinds
     # comments and strings are never rewritten
     assert b"<<<in a comment>>>" in sf.pre.text and b'"__aicore__ stays"' in sf.pre.text
@@ -99,7 +99,7 @@ def test_incremental_reparse_matches_a_fresh_parse():
         if rng.random() < 0.6:
             text = text[:pos] + rng.choice(inserts) + text[pos:]
         else:
-            text = text[:pos] + text[pos + rng.randrange(1, 6):]
+            text = text[:pos] + text[pos + rng.randrange(1, 6) :]
         sf.update(text)
         assert _sexp(sf) == _sexp(SourceFile(path, text))
 
@@ -153,8 +153,13 @@ def test_shapes_seen_in_public_operators_parse_cleanly():
     sf = SourceFile("public_shapes.cpp", PUBLIC_SHAPES)
     assert [(sf.line_col(e.start_byte), sf.node_text(e)) for e in sf.errors()] == []
     kinds = {(m.kind, m.name) for m in sf.pre.marks}
-    assert {("macro_stmt", "DECLARE_ENTRY_POINTS"), ("macro_stmt", "TEMPLATE_ARGS_DECL"), ("macro_stmt", "ASSERT"),
-            ("conditional", "if"), ("conditional", "endif")} <= kinds
+    assert {
+        ("macro_stmt", "DECLARE_ENTRY_POINTS"),
+        ("macro_stmt", "TEMPLATE_ARGS_DECL"),
+        ("macro_stmt", "ASSERT"),
+        ("conditional", "if"),
+        ("conditional", "endif"),
+    } <= kinds
 
 
 # Forms public operators use that CANN compiles and tree-sitter-cpp alone misreads (issue 12). Each case is a
@@ -162,90 +167,138 @@ def test_shapes_seen_in_public_operators_parse_cleanly():
 DIALECT_CASES = {
     "bare_aiv_condition": (  # `if ASCEND_IS_AIV {`: the macro carries `constexpr (...)`
         "__aicore__ inline void Run() {\n  if ASCEND_IS_AIV {\n    Vec();\n  }\n  if ASCEND_IS_AIC{ Cube(); }\n"
-        "  if (ASCEND_IS_AIV) { Vec(); }\n}\nint after;\n", "bare_condition"),
+        "  if (ASCEND_IS_AIV) { Vec(); }\n}\nint after;\n",
+        "bare_condition",
+    ),
     "template_template_typename": (
-        "template <typename T, template <typename U> typename R>\nclass Holder { R<T> r; };\nint after;\n", None),
+        "template <typename T, template <typename U> typename R>\nclass Holder { R<T> r; };\nint after;\n",
+        None,
+    ),
     "template_template_class": (
         "template <template <typename> class R, typename T>\n__aicore__ inline void Use(R<T>& r) { r.Go(); }\n"
-        "int after;\n", None),
+        "int after;\n",
+        None,
+    ),
     "register_without_semicolon": (
         "namespace optiling {\nBEGIN_TILING_DATA_DEF(DemoTilingData)\n  TILING_DATA_FIELD_DEF(uint32_t, n);\n"
         "END_TILING_DATA_DEF;\nREGISTER_TILING_DATA_CLASS(Demo, DemoTilingData)\nstruct DemoCompileInfo {\n"
-        "  int32_t coreNum = 0;\n};\n}\n", "tiling_register"),
+        "  int32_t coreNum = 0;\n};\n}\n",
+        "tiling_register",
+    ),
     "tiling_fields_without_semicolons": (
         "BEGIN_TILING_DATA_DEF(DemoTilingData)\n  TILING_DATA_FIELD_DEF(uint32_t, n)\n"
-        "  TILING_DATA_FIELD_DEF_STRUCT(SoftMaxTiling, sm)\nEND_TILING_DATA_DEF;\nint after;\n", "tiling_field"),
+        "  TILING_DATA_FIELD_DEF_STRUCT(SoftMaxTiling, sm)\nEND_TILING_DATA_DEF;\nint after;\n",
+        "tiling_field",
+    ),
     "do_while_macro_with_comment": (  # a /* */ comment inside a #define body ended the body early
         "#define DEMO_CHECK(c)   \\\n  do {  /* bail out */  \\\n    if (!(c)) { return; }  \\\n  } while (0)\n\n"
-        "struct After { int b; };\nvoid f() { DEMO_CHECK(x > 0); int y = 1; }\n", "define_comment"),
+        "struct After { int b; };\nvoid f() { DEMO_CHECK(x > 0); int y = 1; }\n",
+        "define_comment",
+    ),
     "empty_define_with_trailing_blanks": (  # the next lines became the macro's body
-        "#define DEMO_DEBUG   \n\nnamespace demo {\nint x;\n}\n", "define_blank"),
+        "#define DEMO_DEBUG   \n\nnamespace demo {\nint x;\n}\n",
+        "define_blank",
+    ),
     "template_head_macro": (
         "#define DEMO_TEMPLATE template <typename T, int N>\nDEMO_TEMPLATE\nclass DemoKernel {\n public:\n"
         "  __aicore__ inline void Init() {}\n};\nDEMO_TEMPLATE\n__aicore__ inline void DemoKernel<T, N>::Run() {}\n",
-        "macro_word"),
+        "macro_word",
+    ),
     "template_head_macro_with_args": (
-        "DEMO_TEMPLATE_DECLARE(T, U)\nclass DemoKernel {\n  void f() {}\n};\nint after;\n", "macro_stmt"),
+        "DEMO_TEMPLATE_DECLARE(T, U)\nclass DemoKernel {\n  void f() {}\n};\nint after;\n",
+        "macro_stmt",
+    ),
     "pointer_to_member_calls": (
         "void Dispatch(Demo* obj, Demo& ref, void (Demo::*fn)(int)) {\n  (obj->*fn)(1);\n  (ref.*fn)(2);\n"
-        "  float k = 1.*2;\n}\n", "member_pointer"),
+        "  float k = 1.*2;\n}\n",
+        "member_pointer",
+    ),
     "export_macros": (
         "ASCENDC_EXTERN_C ge::graphStatus TilingDemo(gert::TilingContext* context) { return 0; }\n"
         "ACLNN_API aclnnStatus aclnnDemoGetWorkspaceSize(const aclTensor* x, uint64_t* size);\n"
-        "DEMO_EXPORT void Helper(int a);\n", "macro_word"),
+        "DEMO_EXPORT void Helper(int a);\n",
+        "macro_word",
+    ),
     "brace_default_arguments": (
-        "__aicore__ inline void Demo(const DemoShape& shape = {}, int n = 0, const Pair& p = {1, 2}) {}\n"
-        "int after;\n", "default_braces"),
+        "__aicore__ inline void Demo(const DemoShape& shape = {}, int n = 0, const Pair& p = {1, 2}) {}\nint after;\n",
+        "default_braces",
+    ),
     "statement_macros_alone_on_a_line": (  # `#define SYNC_DEMO Sync(x);` used with no `;` of its own
         "void f() {\n  state = 1;\n  SYNC_DEMO\n  if (ready) {\n    SIGNAL_DEMO\n  }\n  __VEC_SCOPE__\n  {\n"
-        "    int v = 0;\n  }\n}\n", "macro_word"),
+        "    int v = 0;\n  }\n}\n",
+        "macro_word",
+    ),
     "newer_kernel_qualifiers": (
         'extern "C" __global__ __vector__ void demo_vec(GM_ADDR x) {}\n'
         "__global__ __cube__ void demo_cube(GM_ADDR a) {}\n"
         'extern "C" __global__ __mix__(1, 2) void demo_mix(GM_ADDR a) {}\n'
-        "__aicore__ inline void Init(GM_ADDR __restrict x, GM_ADDR __restrict y) {}\n", "qualifier"),
+        "__aicore__ inline void Init(GM_ADDR __restrict x, GM_ADDR __restrict y) {}\n",
+        "qualifier",
+    ),
     "qualifier_as_a_macro_name": (
-        "#ifndef __aicore__\n#define __aicore__\n#endif\n__aicore__ inline void f() {}\n", "qualifier"),
+        "#ifndef __aicore__\n#define __aicore__\n#endif\n__aicore__ inline void f() {}\n",
+        "qualifier",
+    ),
     "attribute_after_declarator": (
-        "static const struct DemoMeta demo_meta\n__attribute__ ((used, section (\".demo.meta\"))) = {\n  {1, 2}\n};\n"
-        "int after;\n", "attribute"),
+        'static const struct DemoMeta demo_meta\n__attribute__ ((used, section (".demo.meta"))) = {\n  {1, 2}\n};\n'
+        "int after;\n",
+        "attribute",
+    ),
     "using_declaration_list": ("using demo::A, demo::B, demo::C;\nint after;\n", "using_list"),
-    "named_variadic_macro": ('#define DEMO_LOG(fmt, args...) printf(fmt, ##args)\nint after;\n', "define_variadic"),
+    "named_variadic_macro": ("#define DEMO_LOG(fmt, args...) printf(fmt, ##args)\nint after;\n", "define_variadic"),
     "template_args_with_trailing_comment": (
         "DEMO_TPL_ARGS_DECL(Demo, // the operator\nDEMO_TPL_BOOL_DECL(SPLIT, 0, 1), // one bit\n);\nint after;\n",
-        "macro_stmt"),
+        "macro_stmt",
+    ),
     "specifier_macro_calls": (  # `LAUNCH_BOUND(n)` among a SIMT function's specifiers
         "template <typename T>\n__simt_vf__ __aicore__ LAUNCH_BOUND(THREAD_NUM) inline void Fill(__gm__ T* x)\n{\n}\n"
         "__simt_vf__ LAUNCH_BOUND(512) __aicore__\n    void Scan(int n) {}\n"
         "class DemoSimt {\n  static __simt_vf__ __aicore__ LAUNCH_BOUND(64) inline void Step(int n);\n};\n"
-        "int after;\n", "specifier_macro"),
+        "int after;\n",
+        "specifier_macro",
+    ),
     "macro_call_in_a_define_body": (  # blanking `DEMO_SEL(...)` took the `\\` that continues the body
         "#define DEMO_SEL2(A, B) \\\n    DEMO_ARGS_SEL(DEMO_DTYPE_SEL(X, A), \\\n"
         "                  DEMO_DTYPE_SEL(Y, B), )\n"
-        "\nDEMO_TPL_SEL(DEMO_SEL2(1, 1),\n             DEMO_SEL2(2, 2));\nint after;\n", "decl_macro"),
+        "\nDEMO_TPL_SEL(DEMO_SEL2(1, 1),\n             DEMO_SEL2(2, 2));\nint after;\n",
+        "decl_macro",
+    ),
     "macro_as_alias_type": (  # `, 0` was an error
         "struct DemoDag {\n    using ConstZero = MAKE_CONST(uint8_t, 0);\n    using Half = MAKE_CONST(T, 0.5);\n"
-        "    using Dup = Bind<Vec::Duplicate<T>, ConstZero>;\n};\nint after;\n", "using_macro"),
+        "    using Dup = Bind<Vec::Duplicate<T>, ConstZero>;\n};\nint after;\n",
+        "using_macro",
+    ),
     "macro_declarations_where_statements_cannot_be": (  # `, 16` and the nested list were errors
         "class DemoKernel {\npublic:\n    DEMO_IMPL_BUFPOOL(DemoPool, TPosition::VECCALC, 16);\n    int x;\n};\n"
         "#define DEMO_SEL2(A, B) DEMO_TPL_ARGS_SEL(DEMO_DTYPE_SEL(X, A), DEMO_DTYPE_SEL(Y, B))\n"
         "DEMO_TPL_SEL(DEMO_SEL2(10, 10),\n             DEMO_SEL2(20, 20));\n"
-        "namespace demo {\nDEMO_REGISTER(DemoKernel, \"demo\", 2);\n}\nint after;\n", "decl_macro"),
+        'namespace demo {\nDEMO_REGISTER(DemoKernel, "demo", 2);\n}\nint after;\n',
+        "decl_macro",
+    ),
     "operator_specialization": (  # `template <>` then `operator()<...>`: the whole declaration was an error
         "class DemoBlock {\npublic:\n    template <class ArchTag>\n    __aicore__ inline void operator()(int a);\n"
         "    template <>\n    __aicore__ inline void operator()<AscendC::AIC>(int a)\n    {\n        a++;\n    }\n};\n"
-        "int after;\n", "operator_template_args"),
+        "int after;\n",
+        "operator_template_args",
+    ),
     "format_macro_between_strings": (
         'void Log(int64_t a, uint64_t b) {\n    printf("a=%" PRId64 " b=%" PRIu64 "\\n", a, b);\n}\nint after;\n',
-        "string_macro"),
+        "string_macro",
+    ),
     "statement_macro_defined_in_the_file": (  # a call with no `;`, its macro ending in `}`
         "#define Flush_0() \\\n    if (i == 0) { Sync(); }\nvoid Run(int i) {\n    Work(i);\n    Flush_0()\n}\n"
-        "int after;\n", "macro_stmt"),
+        "int after;\n",
+        "macro_stmt",
+    ),
     "export_macro_with_the_name_on_the_next_line": (
-        "ACLNN_API aclnnStatus\naclnnDemo(void* workspace, uint64_t size);\nint after;\n", "macro_word"),
+        "ACLNN_API aclnnStatus\naclnnDemo(void* workspace, uint64_t size);\nint after;\n",
+        "macro_word",
+    ),
     "tiling_pointer_and_aicpu_qualifiers": (
         "__aicore__ inline void Run(__tiling_data_ptr__ DemoTiling* t) {}\n"
-        "extern __global__ __aicpu__ uint32_t DemoCpuKernel(void* args);\nint after;\n", "qualifier"),
+        "extern __global__ __aicpu__ uint32_t DemoCpuKernel(void* args);\nint after;\n",
+        "qualifier",
+    ),
 }
 
 
@@ -278,11 +331,13 @@ def test_dialect_rewrites_keep_what_the_model_reads():
 
 
 def test_real_errors_next_to_dialect_forms_are_still_reported():
-    for text in ("void f() {\n  SYNC_DEMO\n  int x = ;\n}\n",  # a statement macro, then a broken statement
-                 "void f() {\n  Mul(y, y, x this->n);\n}\n",  # a missing comma
-                 "ACLNN_API aclnnStatus f(int a;\n",
-                 "void f() {\n  Work()\n  More();\n}\n",  # no #define makes Work() a statement macro
-                 "void f() {\n  DEMO_CHECK(a, 1);\n  int x = ;\n}\n"):  # a macro in a function stays a call
+    for text in (
+        "void f() {\n  SYNC_DEMO\n  int x = ;\n}\n",  # a statement macro, then a broken statement
+        "void f() {\n  Mul(y, y, x this->n);\n}\n",  # a missing comma
+        "ACLNN_API aclnnStatus f(int a;\n",
+        "void f() {\n  Work()\n  More();\n}\n",  # no #define makes Work() a statement macro
+        "void f() {\n  DEMO_CHECK(a, 1);\n  int x = ;\n}\n",
+    ):  # a macro in a function stays a call
         assert list(SourceFile("bad.cpp", text).errors()), text
 
 
@@ -297,8 +352,28 @@ def test_dialect_forms_reprocess_after_edits_like_a_fresh_pass(seed):
     rng = random.Random(seed)
     text = "\n".join(t for t, _ in DIALECT_CASES.values()) * 3
     sf = SourceFile("k.cpp", text)
-    snippets = ["ASCEND_IS_AIV ", "if ", "{", "}", "= {}", "->*", "DEMO_MACRO\n", "ACLNN_API ", "/*", "*/", "\\\n",
-                "#define X  \n", ";", "\n", "using a::b, c::d;", "__mix__(", "args...", ",", "//", ""]
+    snippets = [
+        "ASCEND_IS_AIV ",
+        "if ",
+        "{",
+        "}",
+        "= {}",
+        "->*",
+        "DEMO_MACRO\n",
+        "ACLNN_API ",
+        "/*",
+        "*/",
+        "\\\n",
+        "#define X  \n",
+        ";",
+        "\n",
+        "using a::b, c::d;",
+        "__mix__(",
+        "args...",
+        ",",
+        "//",
+        "",
+    ]
     for _ in range(120):
         i = rng.randrange(len(text) + 1)
         j = min(len(text), i + rng.choice([0, 0, 1, 4, 30]))

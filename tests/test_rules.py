@@ -42,8 +42,9 @@ def test_at_least_ten_rules_each_in_its_own_module():
 
 # ---- pipe-all-in-loop --------------------------------------------------------------------------------------------
 def test_pipe_all_in_loop_fires_and_fix_removes_the_line(tmp_path: Path):
-    kernel = replace_once(KERNEL, "            CopyOut(i);\n",
-                          "            CopyOut(i);\n            PipeBarrier<PIPE_ALL>();\n")
+    kernel = replace_once(
+        KERNEL, "            CopyOut(i);\n", "            CopyOut(i);\n            PipeBarrier<PIPE_ALL>();\n"
+    )
     root = write_operator(tmp_path / "op", kernel=kernel)
     (f,) = findings(root, "pipe-all-in-loop")
     assert f.line == KERNEL.splitlines().index("            CopyOut(i);") + 2
@@ -53,15 +54,19 @@ def test_pipe_all_in_loop_fires_and_fix_removes_the_line(tmp_path: Path):
 
 
 def test_pipe_all_in_a_method_called_from_the_loop_fires(tmp_path: Path):
-    kernel = replace_once(KERNEL, "        inQueueX.EnQue(xLocal);\n",
-                          "        PipeBarrier<PIPE_ALL>();\n        inQueueX.EnQue(xLocal);\n")
+    kernel = replace_once(
+        KERNEL,
+        "        inQueueX.EnQue(xLocal);\n",
+        "        PipeBarrier<PIPE_ALL>();\n        inQueueX.EnQue(xLocal);\n",
+    )
     assert len(findings(write_operator(tmp_path / "op", kernel=kernel), "pipe-all-in-loop")) == 1
 
 
 def test_pipe_all_outside_loops_and_pipe_v_in_loop_are_quiet(tmp_path: Path):
     kernel = replace_once(KERNEL, "    op.Process();\n", "    op.Process();\n    PipeBarrier<PIPE_ALL>();\n")
-    kernel = replace_once(kernel, "            Compute();\n",
-                          "            Compute();\n            PipeBarrier<PIPE_V>();\n")
+    kernel = replace_once(
+        kernel, "            Compute();\n", "            Compute();\n            PipeBarrier<PIPE_V>();\n"
+    )
     assert findings(write_operator(tmp_path / "op", kernel=kernel), "pipe-all-in-loop") == []
 
 
@@ -84,9 +89,12 @@ def test_single_buffer_literal_in_init_buffer(tmp_path: Path):
 
 
 def test_single_buffer_outside_a_loop_is_quiet(tmp_path: Path):
-    kernel = replace_once(KERNEL, "        for (uint32_t i = 0; i < loops; i++) {\n            CopyIn(i);\n"
-                          "            Compute();\n            CopyOut(i);\n        }\n",
-                          "        CopyIn(0);\n        Compute();\n        CopyOut(0);\n")
+    kernel = replace_once(
+        KERNEL,
+        "        for (uint32_t i = 0; i < loops; i++) {\n            CopyIn(i);\n"
+        "            Compute();\n            CopyOut(i);\n        }\n",
+        "        CopyIn(0);\n        Compute();\n        CopyOut(0);\n",
+    )
     kernel = replace_once(kernel, "constexpr int32_t BUFFER_NUM = 2;", "constexpr int32_t BUFFER_NUM = 1;")
     assert findings(write_operator(tmp_path / "op", kernel=kernel), "single-buffer") == []
 
@@ -170,7 +178,10 @@ def test_single_buffer_speaks_on_the_sample_style_qualified_declaration(tmp_path
     root = write_operator(tmp_path / "op", kernel=SAMPLE_STYLE_KERNEL)
     queues = {q.name: q for q in load_operator(root).model.queues}
     assert {n: (q.position, q.depth) for n, q in queues.items()} == {
-        "inQueueX": ("VECIN", 1), "inQueueY": ("VECIN", 1), "outQueueZ": ("VECOUT", 1)}
+        "inQueueX": ("VECIN", 1),
+        "inQueueY": ("VECIN", 1),
+        "outQueueZ": ("VECOUT", 1),
+    }
     (f,) = findings(root, "single-buffer")  # one finding for the one constant all three queues share
     assert (f.line, f.col) == (3, 32)
     assert fix_and_recheck(root, "single-buffer") == []
@@ -178,14 +189,19 @@ def test_single_buffer_speaks_on_the_sample_style_qualified_declaration(tmp_path
 
 
 # ---- aligned-datacopypad -----------------------------------------------------------------------------------------
-PAD_IN = ("        DataCopyExtParams params{1, static_cast<uint32_t>(TILE * sizeof(half)), 0, 0, 0};\n"
-          "        DataCopyPadExtParams<half> pad{false, 0, 0, 0};\n"
-          "        DataCopyPad(xLocal, xGm[progress * tileLength], params, pad);\n")
+PAD_IN = (
+    "        DataCopyExtParams params{1, static_cast<uint32_t>(TILE * sizeof(half)), 0, 0, 0};\n"
+    "        DataCopyPadExtParams<half> pad{false, 0, 0, 0};\n"
+    "        DataCopyPad(xLocal, xGm[progress * tileLength], params, pad);\n"
+)
 
 
 def test_aligned_datacopypad_fires_and_fix_uses_datacopy(tmp_path: Path):
-    kernel = replace_once(KERNEL, "constexpr int32_t BUFFER_NUM = 2;\n",
-                          "constexpr int32_t BUFFER_NUM = 2;\nconstexpr uint32_t TILE = 8192;\n")
+    kernel = replace_once(
+        KERNEL,
+        "constexpr int32_t BUFFER_NUM = 2;\n",
+        "constexpr int32_t BUFFER_NUM = 2;\nconstexpr uint32_t TILE = 8192;\n",
+    )
     kernel = replace_once(kernel, "        DataCopy(xLocal, xGm[progress * tileLength], tileLength);\n", PAD_IN)
     root = write_operator(tmp_path / "op", kernel=kernel)
     (f,) = findings(root, "aligned-datacopypad")
@@ -196,19 +212,24 @@ def test_aligned_datacopypad_fires_and_fix_uses_datacopy(tmp_path: Path):
 
 def test_datacopypad_on_unknown_or_unaligned_length_is_quiet(tmp_path: Path):
     for tile in ("8191", "tileLength"):
-        kernel = replace_once(KERNEL, "constexpr int32_t BUFFER_NUM = 2;\n",
-                              f"constexpr int32_t BUFFER_NUM = 2;\nconstexpr uint32_t TILE = {tile};\n")
-        kernel = replace_once(kernel, "        DataCopy(xLocal, xGm[progress * tileLength], tileLength);\n",
-                              PAD_IN)
+        kernel = replace_once(
+            KERNEL,
+            "constexpr int32_t BUFFER_NUM = 2;\n",
+            f"constexpr int32_t BUFFER_NUM = 2;\nconstexpr uint32_t TILE = {tile};\n",
+        )
+        kernel = replace_once(kernel, "        DataCopy(xLocal, xGm[progress * tileLength], tileLength);\n", PAD_IN)
         assert findings(write_operator(tmp_path / tile, kernel=kernel), "aligned-datacopypad") == []
 
 
 # ---- scalar-loop -------------------------------------------------------------------------------------------------
 def test_scalar_loop_fires_and_simple_pattern_is_vectorised(tmp_path: Path):
-    kernel = replace_once(KERNEL, "        Muls(yLocal, xLocal, (half)2.0, tileLength);\n",
-                          "        for (uint32_t j = 0; j < tileLength; j++) {\n"
-                          "            yLocal.SetValue(j, xLocal.GetValue(j) * (half)2.0);\n"
-                          "        }\n")
+    kernel = replace_once(
+        KERNEL,
+        "        Muls(yLocal, xLocal, (half)2.0, tileLength);\n",
+        "        for (uint32_t j = 0; j < tileLength; j++) {\n"
+        "            yLocal.SetValue(j, xLocal.GetValue(j) * (half)2.0);\n"
+        "        }\n",
+    )
     root = write_operator(tmp_path / "op", kernel=kernel)
     (f,) = findings(root, "scalar-loop")
     assert "one element at a time" in f.message
@@ -219,19 +240,24 @@ def test_scalar_loop_fires_and_simple_pattern_is_vectorised(tmp_path: Path):
 
 
 def test_scalar_loop_without_rewrite_still_reported(tmp_path: Path):
-    kernel = replace_once(KERNEL, "        Muls(yLocal, xLocal, (half)2.0, tileLength);\n",
-                          "        for (uint32_t j = 0; j < tileLength; j++) {\n"
-                          "            float v = xLocal.GetValue(j);\n"
-                          "            yLocal.SetValue(j, v > 0 ? v : 0);\n"
-                          "        }\n")
+    kernel = replace_once(
+        KERNEL,
+        "        Muls(yLocal, xLocal, (half)2.0, tileLength);\n",
+        "        for (uint32_t j = 0; j < tileLength; j++) {\n"
+        "            float v = xLocal.GetValue(j);\n"
+        "            yLocal.SetValue(j, v > 0 ? v : 0);\n"
+        "        }\n",
+    )
     (f,) = findings(write_operator(tmp_path / "op", kernel=kernel), "scalar-loop")
     assert f.fixes == []
 
 
 def test_single_getvalue_outside_element_loop_is_quiet(tmp_path: Path):
-    kernel = replace_once(KERNEL, "        Muls(yLocal, xLocal, (half)2.0, tileLength);\n",
-                          "        half first = xLocal.GetValue(0);\n"
-                          "        Muls(yLocal, xLocal, first, tileLength);\n")
+    kernel = replace_once(
+        KERNEL,
+        "        Muls(yLocal, xLocal, (half)2.0, tileLength);\n",
+        "        half first = xLocal.GetValue(0);\n        Muls(yLocal, xLocal, first, tileLength);\n",
+    )
     assert findings(write_operator(tmp_path / "op", kernel=kernel), "scalar-loop") == []
 
 
@@ -260,8 +286,10 @@ def test_small_copy_ignores_a_zero_length_constant(tmp_path: Path):
 
     host = replace_once(HOST, "constexpr uint32_t TILE_LENGTH = 8192;", "constexpr uint32_t TILE_LENGTH = 0;")
     root = write_operator(tmp_path / "op", host=host)
-    code = ("from analysis.lint import lint; from analysis.operator import load_operator; "
-            f"print(sorted(f.rule for f in lint(load_operator({str(root)!r}))))")
+    code = (
+        "from analysis.lint import lint; from analysis.operator import load_operator; "
+        f"print(sorted(f.rule for f in lint(load_operator({str(root)!r}))))"
+    )
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert proc.returncode == 0, proc.stderr
     assert "small-copy" not in proc.stdout
@@ -303,15 +331,21 @@ def test_low_block_dim_literal_set_block_dim(tmp_path: Path):
 
 # ---- ub-overflow -------------------------------------------------------------------------------------------------
 def test_ub_overflow_fires_when_sizes_evaluate(tmp_path: Path):
-    kernel = replace_once(KERNEL, "this->tileLength * sizeof(half));\n        pipe.InitBuffer(outQueueY",
-                          "65536 * sizeof(half));\n        pipe.InitBuffer(outQueueY")
+    kernel = replace_once(
+        KERNEL,
+        "this->tileLength * sizeof(half));\n        pipe.InitBuffer(outQueueY",
+        "65536 * sizeof(half));\n        pipe.InitBuffer(outQueueY",
+    )
     (f,) = findings(write_operator(tmp_path / "op", kernel=kernel), "ub-overflow")
     assert "294912 bytes" in f.message and "inQueueX 262144" in f.message and f.severity == "error"
 
 
 def test_ub_within_capacity_is_quiet(tmp_path: Path):
-    kernel = replace_once(KERNEL, "this->tileLength * sizeof(half));\n        pipe.InitBuffer(outQueueY",
-                          "16384 * sizeof(half));\n        pipe.InitBuffer(outQueueY")
+    kernel = replace_once(
+        KERNEL,
+        "this->tileLength * sizeof(half));\n        pipe.InitBuffer(outQueueY",
+        "16384 * sizeof(half));\n        pipe.InitBuffer(outQueueY",
+    )
     assert findings(write_operator(tmp_path / "op", kernel=kernel), "ub-overflow") == []
 
 
@@ -327,9 +361,11 @@ def test_kernel_reads_missing_field_and_fix_declares_it(tmp_path: Path):
 
 
 def test_unread_field_is_a_note(tmp_path: Path):
-    tiling_h = replace_once(TILING_H, "    TILING_DATA_FIELD_DEF(uint32_t, tileLength);\n",
-                            "    TILING_DATA_FIELD_DEF(uint32_t, tileLength);\n"
-                            "    TILING_DATA_FIELD_DEF(uint32_t, unused);\n")
+    tiling_h = replace_once(
+        TILING_H,
+        "    TILING_DATA_FIELD_DEF(uint32_t, tileLength);\n",
+        "    TILING_DATA_FIELD_DEF(uint32_t, tileLength);\n    TILING_DATA_FIELD_DEF(uint32_t, unused);\n",
+    )
     (f,) = findings(write_operator(tmp_path / "op", tiling_h=tiling_h), "tiling-field-mismatch")
     assert f.severity == "info" and f.line == 6
 
@@ -340,7 +376,7 @@ def test_missing_aicore_fires_and_fix_inserts_it(tmp_path: Path):
     root = write_operator(tmp_path / "op", kernel=kernel)
     assert len(findings(root, "missing-aicore")) == 1
     assert fix_and_recheck(root, "missing-aicore") == []
-    assert '__global__ __aicore__ void scale(' in (root / "op_kernel" / "scale.cpp").read_text()
+    assert "__global__ __aicore__ void scale(" in (root / "op_kernel" / "scale.cpp").read_text()
 
 
 @pytest.mark.parametrize("kind", ["__vector__", "__cube__", "__mix__(1, 2)"])
@@ -354,41 +390,55 @@ def test_missing_aicore_accepts_the_newer_kernel_kinds(tmp_path: Path, kind: str
 
 # ---- unaligned-datacopy ------------------------------------------------------------------------------------------
 def test_unaligned_datacopy_fires_and_fix_uses_datacopypad(tmp_path: Path):
-    kernel = replace_once(KERNEL, "        DataCopy(xLocal, xGm[progress * tileLength], tileLength);\n",
-                          "        DataCopy(xLocal, xGm[progress * tileLength], 100);\n")
+    kernel = replace_once(
+        KERNEL,
+        "        DataCopy(xLocal, xGm[progress * tileLength], tileLength);\n",
+        "        DataCopy(xLocal, xGm[progress * tileLength], 100);\n",
+    )
     root = write_operator(tmp_path / "op", kernel=kernel)
     (f,) = findings(root, "unaligned-datacopy")
     assert "200 bytes" in f.message
     assert fix_and_recheck(root, "unaligned-datacopy") == []
     text = (root / "op_kernel" / "scale.cpp").read_text()
-    assert ("DataCopyPad(xLocal, xGm[progress * tileLength], "
-            "DataCopyExtParams{1, static_cast<uint32_t>((100) * 2)") in text
+    assert (
+        "DataCopyPad(xLocal, xGm[progress * tileLength], DataCopyExtParams{1, static_cast<uint32_t>((100) * 2)"
+    ) in text
 
 
 def test_aligned_and_unknown_datacopy_are_quiet(tmp_path: Path):
-    kernel = replace_once(KERNEL, "        DataCopy(xLocal, xGm[progress * tileLength], tileLength);\n",
-                          "        DataCopy(xLocal, xGm[progress * tileLength], 128);\n")
+    kernel = replace_once(
+        KERNEL,
+        "        DataCopy(xLocal, xGm[progress * tileLength], tileLength);\n",
+        "        DataCopy(xLocal, xGm[progress * tileLength], 128);\n",
+    )
     assert findings(write_operator(tmp_path / "op", kernel=kernel), "unaligned-datacopy") == []
 
 
 # ---- unpaired-flag -----------------------------------------------------------------------------------------------
 def test_setflag_without_waitflag_and_fix_adds_wait(tmp_path: Path):
-    kernel = replace_once(KERNEL, "        Muls(yLocal, xLocal, (half)2.0, tileLength);\n",
-                          "        Muls(yLocal, xLocal, (half)2.0, tileLength);\n"
-                          "        event_t ev = static_cast<event_t>(GetTPipePtr()->FetchEventID(HardEvent::V_S));\n"
-                          "        SetFlag<HardEvent::V_S>(ev);\n")
+    kernel = replace_once(
+        KERNEL,
+        "        Muls(yLocal, xLocal, (half)2.0, tileLength);\n",
+        "        Muls(yLocal, xLocal, (half)2.0, tileLength);\n"
+        "        event_t ev = static_cast<event_t>(GetTPipePtr()->FetchEventID(HardEvent::V_S));\n"
+        "        SetFlag<HardEvent::V_S>(ev);\n",
+    )
     root = write_operator(tmp_path / "op", kernel=kernel)
     (f,) = findings(root, "unpaired-flag")
     assert f.severity == "warning"
     assert fix_and_recheck(root, "unpaired-flag") == []
-    assert "SetFlag<HardEvent::V_S>(ev);\n        WaitFlag<HardEvent::V_S>(ev);" in (
-        root / "op_kernel" / "scale.cpp").read_text()
+    assert (
+        "SetFlag<HardEvent::V_S>(ev);\n        WaitFlag<HardEvent::V_S>(ev);"
+        in (root / "op_kernel" / "scale.cpp").read_text()
+    )
 
 
 def test_waitflag_without_setflag_is_an_error(tmp_path: Path):
-    kernel = replace_once(KERNEL, "        Muls(yLocal, xLocal, (half)2.0, tileLength);\n",
-                          "        WaitFlag<HardEvent::MTE2_V>(0);\n"
-                          "        Muls(yLocal, xLocal, (half)2.0, tileLength);\n")
+    kernel = replace_once(
+        KERNEL,
+        "        Muls(yLocal, xLocal, (half)2.0, tileLength);\n",
+        "        WaitFlag<HardEvent::MTE2_V>(0);\n        Muls(yLocal, xLocal, (half)2.0, tileLength);\n",
+    )
     (f,) = findings(write_operator(tmp_path / "op", kernel=kernel), "unpaired-flag")
     assert f.severity == "error"
 

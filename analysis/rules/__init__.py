@@ -17,8 +17,18 @@ from analysis.rules.unaligned_datacopy import UnalignedDataCopy
 from analysis.rules.unpaired_flag import UnpairedFlag
 
 ALL_RULES: list[Rule] = [
-    PipeAllInLoop(), SingleBuffer(), AlignedDataCopyPad(), ScalarLoop(), SmallCopy(), LowBlockDim(), UbOverflow(),
-    TilingFieldMismatch(), MissingAicore(), UnalignedDataCopy(), UnpairedFlag(), SyncAllWithoutWorkspace(),
+    PipeAllInLoop(),
+    SingleBuffer(),
+    AlignedDataCopyPad(),
+    ScalarLoop(),
+    SmallCopy(),
+    LowBlockDim(),
+    UbOverflow(),
+    TilingFieldMismatch(),
+    MissingAicore(),
+    UnalignedDataCopy(),
+    UnpairedFlag(),
+    SyncAllWithoutWorkspace(),
 ]
 RULES_BY_ID = {r.id: r for r in ALL_RULES}
 

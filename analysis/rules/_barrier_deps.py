@@ -23,8 +23,21 @@ from analysis.apis import COPIES, PIPES
 from analysis.source import SourceFile
 from analysis.treeutil import LOOP_TYPES, enclosing_function, function_declarator
 
-_CUBE = frozenset(("Mmad", "LoadData", "Fixpipe", "LoadDataWithTranspose", "IterateAll", "Iterate", "GetTensorC",
-                   "SetTensorA", "SetTensorB", "LoadData3DV2", "MmadWithSparse"))
+_CUBE = frozenset(
+    (
+        "Mmad",
+        "LoadData",
+        "Fixpipe",
+        "LoadDataWithTranspose",
+        "IterateAll",
+        "Iterate",
+        "GetTensorC",
+        "SetTensorA",
+        "SetTensorB",
+        "LoadData3DV2",
+        "MmadWithSparse",
+    )
+)
 _QUEUE_SOURCE = re.compile(rb"(\w+)\s*=\s*[\w.>\-\[\]]*?\b(?:AllocTensor|DeQue)\s*[<(]")
 _ENQUEUED = re.compile(rb"\bEnQue\s*(?:<[^>]*>)?\s*\(\s*(\w+)\s*\)")
 _TENSOR_BASE = re.compile(r"^\s*(?:\(\s*)?(?:this->)?(\w+)")
@@ -93,11 +106,12 @@ def dependencies(ctx, regions: list[tuple[SourceFile, Node]]) -> Dependencies:
     # caller's arguments, so a TBuf passed to Copy2Ub() and then to Copy2Gm() is seen as one tensor.
     # (name, receiver, argument texts, renames, class of the caller): a call resolves to the definitions in its
     # caller's own class when there are any (a kernel with several classes has a CopyIn in each).
-    calls = [(c[1], c[2], c[3], {}, _class_around(sf, region)) for sf, region in regions
-             for c in _calls_of(ctx, sf, region)]
+    calls = [
+        (c[1], c[2], c[3], {}, _class_around(sf, region)) for sf, region in regions for c in _calls_of(ctx, sf, region)
+    ]
     defs = _functions(ctx)
     seen_fns: set[tuple] = set()
-    texts = [sf.data[region.start_byte:region.end_byte] for sf, region in regions]
+    texts = [sf.data[region.start_byte : region.end_byte] for sf, region in regions]
     frontier = list(calls)
     for _ in range(3):  # the kernel's own functions the loop calls, three levels deep
         found = []
@@ -112,7 +126,7 @@ def dependencies(ctx, regions: list[tuple[SourceFile, Node]]) -> Dependencies:
                 inner = {p: b for p, b in zip(_params(fsf, fn), bases, strict=False) if p and b}
                 fn_owner = _class_cached(ctx, fsf, fn)
                 found += [(c[1], c[2], c[3], inner, fn_owner) for c in _calls_of(ctx, fsf, fn)]
-                texts.append(fsf.data[fn.start_byte:fn.end_byte])
+                texts.append(fsf.data[fn.start_byte : fn.end_byte])
         calls += found
         frontier = found
     # Queue-ordered: taken from a queue, or put into one, in the code the barrier's loop runs (a name reused
@@ -231,8 +245,12 @@ def _calls_of_nodes(sf: SourceFile, calls):
             r = fn.child_by_field_name("argument")
             receiver = sf.node_text(r) if r is not None else None
             fn = fn.child_by_field_name("field")
-        while fn is not None and fn.type in ("qualified_identifier", "template_function", "template_method",
-                                             "dependent_name"):
+        while fn is not None and fn.type in (
+            "qualified_identifier",
+            "template_function",
+            "template_method",
+            "dependent_name",
+        ):
             fn = fn.child_by_field_name("name") or (fn.named_children[-1] if fn.named_children else None)
         if fn is None:
             continue
@@ -301,13 +319,18 @@ class _Span:
 
 
 def _function_spans(sf: SourceFile, start: int, end: int) -> list[_Span]:
-    return [_Span(name, fn.start_byte, fn.end_byte) for fn in sf.facts_in(start, end).get("function", [])
-            if (name := _function_name(sf, fn))]
+    return [
+        _Span(name, fn.start_byte, fn.end_byte)
+        for fn in sf.facts_in(start, end).get("function", [])
+        if (name := _function_name(sf, fn))
+    ]
 
 
 def _call_spans(sf: SourceFile, start: int, end: int) -> list[_Span]:
-    return [_Span(name, call.start_byte, call.end_byte)
-            for call, name, _, _ in _calls_of_nodes(sf, sf.facts_in(start, end).get("call", []))]
+    return [
+        _Span(name, call.start_byte, call.end_byte)
+        for call, name, _, _ in _calls_of_nodes(sf, sf.facts_in(start, end).get("call", []))
+    ]
 
 
 def _indexed(sf: SourceFile, name: str, spans_of) -> list[_Span]:

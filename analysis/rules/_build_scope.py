@@ -69,9 +69,14 @@ def _outside_build(ctx) -> dict[str, str]:
     if reached is None:
         return {}
     chip = ctx.chip.name
-    return {p: (f"{Path(p).relative_to(kernel_dir)} is not compiled for {chip}: no #include reaches it from the "
-                f"kernel entry the OpDef selects for it ({', '.join(Path(e).name for e in entries)})")
-            for p in model.kernel_files if p not in reached}
+    return {
+        p: (
+            f"{Path(p).relative_to(kernel_dir)} is not compiled for {chip}: no #include reaches it from the "
+            f"kernel entry the OpDef selects for it ({', '.join(Path(e).name for e in entries)})"
+        )
+        for p in model.kernel_files
+        if p not in reached
+    }
 
 
 def _opfile_by_soc(ctx) -> dict[str, set[str]]:

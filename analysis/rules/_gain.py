@@ -58,11 +58,15 @@ def double_buffer_gain(ctx, owner: str | None, tile_bytes: int | None, halves: b
         size = f", tiles of {tile_bytes} bytes" if tile_bytes else ""
         return f"up to {stages}x on the tile loop (estimate for balanced stages{size})"
     if not tile_bytes:
-        return (f"less than {stages}x on the tile loop (estimate: the halved tiles' shorter copies reach less of "
-                "the DMA peak)")
+        return (
+            f"less than {stages}x on the tile loop (estimate: the halved tiles' shorter copies reach less of "
+            "the DMA peak)"
+        )
     slower = dma_efficiency(ctx.chip, tile_bytes) / dma_efficiency(ctx.chip, max(tile_bytes // 2, 32))
-    return (f"up to {stages / slower:.1f}x on the tile loop (estimate for balanced stages: tiles halve from "
-            f"{tile_bytes} bytes, each copy {slower:.2f}x slower per byte)")
+    return (
+        f"up to {stages / slower:.1f}x on the tile loop (estimate for balanced stages: tiles halve from "
+        f"{tile_bytes} bytes, each copy {slower:.2f}x slower per byte)"
+    )
 
 
 def scalar_loop_trip_gain(chip, global_memory: bool, elem_bytes: int, trips: int) -> float:

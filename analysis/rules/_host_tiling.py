@@ -22,10 +22,40 @@ _ASSIGN_RE = re.compile(r"(?:->|\.)?\b([A-Za-z_]\w*)\s*(?:\[[^\]]*\])?\s*(?:[-+*
 _SETTER_RE = re.compile(r"[.>]\s*set_?([A-Za-z_]\w*)\s*\(")
 _COMMENT_RE = re.compile(r"//[^\n]*|/\*.*?\*/", re.DOTALL)
 # Words that name no value (types, keywords, casts): they would link unrelated statements.
-_STOP = frozenset(("sizeof", "static_cast", "reinterpret_cast", "const", "constexpr", "auto", "int", "float",
-                   "half", "bfloat16_t", "uint8_t", "int8_t", "uint16_t", "int16_t", "uint32_t", "int32_t",
-                   "uint64_t", "int64_t", "size_t", "this", "tiling", "tilingData", "T", "U", "return", "if",
-                   "else", "std", "min", "max"))
+_STOP = frozenset(
+    (
+        "sizeof",
+        "static_cast",
+        "reinterpret_cast",
+        "const",
+        "constexpr",
+        "auto",
+        "int",
+        "float",
+        "half",
+        "bfloat16_t",
+        "uint8_t",
+        "int8_t",
+        "uint16_t",
+        "int16_t",
+        "uint32_t",
+        "int32_t",
+        "uint64_t",
+        "int64_t",
+        "size_t",
+        "this",
+        "tiling",
+        "tilingData",
+        "T",
+        "U",
+        "return",
+        "if",
+        "else",
+        "std",
+        "min",
+        "max",
+    )
+)
 _DEPTH = 4
 
 
@@ -44,7 +74,7 @@ def kernel_names(ctx: RuleContext, size_text: str, file: str) -> set[str]:
     names = {w for w in _WORD_RE.findall(size_text) if w not in _STOP}
     sf = ctx.sources.get(file)
     sts = statements(sf.data.decode("utf-8", "replace")) if sf is not None else []
-    assigns = [(m.group(1), st[m.end():]) for st in sts for m in [_ASSIGN_RE.search(st)] if m]
+    assigns = [(m.group(1), st[m.end() :]) for st in sts for m in [_ASSIGN_RE.search(st)] if m]
     for _ in range(_DEPTH):
         grown = {w for lhs, rhs in assigns if lhs in names for w in _WORD_RE.findall(rhs) if w not in _STOP}
         if grown <= names:
@@ -67,7 +97,7 @@ def host_names(file_text: str, statement: str) -> set[str]:
                 continue
             grown.update(_SETTER_RE.findall(st))
             a = _ASSIGN_RE.search(st)
-            if a and any(re.search(rf"\b{re.escape(n)}\b", st[a.end():]) for n in names):
+            if a and any(re.search(rf"\b{re.escape(n)}\b", st[a.end() :]) for n in names):
                 grown.add(a.group(1))
         grown -= _STOP
         if grown <= names:

@@ -70,7 +70,7 @@ def padded_tail(ctx, sf: SourceFile, loop: Node, start: str, bound: str) -> int 
     fn = _enclosing_function(loop)
     if fn is None or not bound.isidentifier():
         return None
-    text = sf.data[fn.start_byte:loop.start_byte].decode("utf-8", "replace")
+    text = sf.data[fn.start_byte : loop.start_byte].decode("utf-8", "replace")
     defs = re.findall(rf"\b{re.escape(bound)}\s*=\s*([^;]+);", text)
     if not defs:
         return None
@@ -79,8 +79,11 @@ def padded_tail(ctx, sf: SourceFile, loop: Node, start: str, bound: str) -> int 
     alias = re.findall(rf"\b{re.escape(start)}\s*=\s*([\w.>-]+)\s*;", text) if start.isidentifier() else []
     n = "(?:" + "|".join(re.escape(a) for a in [start, *alias[-1:]]) + ")"
     expr = re.sub(r"\s+", "", defs[-1])
-    for pattern in (rf"\(+{n}\)?\+(\w+)-1\)/(\w+)\*(\w+)", rf"\w*(?:[Aa]lign|[Rr]ound[Uu]p)\w*\({n},(\w+)\)",
-                    rf"\w*Ceil\w*\({n},(\w+)\)\*(\w+)"):
+    for pattern in (
+        rf"\(+{n}\)?\+(\w+)-1\)/(\w+)\*(\w+)",
+        rf"\w*(?:[Aa]lign|[Rr]ound[Uu]p)\w*\({n},(\w+)\)",
+        rf"\w*Ceil\w*\({n},(\w+)\)\*(\w+)",
+    ):
         m = re.fullmatch(pattern, expr)
         if m is None or len(set(m.groups())) != 1:
             continue
@@ -140,8 +143,12 @@ def row_driver(ctx, sf: SourceFile, loop: Node) -> bool:
     if body is None:
         return False
     for call, name, _, args in _calls(sf, body):
-        if name in FREE_APIS or name in MEMBER_APIS or call.parent is None \
-                or call.parent.type != "expression_statement":
+        if (
+            name in FREE_APIS
+            or name in MEMBER_APIS
+            or call.parent is None
+            or call.parent.type != "expression_statement"
+        ):
             continue
         if any(re.sub(r"\[.*", "", a).strip().lstrip("&*").replace("this->", "") in tensors for a in args):
             return True
@@ -153,8 +160,7 @@ def scalar_branch(ctx, body: str) -> bool:
     data a vector instruction cannot read (a tensor's sub-tensor `x[i]` is not a scalar array)."""
     tensors = ctx.tensor_types
     for cond in _COND_RE.findall(body):
-        if any(name not in tensors and name.replace("this->", "") not in tensors
-               for name in _ARRAY_RE.findall(cond)):
+        if any(name not in tensors and name.replace("this->", "") not in tensors for name in _ARRAY_RE.findall(cond)):
             return True
     return False
 
@@ -211,8 +217,8 @@ def aligned_remainder(sf: SourceFile, loop: Node, tensors: set[str]) -> bool:
     fn = _enclosing_function(loop)
     if block is None or fn is None or not tensors:
         return False
-    text = sf.data[block.start_byte:block.end_byte].decode("utf-8", "replace")
-    fn_text = _COMMENT_RE.sub("", sf.data[fn.start_byte:fn.end_byte].decode("utf-8", "replace"))
+    text = sf.data[block.start_byte : block.end_byte].decode("utf-8", "replace")
+    fn_text = _COMMENT_RE.sub("", sf.data[fn.start_byte : fn.end_byte].decode("utf-8", "replace"))
     vector = "|".join(n for n in PIPES if PIPES[n] == "vector")
     names = "|".join(re.escape(t) for t in tensors)
     for m in re.finditer(rf"\b(?:{vector})\s*(?:<[^<>()]*>)?\s*\(\s*(?:{names})\s*\[([^;]*?)\)\s*;", text):
@@ -234,7 +240,7 @@ def never_called(ctx, sf: SourceFile, loop: Node) -> bool:
     if fn is None:
         return False
     name = _function_name(sf, fn)
-    at = len(sf.data[:loop.start_byte].decode("utf-8", "replace"))
+    at = len(sf.data[: loop.start_byte].decode("utf-8", "replace"))
     if any(a <= at < b for a, b in _code(ctx, sf)[1]):
         return True  # the loop itself sits in a branch the device build skips
     entries = {e.name for e in ctx.model.kernel.entries} if ctx.model.kernel else set()
@@ -420,8 +426,12 @@ def _guarded_by_block(ctx, sf: SourceFile, loop: Node, bound: str) -> int | None
             text = re.sub(r"\s+", "", sf.node_text(cond)).strip("()") if cond is not None else ""
             m = re.fullmatch(r"([\w.>-]+)(>|<=)([\w.>-]+)", text)
             in_else = alt is not None and alt.start_byte <= child.start_byte < alt.end_byte
-            if m is not None and (in_else == (m.group(2) == ">")) and _per_block(ctx, m.group(3)) is not None \
-                    and _covers(ctx, sf, fn, m.group(1).replace("this->", ""), bound):
+            if (
+                m is not None
+                and (in_else == (m.group(2) == ">"))
+                and _per_block(ctx, m.group(3)) is not None
+                and _covers(ctx, sf, fn, m.group(1).replace("this->", ""), bound)
+            ):
                 return BLOCK_BYTES
         child, p = p, p.parent
     return None
@@ -458,8 +468,9 @@ def vector_helper(ctx, sf: SourceFile, loop: Node, depth: int = 3) -> bool:
         found = False
         for fsf, fn in defs.get(name, []):
             names = [n for _, n, _, _ in _calls(fsf, fn)]
-            if any(n in work for n in names) or (left > 0 and any(
-                    n in defs and n != name and issues(n, left - 1) for n in names)):
+            if any(n in work for n in names) or (
+                left > 0 and any(n in defs and n != name and issues(n, left - 1) for n in names)
+            ):
                 found = True
                 break
         cache[name] = found
@@ -469,14 +480,21 @@ def vector_helper(ctx, sf: SourceFile, loop: Node, depth: int = 3) -> bool:
     if body is None:
         return False
     for call, name, _, _ in _calls(sf, body):
-        if name in defs and call.parent is not None and call.parent.type == "expression_statement" \
-                and issues(name, depth):
+        if (
+            name in defs
+            and call.parent is not None
+            and call.parent.type == "expression_statement"
+            and issues(name, depth)
+        ):
             return True
     return False
 
 
-_PAD_EXPRS = (r"\(+(\w+)\)?\+(\w+)-1\)/(\w+)\*(\w+)", r"\w*(?:[Aa]lign|[Rr]ound[Uu]p)\w*\((\w+),(\w+)\)",
-              r"\w*Ceil\w*\((\w+),(\w+)\)\*(\w+)")
+_PAD_EXPRS = (
+    r"\(+(\w+)\)?\+(\w+)-1\)/(\w+)\*(\w+)",
+    r"\w*(?:[Aa]lign|[Rr]ound[Uu]p)\w*\((\w+),(\w+)\)",
+    r"\w*Ceil\w*\((\w+),(\w+)\)\*(\w+)",
+)
 
 
 def paired_pad(ctx, sf: SourceFile, loop: Node, start: str, bound: str) -> int | None:
@@ -487,7 +505,7 @@ def paired_pad(ctx, sf: SourceFile, loop: Node, start: str, bound: str) -> int |
     fn = _enclosing_function(loop)
     if fn is None or not bound.isidentifier() or not start.isidentifier():
         return None
-    text = _COMMENT_RE.sub("", sf.data[fn.start_byte:loop.start_byte].decode("utf-8", "replace"))
+    text = _COMMENT_RE.sub("", sf.data[fn.start_byte : loop.start_byte].decode("utf-8", "replace"))
     pads = list(re.finditer(_ASSIGNED_RE.format(re.escape(bound)), text))
     counts = list(re.finditer(_ASSIGNED_RE.format(re.escape(start)), text))
     if not pads or len(pads) != len(counts):
@@ -495,7 +513,7 @@ def paired_pad(ctx, sf: SourceFile, loop: Node, start: str, bound: str) -> int |
     most = 0
     for p, c in zip(pads, counts, strict=True):
         lo, hi = sorted((p, c), key=lambda m: m.start())
-        if ";" in text[lo.end():hi.start()]:
+        if ";" in text[lo.end() : hi.start()]:
             return None  # another statement between them: not one pair
         pv, cv = p.group(1).strip(), c.group(1).strip()
         if pv == cv:
@@ -521,7 +539,7 @@ def _host_pad(ctx, pad_field: str, count_field: str) -> int | None:
         return None
     lines = hsf.data.decode("utf-8", "replace").splitlines()
     a, b = sorted((pads[0].loc.line, counts[0].loc.line))
-    if re.search(_ASSIGNED_RE.format(re.escape(t)), "\n".join(lines[a - 1:b - 1])):
+    if re.search(_ASSIGNED_RE.format(re.escape(t)), "\n".join(lines[a - 1 : b - 1])):
         return None
     for pattern in _PAD_EXPRS:
         m = re.fullmatch(pattern, expr)

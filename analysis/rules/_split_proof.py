@@ -55,8 +55,10 @@ def proved_count(ctx, knob, cores: int) -> tuple[int, str] | None:
     for target in range(cores, knob.value, -1):
         if all(_sound(ctx, s, knob, target, f, elem, others) for s in shares for f in facts):
             fields = ", ".join(sorted({s.field for s in shares}))
-            return target, (f"proved for {len(facts)} case(s): each core's {fields} stays non-empty, covers the "
-                            f"input and stays a whole number of 32-byte blocks at {target} cores")
+            return target, (
+                f"proved for {len(facts)} case(s): each core's {fields} stays non-empty, covers the "
+                f"input and stays a whole number of 32-byte blocks at {target} cores"
+            )
     return None
 
 
@@ -117,9 +119,14 @@ def _divided_by(ctx, sf: SourceFile, node: Node, knob) -> str | None:
             args = [a for a in (n.child_by_field_name("arguments") or n).named_children if a.type != "comment"]
             if any(w in fn for w in _DIVIDERS) and len(args) == 2:
                 left, right = args
-        if left is not None and right is not None and left.type == "identifier" and (
-                sf.node_text(right) == knob.name
-                or VALUE in flow.sources(sf, right, kernel=False).get(knob.name, set())):
+        if (
+            left is not None
+            and right is not None
+            and left.type == "identifier"
+            and (
+                sf.node_text(right) == knob.name or VALUE in flow.sources(sf, right, kernel=False).get(knob.name, set())
+            )
+        ):
             return sf.node_text(left)
         todo.extend(n.named_children)
     return None

@@ -12,18 +12,38 @@ from __future__ import annotations
 
 import re
 
-_CONST_DECL = re.compile(r"\b(?:static\s+|inline\s+)*(?:const|constexpr)\s+(?:static\s+)?(?:unsigned\s+)?[\w:]+\s+"
-                         r"([A-Za-z_]\w*)\s*=\s*([^;{}]+);")
+_CONST_DECL = re.compile(
+    r"\b(?:static\s+|inline\s+)*(?:const|constexpr)\s+(?:static\s+)?(?:unsigned\s+)?[\w:]+\s+"
+    r"([A-Za-z_]\w*)\s*=\s*([^;{}]+);"
+)
 _DEFINE = re.compile(r"^[ \t]*#[ \t]*define[ \t]+([A-Za-z_]\w*)[ \t]+([^\n]+)$", re.MULTILINE)
 _ASSIGN = re.compile(r"(?<![\w.>])(?:this->)?([A-Za-z_]\w*)\s*=(?!=)\s*([^;{}]+);")
 _HOST_SET = re.compile(r"\bset_([A-Za-z_]\w*)\s*\(([^;]*)\)\s*;|(?:->|\.)([A-Za-z_]\w*)\s*=(?!=)\s*([^;{}]+);")
 _FIELD_READ = re.compile(r"\b[A-Za-z_]\w*\s*(?:\.|->)\s*([A-Za-z_]\w*)")
-_CAST = re.compile(r"static_cast\s*<[^<>]*>|reinterpret_cast\s*<[^<>]*>|\(\s*(?:u?int\d+_t|int|unsigned|size_t|"
-                   r"uint|long|float|half)\s*\)")
+_CAST = re.compile(
+    r"static_cast\s*<[^<>]*>|reinterpret_cast\s*<[^<>]*>|\(\s*(?:u?int\d+_t|int|unsigned|size_t|"
+    r"uint|long|float|half)\s*\)"
+)
 _SUFFIX = re.compile(r"\b(\d+)[uUlL]+\b")
-_SIZEOF = {"half": 2, "float16_t": 2, "bfloat16_t": 2, "int16_t": 2, "uint16_t": 2, "float": 4, "int32_t": 4,
-           "uint32_t": 4, "int": 4, "int8_t": 1, "uint8_t": 1, "int64_t": 8, "uint64_t": 8, "double": 8,
-           "float32_t": 4, "char": 1, "bool": 1}
+_SIZEOF = {
+    "half": 2,
+    "float16_t": 2,
+    "bfloat16_t": 2,
+    "int16_t": 2,
+    "uint16_t": 2,
+    "float": 4,
+    "int32_t": 4,
+    "uint32_t": 4,
+    "int": 4,
+    "int8_t": 1,
+    "uint8_t": 1,
+    "int64_t": 8,
+    "uint64_t": 8,
+    "double": 8,
+    "float32_t": 4,
+    "char": 1,
+    "bool": 1,
+}
 
 
 def resolve_size(ctx, text: str) -> int | None:
@@ -88,8 +108,11 @@ def _constants(text: str, env: dict[str, int]) -> None:
 
 def _evaluate(text: str, env: dict, fields: dict[str, int] | None = None) -> int | None:
     fields = fields if fields is not None else env.get("__fields__", {})
-    expr = re.sub(r"\bsizeof\s*\(\s*([\w:]+)\s*\)",
-                  lambda m: str(_SIZEOF.get(m.group(1).split("::")[-1], "?")), text.replace("this->", ""))
+    expr = re.sub(
+        r"\bsizeof\s*\(\s*([\w:]+)\s*\)",
+        lambda m: str(_SIZEOF.get(m.group(1).split("::")[-1], "?")),
+        text.replace("this->", ""),
+    )
     expr = _SUFFIX.sub(r"\1", _CAST.sub("", expr))
     expr = _FIELD_READ.sub(lambda m: str(fields[m.group(1)]) if m.group(1) in fields else "?", expr)
 
@@ -105,4 +128,3 @@ def _evaluate(text: str, env: dict, fields: dict[str, int] | None = None) -> int
     except Exception:  # noqa: BLE001 - a malformed expression is simply not a constant
         return None
     return value if type(value) is int and value >= 0 else None
-

@@ -93,8 +93,10 @@ def _serialised_one(ctx, sf: SourceFile, loop: Node, direction: str) -> str | No
     for text in texts:
         for m in _WAIT.finditer(text):
             if m.group(1) in _SERIALISING_WAITS.get(direction, ()):
-                return (f"a WaitFlag<HardEvent::{m.group(1)}> in the loop makes each iteration wait for the last one's "
-                        "later stage")
+                return (
+                    f"a WaitFlag<HardEvent::{m.group(1)}> in the loop makes each iteration wait for the last one's "
+                    "later stage"
+                )
     for r_sf, region in regions:
         for inner in _loops_within(region):
             if inner is loop or not _SCALAR_ACCESS.search(r_sf.node_text(inner)):
@@ -171,8 +173,8 @@ def _sites_of(ctx, sf: SourceFile, fn: Node) -> list[Region]:
 def _is_entry(sf: SourceFile, fn: Node) -> bool:
     """A kernel entry (`__global__`): the launch runs it once per block, from no loop."""
     body = fn.child_by_field_name("body")
-    head = sf.data[fn.start_byte:body.start_byte if body is not None else fn.end_byte]
-    before = sf.data[max(0, fn.start_byte - 200):fn.start_byte].rsplit(b";", 1)[-1].rsplit(b"}", 1)[-1]
+    head = sf.data[fn.start_byte : body.start_byte if body is not None else fn.end_byte]
+    before = sf.data[max(0, fn.start_byte - 200) : fn.start_byte].rsplit(b";", 1)[-1].rsplit(b"}", 1)[-1]
     return b"__global__" in head or b"__global__" in before
 
 
@@ -192,9 +194,8 @@ def _site_class(sf: SourceFile, call: Node) -> str | None:
         if not re.fullmatch(r"\w+", text):
             return None
         # The receiver's declaration nearest before the call (a name like `op` is often declared once per branch).
-        pattern = (rb"\b([A-Za-z_]\w*)\s*(?:<[^;{}()]*>)?\s*[*&]?\s*\b" + re.escape(text.encode())
-                   + rb"\s*[;({=]")
-        decls = list(re.finditer(pattern, sf.data[:call.start_byte])) or list(re.finditer(pattern, sf.data))
+        pattern = rb"\b([A-Za-z_]\w*)\s*(?:<[^;{}()]*>)?\s*[*&]?\s*\b" + re.escape(text.encode()) + rb"\s*[;({=]"
+        decls = list(re.finditer(pattern, sf.data[: call.start_byte])) or list(re.finditer(pattern, sf.data))
         if not decls or decls[-1].group(1) in (b"auto", b"return", b"const"):
             return None
         return decls[-1].group(1).decode()

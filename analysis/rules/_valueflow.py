@@ -27,8 +27,24 @@ INVERSE = "inverse"
 
 _BOTH = frozenset(("+", "-", "*"))
 _LEFT = frozenset(("/", "%", ">>", "<<", "&"))
-_CASTS = frozenset(("static_cast", "reinterpret_cast", "const_cast", "int", "uint32_t", "int32_t", "uint64_t",
-                    "int64_t", "uint16_t", "uint8_t", "size_t", "float", "abs", "Abs"))
+_CASTS = frozenset(
+    (
+        "static_cast",
+        "reinterpret_cast",
+        "const_cast",
+        "int",
+        "uint32_t",
+        "int32_t",
+        "uint64_t",
+        "int64_t",
+        "uint16_t",
+        "uint8_t",
+        "size_t",
+        "float",
+        "abs",
+        "Abs",
+    )
+)
 _MIN = frozenset(("min", "Min", "MIN", "fmin"))
 _MAX = frozenset(("max", "Max", "MAX", "fmax"))
 _LIMIT = 3000  # expressions visited per question: coarse def-use maps can be large on big operators
@@ -53,8 +69,9 @@ class ValueFlow:
     def _defuse(self, kernel: bool) -> DefUse:
         return self.flow.kernel if kernel else self.flow.host
 
-    def _name(self, sf: SourceFile, name: str, kernel: bool, how: str, out: dict[str, set[str]],
-              seen: set, budget: list[int]) -> None:
+    def _name(
+        self, sf: SourceFile, name: str, kernel: bool, how: str, out: dict[str, set[str]], seen: set, budget: list[int]
+    ) -> None:
         out.setdefault(name, set()).add(how)
         if (name, how, kernel) in seen:
             return
@@ -69,8 +86,9 @@ class ValueFlow:
                 self._walk(hsf, hnode, False, how, out, seen, budget)
             self._name(sf, name, False, how, out, seen, budget)
 
-    def _walk(self, sf: SourceFile, node: Node, kernel: bool, how: str, out: dict[str, set[str]],
-              seen: set, budget: list[int]) -> None:
+    def _walk(
+        self, sf: SourceFile, node: Node, kernel: bool, how: str, out: dict[str, set[str]], seen: set, budget: list[int]
+    ) -> None:
         budget[0] += 1
         if budget[0] > _LIMIT:
             return
@@ -97,15 +115,19 @@ class ValueFlow:
             if opt in _BOTH:
                 for side in (left, right):
                     if side is not None:
-                        self._walk(sf, side, kernel, INVERSE if opt == "-" and side is right else how, out, seen,
-                                   budget)
+                        self._walk(
+                            sf, side, kernel, INVERSE if opt == "-" and side is right else how, out, seen, budget
+                        )
             elif opt in _LEFT and left is not None:
                 self._walk(sf, left, kernel, how, out, seen, budget)
         elif t == "conditional_expression":
             cond = node.child_by_field_name("condition")
             cond_text = sf.node_text(cond) if cond is not None else ""
-            branches = [b for b in (node.child_by_field_name("consequence"), node.child_by_field_name("alternative"))
-                        if b is not None]
+            branches = [
+                b
+                for b in (node.child_by_field_name("consequence"), node.child_by_field_name("alternative"))
+                if b is not None
+            ]
             # `x > N ? N : x`: the branches are the two sides of the comparison; the result is bounded by each.
             capped = all(sf.node_text(b).strip() in cond_text for b in branches) and len(branches) == 2
             for b in branches:
@@ -117,8 +139,9 @@ class ValueFlow:
         elif t == "call_expression":
             self._call(sf, node, kernel, how, out, seen, budget)
 
-    def _call(self, sf: SourceFile, node: Node, kernel: bool, how: str, out: dict[str, set[str]],
-              seen: set, budget: list[int]) -> None:
+    def _call(
+        self, sf: SourceFile, node: Node, kernel: bool, how: str, out: dict[str, set[str]], seen: set, budget: list[int]
+    ) -> None:
         fn = node.child_by_field_name("function")
         args_node = node.child_by_field_name("arguments")
         if fn is None or args_node is None:
@@ -172,18 +195,23 @@ def _resolve(ctx, flow: ValueFlow, name: str, kernel: bool, env: dict[str, int],
     if (name, kernel) in visiting or len(visiting) > 40:
         return None
     visiting.add((name, kernel))
-    exprs = [(dsf, dsf.tree.root_node.named_descendant_for_byte_range(s, e), kernel)
-             for dsf, s, e in flow._defuse(kernel).defs(name)]
+    exprs = [
+        (dsf, dsf.tree.root_node.named_descendant_for_byte_range(s, e), kernel)
+        for dsf, s, e in flow._defuse(kernel).defs(name)
+    ]
     if kernel and name in flow.flow.fields:
         exprs += [(hsf, hnode, False) for hsf, hnode in flow.flow.setter_exprs(name)]
-        exprs += [(dsf, dsf.tree.root_node.named_descendant_for_byte_range(s, e), False)
-                  for dsf, s, e in flow.flow.host.defs(name)]
+        exprs += [
+            (dsf, dsf.tree.root_node.named_descendant_for_byte_range(s, e), False)
+            for dsf, s, e in flow.flow.host.defs(name)
+        ]
     values = set()
     for dsf, n, side in exprs:
         if n is None:
             return None
         if n.type in ("identifier", "field_expression") and any(
-                (dsf.node_text(n).split(".")[-1].split(">")[-1], side) == v for v in visiting):
+            (dsf.node_text(n).split(".")[-1].split(">")[-1], side) == v for v in visiting
+        ):
             continue  # `this->x = x`: the parameter's own binding, reached again
         local = dict(env)
         for other in flow._defuse(side).names_in(dsf, n):
@@ -266,12 +294,16 @@ def divides_extent(ctx, knob) -> bool:
         for m in _DIVISOR_RE.finditer(sf.data):
             start = m.start("operand")
             n = sf.tree.root_node.named_descendant_for_byte_range(start, m.end("operand"))
-            while n is not None and n.parent is not None and n.parent.start_byte == start and \
-                    n.parent.type in ("field_expression", "parenthesized_expression", "qualified_identifier"):
+            while (
+                n is not None
+                and n.parent is not None
+                and n.parent.start_byte == start
+                and n.parent.type in ("field_expression", "parenthesized_expression", "qualified_identifier")
+            ):
                 n = n.parent
             if n is None or not _is_divisor(sf, n):
                 continue
-            text = sf.data[n.start_byte:n.end_byte]
+            text = sf.data[n.start_byte : n.end_byte]
             if name.encode() in text:
                 return True
             last = re.split(r"\.|->", text.decode("utf-8", "replace"))[-1].strip("() ")
@@ -281,14 +313,19 @@ def divides_extent(ctx, knob) -> bool:
     return False
 
 
-_DIVISOR_RE = re.compile(rb"(?:[/%]|\+=|(?i:ceil|div)\w*\s*\([^,;()]*(?:\([^()]*\)[^,;()]*)*,)\s*"
-                         rb"(?:static_cast<\w+>)?\(?\s*(?P<operand>(?:this->)?[A-Za-z_][\w.]*(?:->\w+)?)")
+_DIVISOR_RE = re.compile(
+    rb"(?:[/%]|\+=|(?i:ceil|div)\w*\s*\([^,;()]*(?:\([^()]*\)[^,;()]*)*,)\s*"
+    rb"(?:static_cast<\w+>)?\(?\s*(?P<operand>(?:this->)?[A-Za-z_][\w.]*(?:->\w+)?)"
+)
 
 
 def _is_divisor(sf: SourceFile, n: Node) -> bool:
     child, p = n, n.parent
-    while p is not None and p.type in ("parenthesized_expression", "cast_expression", "argument_list",
-                                       "call_expression") and p.type != "binary_expression":
+    while (
+        p is not None
+        and p.type in ("parenthesized_expression", "cast_expression", "argument_list", "call_expression")
+        and p.type != "binary_expression"
+    ):
         if p.type == "argument_list":
             call = p.parent
             fn = call.child_by_field_name("function") if call is not None else None

@@ -41,13 +41,23 @@ class AlignedDataCopyPad(Rule):
             elems = _elements(sf, length)
             if ev.value(count) == 1 and elems is not None and all(s == 0 for s in strides):
                 dst, src = call.args[0].text, call.args[1].text
-                fixes.append(Fix(title="Use DataCopy: the length is a whole number of 32-byte blocks (saves about "
-                                       f"{timing(ctx.chip).pad_row_cycles:.0f} cycles per copy, estimate)",
-                                 edits=[edit(call.loc, f"DataCopy({dst}, {src}, {elems})")]))
-            yield self.finding(call.loc, (
-                f"DataCopyPad moves '{sf.node_text(length)}' bytes, a provable multiple of 32, so plain DataCopy "
-                f"would do; the cost model puts the saving at about {timing(ctx.chip).pad_row_cycles:.0f} cycles per "
-                "copy, small unless the copy is short and frequent."), fixes)
+                fixes.append(
+                    Fix(
+                        title="Use DataCopy: the length is a whole number of 32-byte blocks (saves about "
+                        f"{timing(ctx.chip).pad_row_cycles:.0f} cycles per copy, estimate)",
+                        edits=[edit(call.loc, f"DataCopy({dst}, {src}, {elems})")],
+                    )
+                )
+            yield self.finding(
+                call.loc,
+                (
+                    f"DataCopyPad moves '{sf.node_text(length)}' bytes, a provable multiple of 32, so plain DataCopy "
+                    f"would do; the cost model puts the saving at about {timing(ctx.chip).pad_row_cycles:.0f} cycles "
+                    "per "
+                    "copy, small unless the copy is short and frequent."
+                ),
+                fixes,
+            )
 
 
 def _elements(sf, length) -> str | None:

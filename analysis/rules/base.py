@@ -22,8 +22,9 @@ GOOD_COPY_BYTES = 16 * 1024
 
 
 class RuleContext:
-    def __init__(self, model: OperatorModel, sources: dict[str, SourceFile], chip: Chip,
-                 facts: list[CaseFacts] | None = None):
+    def __init__(
+        self, model: OperatorModel, sources: dict[str, SourceFile], chip: Chip, facts: list[CaseFacts] | None = None
+    ):
         self.model = model
         self.sources = sources
         self.chip = chip
@@ -101,8 +102,9 @@ class RuleContext:
             sf = self.sources.get(p)
             if sf is None:
                 continue
-            for _, found in memo(sf, "declared").run(sf, lambda chunk, _m, sf=sf: _names_declared(
-                    sf.slice(chunk.start, chunk.end))):
+            for _, found in memo(sf, "declared").run(
+                sf, lambda chunk, _m, sf=sf: _names_declared(sf.slice(chunk.start, chunk.end))
+            ):
                 yield found
             chunks = sf.chunks()
             yield _names_declared(sf.slice(chunks[-1].end if chunks else 0, len(sf.data)))  # text after the last
@@ -148,23 +150,43 @@ class Rule:
     def check(self, ctx: RuleContext) -> Iterable[Finding]:
         raise NotImplementedError
 
-    def finding(self, loc: Loc, message: str, fixes: list[Fix] | None = None,
-                severity: Severity | None = None) -> Finding:
-        return Finding(rule=self.id, severity=severity or self.severity, file=loc.file, line=loc.line, col=loc.col,
-                       end_line=loc.end_line, end_col=loc.end_col, message=message, fixes=fixes or [],
-                       start=loc.start, end=loc.end)
+    def finding(
+        self, loc: Loc, message: str, fixes: list[Fix] | None = None, severity: Severity | None = None
+    ) -> Finding:
+        return Finding(
+            rule=self.id,
+            severity=severity or self.severity,
+            file=loc.file,
+            line=loc.line,
+            col=loc.col,
+            end_line=loc.end_line,
+            end_col=loc.end_col,
+            message=message,
+            fixes=fixes or [],
+            start=loc.start,
+            end=loc.end,
+        )
 
 
 def edit(loc: Loc, new_text: str) -> TextEdit:
-    return TextEdit(file=loc.file, line=loc.line, col=loc.col, end_line=loc.end_line, end_col=loc.end_col,
-                    new_text=new_text, start=loc.start, end=loc.end)
+    return TextEdit(
+        file=loc.file,
+        line=loc.line,
+        col=loc.col,
+        end_line=loc.end_line,
+        end_col=loc.end_col,
+        new_text=new_text,
+        start=loc.start,
+        end=loc.end,
+    )
 
 
 def edit_range(sf: SourceFile, start: int, end: int, new_text: str) -> TextEdit:
     line, col = sf.line_col(start)
     end_line, end_col = sf.line_col(end)
-    return TextEdit(file=sf.path, line=line, col=col, end_line=end_line, end_col=end_col, new_text=new_text,
-                    start=start, end=end)
+    return TextEdit(
+        file=sf.path, line=line, col=col, end_line=end_line, end_col=end_col, new_text=new_text, start=start, end=end
+    )
 
 
 def statement_of(node: Node) -> Node:

@@ -33,7 +33,8 @@ class LowBlockDim(Rule):
         if not copies:
             return  # a kernel that moves no data (a stub): no work for more cores
         if not any(c.in_loop for c in copies) and not any(
-                len(c.args) > 1 and ctx.is_global(c.args[1].text) for c in copies):
+            len(c.args) > 1 and ctx.is_global(c.args[1].text) for c in copies
+        ):
             return  # it reads no input from GM and writes its output once (a shape, a flag): nothing to split
         candidates: dict[tuple[str, int, str], object] = {}
         capped_knobs: set[str] = set()  # constants that bound the count rather than set it: notes, not warnings
@@ -68,8 +69,12 @@ class LowBlockDim(Rule):
                         capped_knobs.update({knob.name} if capped else set())
         for knob in candidates.values():
             # A file that holds both the launch and its kernel is one program: its own kernel decides the split.
-            own = knob.file if knob.file in ctx.model.kernel_files and any(
-                c.loc.file == knob.file for c in ctx.model.calls("DataCopy", "DataCopyPad")) else None
+            own = (
+                knob.file
+                if knob.file in ctx.model.kernel_files
+                and any(c.loc.file == knob.file for c in ctx.model.calls("DataCopy", "DataCopyPad"))
+                else None
+            )
             splits = _block_idx_used(ctx, own) or (own is None and _splits_by_text(ctx))
             if knob.tuned or knob.value <= 0 or knob.value >= cores:
                 continue  # a measured choice, a placeholder the code overrides, or enough cores already
@@ -78,33 +83,64 @@ class LowBlockDim(Rule):
                 target = max([v for v in (knob.domain or []) if v <= cores] or [cores])
                 proved = proved_count(ctx, knob, target) if target > knob.value else None
                 if proved is not None:
-                    fixes.append(Fix(
-                        title=f"Use more cores: {knob.name} = {proved[0]} ({_gain_text(ctx, knob.value, proved[0])}; "
-                              f"{proved[1]})",
-                        edits=[edit(knob.literal, str(proved[0]))], safe=True))
+                    fixes.append(
+                        Fix(
+                            title=f"Use more cores: {knob.name} = {proved[0]} "
+                            f"({_gain_text(ctx, knob.value, proved[0])}; "
+                            f"{proved[1]})",
+                            edits=[edit(knob.literal, str(proved[0]))],
+                            safe=True,
+                        )
+                    )
                 elif target > knob.value:
-                    fixes.append(Fix(
-                        title=f"Use more cores: {knob.name} = {target} ({_gain_text(ctx, knob.value, target)}; "
-                              "verify: the kernel's GetBlockIdx() split must stay aligned at the new count)",
-                        edits=[edit(knob.literal, str(target))], safe=False))
+                    fixes.append(
+                        Fix(
+                            title=f"Use more cores: {knob.name} = {target} ({_gain_text(ctx, knob.value, target)}; "
+                            "verify: the kernel's GetBlockIdx() split must stay aligned at the new count)",
+                            edits=[edit(knob.literal, str(target))],
+                            safe=False,
+                        )
+                    )
                 if knob.name in capped_knobs:
-                    yield self.finding(knob.literal, (
-                        f"{knob.name} = {knob.value} caps the launch's blockDim: at most {knob.value} of the {cores} "
-                        f"vector cores on {ctx.chip.name} work ({_gain_text(ctx, knob.value, cores)}). If the cap is "
-                        "not deliberate, raise it; the kernel splits its work by GetBlockIdx(), so a larger count must "
-                        "keep each core's share aligned."), fixes, severity="info")
+                    yield self.finding(
+                        knob.literal,
+                        (
+                            f"{knob.name} = {knob.value} caps the launch's blockDim: at most {knob.value} of the "
+                            f"{cores} "
+                            f"vector cores on {ctx.chip.name} work ({_gain_text(ctx, knob.value, cores)}). If the cap "
+                            "is "
+                            "not deliberate, raise it; the kernel splits its work by GetBlockIdx(), so a larger count "
+                            "must "
+                            "keep each core's share aligned."
+                        ),
+                        fixes,
+                        severity="info",
+                    )
                     continue
-                yield self.finding(knob.literal, (
-                    f"{knob.name} = {knob.value} is the launch's blockDim: {knob.value} of the {cores} vector cores "
-                    f"on {ctx.chip.name} work, the rest stay idle ({_gain_text(ctx, knob.value, cores)}). The kernel "
-                    "splits its work by GetBlockIdx(); a larger count must keep each core's share aligned."), fixes)
+                yield self.finding(
+                    knob.literal,
+                    (
+                        f"{knob.name} = {knob.value} is the launch's blockDim: {knob.value} of the {cores} vector "
+                        "cores "
+                        f"on {ctx.chip.name} work, the rest stay idle ({_gain_text(ctx, knob.value, cores)}). The "
+                        "kernel "
+                        "splits its work by GetBlockIdx(); a larger count must keep each core's share aligned."
+                    ),
+                    fixes,
+                )
             else:
-                yield self.finding(knob.literal, (
-                    f"{knob.name} = {knob.value} is the launch's blockDim, {knob.value} of the {cores} vector cores on "
-                    f"{ctx.chip.name}. The kernel never uses GetBlockIdx() to split its work, so more cores would "
-                    "repeat the same work: it must first split its work by core (worth it only if the work is large "
-                    "enough)."),
-                    severity="info")
+                yield self.finding(
+                    knob.literal,
+                    (
+                        f"{knob.name} = {knob.value} is the launch's blockDim, {knob.value} of the {cores} vector "
+                        "cores on "
+                        f"{ctx.chip.name}. The kernel never uses GetBlockIdx() to split its work, so more cores would "
+                        "repeat the same work: it must first split its work by core (worth it only if the work is "
+                        "large "
+                        "enough)."
+                    ),
+                    severity="info",
+                )
 
     @staticmethod
     def _sites(ctx: RuleContext) -> list[list]:
@@ -180,5 +216,7 @@ def _gain_text(ctx: RuleContext, now: int, target: int) -> str:
     per_core = t.dma_peak_gibps * 2**30 / 1e9  # GB/s
     bw_now = min(now * per_core, ctx.chip.hbm_gbps)
     bw_target = min(target * per_core, ctx.chip.hbm_gbps)
-    return (f"cost model: memory-bound work about {bw_target / bw_now:.1f}x faster ({bw_now:.0f} -> {bw_target:.0f} "
-            f"GB/s), compute-bound about {target / now:.1f}x")
+    return (
+        f"cost model: memory-bound work about {bw_target / bw_now:.1f}x faster ({bw_now:.0f} -> {bw_target:.0f} "
+        f"GB/s), compute-bound about {target / now:.1f}x"
+    )

@@ -30,22 +30,35 @@ class MissingAicore(Rule):
             sf = ctx.sources.get(entry.file)
             fixes = []
             if sf is not None:
-                mark = next((m for m in sf.pre.marks if m.kind == "qualifier" and m.name == "__global__"
-                             and m.start < entry.loc.start and entry.loc.start - m.start < 200), None)
+                mark = next(
+                    (
+                        m
+                        for m in sf.pre.marks
+                        if m.kind == "qualifier"
+                        and m.name == "__global__"
+                        and m.start < entry.loc.start
+                        and entry.loc.start - m.start < 200
+                    ),
+                    None,
+                )
                 at = mark.end if mark else entry.loc.start
                 text = " __aicore__" if mark else "__aicore__ "
                 fixes.append(Fix(title="Add __aicore__ to the kernel entry", edits=[edit_range(sf, at, at, text)]))
-            yield self.finding(entry.loc, (
-                f"kernel entry '{entry.name}' lacks __aicore__: it must be declared "
-                f"extern \"C\" __global__ __aicore__ void {entry.name}(...)."), fixes)
+            yield self.finding(
+                entry.loc,
+                (
+                    f"kernel entry '{entry.name}' lacks __aicore__: it must be declared "
+                    f'extern "C" __global__ __aicore__ void {entry.name}(...).'
+                ),
+                fixes,
+            )
 
 
 def _is_simt_kernel(ctx: RuleContext, entry: KernelEntry) -> bool:
     """Whether the entry is a SIMT kernel: launched with SIMT's four launch arguments, or its body reads the
     thread built-ins."""
     for sf in ctx.sources.values():
-        if any(m.kind == "launch" and m.name == entry.name and len(m.args) == _SIMT_LAUNCH_ARGS
-               for m in sf.pre.marks):
+        if any(m.kind == "launch" and m.name == entry.name and len(m.args) == _SIMT_LAUNCH_ARGS for m in sf.pre.marks):
             return True
     sf = ctx.sources.get(entry.file)
     if sf is None:

@@ -36,12 +36,20 @@ class PipeAllInLoop(Rule):
             where = "inside a tile loop" if call.loops else f"in {call.function}(), which runs inside a tile loop"
             if deps.any():
                 if deps.queued and not deps.cube and not deps.gm_round_trip:
-                    yield self.finding(call.loc, (
-                        f"PipeBarrier<PIPE_ALL> {where} orders {deps.describe()}, so it cannot simply go; but it also "
-                        "stops the queued copy-in, compute and copy-out from overlapping. Synchronise only the pipes "
-                        "that dependency joins (SetFlag/WaitFlag on its HardEvent, e.g. V_S before a GetValue of a "
-                        "vector result, or PipeBarrier<PIPE_V> between vector steps). Not proved: that nothing else "
-                        "in the loop relies on the full barrier."), severity="info")
+                    yield self.finding(
+                        call.loc,
+                        (
+                            f"PipeBarrier<PIPE_ALL> {where} orders {deps.describe()}, so it cannot simply go; but it "
+                            "also "
+                            "stops the queued copy-in, compute and copy-out from overlapping. Synchronise only the "
+                            "pipes "
+                            "that dependency joins (SetFlag/WaitFlag on its HardEvent, e.g. V_S before a GetValue of a "
+                            "vector result, or PipeBarrier<PIPE_V> between vector steps). Not proved: that nothing "
+                            "else "
+                            "in the loop relies on the full barrier."
+                        ),
+                        severity="info",
+                    )
                 continue
             if not deps.queued and len(deps.pipes) != 1:
                 continue  # no queue: the barrier is what orders the stages' hand-offs (or the work was not seen)
@@ -49,20 +57,41 @@ class PipeAllInLoop(Rule):
                 # One pipe and no queue: there are no stages to overlap. The barrier only makes each iteration wait
                 # for that pipe to drain before the next instruction is issued: a small cost, not the sum of stages.
                 (pipe,) = deps.pipes
-                yield self.finding(call.loc, (
-                    f"PipeBarrier<PIPE_ALL> {where} waits each iteration for the loop's {pipe} work to drain before "
-                    f"the next is issued. The loop's work runs on that one pipe, which keeps its own order, so the "
-                    "barrier costs one drain per iteration (no copy-in/compute/copy-out overlap is lost). Not proved: "
-                    "that nothing outside the loop relies on it."),
-                    [Fix(title="Remove the full pipe barrier (one pipe keeps its own order; saves one drain per "
-                               "iteration)", edits=[delete_statement(sf, statement_of(node))], safe=False)],
-                    severity="info")
+                yield self.finding(
+                    call.loc,
+                    (
+                        f"PipeBarrier<PIPE_ALL> {where} waits each iteration for the loop's {pipe} work to drain "
+                        "before "
+                        f"the next is issued. The loop's work runs on that one pipe, which keeps its own order, so the "
+                        "barrier costs one drain per iteration (no copy-in/compute/copy-out overlap is lost). Not "
+                        "proved: "
+                        "that nothing outside the loop relies on it."
+                    ),
+                    [
+                        Fix(
+                            title="Remove the full pipe barrier (one pipe keeps its own order; saves one drain per "
+                            "iteration)",
+                            edits=[delete_statement(sf, statement_of(node))],
+                            safe=False,
+                        )
+                    ],
+                    severity="info",
+                )
                 continue
             stages = loop_stages(ctx, call.owner)
-            fixes = [Fix(title=f"Remove the full pipe barrier (the queues already order the stages): "
-                               f"{overlap_text(stages)}",
-                         edits=[delete_statement(sf, statement_of(node))], safe=True)]
+            fixes = [
+                Fix(
+                    title=f"Remove the full pipe barrier (the queues already order the stages): {overlap_text(stages)}",
+                    edits=[delete_statement(sf, statement_of(node))],
+                    safe=True,
+                )
+            ]
             order = "The queues' EnQue/DeQue already order the stages"
-            yield self.finding(call.loc, (
-                f"PipeBarrier<PIPE_ALL> {where} drains every pipe each iteration, so MTE2, vector and MTE3 never "
-                f"overlap and the time becomes the sum of the stages. {order}; remove the barrier."), fixes)
+            yield self.finding(
+                call.loc,
+                (
+                    f"PipeBarrier<PIPE_ALL> {where} drains every pipe each iteration, so MTE2, vector and MTE3 never "
+                    f"overlap and the time becomes the sum of the stages. {order}; remove the barrier."
+                ),
+                fixes,
+            )

@@ -77,7 +77,7 @@ class ScalarLoop(Rule):
     def _loop(self, ctx: RuleContext, loop, calls):
         found = ctx.node(loop.loc)
         text = found[0].node_text(found[1]) if found is not None else loop.header
-        body = text[text.find("{"):] if "{" in text else text
+        body = text[text.find("{") :] if "{" in text else text
         if re.search(r"\b(break|return)\b", body) or self._vector_work_in(ctx, loop):
             return None  # a search that stops early, or a row loop whose scalar feeds vector/copy work
         if found is not None and never_called(ctx, *found):
@@ -107,7 +107,8 @@ class ScalarLoop(Rule):
                     return None  # stores values from a scalar array or table: no vector instruction reads those
                 # (the loads' own indexes are left out: a helper that computes where to read is not the value)
                 if _custom_scalar_code(value) or uses_int64_division(
-                        ctx, _resolve(re.sub(r"GetValue\s*\([^()]*\)", "GetValue()", raw), dict(local))):
+                    ctx, _resolve(re.sub(r"GetValue\s*\([^()]*\)", "GetValue()", raw), dict(local))
+                ):
                     return None  # each element goes through a type pun or 64-bit division (here or in a helper)
                 stores |= follows
                 if follows:
@@ -115,8 +116,9 @@ class ScalarLoop(Rule):
             else:
                 loads |= follows
         evaluator = ctx.evaluator(found[0]) if found is not None else None
-        if walking and all(strided_scatter(i, walkers, ctx.elem_size(c, c.receiver), evaluator, len(walking))
-                           for c, i in walking):
+        if walking and all(
+            strided_scatter(i, walkers, ctx.elem_size(c, c.receiver), evaluator, len(walking)) for c, i in walking
+        ):
             return None  # every store lands one element per stride that no 32-byte block stride reaches: a scatter
         if not stores and not loads:
             return None  # one element re-read or re-written, not a walk
@@ -134,8 +136,13 @@ class ScalarLoop(Rule):
             trips = _at_most(ctx, found, var, bound, body, dict(local), calls)
         if trips is not None and trips <= SMALL_TRIPS:
             return None
-        if not exact and trips is not None and trips <= ONCE_TRIPS and found is not None \
-                and once_per_launch(ctx, *found):
+        if (
+            not exact
+            and trips is not None
+            and trips <= ONCE_TRIPS
+            and found is not None
+            and once_per_launch(ctx, *found)
+        ):
             return None  # a short table filled once per launch
         call = calls[0]
         gm = any(ctx.is_global(c.receiver) for c in calls)
@@ -143,30 +150,46 @@ class ScalarLoop(Rule):
         elem = ctx.elem_size(call, call.receiver) or 2
         gain = scalar_loop_trip_gain(ctx.chip, gm, elem, trips) if trips else None
         many = f"{trips}" if exact else f"at most {trips}"
-        head = (f"this loop reads/writes {where} one element at a time with GetValue/SetValue on the scalar unit "
-                "(each access waits for the vector and MTE pipes)")
+        head = (
+            f"this loop reads/writes {where} one element at a time with GetValue/SetValue on the scalar unit "
+            "(each access waits for the vector and MTE pipes)"
+        )
         if not stores:
             # A reduction of loaded elements into a scalar: deliberate when short; worth a look only when long.
             if gain is None or gain < PAYS or not _ACCUMULATE_RE.search(body) or re.search(r"\w\s*\[[^]]*\]\s*=", body):
                 return None  # no accumulator (the elements go to a scalar array for scalar code), or short
-            return self.finding(loop.loc, (
-                f"{head}; it reduces {many} elements into a scalar: ReduceSum / ReduceMax / WholeReduce* over the "
-                "tile would do it (if the scalar order of the sum is not needed for precision)."), severity="info")
+            return self.finding(
+                loop.loc,
+                (
+                    f"{head}; it reduces {many} elements into a scalar: ReduceSum / ReduceMax / WholeReduce* over the "
+                    "tile would do it (if the scalar order of the sum is not needed for precision)."
+                ),
+                severity="info",
+            )
         fix = _vector_rewrite(ctx, *found) if found is not None and not gm else None
         if fix is not None and exact and gain is not None and gain >= PAYS:
             fix.title += f" (about {gain:.0f}x faster at {trips} elements, cost-model estimate)"
-            return self.finding(loop.loc, head + (
-                f"; it runs {trips} times, and one vector instruction over the tile does 128 fp16 or 64 fp32 "
-                "lanes per cycle."), [fix])
+            return self.finding(
+                loop.loc,
+                head
+                + (
+                    f"; it runs {trips} times, and one vector instruction over the tile does 128 fp16 or 64 fp32 "
+                    "lanes per cycle."
+                ),
+                [fix],
+            )
         if fix is not None and gain is not None:
             fix.title += f" (up to {gain:.0f}x faster at {trips} elements, cost-model estimate)"
         elif fix is not None:
-            fix.title += (f" (about {scalar_loop_gain(ctx.chip, gm, elem):.0f}x faster for a long loop, "
-                          "estimate)")
-        unproved = ("its length is only known at run time: if it runs long, " if trips is None
-                    else f"it runs {many} times; ")
-        what = ("a vector instruction over the tile (Add, Muls, Maxs, Select, ...) or a DataCopy would do it"
-                if fix is None else "the vector instruction offered does the same")
+            fix.title += f" (about {scalar_loop_gain(ctx.chip, gm, elem):.0f}x faster for a long loop, estimate)"
+        unproved = (
+            "its length is only known at run time: if it runs long, " if trips is None else f"it runs {many} times; "
+        )
+        what = (
+            "a vector instruction over the tile (Add, Muls, Maxs, Select, ...) or a DataCopy would do it"
+            if fix is None
+            else "the vector instruction offered does the same"
+        )
         return self.finding(loop.loc, f"{head}; {unproved}{what}.", [fix] if fix else [], severity="info")
 
     @staticmethod
@@ -184,8 +207,7 @@ class ScalarLoop(Rule):
             cond = node.child_by_field_name("condition") if node.type == "for_statement" else None
             init = _FOR_VAR_RE.search(loop.header)
             start = _int(init.group(2)) if init else None
-            right = cond.child_by_field_name("right") if cond is not None and cond.type == "binary_expression" \
-                else None
+            right = cond.child_by_field_name("right") if cond is not None and cond.type == "binary_expression" else None
             value = ctx.evaluator(sf).value(right) if right is not None else None
             if value is None:
                 value = _tiling_value(ctx, bound)
@@ -205,8 +227,9 @@ def _at_most(ctx: RuleContext, found, var, bound, body: str, local: dict[str, st
     start_text = init.group(2) if init else ""
     start = _int(start_text) if init else None
     cond = node.child_by_field_name("condition") if node.type == "for_statement" else None
-    inclusive = cond is not None and cond.type == "binary_expression" and \
-        cond.child_by_field_name("operator").type == "<="
+    inclusive = (
+        cond is not None and cond.type == "binary_expression" and cond.child_by_field_name("operator").type == "<="
+    )
     if bound is not None and start is not None:
         top = param_bound(ctx, sf, node, bound)
         if top is not None:
@@ -238,8 +261,11 @@ def _custom_scalar_code(value: str) -> bool:
     bit scan (the positions of a mask's set bits, found one by one), or by 64-bit integer division, which the
     vector unit does not have. (A scalar math function of the kernel's own, such as a polynomial per element,
     stays reported: rewriting it with vector instructions is the point.)"""
-    return bool(re.search(r"\*\s*\(\s*\w+\s*\*\s*\)", value)) or _BIT_SCAN_RE.search(value) is not None or (
-        "int64" in value and re.search(r"[/%]", value) is not None)
+    return (
+        bool(re.search(r"\*\s*\(\s*\w+\s*\*\s*\)", value))
+        or _BIT_SCAN_RE.search(value) is not None
+        or ("int64" in value and re.search(r"[/%]", value) is not None)
+    )
 
 
 def _int(text: str) -> int | None:
@@ -341,16 +367,25 @@ def _vector_rewrite(ctx: RuleContext, sf, loop) -> Fix | None:
     types = {ctx.tensor_types.get((t or "").replace("this->", "")) for t in tensors}
     safe = (
         re.fullmatch(rf"[\w:<> ]*\b{re.escape(var)}\s*=\s*0[uUlL]*", sf.node_text(init).strip().rstrip(";")) is not None
-        and update is not None and re.fullmatch(rf"(\+\+\s*{re.escape(var)}|{re.escape(var)}\s*\+\+|"
-                                                 rf"{re.escape(var)}\s*\+=\s*1)", sf.node_text(update).strip())
+        and update is not None
+        and re.fullmatch(
+            rf"(\+\+\s*{re.escape(var)}|{re.escape(var)}\s*\+\+|"
+            rf"{re.escape(var)}\s*\+=\s*1)",
+            sf.node_text(update).strip(),
+        )
         is not None
-        and None not in types and len(types) == 1 and next(iter(types))[0] == "LocalTensor"
+        and None not in types
+        and len(types) == 1
+        and next(iter(types))[0] == "LocalTensor"
         and all("[" not in (t or "") for t in tensors)
         and (op != "/" or next(iter(types))[1] in _FLOAT_TYPES)
         and not _scalar_use_elsewhere(sf, loop, tensors)
     )
-    return Fix(title=f"Vectorise: replace the element loop with {text.split('(')[0]}",
-               edits=[edit_range(sf, loop.start_byte, loop.end_byte, text)], safe=safe)
+    return Fix(
+        title=f"Vectorise: replace the element loop with {text.split('(')[0]}",
+        edits=[edit_range(sf, loop.start_byte, loop.end_byte, text)],
+        safe=safe,
+    )
 
 
 def _scalar_use_elsewhere(sf, loop, tensors: list[str | None]) -> bool:

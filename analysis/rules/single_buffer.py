@@ -46,8 +46,10 @@ from analysis.rules._stream_loops import repeat_loops, serialised
 from analysis.rules.base import ALIGN_BYTES, Rule, RuleContext, edit
 
 # A name for the UB's size (ubSize, maxUbSize, UB_SIZE, ub_bytes ...), not a word that merely contains "ub".
-_UB_WORD_RE = re.compile(r"\b(?:\w*[a-z_])?(?:UB|Ub|ub)_?"
-                         r"(?:[Ss]ize|SIZE|[Bb]ytes|BYTES|[Cc]apacity|CAPACITY|[Ll]en|LEN)\w*")
+_UB_WORD_RE = re.compile(
+    r"\b(?:\w*[a-z_])?(?:UB|Ub|ub)_?"
+    r"(?:[Ss]ize|SIZE|[Bb]ytes|BYTES|[Cc]apacity|CAPACITY|[Ll]en|LEN)\w*"
+)
 _UB_QUERY_RE = re.compile(r"GetCoreMemSize\s*\([^;]*\bUB\b|\bGetUbSize\s*\(")
 _COMMENT_RE = re.compile(r"//[^\n]*|/\*.*?\*/", re.DOTALL)
 _BOUND = " - an upper bound, not a measurement"
@@ -79,8 +81,11 @@ class SingleBuffer(Rule):
             if num is None or num[0] != 1:
                 continue
             _, name, target = num
-            if target is not None and target.file in ctx.sources \
-                    and is_tuned(ctx.sources[target.file].line_text(target.line)):
+            if (
+                target is not None
+                and target.file in ctx.sources
+                and is_tuned(ctx.sources[target.file].line_text(target.line))
+            ):
                 continue  # `// tilewise: tuned`: a measured choice
             stream = self._stream(ctx, buf)
             if stream is None:
@@ -94,26 +99,40 @@ class SingleBuffer(Rule):
             key = name or f"{buf.loc.file}:{buf.loc.line}"
             loc = target or buf.num.loc or buf.loc
             if fill is not None:  # its own advice, even when the shared constant was reported for another queue
-                yield self.finding(fill[1], (
-                    f"queue '{buf.queue}' ({name or buf.num.text} = 1) is filled with the same {fill[0]} every "
-                    "iteration and copied out: fill the tile once before the loop and copy it out each iteration "
-                    "(no AllocTensor/EnQue/DeQue per tile); that removes the vector work and the wait a second "
-                    "buffer would only hide."))
+                yield self.finding(
+                    fill[1],
+                    (
+                        f"queue '{buf.queue}' ({name or buf.num.text} = 1) is filled with the same {fill[0]} every "
+                        "iteration and copied out: fill the tile once before the loop and copy it out each iteration "
+                        "(no AllocTensor/EnQue/DeQue per tile); that removes the vector work and the wait a second "
+                        "buffer would only hide."
+                    ),
+                )
                 continue
             if key in reported:
                 continue
-            finding = self._judge(ctx, buf, direction, enqueues, name, target, loc,
-                                  self._host_room(ctx, name, buf))
+            finding = self._judge(ctx, buf, direction, enqueues, name, target, loc, self._host_room(ctx, name, buf))
             if finding is not None:
                 reported.add(key)
                 yield finding
 
     # ---- the judgement ---------------------------------------------------------------------------------------
-    def _judge(self, ctx: RuleContext, buf: InitBufferCall, direction: str, enqueues: list[ApiCall],
-               name: str | None, target: Loc | None, loc: Loc, host: str):
+    def _judge(
+        self,
+        ctx: RuleContext,
+        buf: InitBufferCall,
+        direction: str,
+        enqueues: list[ApiCall],
+        name: str | None,
+        target: Loc | None,
+        loc: Loc,
+        host: str,
+    ):
         label = f"queue '{buf.queue}' ({name or buf.num.text} = 1)"
-        what = (f"{label} streams tiles ({direction}) through a loop with one buffer: the copy of tile i+1 waits "
-                "for the compute of tile i, so the copies and the vector unit take turns.")
+        what = (
+            f"{label} streams tiles ({direction}) through a loop with one buffer: the copy of tile i+1 waits "
+            "for the compute of tile i, so the copies and the vector unit take turns."
+        )
         halves = host == "halves"
         facts = [f for f in ctx.facts if self._ran(f, buf)]
         if ctx.facts:
@@ -132,15 +151,23 @@ class SingleBuffer(Rule):
                 gain = double_buffer_gain(ctx, buf.owner, tile, halves) + _BOUND
             else:
                 bound, case, pipe, share = ceiling
-                gain = (f"at most {bound:.2f}x on case {case}: the busiest pipe, {pipe}, is already busy "
-                        f"{share:.0%} of the span")
+                gain = (
+                    f"at most {bound:.2f}x on case {case}: the busiest pipe, {pipe}, is already busy "
+                    f"{share:.0%} of the span"
+                )
                 if bound < _WORTH:
                     severity = "info"
-                    note += (" True but not worth it: overlapping the stages cannot beat the busiest pipe, which "
-                             "already takes nearly the whole span in every case.")
+                    note += (
+                        " True but not worth it: overlapping the stages cannot beat the busiest pipe, which "
+                        "already takes nearly the whole span in every case."
+                    )
             fix = self._fix(name, target, gain, safe=not halves, host=self._host_knob(ctx, name) if halves else None)
-            return self.finding(loc, what + f" A second buffer fits in every case ({len(facts)} run); {gain}."
-                                + note, fix, severity=severity)
+            return self.finding(
+                loc,
+                what + f" A second buffer fits in every case ({len(facts)} run); {gain}." + note,
+                fix,
+                severity=severity,
+            )
         static = self._static_sizes(ctx, buf, name)
         if host == "full" and static is None:
             return None  # the host divides the UB among its queues: a second buffer does not fit at its tile size
@@ -150,22 +177,36 @@ class SingleBuffer(Rule):
                 return None  # doubled (every queue the count names), the buffers no longer fit
             tile = next(size for (size, _, _), b in zip(static, self._pipe(ctx, buf), strict=True) if b is buf)
             gain = double_buffer_gain(ctx, buf.owner, tile, False) + _BOUND
-            return self.finding(loc, what + f" Doubled, the pipe's buffers take {total} of {ctx.chip.ub_bytes} "
-                                f"bytes of UB; {gain}.", self._fix(name, target, gain, safe=True))
+            return self.finding(
+                loc,
+                what + f" Doubled, the pipe's buffers take {total} of {ctx.chip.ub_bytes} bytes of UB; {gain}.",
+                self._fix(name, target, gain, safe=True),
+            )
         if host == "reserved":
             gain = double_buffer_gain(ctx, buf.owner, None, False) + _BOUND
-            return self.finding(loc, what + " The host sizes its tile so that the UB holds two buffers per queue, "
-                                f"so a second one fits; {gain}.", self._fix(name, target, gain, safe=False))
+            return self.finding(
+                loc,
+                what + " The host sizes its tile so that the UB holds two buffers per queue, "
+                f"so a second one fits; {gain}.",
+                self._fix(name, target, gain, safe=False),
+            )
         if halves:
             gain = double_buffer_gain(ctx, buf.owner, None, True) + _BOUND
-            return self.finding(loc, what + f" {gain}." + self._halving_note(name),
-                                self._fix(name, target, gain, safe=False, host=self._host_knob(ctx, name)),
-                                severity="info")
+            return self.finding(
+                loc,
+                what + f" {gain}." + self._halving_note(name),
+                self._fix(name, target, gain, safe=False, host=self._host_knob(ctx, name)),
+                severity="info",
+            )
         gain = double_buffer_gain(ctx, buf.owner, None, False) + _BOUND
-        return self.finding(loc, what + f" Unproven: the tile size is decided at run time, so this holds only if "
-                            f"the host's tile leaves {buf.size.text} bytes (rounded to 32) free in the UB besides "
-                            f"the pipe's other buffers; {gain}. Run `tilewise lint --cases` to check it per case.",
-                            self._fix(name, target, gain, safe=False), severity="info")
+        return self.finding(
+            loc,
+            what + f" Unproven: the tile size is decided at run time, so this holds only if "
+            f"the host's tile leaves {buf.size.text} bytes (rounded to 32) free in the UB besides "
+            f"the pipe's other buffers; {gain}. Run `tilewise lint --cases` to check it per case.",
+            self._fix(name, target, gain, safe=False),
+            severity="info",
+        )
 
     @staticmethod
     def _ceiling(facts: list[CaseFacts]) -> tuple[float, str, str, float] | None:
@@ -193,8 +234,9 @@ class SingleBuffer(Rule):
         text = b.num.text.replace("this->", "").strip().split("::")[-1]
         return bool(name) and text == name.split("::")[-1]
 
-    def _static_sizes(self, ctx: RuleContext, buf: InitBufferCall,
-                      name: str | None) -> list[tuple[int, int, bool]] | None:
+    def _static_sizes(
+        self, ctx: RuleContext, buf: InitBufferCall, name: str | None
+    ) -> list[tuple[int, int, bool]] | None:
         """(bytes, count, doubled by the fix) of every InitBuffer of the pipe, when the code fixes them all: the
         model's values, else names followed to one constant value (members, class constants, tiling fields)."""
         out = []
@@ -210,8 +252,10 @@ class SingleBuffer(Rule):
 
     @staticmethod
     def _halving_note(name: str | None) -> str:
-        return (f" The host sizes its tile from the UB divided by {name}: with {name} = 2 each tile halves, so "
-                "the copies get shorter (the estimate counts that).")
+        return (
+            f" The host sizes its tile from the UB divided by {name}: with {name} = 2 each tile halves, so "
+            "the copies get shorter (the estimate counts that)."
+        )
 
     @staticmethod
     def _fix(name: str | None, target: Loc | None, gain: str, safe: bool, host: Loc | None = None) -> list[Fix]:
@@ -230,8 +274,12 @@ class SingleBuffer(Rule):
             return knob.literal if knob is not None else None
         for p in ctx.model.host_files:  # a plain `static int BUFFER_NUM = 1;`, which is not a knob
             sf = ctx.sources.get(p)
-            m = sf and re.search(rb"\b(?:static\s+|const\s+|constexpr\s+)*(?:u?int\d*_t|int|unsigned|size_t)\s+"
-                                 + re.escape(short.encode()) + rb"\s*=\s*(1)[uU]?\s*;", sf.data)
+            m = sf and re.search(
+                rb"\b(?:static\s+|const\s+|constexpr\s+)*(?:u?int\d*_t|int|unsigned|size_t)\s+"
+                + re.escape(short.encode())
+                + rb"\s*=\s*(1)[uU]?\s*;",
+                sf.data,
+            )
             if m:
                 return ctx.loc_at(sf, m.start(1), m.end(1))
         return None
@@ -252,21 +300,26 @@ class SingleBuffer(Rule):
         if name is None or buf.loc.file not in ctx.sources:
             return None
         sf = ctx.sources[buf.loc.file]
-        head = sf.data[:buf.loc.start]
+        head = sf.data[: buf.loc.start]
         short = re.escape(name.split("::")[-1].encode())
         found = None
-        for m in re.finditer(rb"\b(?:const\s+|constexpr\s+|static\s+)*(?:u?int\d*_t|int|unsigned|size_t|auto)\s+"
-                             + short + rb"\s*=\s*(\d+)[uUlL]*\s*;", head):
+        for m in re.finditer(
+            rb"\b(?:const\s+|constexpr\s+|static\s+)*(?:u?int\d*_t|int|unsigned|size_t|auto)\s+"
+            + short
+            + rb"\s*=\s*(\d+)[uUlL]*\s*;",
+            head,
+        ):
             found = m
         if found is None:
             return None
-        if re.search(rb"\b" + short + rb"\s*(?:[-+*/]?=(?!=)|\+\+|--)", head[found.end():]):
+        if re.search(rb"\b" + short + rb"\s*(?:[-+*/]?=(?!=)|\+\+|--)", head[found.end() :]):
             return None  # assigned again before the InitBuffer: the value is not the literal's
         return int(found.group(1)), name, ctx.loc_at(sf, found.start(1), found.end(1))
 
     # ---- does the queue stream tiles? ------------------------------------------------------------------------
-    def _stream(self, ctx: RuleContext, buf: InitBufferCall
-                ) -> tuple[str, list[ApiCall], tuple[str, Loc] | None] | None:
+    def _stream(
+        self, ctx: RuleContext, buf: InitBufferCall
+    ) -> tuple[str, list[ApiCall], tuple[str, Loc] | None] | None:
         """(copy-in | copy-out, its EnQue calls, what a fill-only tile is filled with) when the queue carries tiles
         between GM and the vector unit inside a loop; None for scratch, statistics and loaded-once queues."""
         calls = ctx.model.calls_in(buf.owner)
@@ -277,11 +330,16 @@ class SingleBuffer(Rule):
             return None
         copies = [c for c in calls if c.name in COPIES and len(c.args) >= 2 and c.in_loop]
         enq_vars = {(c.function, _base(c.args[0].text)) for c in enq if c.args and c.in_loop}
-        copy_in = any((c.function, _base(c.args[0].text)) in enq_vars and ctx.is_global(c.args[1].text) is not False
-                      and ctx.is_global(c.args[0].text) is not True for c in copies)
+        copy_in = any(
+            (c.function, _base(c.args[0].text)) in enq_vars
+            and ctx.is_global(c.args[1].text) is not False
+            and ctx.is_global(c.args[0].text) is not True
+            for c in copies
+        )
         deq_vars = {(c.function, v) for c in deq if c.in_loop for v in [self._assigned(ctx, c)] if v}
-        copy_out = any((c.function, _base(c.args[1].text)) in deq_vars and ctx.is_global(c.args[0].text) is True
-                       for c in copies)
+        copy_out = any(
+            (c.function, _base(c.args[1].text)) in deq_vars and ctx.is_global(c.args[0].text) is True for c in copies
+        )
         if not copy_in and not copy_out:
             return None
         fill = self._fill_only(ctx, buf, calls, mine) if copy_out and not copy_in else None
@@ -296,26 +354,34 @@ class SingleBuffer(Rule):
         if sf is None:
             return None
         line_start = sf.data.rfind(b"\n", 0, call.loc.start) + 1
-        m = re.search(rb"(\w+)\s*=\s*$", sf.data[line_start:call.loc.start])
+        m = re.search(rb"(\w+)\s*=\s*$", sf.data[line_start : call.loc.start])
         return m.group(1).decode() if m else None
 
-    def _fill_only(self, ctx: RuleContext, buf: InitBufferCall, calls: list[ApiCall],
-                   mine: list[ApiCall]) -> tuple[str, Loc] | None:
+    def _fill_only(
+        self, ctx: RuleContext, buf: InitBufferCall, calls: list[ApiCall], mine: list[ApiCall]
+    ) -> tuple[str, Loc] | None:
         """What the queue's tile is filled with when the only vector work writing it in the loop is a Duplicate of
         a value that does not depend on the loop (the same tile every iteration), else None."""
-        allocs = {(c.function, v) for c in mine if c.name == "AllocTensor" and c.in_loop
-                  for v in [self._assigned(ctx, c)] if v}
+        allocs = {
+            (c.function, v)
+            for c in mine
+            if c.name == "AllocTensor" and c.in_loop
+            for v in [self._assigned(ctx, c)]
+            if v
+        }
         if not allocs:
             return None
-        writers = [c for c in calls if PIPES.get(c.name) == "vector" and c.args
-                   and (c.function, _base(c.args[0].text)) in allocs]
+        writers = [
+            c
+            for c in calls
+            if PIPES.get(c.name) == "vector" and c.args and (c.function, _base(c.args[0].text)) in allocs
+        ]
         if not writers or any(c.name != "Duplicate" for c in writers):
             return None
         # The tile dequeued again and written by vector work (`Add(acc, acc, x)` after `acc = que.DeQue()`): the fill
         # resets an accumulator, it is not the whole content copied out (embedding_dense_grad_v2's addResQue_).
         deqs = {(c.function, v) for c in mine if c.name == "DeQue" for v in [self._assigned(ctx, c)] if v}
-        if any(PIPES.get(c.name) == "vector" and c.args and (c.function, _base(c.args[0].text)) in deqs
-               for c in calls):
+        if any(PIPES.get(c.name) == "vector" and c.args and (c.function, _base(c.args[0].text)) in deqs for c in calls):
             return None
         for c in writers:
             value = c.args[1].text if len(c.args) > 1 else ""
@@ -399,9 +465,9 @@ class SingleBuffer(Rule):
                 m = _UB_WORD_RE.search(st)
                 if m is None:
                     continue
-                if re.search(r"/(?![/*])", st[m.end():]):
+                if re.search(r"/(?![/*])", st[m.end() :]):
                     found.append((p, text, st))  # the UB (less a reserve) divided into tiles
-                elif re.search(r"[<>]=?\s*$", st[:m.start()]) or re.match(r"\s*\)?\s*[<>]", st[m.end():]):
+                elif re.search(r"[<>]=?\s*$", st[: m.start()]) or re.match(r"\s*\)?\s*[<>]", st[m.end() :]):
                     queried = True  # the buffers are fitted to the UB by a comparison
         if not found:
             return "full" if queried else ""  # it asks the UB's size: its tile is made to fill what is there
@@ -417,15 +483,15 @@ class SingleBuffer(Rule):
         host = [k for k in ctx.model.knobs if k.side == "host" and k.role == "buffer_num" and k.name in words]
         # A count's value from the division's own file: two tiling files may each define LNG_MAX_BUFFER_NUM.
         files = {p for p, _, _ in found}
-        counts = [k.value for k in host if k.file in files
-                  or not any(o.name == k.name and o.file in files for o in host)]
+        counts = [
+            k.value for k in host if k.file in files or not any(o.name == k.name and o.file in files for o in host)
+        ]
         totals = [v for v in counts if v > 2]
         if buf is not None and totals:
             # A count above a queue's depth of 2 counts buffers over all queues: `UB / LNG_MAX_BUFFER_NUM` with
             # LNG_MAX_BUFFER_NUM = 6 and six single-buffered queues in the class leaves the UB full. Room for a
             # second buffer per queue is left only when the count covers twice the class's single buffers.
-            singles = sum(1 for b in ctx.model.init_buffers
-                          if b.owner == buf.owner and b.queue and b.num.value == 1)
+            singles = sum(1 for b in ctx.model.init_buffers if b.owner == buf.owner and b.queue and b.num.value == 1)
             if max(totals) < 2 * singles:
                 return "full" if max(totals) <= singles else ""
         if any(v >= 2 for v in counts):

@@ -89,21 +89,35 @@ class SmallCopy(Rule):
             gain = dma_efficiency(ctx.chip, new_bytes) / dma_efficiency(ctx.chip, nbytes)
             fits = _fits(ctx, knob, target, call.owner)
             meaning = [k for k in _MEANINGFUL_USES if uses.get(k)]
-            fixes.append(Fix(
-                title=f"Enlarge the tile: {knob.name} = {target} ({new_bytes // 1024} KB copies, "
-                      f"about {gain:.1f}x the DMA bandwidth per copy, DMA cost model)",
-                edits=[edit(knob.literal, str(target))],
-                safe=fits is True and not meaning))
+            fixes.append(
+                Fix(
+                    title=f"Enlarge the tile: {knob.name} = {target} ({new_bytes // 1024} KB copies, "
+                    f"about {gain:.1f}x the DMA bandwidth per copy, DMA cost model)",
+                    edits=[edit(knob.literal, str(target))],
+                    safe=fits is True and not meaning,
+                )
+            )
         where = f"{call.name} at {call.loc.file.rsplit('/', 1)[-1]}:{call.loc.line}"
         if exact:
-            return self.finding(knob.literal, (
-                f"{knob.name} = {knob.value} makes each tile copy {nbytes} bytes ({where}); DMA reaches only "
-                f"~{dma_efficiency(ctx.chip, nbytes):.0%} of peak bandwidth at that size, copies of 16 KB or more "
-                "approach it."), fixes)
-        return self.finding(knob.literal, (
-            f"{knob.name} = {knob.value} decides the length of {where}: about {nbytes} bytes per full tile (not "
-            "proved: part of the length is known only at run time, e.g. a tail or a row count). DMA reaches only "
-            f"~{dma_efficiency(ctx.chip, nbytes):.0%} of peak bandwidth at that size."), fixes, severity="info")
+            return self.finding(
+                knob.literal,
+                (
+                    f"{knob.name} = {knob.value} makes each tile copy {nbytes} bytes ({where}); DMA reaches only "
+                    f"~{dma_efficiency(ctx.chip, nbytes):.0%} of peak bandwidth at that size, copies of 16 KB or more "
+                    "approach it."
+                ),
+                fixes,
+            )
+        return self.finding(
+            knob.literal,
+            (
+                f"{knob.name} = {knob.value} decides the length of {where}: about {nbytes} bytes per full tile (not "
+                "proved: part of the length is known only at run time, e.g. a tail or a row count). DMA reaches only "
+                f"~{dma_efficiency(ctx.chip, nbytes):.0%} of peak bandwidth at that size."
+            ),
+            fixes,
+            severity="info",
+        )
 
 
 def _length(ctx: RuleContext, sf, node, name: str):
@@ -142,8 +156,12 @@ def _bytes(value: int, unit: str, elem: int) -> int:
 
 def _reportable(knob) -> bool:
     """A tile-length knob the search has not decided (counts such as TILE_NUM are another rule's business)."""
-    return (knob.role == "tile" and not knob.tuned and bool(_LENGTH_NAME.search(knob.name))
-            and not _COUNT_NAME.search(knob.name))
+    return (
+        knob.role == "tile"
+        and not knob.tuned
+        and bool(_LENGTH_NAME.search(knob.name))
+        and not _COUNT_NAME.search(knob.name)
+    )
 
 
 def _fits(ctx: RuleContext, knob, value: int, owner: str | None) -> bool | None:

@@ -29,14 +29,26 @@ class SyncAllWithoutWorkspace(Rule):
         workspace = [w for tf in model.tiling.functions for w in tf.workspace]
         if workspace and any(w.value is None or w.value > 0 for w in workspace):
             return
-        fix_hint = ("Set it to the system workspace (ascendcPlatform.GetLibApiWorkSpaceSize()) plus what the kernel "
-                    "uses.")
+        fix_hint = (
+            "Set it to the system workspace (ascendcPlatform.GetLibApiWorkSpaceSize()) plus what the kernel uses."
+        )
         if workspace:
-            yield self.finding(calls[0].loc, (
-                "SyncAll() (hard sync) needs a non-zero workspace, but the tiling function sets the workspace size to "
-                f"0. {fix_hint}"))
+            yield self.finding(
+                calls[0].loc,
+                (
+                    "SyncAll() (hard sync) needs a non-zero workspace, but the tiling function sets the workspace "
+                    "size to "
+                    f"0. {fix_hint}"
+                ),
+            )
             return
-        yield self.finding(calls[0].loc, (
-            "SyncAll() (hard sync) needs a non-zero workspace, and the operator's tiling code sets no workspace size "
-            "(no GetWorkspaceSizes here; unproven if a shared base class outside the operator sets one). If none "
-            f"is set, the barrier fails. {fix_hint}"), severity="info")
+        yield self.finding(
+            calls[0].loc,
+            (
+                "SyncAll() (hard sync) needs a non-zero workspace, and the operator's tiling code sets no workspace "
+                "size "
+                "(no GetWorkspaceSizes here; unproven if a shared base class outside the operator sets one). If none "
+                f"is set, the barrier fails. {fix_hint}"
+            ),
+            severity="info",
+        )

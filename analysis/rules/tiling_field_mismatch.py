@@ -20,9 +20,19 @@ from analysis.rules.base import Rule, RuleContext, edit_range, indent_of
 # Alignment padding and reserved words are never meant to be read.
 _PADDING_RE = re.compile(r"^(reserved?|rsv|rsvd|pad|padding|dummy|placeholder)\w*$", re.I)
 _SCALAR_TYPE_RE = re.compile(r"\b(u?int(8|16|32|64)_t|int|unsigned|long|short|char|float|double|bool|half|size_t)\b")
-_SKIP_CALLEES = frozenset(("GET_TILING_DATA", "GET_TILING_DATA_WITH_STRUCT", "GET_TILING_DATA_PTR_WITH_STRUCT",
-                           "GET_TILING_DATA_MEMBER", "REGISTER_TILING_DEFAULT", "REGISTER_TILING_FOR_TILINGKEY",
-                           "sizeof", "alignof", "decltype"))
+_SKIP_CALLEES = frozenset(
+    (
+        "GET_TILING_DATA",
+        "GET_TILING_DATA_WITH_STRUCT",
+        "GET_TILING_DATA_PTR_WITH_STRUCT",
+        "GET_TILING_DATA_MEMBER",
+        "REGISTER_TILING_DEFAULT",
+        "REGISTER_TILING_FOR_TILINGKEY",
+        "sizeof",
+        "alignof",
+        "decltype",
+    )
+)
 _KEYWORDS = frozenset(("if", "while", "for", "switch", "return", "case"))
 
 
@@ -52,10 +62,15 @@ class TilingFieldMismatch(Rule):
             if r.field in {f.name for f in struct.fields} or r.field in nested or _is_call(ctx, r.loc):
                 continue
             reported.add(r.field)
-            yield self.finding(r.loc, (
-                f"the kernel reads '{r.field}' but tiling struct {struct.name} has no such field (does not compile); "
-                f"add TILING_DATA_FIELD_DEF(uint32_t, {r.field}); to it and set it in the tiling function."),
-                self._add_field(ctx, struct.name, r.field))
+            yield self.finding(
+                r.loc,
+                (
+                    f"the kernel reads '{r.field}' but tiling struct {struct.name} has no such field (does not "
+                    "compile); "
+                    f"add TILING_DATA_FIELD_DEF(uint32_t, {r.field}); to it and set it in the tiling function."
+                ),
+                self._add_field(ctx, struct.name, r.field),
+            )
         main = by_name.get(model.tiling.struct or "")
         if main is None or not _complete(ctx, main):
             return
@@ -64,10 +79,14 @@ class TilingFieldMismatch(Rule):
                 if s.field in nested or s.field in reported or not _receiver_is(ctx, s.loc, main.name):
                     continue
                 reported.add(s.field)
-                yield self.finding(s.loc, (
-                    f"the tiling function calls set_{s.field}() but {main.name} has no field "
-                    f"'{s.field}' (does not compile); declare it with TILING_DATA_FIELD_DEF."),
-                    self._add_field(ctx, main.name, s.field))
+                yield self.finding(
+                    s.loc,
+                    (
+                        f"the tiling function calls set_{s.field}() but {main.name} has no field "
+                        f"'{s.field}' (does not compile); declare it with TILING_DATA_FIELD_DEF."
+                    ),
+                    self._add_field(ctx, main.name, s.field),
+                )
 
     # ---- fields declared but never read --------------------------------------------------------------------
     def _unread(self, ctx: RuleContext):
@@ -98,11 +117,16 @@ class TilingFieldMismatch(Rule):
                     continue
                 if not _SCALAR_TYPE_RE.search(f.type):
                     continue  # a struct member (`EleBaseTilingData base`): a library template may read it whole
-                yield self.finding(f.loc, (
-                    f"tiling field '{f.name}' of {s.name} is never read: its name occurs nowhere in the kernel's "
-                    "sources or the headers they include, and the struct is only used where its reads are visible. "
-                    "The host computes and ships it for nothing: remove it, or read it where it was meant to be "
-                    "used."), severity="info")
+                yield self.finding(
+                    f.loc,
+                    (
+                        f"tiling field '{f.name}' of {s.name} is never read: its name occurs nowhere in the kernel's "
+                        "sources or the headers they include, and the struct is only used where its reads are visible. "
+                        "The host computes and ships it for nothing: remove it, or read it where it was meant to be "
+                        "used."
+                    ),
+                    severity="info",
+                )
 
     def _add_field(self, ctx: RuleContext, struct_name: str, name: str) -> list[Fix]:
         struct = next((s for s in ctx.model.tiling.structs if s.name == struct_name), None)
@@ -124,8 +148,12 @@ def _shared_with_other_ops(ctx: RuleContext, struct: str) -> bool:
     `<Op>_<tiling key>` registrations (`BatchNormV3_910000`) are this operator's own."""
     own = ctx.model.opdef.name if ctx.model.opdef else None
     reg = re.compile(rf"\bREGISTER_TILING_DATA_CLASS\s*\(\s*(\w+)\s*,\s*{re.escape(struct)}\s*\)")
-    ops = {re.sub(r"_\d+$", "", m.group(1)) for p in ctx.model.host_files if (sf := ctx.sources.get(p)) is not None
-           for m in reg.finditer(sf.text)}
+    ops = {
+        re.sub(r"_\d+$", "", m.group(1))
+        for p in ctx.model.host_files
+        if (sf := ctx.sources.get(p)) is not None
+        for m in reg.finditer(sf.text)
+    }
     return len(ops - {own}) > (0 if own else 1)
 
 
@@ -136,14 +164,14 @@ def _complete(ctx: RuleContext, struct) -> bool:
         return False
     if any(m.kind == "tiling_begin" and m.start == struct.loc.start for m in sf.pre.marks):
         return True
-    after = sf.data[struct.loc.end:struct.loc.end + 400].decode("utf-8", "replace")
+    after = sf.data[struct.loc.end : struct.loc.end + 400].decode("utf-8", "replace")
     head = after.split("{", 1)[0]
     return "{" in after and ":" not in head
 
 
 def _is_call(ctx: RuleContext, loc) -> bool:
     sf = ctx.sources.get(loc.file)
-    return sf is not None and sf.data[loc.end:loc.end + 40].lstrip().startswith(b"(")
+    return sf is not None and sf.data[loc.end : loc.end + 40].lstrip().startswith(b"(")
 
 
 def _receiver_is(ctx: RuleContext, loc, struct: str) -> bool:
@@ -151,10 +179,11 @@ def _receiver_is(ctx: RuleContext, loc, struct: str) -> bool:
     sf = ctx.sources.get(loc.file)
     if sf is None:
         return False
-    call = sf.data[loc.start:loc.end].decode("utf-8", "replace")
+    call = sf.data[loc.start : loc.end].decode("utf-8", "replace")
     m = re.match(r"\s*(\w+)\s*(?:\.|->)\s*set_", call)
-    return m is not None and re.search(
-        rf"\b{re.escape(struct)}\s*[*&]?\s*{re.escape(m.group(1))}\b", sf.text) is not None
+    return (
+        m is not None and re.search(rf"\b{re.escape(struct)}\s*[*&]?\s*{re.escape(m.group(1))}\b", sf.text) is not None
+    )
 
 
 def _opaque_use(kt: KernelText, struct: str, model) -> bool:
@@ -165,8 +194,11 @@ def _opaque_use(kt: KernelText, struct: str, model) -> bool:
     typed_any = set(typed)
     for other in {s.name for s in model.tiling.structs} - {struct}:
         typed_any |= _declared_as(kt, other)
-    names = typed | {u.var.lstrip("*&") for u in model.tiling_data_uses
-                     if (u.struct or model.tiling.struct or "").split("::")[-1] == struct}
+    names = typed | {
+        u.var.lstrip("*&")
+        for u in model.tiling_data_uses
+        if (u.struct or model.tiling.struct or "").split("::")[-1] == struct
+    }
     defined = _defined_names(kt)
     todo, done = list(names), set()
     while todo:
@@ -186,18 +218,19 @@ def _opaque_use(kt: KernelText, struct: str, model) -> bool:
 
 def _declared_as(kt: KernelText, struct: str) -> set[str]:
     """Names the kernel declares with this struct as their type (`const Foo* __restrict t`, `Foo tiling_{}`)."""
-    decl_re = re.compile(rf"\b{re.escape(struct)}\b(?:\s*<[^<>;]*>)?\s*(?:const\s+)?(?:__gm__\s+)?[*&]*\s*"
-                         r"(?:const\s+)?(?:__restrict(?:__)?\s+)?(\w+)\s*(?=[;,)=\[{(])")
+    decl_re = re.compile(
+        rf"\b{re.escape(struct)}\b(?:\s*<[^<>;]*>)?\s*(?:const\s+)?(?:__gm__\s+)?[*&]*\s*"
+        r"(?:const\s+)?(?:__restrict(?:__)?\s+)?(\w+)\s*(?=[;,)=\[{(])"
+    )
     return {m.group(1) for text in kt.texts.values() for m in decl_re.finditer(text)}
 
 
-def _whole_use(text: str, start: int, end: int, typed: set[str], typed_any: set[str],
-               defined: set[str]) -> bool | str:
+def _whole_use(text: str, start: int, end: int, typed: set[str], typed_any: set[str], defined: set[str]) -> bool | str:
     """Is this occurrence of a struct variable an opaque use (True), harmless (False), or a copy to follow (name)?"""
-    after = text[end:end + 40].lstrip()
+    after = text[end : end + 40].lstrip()
     if after.startswith((".", "->", "[", "::")) or re.match(r"=(?!=)", after):
         return False  # a field read (or a member of an array of structs), or the variable being assigned
-    before = text[max(0, start - 200):start]
+    before = text[max(0, start - 200) : start]
     if re.search(r"\w\s*[*&]*\s*$", before) and not re.search(r"\b(return|case)\s*[*&]*\s*$", before):
         return False  # its declaration (`Foo tiling`, `const Foo* __restrict t`), or `struct Foo` spelled out
     stripped = before.rstrip().rstrip("&*").rstrip()
@@ -231,7 +264,7 @@ def _enclosing_callee(text: str, pos: int) -> str | None:
             depth += 1
         elif c == "(":
             if depth == 0:
-                head = text[max(0, i - 200):i]
+                head = text[max(0, i - 200) : i]
                 m = re.search(r"(\w+)\s*(?:<[^<>()]*>)?\s*$", head)
                 # `Kernel<T> op(&pipe, &tiling);` constructs a Kernel: its constructor is the callee
                 ctor = re.search(r"(\w+)\s*(?:<[^;{}()]*>)?\s+\w+\s*$", head)
@@ -255,7 +288,11 @@ def _defined_names(kt: KernelText) -> set[str]:
     for text in kt.texts.values():
         names.update(re.findall(r"^[ \t]*#[ \t]*define[ \t]+(\w+)\(", text, re.M))
         names.update(re.findall(r"\b(?:class|struct)\s+(\w+)[^;{]*\{", text))  # constructors live in the body
-        names.update(m.group(1) for m in re.finditer(
-            r"\b(\w+)\s*\([^;{}()]*(?:\([^;{}()]*\)[^;{}()]*)*\)\s*(?:const\s*)?(?:override\s*)?(?:noexcept\s*)?\{",
-            text))
+        names.update(
+            m.group(1)
+            for m in re.finditer(
+                r"\b(\w+)\s*\([^;{}()]*(?:\([^;{}()]*\)[^;{}()]*)*\)\s*(?:const\s*)?(?:override\s*)?(?:noexcept\s*)?\{",
+                text,
+            )
+        )
     return names - _KEYWORDS

@@ -16,8 +16,21 @@ from analysis.rules.base import Rule, RuleContext
 
 # TPositions in the Unified Buffer (LCM is an alias of VECCALC); a TQueBind counts when either end is one.
 _UB_POSITIONS = frozenset({"VECIN", "VECOUT", "VECCALC", "LCM"})
-_KNOWN_POSITIONS = _UB_POSITIONS | {"GM", "A1", "A2", "B1", "B2", "C1", "C2", "CO1", "CO2", "SPM", "SHM", "TSCM",
-                                    "C2PIPE2GM"}
+_KNOWN_POSITIONS = _UB_POSITIONS | {
+    "GM",
+    "A1",
+    "A2",
+    "B1",
+    "B2",
+    "C1",
+    "C2",
+    "CO1",
+    "CO2",
+    "SPM",
+    "SHM",
+    "TSCM",
+    "C2PIPE2GM",
+}
 Branch = tuple[tuple[str, str], str]  # ((file, the condition's text), "then" | "else")
 
 
@@ -40,10 +53,14 @@ class UbOverflow(Rule):
                 continue
             parts = ", ".join(f"{b.queue} {b.bytes}" for b in path)
             exact = "" if len(known) == len(bufs) else " (counting only the sizes known statically)"
-            yield self.finding(path[-1].loc, (
-                f"{owner or 'the kernel'} allocates {total} bytes of UB{exact} but {ctx.chip.name} has "
-                f"{ctx.chip.ub_bytes} ({total - ctx.chip.ub_bytes} bytes over): {parts}. Shrink the tile or the "
-                "buffer count."))
+            yield self.finding(
+                path[-1].loc,
+                (
+                    f"{owner or 'the kernel'} allocates {total} bytes of UB{exact} but {ctx.chip.name} has "
+                    f"{ctx.chip.ub_bytes} ({total - ctx.chip.ub_bytes} bytes over): {parts}. Shrink the tile or the "
+                    "buffer count."
+                ),
+            )
 
 
 def _in_ub(position: str | None) -> bool:
@@ -132,8 +149,7 @@ def _largest_path(ctx: RuleContext, calls: list[InitBufferCall]) -> list[InitBuf
     components: dict[object, list[list[InitBufferCall]]] = {}
     for k in keys:
         components.setdefault(find(k), []).append(_heaviest([(c, _branches(ctx, c)) for c in by_function[k]]))
-    chosen = [c for options in components.values()
-              for c in max(options, key=lambda cs: sum(c.bytes or 0 for c in cs))]
+    chosen = [c for options in components.values() for c in max(options, key=lambda cs: sum(c.bytes or 0 for c in cs))]
     chosen.sort(key=lambda c: (c.loc.file, c.loc.start))
     return chosen
 

@@ -42,22 +42,40 @@ class UnalignedDataCopy(Rule):
             extra = ALIGN_BYTES - nbytes % ALIGN_BYTES
             dst = call.args[0].text
             to_gm = _is_global(ctx, dst)
-            head = (f"DataCopy of {count} elements moves {nbytes} bytes, not a multiple of 32: DataCopy moves whole "
-                    "32-byte blocks")
+            head = (
+                f"DataCopy of {count} elements moves {nbytes} bytes, not a multiple of 32: DataCopy moves whole "
+                "32-byte blocks"
+            )
             if to_gm:
-                message = (f"{head}, so it writes {extra} bytes past the data into GM (the next elements of the "
-                           "output). Use DataCopyPad for lengths that are not 32-byte multiples.")
+                message = (
+                    f"{head}, so it writes {extra} bytes past the data into GM (the next elements of the "
+                    "output). Use DataCopyPad for lengths that are not 32-byte multiples."
+                )
                 severity = None
             elif to_gm is False and "[" not in dst and _is_global(ctx, call.args[1].text) is False:
                 continue  # UB to the start of a UB tensor: the extra bytes stay in the buffer's 32-byte rounding
             elif to_gm is False and "[" in dst:
-                message, severity = (f"{head}, so it overwrites the {extra} bytes after {dst} in the UB: wrong if "
-                                     "they hold live data (unproven). DataCopyPad moves exactly the length."), "info"
+                message, severity = (
+                    (
+                        f"{head}, so it overwrites the {extra} bytes after {dst} in the UB: wrong if "
+                        "they hold live data (unproven). DataCopyPad moves exactly the length."
+                    ),
+                    "info",
+                )
             else:
-                message, severity = (f"{head}, so it reads {extra} bytes past the data (past the source's end at its "
-                                     "last tile, unproven here). DataCopyPad moves exactly the length."), "info"
-            yield self.finding(ctx.loc_at(sf, args[2].start_byte, args[2].end_byte), message,
-                               self._fix(ctx, call, elem), severity=severity)
+                message, severity = (
+                    (
+                        f"{head}, so it reads {extra} bytes past the data (past the source's end at its "
+                        "last tile, unproven here). DataCopyPad moves exactly the length."
+                    ),
+                    "info",
+                )
+            yield self.finding(
+                ctx.loc_at(sf, args[2].start_byte, args[2].end_byte),
+                message,
+                self._fix(ctx, call, elem),
+                severity=severity,
+            )
 
     @staticmethod
     def _fix(ctx: RuleContext, call, elem: int) -> list[Fix]:
@@ -68,8 +86,12 @@ class UnalignedDataCopy(Rule):
         tname = {1: "uint8_t", 2: "half", 4: "float"}.get(elem, "uint8_t")
         params = f"DataCopyExtParams{{1, static_cast<uint32_t>(({count}) * {elem}), 0, 0, 0}}"
         pad = "" if to_gm else f", DataCopyPadExtParams<{tname}>{{false, 0, 0, 0}}"
-        return [Fix(title="Use DataCopyPad for the unaligned length",
-                    edits=[edit(call.loc, f"DataCopyPad({dst}, {src}, {params}{pad})")])]
+        return [
+            Fix(
+                title="Use DataCopyPad for the unaligned length",
+                edits=[edit(call.loc, f"DataCopyPad({dst}, {src}, {params}{pad})")],
+            )
+        ]
 
 
 _LIST_DECL_RE = re.compile(r"\b(LocalTensor|GlobalTensor)\s*<[^<>;]*>\s*(\w+(?:\s*,\s*\w+)+)\s*;")

@@ -95,8 +95,9 @@ def _id_groups(ctx: RuleContext, calls: list) -> dict[str, str]:
 
 # The same flags through the intrinsics or a project's macro over them: `wait_flag(PIPE_M, PIPE_MTE1, id)`,
 # `WAIT_FLAG(M, MTE1, EVENT_ID0)`: partners too, though no finding is made on them.
-_RAW_FLAG_RE = re.compile(r"\b(set_flag|wait_flag)\s*\(\s*(?:PIPE_)?(\w+)\s*,\s*(?:PIPE_)?(\w+)\s*,\s*([^;]+?)\)\s*;",
-                          re.I)
+_RAW_FLAG_RE = re.compile(
+    r"\b(set_flag|wait_flag)\s*\(\s*(?:PIPE_)?(\w+)\s*,\s*(?:PIPE_)?(\w+)\s*,\s*([^;]+?)\)\s*;", re.I
+)
 _CONST_DEF_RE = re.compile(r"\bconstexpr\b[^;=(){}]*?\b([A-Za-z_]\w*)\s*=|#\s*define\s+([A-Za-z_]\w*)\s+\S")
 
 
@@ -123,8 +124,7 @@ def _is_parameter(ctx: RuleContext, call, name: str) -> bool:
         node = node.parent
     if node is None:
         return False
-    params = next((d for d in _descendants(node.child_by_field_name("declarator")) if d.type == "parameter_list"),
-                  None)
+    params = next((d for d in _descendants(node.child_by_field_name("declarator")) if d.type == "parameter_list"), None)
     return params is not None and re.search(rf"\b{re.escape(name)}\b", sf.node_text(params)) is not None
 
 
@@ -168,8 +168,10 @@ class UnpairedFlag(Rule):
             kind = _event(c.template_args)
             names = _id_names(c.args[0].text) if c.args else [""]
             proven[kind] = proven.get(kind, True) and all(_is_constant(n, constants) for n in names)
-        unproven = (" (the ids are variables, so matching them by name proves nothing: check that no {other} of "
-                    "this kind uses the same id value)")
+        unproven = (
+            " (the ids are variables, so matching them by name proves nothing: check that no {other} of "
+            "this kind uses the same id value)"
+        )
         for ident, calls in sets.items():
             if ident in waits:
                 continue
@@ -178,11 +180,16 @@ class UnpairedFlag(Rule):
                 if any(_is_parameter(ctx, c, n) for n in _id_names(c.args[0].text) if c.args):
                     continue
                 sure = proven[key[0]] or not any(k == key[0] for k, _ in waits)  # no WaitFlag of the kind at all
-                yield self.finding(c.loc, (
-                    f"SetFlag<{key[0]}>({key[1]}) has no matching WaitFlag<{key[0]}>({key[1]}): the consumer pipe "
-                    "does not wait, so it may read data the producer has not finished writing"
-                    + ("." if sure else unproven.format(other="WaitFlag") + ".")),
-                    self._insert_wait(ctx, c, key) if sure else [], severity=None if sure else "info")
+                yield self.finding(
+                    c.loc,
+                    (
+                        f"SetFlag<{key[0]}>({key[1]}) has no matching WaitFlag<{key[0]}>({key[1]}): the consumer pipe "
+                        "does not wait, so it may read data the producer has not finished writing"
+                        + ("." if sure else unproven.format(other="WaitFlag") + ".")
+                    ),
+                    self._insert_wait(ctx, c, key) if sure else [],
+                    severity=None if sure else "info",
+                )
         for ident, calls in waits.items():
             if ident in sets:
                 continue
@@ -191,10 +198,16 @@ class UnpairedFlag(Rule):
                 if any(_is_parameter(ctx, c, n) for n in _id_names(c.args[0].text) if c.args):
                     continue
                 sure = proven[key[0]] or not any(k == key[0] for k, _ in sets)  # no SetFlag of the kind at all
-                yield self.finding(c.loc, (
-                    f"WaitFlag<{key[0]}>({key[1]}) waits for an event no SetFlag<{key[0]}>({key[1]}) sets: the "
-                    "pipe will hang" + ("" if sure else unproven.format(other="SetFlag"))
-                    + ". Add the SetFlag after the producing instruction."), severity="error" if sure else "info")
+                yield self.finding(
+                    c.loc,
+                    (
+                        f"WaitFlag<{key[0]}>({key[1]}) waits for an event no SetFlag<{key[0]}>({key[1]}) sets: the "
+                        "pipe will hang"
+                        + ("" if sure else unproven.format(other="SetFlag"))
+                        + ". Add the SetFlag after the producing instruction."
+                    ),
+                    severity="error" if sure else "info",
+                )
 
     @staticmethod
     def _insert_wait(ctx: RuleContext, call, key) -> list[Fix]:
@@ -205,5 +218,8 @@ class UnpairedFlag(Rule):
         stmt = statement_of(node)
         indent = indent_of(sf, stmt.start_byte)
         text = f"\n{indent}WaitFlag<{key[0]}>({call.args[0].text});"
-        return [Fix(title=f"Add the matching WaitFlag<{key[0]}>",
-                    edits=[edit_range(sf, stmt.end_byte, stmt.end_byte, text)])]
+        return [
+            Fix(
+                title=f"Add the matching WaitFlag<{key[0]}>", edits=[edit_range(sf, stmt.end_byte, stmt.end_byte, text)]
+            )
+        ]

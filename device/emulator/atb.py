@@ -40,50 +40,105 @@ def build_atb(builder, op, texts: dict[str, str], type_macros: dict[str, str], s
     root = Path(model.root)
     entry = next((e for e in model.kernel.entries if e.name == model.kernel.entry), None)
     if entry is None or not model.kernel.file:
-        raise BuildError(RunError(kind="no_kernel", message=(
-            "no kernel entry found: declare extern \"C\" __global__ __aicore__ void <op>(GM_ADDR ...) in op_kernel/"),
-            file=str(root)))
+        raise BuildError(
+            RunError(
+                kind="no_kernel",
+                message=(
+                    'no kernel entry found: declare extern "C" __global__ __aicore__ void <op>(GM_ADDR ...) in '
+                    "op_kernel/"
+                ),
+                file=str(root),
+            )
+        )
     host_cpp = [p for p in model.host_files if Path(p).suffix in (".cpp", ".cc", ".cxx")]
     if not host_cpp:
-        raise BuildError(RunError(kind="no_host", message=(
-            "no mki host source: add tiling/<op>_tiling.cpp and a <op>_kernel.cpp registering the kernel with "
-            "REG_KERNEL_BASE"), file=str(root)))
+        raise BuildError(
+            RunError(
+                kind="no_host",
+                message=(
+                    "no mki host source: add tiling/<op>_tiling.cpp and a <op>_kernel.cpp registering the kernel with "
+                    "REG_KERNEL_BASE"
+                ),
+                file=str(root),
+            )
+        )
     # `(__ubuf__ T*)` casts of UB addresses, in the kernel's own sources and in the shared headers it includes
     texts = {**texts, **{p: rewrite_ubuf_casts(texts[p]) for p in model.kernel_files if p in texts}}
     mirror = builder._mirror(op, texts)
     seen = resolve_includes(root, texts)
     roots = sorted({r for r, _ in seen.values()})
     includes = [f"-I{INCLUDE_DIR}", f"-I{INCLUDE_DIR / 'tw_host' / 'mki_compat'}", f"-I{mirror}"]
-    includes += [f"-I{d}" for sub in ("tiling", "op_kernel", "kernel") if (mirror / sub).is_dir()
-                 for d in [mirror / sub, *sorted(p for p in (mirror / sub).rglob("*") if p.is_dir())]]
+    includes += [
+        f"-I{d}"
+        for sub in ("tiling", "op_kernel", "kernel")
+        if (mirror / sub).is_dir()
+        for d in [mirror / sub, *sorted(p for p in (mirror / sub).rglob("*") if p.is_dir())]
+    ]
     includes += [f"-I{r}" for r in roots]
     support = sorted(f"{p}\n{Path(p).stat().st_mtime_ns}" for _, p in seen.values())  # shared headers' versions
 
     jobs = []
     kernel_src = kernel_unit(model, mirror, root, entry, type_macros)
     overlay = ubuf_cast_overlay(builder.cache, {p: texts[p] for p in model.kernel_files if p in texts}, root)
-    kernel_key = _hash(headers_hash(), kernel_src, *sorted(f"{p}\n{texts[p]}" for p in model.kernel_files),
-                       *support, *KERNEL_FLAGS, *includes, str(overlay))
-    jobs.append(("kernel", kernel_key, kernel_src, KERNEL_FLAGS,
-                 [*builder._pch(), *([f"-I{overlay}"] if overlay else []), *includes]))
+    kernel_key = _hash(
+        headers_hash(),
+        kernel_src,
+        *sorted(f"{p}\n{texts[p]}" for p in model.kernel_files),
+        *support,
+        *KERNEL_FLAGS,
+        *includes,
+        str(overlay),
+    )
+    jobs.append(
+        (
+            "kernel",
+            kernel_key,
+            kernel_src,
+            KERNEL_FLAGS,
+            [*builder._pch(), *([f"-I{overlay}"] if overlay else []), *includes],
+        )
+    )
     host_headers = sorted(f"{p}\n{texts[p]}" for p in model.host_files if p not in host_cpp)
     host_flags = [f"-include{INCLUDE_DIR / 'tw_host' / 'knobs.h'}", *includes]
     for p in host_cpp:
         src = f'#include "{mirror / Path(p).relative_to(root)}"\n'
-        jobs.append(("host", _hash(headers_hash(), src, texts[p], *host_headers, *support, *HOST_FLAGS, *host_flags),
-                     src, HOST_FLAGS, host_flags))
+        jobs.append(
+            (
+                "host",
+                _hash(headers_hash(), src, texts[p], *host_headers, *support, *HOST_FLAGS, *host_flags),
+                src,
+                HOST_FLAGS,
+                host_flags,
+            )
+        )
     for path in companion_sources(root, {p: texts[p] for p in model.host_files}):
         src = f'#include "{path}"\n'
-        jobs.append(("host", _hash(headers_hash(), src, path.read_text(encoding="utf-8", errors="replace"), *support,
-                                   *HOST_FLAGS, *host_flags), src, HOST_FLAGS, host_flags))
+        jobs.append(
+            (
+                "host",
+                _hash(
+                    headers_hash(),
+                    src,
+                    path.read_text(encoding="utf-8", errors="replace"),
+                    *support,
+                    *HOST_FLAGS,
+                    *host_flags,
+                ),
+                src,
+                HOST_FLAGS,
+                host_flags,
+            )
+        )
     adapter = adapter_unit(model, texts, host_cpp, seen)
-    jobs.append(("host", _hash(headers_hash(), adapter, *support, *HOST_FLAGS, *includes), adapter, HOST_FLAGS,
-                 includes))
+    jobs.append(
+        ("host", _hash(headers_hash(), adapter, *support, *HOST_FLAGS, *includes), adapter, HOST_FLAGS, includes)
+    )
     shim = builder._shim(model)
     jobs.append(("shim", _hash(shim), shim, HOST_FLAGS, []))
     runner_src = f'#include "{INCLUDE_DIR / "tw" / "runner_main.cpp"}"\n'
-    jobs.append(("runner", _hash(headers_hash(), runner_src, *RUNNER_FLAGS), runner_src, RUNNER_FLAGS,
-                 [f"-I{INCLUDE_DIR}"]))
+    jobs.append(
+        ("runner", _hash(headers_hash(), runner_src, *RUNNER_FLAGS), runner_src, RUNNER_FLAGS, [f"-I{INCLUDE_DIR}"])
+    )
     return builder._assemble(f"{model.operator}-atb-{_hash(*(j[1] for j in jobs))}", jobs, start)
 
 
@@ -121,8 +176,12 @@ def companion_sources(root: Path, host_texts: dict[str, str]) -> list[Path]:
         new = []
         for _root, header in resolve_includes(root, texts).values():
             cpp = header.with_suffix(".cpp")
-            if header.suffix in (".h", ".hpp") and cpp.is_file() and cpp not in found and \
-                    not str(cpp).startswith(str(root.resolve()) + "/"):
+            if (
+                header.suffix in (".h", ".hpp")
+                and cpp.is_file()
+                and cpp not in found
+                and not str(cpp).startswith(str(root.resolve()) + "/")
+            ):
                 new.append(cpp)
         if not new:
             return found
@@ -140,8 +199,10 @@ def ubuf_cast_overlay(cache: Path, kernel_texts: dict[str, str], root: Path) -> 
         new = rewrite_ubuf_casts(text)
         if new == text:
             continue
+
         def absolute(m: re.Match, here: Path = path.parent) -> str:
             return f'#include "{here / m.group(1)}"' if (here / m.group(1)).is_file() else m.group(0)
+
         new = re.sub(r'^\s*#\s*include\s*"([^"]+)"', absolute, new, flags=re.M)
         escaped = str(path).replace("\\", "\\\\").replace('"', '\\"')
         copies[inc] = f'#line 1 "{escaped}"\n{new}'
@@ -164,12 +225,22 @@ def kernel_unit(model, mirror: Path, root: Path, entry, type_macros: dict[str, s
     renamed = f"tw_kernel_{entry.name}"
     lines = ['#include "kernel_operator.h"']
     # The device compiler's branch hints, which ATB kernels use unguarded.
-    lines += ["#ifndef likely", "#define likely(x) __builtin_expect(!!(x), 1)", "#endif",
-              "#ifndef unlikely", "#define unlikely(x) __builtin_expect(!!(x), 0)", "#endif"]
+    lines += [
+        "#ifndef likely",
+        "#define likely(x) __builtin_expect(!!(x), 1)",
+        "#endif",
+        "#ifndef unlikely",
+        "#define unlikely(x) __builtin_expect(!!(x), 0)",
+        "#endif",
+    ]
     lines += [f"#define {k} {v}" for k, v in sorted(type_macros.items())]
-    lines += [f"#define {entry.name} {renamed}", f'#include "{mirror / Path(model.kernel.file).relative_to(root)}"',
-              f"#undef {entry.name}", f'#include "{INCLUDE_DIR / "tw" / "mki_entry.h"}"',
-              "void tw_call_kernel(uint8_t** gm, size_t n) { ::tw_mki::invoke_entry(&" + renamed + ", gm, n); }"]
+    lines += [
+        f"#define {entry.name} {renamed}",
+        f'#include "{mirror / Path(model.kernel.file).relative_to(root)}"',
+        f"#undef {entry.name}",
+        f'#include "{INCLUDE_DIR / "tw" / "mki_entry.h"}"',
+        "void tw_call_kernel(uint8_t** gm, size_t n) { ::tw_mki::invoke_entry(&" + renamed + ", gm, n); }",
+    ]
     return "\n".join(lines) + "\n"
 
 
@@ -186,7 +257,7 @@ def param_struct(texts: dict[str, str], host_cpp: list[str]) -> tuple[str, str, 
             text = texts[p]
             m = pattern.search(text)
             if m:
-                ns = _NAMESPACE.search(text[:m.start()])
+                ns = _NAMESPACE.search(text[: m.start()])
                 return (ns.group(1) if ns else ""), m.group(1), p
     return None
 
@@ -242,9 +313,17 @@ def adapter_unit(model, texts: dict[str, str], host_cpp: list[str], seen: dict[s
     ins = ", ".join(f'"{t.name}"' for t in model.inputs)
     outs = ", ".join(f'"{t.name}"' for t in model.outputs)
     if not model.inputs and not model.outputs:
-        raise BuildError(RunError(kind="no_opdef", message=(
-            "cannot tell the kernel entry's inputs from its outputs: name the inputs in the manifest's case, after "
-            "the entry's GM parameters"), file=model.kernel.file))
+        raise BuildError(
+            RunError(
+                kind="no_opdef",
+                message=(
+                    "cannot tell the kernel entry's inputs from its outputs: name the inputs in the manifest's case, "
+                    "after "
+                    "the entry's GM parameters"
+                ),
+                file=model.kernel.file,
+            )
+        )
     fields: list[tuple[str, str]] = []
     enums: dict[str, list[tuple[str, int]]] = {}
     if found is None:  # a tiling that reads no parameter struct
@@ -254,8 +333,11 @@ def adapter_unit(model, texts: dict[str, str], host_cpp: list[str], seen: dict[s
         # The headers that declare it, as the tiling includes them (`asdops/params/params.h`).
         lines += [f'#include "{inc}"' for inc in _INCLUDE.findall(texts[where]) if "param" in inc.lower()]
         # Named as the tiling names it, from inside its namespace (`OpParam::Norm` within `AsdOps`).
-        lines += [f"namespace {ns} {{ using TwParam = {written}; }}", f"using TwParam = {ns}::TwParam;"] if ns \
+        lines += (
+            [f"namespace {ns} {{ using TwParam = {written}; }}", f"using TwParam = {ns}::TwParam;"]
+            if ns
             else [f"using TwParam = {written};"]
+        )
         short = written.split("::")[-1]
         for _inc, (_root, path) in sorted(seen.items()):
             if f"struct {short}" in path.read_text(encoding="utf-8", errors="replace"):
@@ -263,6 +345,7 @@ def adapter_unit(model, texts: dict[str, str], host_cpp: list[str], seen: dict[s
                 fields, enums = struct_fields(header, short), struct_enums(header)
                 if fields:
                     break
+
     # A field of one of the struct's own enums takes the enumerator's name (`norm_type = "RMS_NORM"`).
     def binding(ftype: str, field: str) -> str:
         table = enums.get(ftype.split("::")[-1])
@@ -272,8 +355,11 @@ def adapter_unit(model, texts: dict[str, str], host_cpp: list[str], seen: dict[s
         return f'TW_MKI_ENUM(TwParam, {field}, "{snake_case(field)}", {{{pairs}}})'
 
     items = ",\n    ".join(binding(t, f) for t, f in fields)
-    lines += [f'static const ::tw_mki::Registrar<TwParam> tw_mki_registrar("{model.operator}", {{{ins}}}, {{{outs}}}, '
-              f"{{\n    {items}}});" if items else
-              f'static const ::tw_mki::Registrar<TwParam> tw_mki_registrar("{model.operator}", {{{ins}}}, {{{outs}}}, '
-              "{});"]
+    lines += [
+        f'static const ::tw_mki::Registrar<TwParam> tw_mki_registrar("{model.operator}", {{{ins}}}, {{{outs}}}, '
+        f"{{\n    {items}}});"
+        if items
+        else f'static const ::tw_mki::Registrar<TwParam> tw_mki_registrar("{model.operator}", {{{ins}}}, {{{outs}}}, '
+        "{});"
+    ]
     return "\n".join(lines) + "\n"

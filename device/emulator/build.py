@@ -39,8 +39,16 @@ CXX = os.environ.get("TILEWISE_CXX", "g++")
 # Kernels see the macros the device compiler defines for a 910B (Atlas A2) vector core: `#if __CCE_AICORE__ == 220`
 # (or `__NPU_ARCH__ == 2201`) picks the A2 code paths (DataCopyPad, ...) in real operators, as it does on the chips
 # tilewise models.
-KERNEL_FLAGS = ["-std=c++17", os.environ.get("TILEWISE_OPT", "-O2"), "-pthread", "-w", "-fno-strict-aliasing",
-                "-D__CCE_AICORE__=220", "-D__DAV_C220_VEC__", "-D__NPU_ARCH__=2201"]
+KERNEL_FLAGS = [
+    "-std=c++17",
+    os.environ.get("TILEWISE_OPT", "-O2"),
+    "-pthread",
+    "-w",
+    "-fno-strict-aliasing",
+    "-D__CCE_AICORE__=220",
+    "-D__DAV_C220_VEC__",
+    "-D__NPU_ARCH__=2201",
+]
 HOST_FLAGS = ["-std=c++17", "-O0", "-pthread", "-w"]
 RUNNER_FLAGS = ["-std=c++17", "-O1", "-pthread", "-w"]  # I/O and thread setup only: not worth -O2's compile time
 _ERROR_RE = re.compile(r"^(?P<file>[^:\n]+):(?P<line>\d+):(?:(?P<col>\d+):)? (?:fatal )?error: (?P<msg>.*)$", re.M)
@@ -91,8 +99,13 @@ class Builder:
         self.jobs = jobs
 
     # ---- public ---------------------------------------------------------------------------------------------
-    def build(self, op: Operator, type_macros: dict[str, str], texts: dict[str, str] | None = None,
-              runtime_knobs: list[Knob] | None = None) -> Build:
+    def build(
+        self,
+        op: Operator,
+        type_macros: dict[str, str],
+        texts: dict[str, str] | None = None,
+        runtime_knobs: list[Knob] | None = None,
+    ) -> Build:
         """Build (or fetch) the runner executable for `op` with DTYPE_* macros bound to `type_macros`.
         `texts` overrides file contents (a tuner's knob values), keyed by absolute path. `runtime_knobs` are host
         constants compiled as run-time values (see tw_host/knobs.h): one host build then serves every value."""
@@ -109,36 +122,56 @@ class Builder:
         entry = next((e for e in model.kernel.entries if e.name == model.kernel.entry), None)
         # A project kernel may carry its own `<<<>>>` launcher (an `<op>_do` wrapper the device compiler accepts):
         # rewritten as in a kernel-invocation program, so that it compiles.
-        launching = {p for p in model.kernel_files if "<<<" in texts.get(p, "") and p in op.sources
-                     and texts[p] == op.sources[p].text}
+        launching = {
+            p
+            for p in model.kernel_files
+            if "<<<" in texts.get(p, "") and p in op.sources and texts[p] == op.sources[p].text
+        }
         texts.update({p: rewrite_launches(op.sources[p], texts[p]) for p in launching})
         # after the launch rewrite: it needs the source
         texts = {p: rewrite_ubuf_arrays(blank_cce_attributes(t)) for p, t in texts.items()}
         # kernel sources only: tw::UbAddress is a kernel-side header's
         texts.update({p: rewrite_ubuf_casts(texts[p]) for p in model.kernel_files if p in texts})
         if entry is None or not model.kernel.file:
-            raise BuildError(RunError(kind="no_kernel", message=(
-                "no kernel entry found: declare extern \"C\" __global__ __aicore__ void <op>(GM_ADDR ...) in "
-                "op_kernel/"), file=str(Path(model.root) / "op_kernel")))
+            raise BuildError(
+                RunError(
+                    kind="no_kernel",
+                    message=(
+                        'no kernel entry found: declare extern "C" __global__ __aicore__ void <op>(GM_ADDR ...) in '
+                        "op_kernel/"
+                    ),
+                    file=str(Path(model.root) / "op_kernel"),
+                )
+            )
         root = Path(model.root)
         # op_host/op_api/ holds the operator's aclnn layer (the aclnnXxxGetWorkspaceSize / aclnnXxx pair over
         # opdev's executor), which the ops repositories' CMake builds into the separate aclnn library: it is neither
         # OpDef, InferShape nor tiling, so the emulator's host build leaves it out as that build does.
-        host_cpp = [p for p in model.host_files if Path(p).suffix in (".cpp", ".cc", ".cxx")
-                    and not _in_aclnn_layer(Path(p), root)]
+        host_cpp = [
+            p
+            for p in model.host_files
+            if Path(p).suffix in (".cpp", ".cc", ".cxx") and not _in_aclnn_layer(Path(p), root)
+        ]
         # Two mirrors, each holding one side's sources plus every header: a change to host tiling values leaves the
         # kernel's mirror (and so its object) untouched, and a kernel change leaves the host objects alone.
         kernel_cpp = {p for p in model.kernel_files if Path(p).suffix in (".cpp", ".cc", ".cxx", ".asc")}
         mirror = self._mirror(op, {p: t for p, t in texts.items() if p not in host_cpp})
         host_mirror = self._mirror(op, {p: t for p, t in texts.items() if p not in kernel_cpp})
         if not host_cpp:
-            raise BuildError(RunError(kind="no_host", message=(
-                "no host source in op_host/: add op_host/<op>.cpp with the OpDef and the tiling function"),
-                file=str(root / "op_host")))
+            raise BuildError(
+                RunError(
+                    kind="no_host",
+                    message=("no host source in op_host/: add op_host/<op>.cpp with the OpDef and the tiling function"),
+                    file=str(root / "op_host"),
+                )
+            )
         # The device build generates the kernel's view of every BEGIN_TILING_DATA_DEF struct, wherever its header
         # lives (op_host/, or op_kernel/ included by the host as "../op_kernel/x_tiling.h").
-        tiling_headers = [p for p in dict.fromkeys([*model.host_files, *model.kernel_files])
-                          if "BEGIN_TILING_DATA_DEF" in texts.get(p, "") and Path(p).suffix in (".h", ".hpp")]
+        tiling_headers = [
+            p
+            for p in dict.fromkeys([*model.host_files, *model.kernel_files])
+            if "BEGIN_TILING_DATA_DEF" in texts.get(p, "") and Path(p).suffix in (".h", ".hpp")
+        ]
         # A kernel that declares its own struct of a host tiling class's name (GET_TILING_DATA_WITH_STRUCT) uses
         # that one; the host header would only make the name ambiguous.
         own = kernel_structs(texts.get(p, "") for p in model.kernel_files)
@@ -150,17 +183,25 @@ class Builder:
         jobs = []
         # The entry's byte offset is the analysed source's, before any knob or launch rewrite.
         entry_source = op.sources[entry.file].text if entry.file in op.sources else texts.get(entry.file, "")
-        kernel_src = self._kernel_unit(model, mirror, root, tiling_headers, type_macros, entry, texts, entry_source,
-                                       bool(launching))
-        kernel_key = _hash(headers_hash(), kernel_src, *sorted(f"{p}\n{texts[p]}" for p in model.kernel_files),
-                           *(texts[p] for p in tiling_headers), *KERNEL_FLAGS, *includes)
+        kernel_src = self._kernel_unit(
+            model, mirror, root, tiling_headers, type_macros, entry, texts, entry_source, bool(launching)
+        )
+        kernel_key = _hash(
+            headers_hash(),
+            kernel_src,
+            *sorted(f"{p}\n{texts[p]}" for p in model.kernel_files),
+            *(texts[p] for p in tiling_headers),
+            *KERNEL_FLAGS,
+            *includes,
+        )
         jobs.append(("kernel", kernel_key, kernel_src, KERNEL_FLAGS, [*self._pch(), *includes]))
         host_headers = sorted(f"{p}\n{texts[p]}" for p in model.host_files if p not in host_cpp)
         for p in host_cpp:
             src = f'#include "{host_mirror / Path(p).relative_to(root)}"\n'
             key = _hash(headers_hash(), src, texts[p], *host_headers, *HOST_FLAGS, *host_includes)
-            jobs.append(("host", key, src, HOST_FLAGS, [f"-include{INCLUDE_DIR / 'tw_host' / 'knobs.h'}",
-                                                         *host_includes]))
+            jobs.append(
+                ("host", key, src, HOST_FLAGS, [f"-include{INCLUDE_DIR / 'tw_host' / 'knobs.h'}", *host_includes])
+            )
         shim = self._shim(model)
         jobs.append(("shim", _hash(shim), shim, HOST_FLAGS, []))
         runner_src = f'#include "{INCLUDE_DIR / "tw" / "runner_main.cpp"}"\n'
@@ -169,13 +210,16 @@ class Builder:
 
         return self._assemble(f"{model.operator}-{_hash(*(j[1] for j in jobs))}", jobs, start)
 
-    def _build_invocation(self, op: Operator, texts: dict[str, str], type_macros: dict[str, str],
-                          start: float) -> Build:
+    def _build_invocation(
+        self, op: Operator, texts: dict[str, str], type_macros: dict[str, str], start: float
+    ) -> Build:
         """A kernel-invocation operator is its own program: compile every source with its launches rewritten."""
         model = op.model
         root = Path(model.root)
-        texts = {p: rewrite_launches(op.sources[p], t) if p in op.sources and t == op.sources[p].text else t
-                 for p, t in texts.items()}
+        texts = {
+            p: rewrite_launches(op.sources[p], t) if p in op.sources and t == op.sources[p].text else t
+            for p, t in texts.items()
+        }
         # `[aicore]` blanked, `__ubuf__` arrays into the emulated UB
         texts = {p: rewrite_ubuf_arrays(blank_cce_attributes(t)) for p, t in texts.items()}
         # kernel sources only: tw::UbAddress is a kernel-side header's
@@ -194,8 +238,15 @@ class Builder:
             defined = [launch_definition(e) for e in (launched[1] if launched else []) if e.file == p]
             src = "\n".join([*prelude, f'#include "{mirror / Path(p).relative_to(root)}"', *defined]) + "\n"
             headers = sorted(f"{q}\n{texts[q]}" for q in texts if Path(q).suffix in (".h", ".hpp"))
-            jobs.append(("inv", _hash(headers_hash(), src, texts[p], *headers, *KERNEL_FLAGS, *includes), src,
-                         KERNEL_FLAGS, includes))
+            jobs.append(
+                (
+                    "inv",
+                    _hash(headers_hash(), src, texts[p], *headers, *KERNEL_FLAGS, *includes),
+                    src,
+                    KERNEL_FLAGS,
+                    includes,
+                )
+            )
         if not jobs:
             raise BuildError(RunError(kind="no_kernel", message="no .cpp source to build", file=str(root)))
         return self._assemble(f"{model.operator}-inv-{_hash(*(j[1] for j in jobs))}", jobs, start)
@@ -207,8 +258,11 @@ class Builder:
         if not any("aclrtlaunch_" in t or "ACLRT_LAUNCH_KERNEL" in t for t in texts.values()):
             return None
         entries = op.model.kernel.entries
-        templated = {e.name for e in entries if e.file in op.sources
-                     and entry_template_params(op.sources[e.file].text, e.loc.start) is not None}
+        templated = {
+            e.name
+            for e in entries
+            if e.file in op.sources and entry_template_params(op.sources[e.file].text, e.loc.start) is not None
+        }
         entries = launchable(entries, templated)
         headers = {header_name(e): launch_header(e) for e in entries}
         folder = self.cache / "gen" / _hash(*sorted(f"{n}\n{t}" for n, t in headers.items()))
@@ -263,16 +317,29 @@ class Builder:
         return flags + [f"-I{d}" for d in repo_dirs]
 
     @staticmethod
-    def _kernel_unit(model, mirror: Path, root: Path, tiling_headers: list[str], type_macros: dict[str, str],
-                     entry, texts: dict[str, str], entry_source: str, launches: bool = False) -> str:
+    def _kernel_unit(
+        model,
+        mirror: Path,
+        root: Path,
+        tiling_headers: list[str],
+        type_macros: dict[str, str],
+        entry,
+        texts: dict[str, str],
+        entry_source: str,
+        launches: bool = False,
+    ) -> str:
         lines = ['#include "kernel_operator.h"', "namespace optiling {}"]
         if launches:  # what the rewritten `<<<>>>` launcher and its host calls need
             lines += [f'#include "{INCLUDE_DIR / "tw" / "invocation.h"}"', '#include "acl/acl.h"']
         lines += [f'#include "{mirror / Path(h).relative_to(root)}"' for h in tiling_headers]
         # Only the tiling structs become visible unqualified, as in the generated header the device build gives
         # kernels: the host header's other names (constants, helpers) would collide with the kernel's own.
-        lines += [f"using optiling::{name};" for h in tiling_headers if "optiling" in texts.get(h, "")
-                  for name in dict.fromkeys(_TILING_DEF.findall(texts.get(h, "")))]
+        lines += [
+            f"using optiling::{name};"
+            for h in tiling_headers
+            if "optiling" in texts.get(h, "")
+            for name in dict.fromkeys(_TILING_DEF.findall(texts.get(h, "")))
+        ]
         if model.tiling.struct:
             lines.append(f"#define TW_TILING_STRUCT {model.tiling.struct}")
         for name, cpp in sorted(type_macros.items()):
@@ -283,9 +350,13 @@ class Builder:
         lines.append(f"#define {entry.name} {renamed}")
         lines.append(f'#include "{mirror / Path(model.kernel.file).relative_to(root)}"')
         lines.append(f"#undef {entry.name}")
-        lines += entry_call(renamed, entry_template_params(entry_source, entry.loc.start),
-                            any("ASCENDC_TPL_SEL" in texts.get(p, "") for p in model.kernel_files),
-                            entry.file, entry.loc.line)
+        lines += entry_call(
+            renamed,
+            entry_template_params(entry_source, entry.loc.start),
+            any("ASCENDC_TPL_SEL" in texts.get(p, "") for p in model.kernel_files),
+            entry.file,
+            entry.loc.line,
+        )
         return "\n".join(lines) + "\n"
 
     @staticmethod
@@ -303,8 +374,11 @@ class Builder:
             stub = d / "kernel_operator.h"
             stub.write_text(f'#pragma once\n#include "{INCLUDE_DIR / "kernel_operator.h"}"\n')
             tmp = d / f".{os.getpid()}-{threading.get_ident()}.gch.tmp"
-            proc = subprocess.run([CXX, *KERNEL_FLAGS, f"-I{INCLUDE_DIR}", "-x", "c++-header", str(stub), "-o",
-                                   str(tmp)], capture_output=True, text=True)
+            proc = subprocess.run(
+                [CXX, *KERNEL_FLAGS, f"-I{INCLUDE_DIR}", "-x", "c++-header", str(stub), "-o", str(tmp)],
+                capture_output=True,
+                text=True,
+            )
             if proc.returncode != 0:
                 tmp.unlink(missing_ok=True)
                 return []  # the plain headers still work, only slower
@@ -324,8 +398,11 @@ class Builder:
         src.write_text(source, encoding="utf-8")
         tmp = obj.with_suffix(f".{os.getpid()}-{threading.get_ident()}.tmp.o")  # unique per concurrent build
         dep = tmp.with_suffix(".d")
-        proc = subprocess.run([CXX, *flags, *includes, "-MMD", "-MF", str(dep), "-c", str(src), "-o", str(tmp)],
-                              capture_output=True, text=True)
+        proc = subprocess.run(
+            [CXX, *flags, *includes, "-MMD", "-MF", str(dep), "-c", str(src), "-o", str(tmp)],
+            capture_output=True,
+            text=True,
+        )
         if proc.returncode != 0:
             tmp.unlink(missing_ok=True)
             dep.unlink(missing_ok=True)
@@ -380,7 +457,7 @@ def entry_template_params(text: str, start: int) -> list[tuple[str, str]] | None
     if depth or re.search(r"[;{}]", head[i:]):  # the template belongs to an earlier declaration
         return None
     params = []
-    for part in _split_top(head[m.end():i - 1]):
+    for part in _split_top(head[m.end() : i - 1]):
         part = re.sub(r"=.*$", "", part, flags=re.S).strip()  # default arguments play no part in the call
         words = part.rsplit(None, 1)
         if len(words) == 2:
@@ -401,8 +478,9 @@ def _split_top(text: str) -> list[str]:
     return [p for p in [*parts, cur] if p.strip()]
 
 
-def entry_call(entry: str, tparams: list[tuple[str, str]] | None, has_sel: bool, file: str = "",
-               line: int = 0) -> list[str]:
+def entry_call(
+    entry: str, tparams: list[tuple[str, str]] | None, has_sel: bool, file: str = "", line: int = 0
+) -> list[str]:
     """`tw_call_kernel`, which the runner calls with the launch's GM pointers: the entry itself, or for a templated
     entry the instantiation the tiling key selects among the ASCENDC_TPL_SEL (else ASCENDC_TPL_ARGS_DECL)
     combinations, compiled in (tw/tpl.h)."""
@@ -426,7 +504,7 @@ def entry_call(entry: str, tparams: list[tuple[str, str]] | None, has_sel: bool,
         f"constexpr size_t kCombos = ::tw::tplargs::combo_count(tw_tpl_decl, {sel}, kUseSel);",
         f"constexpr auto kTable = ::tw::tplargs::combos<kCombos>(tw_tpl_decl, {sel}, kUseSel);",
         f"static_assert(kCombos == 0 || kTable[0].n == {len(tparams)}, \"the kernel entry's template parameters do not "
-        "match its ASCENDC_TPL_ARGS_DECL\");",
+        'match its ASCENDC_TPL_ARGS_DECL");',
         "struct Caller {",
         "    template <size_t I>",
         f"    static void call(uint8_t** gm, size_t n) {{ ::tw::invoke_entry(&{entry}<{', '.join(args)}>, gm, n); }}",
@@ -462,8 +540,9 @@ def compile_error(stderr: str, kind: str) -> RunError:
     best = (user or hits or [None])[0]
     if best is None:
         return RunError(kind="compile_error", message=f"{kind} compilation failed: {stderr.strip()[-400:]}")
-    return RunError(kind="compile_error", message=best.group("msg").strip(), file=best.group("file"),
-                    line=int(best.group("line")))
+    return RunError(
+        kind="compile_error", message=best.group("msg").strip(), file=best.group("file"), line=int(best.group("line"))
+    )
 
 
 # CCE's function-kind attribute, `[aicore]`, is how the device toolchain spells `__aicore__`; older kernels define
@@ -483,9 +562,13 @@ def blank_cce_attributes(text: str) -> str:
 def link_error(stderr: str) -> RunError:
     m = re.search(r"undefined reference to [`'](?P<sym>[^'`]+)'", stderr)
     if m:
-        return RunError(kind="link_error", message=(
-            f"undefined reference to '{m.group('sym')}': the operator uses something the emulator does not provide "
-            "yet, or a function it declares is never defined"))
+        return RunError(
+            kind="link_error",
+            message=(
+                f"undefined reference to '{m.group('sym')}': the operator uses something the emulator does not provide "
+                "yet, or a function it declares is never defined"
+            ),
+        )
     return RunError(kind="link_error", message=stderr.strip()[-400:])
 
 
@@ -503,8 +586,8 @@ def rewrite_launches(sf, text: str) -> str:
         # whole pasted name, so that the paste stays within the launcher's argument.
         while callee_start > 0 and (chr(data[callee_start - 1]).isalnum() or data[callee_start - 1] in b"_#"):
             callee_start -= 1
-        callee = data[callee_start:mark.start].decode("utf-8").strip()
+        callee = data[callee_start : mark.start].decode("utf-8").strip()
         replaced = f"::tw::launcher_for({callee}, {mark.args[0].text})".encode()
-        newlines = data[callee_start:mark.end].count(b"\n")
-        out[callee_start:mark.end] = replaced + b"\n" * newlines
+        newlines = data[callee_start : mark.end].count(b"\n")
+        out[callee_start : mark.end] = replaced + b"\n" * newlines
     return out.decode("utf-8")

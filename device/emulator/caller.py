@@ -20,8 +20,9 @@ from device.protocol import RunWarning
 
 def writes_into_inputs(op: Operator) -> bool:
     """An operator project whose OpDef declares inputs but no output: the kernel's results are its inputs."""
-    return op.model.layout == "project" and op.model.opdef is not None and bool(op.model.inputs) \
-        and not op.model.outputs
+    return (
+        op.model.layout == "project" and op.model.opdef is not None and bool(op.model.inputs) and not op.model.outputs
+    )
 
 
 def read_back_names(op: Operator, produced: int) -> list[str]:
@@ -34,7 +35,8 @@ def read_back_names(op: Operator, produced: int) -> list[str]:
         raise ValueError(
             f"the OpDef of {op.model.operator} declares no output, so the golden returns the updated inputs from the "
             f"first in OpDef order ({', '.join(plain)}), but it returned {produced} arrays; return at most "
-            f"{len(plain)}")
+            f"{len(plain)}"
+        )
     return plain[:count]
 
 
@@ -47,10 +49,19 @@ def infer_shape_notes(op: Operator, outputs: list[dict]) -> list[RunWarning]:
         inferred = out.get("infer_shape")
         if inferred is None:
             continue
-        notes.append(RunWarning(kind="infer_shape", file=file, line=line, message=(
-            f"InferShape gives {out['name']} {list(inferred)} but the golden returns {list(out['shape'])}; the "
-            "output was allocated as the golden's shape (as an aclnn caller does). Fix InferShape if the operator "
-            "is used in graph mode.")))
+        notes.append(
+            RunWarning(
+                kind="infer_shape",
+                file=file,
+                line=line,
+                message=(
+                    f"InferShape gives {out['name']} {list(inferred)} but the golden returns {list(out['shape'])}; the "
+                    "output was allocated as the golden's shape (as an aclnn caller does). Fix InferShape if the "
+                    "operator "
+                    "is used in graph mode."
+                ),
+            )
+        )
     return notes
 
 

@@ -37,18 +37,35 @@ DEFAULT_MEMORY_BYTES = 8 * 1024**3
 class EmulatorDevice:
     name = "emulator"
 
-    def __init__(self, chip: Chip | str | None = None, cache_dir: Path | None = None,
-                 timeout_s: float = DEFAULT_TIMEOUT_S, memory_bytes: int = DEFAULT_MEMORY_BYTES):
+    def __init__(
+        self,
+        chip: Chip | str | None = None,
+        cache_dir: Path | None = None,
+        timeout_s: float = DEFAULT_TIMEOUT_S,
+        memory_bytes: int = DEFAULT_MEMORY_BYTES,
+    ):
         self.chip = chip if isinstance(chip, Chip) else load_chip(chip)
         self.chip_given = chip is not None  # else a run may move to the one chip the operator's OpDef registers
         self.builder = Builder(cache_dir)
         self.timeout_s = timeout_s
         self.memory_bytes = memory_bytes
 
-    def run(self, op: Operator, case: Case, *, knobs: dict[str, int] | None = None, seed: int = 0,
-            golden: str | None = None, rtol: float | None = None, atol: float | None = None,
-            inputs: dict[str, np.ndarray] | None = None, texts: dict[str, str] | None = None,
-            trace_path: str | None = None, keep_outputs: bool = False, sites: bool = False) -> Measurement:
+    def run(
+        self,
+        op: Operator,
+        case: Case,
+        *,
+        knobs: dict[str, int] | None = None,
+        seed: int = 0,
+        golden: str | None = None,
+        rtol: float | None = None,
+        atol: float | None = None,
+        inputs: dict[str, np.ndarray] | None = None,
+        texts: dict[str, str] | None = None,
+        trace_path: str | None = None,
+        keep_outputs: bool = False,
+        sites: bool = False,
+    ) -> Measurement:
         m = Measurement(ok=False, case=case.name)
         chip, chip_note = choose_chip(op, self.chip, self.chip_given)
         try:
@@ -57,9 +74,14 @@ class EmulatorDevice:
             m.error = RunError(kind="bad_case", message=str(exc), file=op.manifest.path if op.manifest else None)
             return m
         if case.files and op.model.layout != "invocation":  # only a program with its own main reads such files
-            m.error = RunError(kind="bad_case", file=op.manifest.path if op.manifest else None, message=(
-                f"case {case.name}: `files` are read by a kernel-invocation program's own host code; this operator "
-                f"is launched by tilewise ({op.model.layout} layout), so remove them"))
+            m.error = RunError(
+                kind="bad_case",
+                file=op.manifest.path if op.manifest else None,
+                message=(
+                    f"case {case.name}: `files` are read by a kernel-invocation program's own host code; this operator "
+                    f"is launched by tilewise ({op.model.layout} layout), so remove them"
+                ),
+            )
             return m
         runtime, texts = split_knobs(op, knobs or {}, texts)
         try:
@@ -88,8 +110,9 @@ class EmulatorDevice:
         try:
             if op.model.layout == "invocation":
                 hints = expected if isinstance(expected, list) else []
-                drawn = self._execute_invocation(build.exe, op, case, arrays, out_dtypes, workdir, m, trace_path,
-                                                 hints, chip)
+                drawn = self._execute_invocation(
+                    build.exe, op, case, arrays, out_dtypes, workdir, m, trace_path, hints, chip
+                )
                 if drawn is not None:  # the program made its own inputs: the golden answers for those
                     arrays = drawn
                     expected = self._golden(op, case, arrays, golden)
@@ -109,31 +132,49 @@ class EmulatorDevice:
         return m
 
     # ---- steps ----------------------------------------------------------------------------------------------
-    def _golden(self, op: Operator, case: Case, arrays: dict[str, np.ndarray],
-                golden: str | None) -> list[np.ndarray] | GoldenError | None:
+    def _golden(
+        self, op: Operator, case: Case, arrays: dict[str, np.ndarray], golden: str | None
+    ) -> list[np.ndarray] | GoldenError | None:
         """The golden's outputs, the error it raised, or None when there is no golden."""
         spec = golden or (op.manifest.golden.function if op.manifest and op.manifest.golden else None)
         if spec is None:
             return None
         base = Path(op.manifest.path).parent if op.manifest and op.manifest.path else Path(op.model.root)
         try:
-            ins = {n: as_float(arrays[n], case.inputs[n].dtype).astype(np.float32)
-                   if case.inputs[n].dtype == "bfloat16" else arrays[n] for n in case.inputs}
+            ins = {
+                n: as_float(arrays[n], case.inputs[n].dtype).astype(np.float32)
+                if case.inputs[n].dtype == "bfloat16"
+                else arrays[n]
+                for n in case.inputs
+            }
             return run_golden(spec, base, golden_arguments(op.model.inputs, ins), case.attrs, op.model.outputs)
         except GoldenError as exc:
             return exc
 
-    def _execute(self, exe: Path, op: Operator, case: Case, arrays: dict[str, np.ndarray], workdir: Path,
-                 m: Measurement, trace_path: str | None, hints: list[np.ndarray] | None = None,
-                 env: dict[str, str] | None = None, sites: bool = False, chip: Chip | None = None) -> None:
+    def _execute(
+        self,
+        exe: Path,
+        op: Operator,
+        case: Case,
+        arrays: dict[str, np.ndarray],
+        workdir: Path,
+        m: Measurement,
+        trace_path: str | None,
+        hints: list[np.ndarray] | None = None,
+        env: dict[str, str] | None = None,
+        sites: bool = False,
+        chip: Chip | None = None,
+    ) -> None:
         chip = chip or self.chip
         try:
             names = output_names(op, len(hints or []), getattr(hints, "counts", None))
         except ValueError as exc:  # an in-place operator's golden returned more arrays than it has inputs
             m.error = RunError(kind="golden_shape", message=str(exc))
             return
-        spec = [f"op {op.model.operator}",
-                f"platform {chip.vector_cores} {chip.cube_cores} {chip.ub_bytes} {chip.l1_bytes}"]
+        spec = [
+            f"op {op.model.operator}",
+            f"platform {chip.vector_cores} {chip.cube_cores} {chip.ub_bytes} {chip.l1_bytes}",
+        ]
         for name, spec_in in case.inputs.items():
             path = workdir / f"in_{name}.bin"
             arrays[name].tofile(path)
@@ -160,13 +201,25 @@ class EmulatorDevice:
 
         start = time.perf_counter()
         try:
-            proc = subprocess.run([str(exe), str(workdir / "spec.txt")], cwd=workdir, capture_output=True, text=True,
-                                  timeout=self.timeout_s, preexec_fn=self._limits, env=env)
+            proc = subprocess.run(
+                [str(exe), str(workdir / "spec.txt")],
+                cwd=workdir,
+                capture_output=True,
+                text=True,
+                timeout=self.timeout_s,
+                preexec_fn=self._limits,
+                env=env,
+            )
         except subprocess.TimeoutExpired:
             m.run_s = time.perf_counter() - start
-            m.error = RunError(kind="timeout", message=(
-                f"the kernel did not finish within {self.timeout_s:g} s (an endless loop, or a wait that never ends); "
-                "it was killed"))
+            m.error = RunError(
+                kind="timeout",
+                message=(
+                    f"the kernel did not finish within {self.timeout_s:g} s (an endless loop, or a wait that never "
+                    "ends); "
+                    "it was killed"
+                ),
+            )
             return
         m.run_s = time.perf_counter() - start
         result_file = workdir / "result.json"
@@ -186,8 +239,9 @@ class EmulatorDevice:
             m.sites = read_site_uses(workdir / "sites.tsv", chip.clock_ghz)
         if result["status"] != "ok":
             e = result["error"]
-            m.error = RunError(kind=e["kind"], message=e["message"], file=e.get("file") or None,
-                               line=e.get("line") or None)
+            m.error = RunError(
+                kind=e["kind"], message=e["message"], file=e.get("file") or None, line=e.get("line") or None
+            )
             return
         m.ok = True
         m.outputs = []
@@ -195,10 +249,19 @@ class EmulatorDevice:
             dtype = BY_GE.get(out["dtype"])
             m.outputs.append(_output_stub(out["name"], out["shape"], dtype.name if dtype else "float32"))
 
-    def _execute_invocation(self, exe: Path, op: Operator, case: Case, arrays: dict[str, np.ndarray],
-                            out_dtypes: list[str], workdir: Path, m: Measurement, trace_path: str | None,
-                            hints: list[np.ndarray] | None = None, chip: Chip | None = None
-                            ) -> dict[str, np.ndarray] | None:
+    def _execute_invocation(
+        self,
+        exe: Path,
+        op: Operator,
+        case: Case,
+        arrays: dict[str, np.ndarray],
+        out_dtypes: list[str],
+        workdir: Path,
+        m: Measurement,
+        trace_path: str | None,
+        hints: list[np.ndarray] | None = None,
+        chip: Chip | None = None,
+    ) -> dict[str, np.ndarray] | None:
         """Run the user's own host program; inputs and outputs travel as input_<name>.bin / output_<name>.bin in its
         working directory (or input/ and output/ below it), the convention of Huawei's kernel-invocation samples.
         A program that writes none of the outputs' files (it draws its own inputs and checks its own results) is
@@ -214,13 +277,24 @@ class EmulatorDevice:
             values.tofile(workdir / f"input_{name}.bin")
             values.tofile(workdir / "input" / f"input_{name}.bin")
         write_case_files(case, workdir)  # the data files it reads besides its inputs (a tiling.bin)
-        env = {**os.environ, "TW_RESULT": str(workdir / "result.json"),
-               "TW_TRACE": str(trace_path or workdir / "trace.txt"), "TW_UB_BYTES": str((chip or self.chip).ub_bytes),
-               **({"TW_CAPTURE": str(workdir / "capture")} if capture else {})}
+        env = {
+            **os.environ,
+            "TW_RESULT": str(workdir / "result.json"),
+            "TW_TRACE": str(trace_path or workdir / "trace.txt"),
+            "TW_UB_BYTES": str((chip or self.chip).ub_bytes),
+            **({"TW_CAPTURE": str(workdir / "capture")} if capture else {}),
+        }
         start = time.perf_counter()
         try:
-            proc = subprocess.run([str(exe)], cwd=workdir, capture_output=True, text=True, env=env,
-                                  timeout=self.timeout_s, preexec_fn=self._limits)
+            proc = subprocess.run(
+                [str(exe)],
+                cwd=workdir,
+                capture_output=True,
+                text=True,
+                env=env,
+                timeout=self.timeout_s,
+                preexec_fn=self._limits,
+            )
         except subprocess.TimeoutExpired:
             m.run_s = time.perf_counter() - start
             m.error = RunError(kind="timeout", message=f"the program did not finish within {self.timeout_s:g} s")
@@ -231,31 +305,40 @@ class EmulatorDevice:
         m.warnings = _warnings(result or {})
         if result and result["status"] != "ok":
             e = result["error"]
-            m.error = RunError(kind=e["kind"], message=e["message"], file=e.get("file") or None,
-                               line=e.get("line") or None)
+            m.error = RunError(
+                kind=e["kind"], message=e["message"], file=e.get("file") or None, line=e.get("line") or None
+            )
             return
         if proc.returncode != 0 or result is None:
-            m.error = RunError(kind="crash", message=_crash_message(proc.returncode, proc.stderr)
-                               if proc.returncode else "the program launched no kernel")
+            m.error = RunError(
+                kind="crash",
+                message=_crash_message(proc.returncode, proc.stderr)
+                if proc.returncode
+                else "the program launched no kernel",
+            )
             return
         m.block_dim, m.tiling_key, m.ub_peak_bytes = result["block_dim"], 0, result.get("ub_peak_bytes")
         m.trace_path = trace_path
         m.outputs = []
         names = [out.name for out in op.model.outputs]
-        if names and not any(p.exists() for n in names for p in (workdir / f"output_{n}.bin",
-                                                                  workdir / "output" / f"output_{n}.bin")):
+        if names and not any(
+            p.exists() for n in names for p in (workdir / f"output_{n}.bin", workdir / "output" / f"output_{n}.bin")
+        ):
             return captured_launch(op, case, out_dtypes, workdir, m)
         if not names:  # outputs the sources do not name: the files the program wrote, in name order
             written = sorted({p.name for d in (workdir, workdir / "output") for p in d.glob("output_*.bin")})
-            names = [n[len("output_"):-len(".bin")] for n in written]
+            names = [n[len("output_") : -len(".bin")] for n in written]
             first = next(iter(case.inputs.values())).dtype if case.inputs else "float32"
             out_dtypes = [_dtype_name(hints[i].dtype) if i < len(hints or []) else first for i in range(len(names))]
         for i, name in enumerate(names):
-            found = [p for p in (workdir / f"output_{name}.bin", workdir / "output" / f"output_{name}.bin")
-                     if p.exists()]
+            found = [
+                p for p in (workdir / f"output_{name}.bin", workdir / "output" / f"output_{name}.bin") if p.exists()
+            ]
             if not found:
-                m.error = RunError(kind="bad_output", message=(
-                    f"the program wrote no output_{name}.bin (in its working directory or output/)"))
+                m.error = RunError(
+                    kind="bad_output",
+                    message=(f"the program wrote no output_{name}.bin (in its working directory or output/)"),
+                )
                 return
             dtype = out_dtypes[i] if i < len(out_dtypes) else "float32"
             raw = np.fromfile(found[0], dtype=DTYPES[dtype].numpy)
@@ -263,17 +346,28 @@ class EmulatorDevice:
             m.outputs.append(_output_stub(name, [int(raw.size)], dtype))
         m.ok = True
 
-    def _check(self, op: Operator, case: Case, arrays: dict[str, np.ndarray], out_dtypes: list[str],
-               workdir: Path, m: Measurement, expected: list[np.ndarray] | GoldenError | None, rtol: float | None,
-               atol: float | None, keep_outputs: bool = False) -> None:
+    def _check(
+        self,
+        op: Operator,
+        case: Case,
+        arrays: dict[str, np.ndarray],
+        out_dtypes: list[str],
+        workdir: Path,
+        m: Measurement,
+        expected: list[np.ndarray] | GoldenError | None,
+        rtol: float | None,
+        atol: float | None,
+        keep_outputs: bool = False,
+    ) -> None:
         produced = []
         for i, out in enumerate(m.outputs):
             dtype = DTYPES[out.dtype]
             raw = np.fromfile(workdir / f"out_{i}.bin", dtype=dtype.numpy)
             size = int(np.prod(out.shape)) if out.shape else 1
             if raw.size != size:
-                m.error = RunError(kind="bad_output",
-                                   message=f"output {out.name} has {raw.size} elements, expected {size}")
+                m.error = RunError(
+                    kind="bad_output", message=f"output {out.name} has {raw.size} elements, expected {size}"
+                )
                 m.ok = False
                 return
             produced.append(raw.reshape(out.shape))
@@ -291,9 +385,15 @@ class EmulatorDevice:
             return
         try:
             # an explicit rtol/atol (the CLI's) rules; else an output's own tolerance in the case, else the golden's
-            per_output = {} if rtol is not None or atol is not None else {
-                name: (spec.rtol if spec.rtol is not None else tol_r, spec.atol if spec.atol is not None else tol_a)
-                for name, spec in case.outputs.items() if spec.rtol is not None or spec.atol is not None}
+            per_output = (
+                {}
+                if rtol is not None or atol is not None
+                else {
+                    name: (spec.rtol if spec.rtol is not None else tol_r, spec.atol if spec.atol is not None else tol_a)
+                    for name, spec in case.outputs.items()
+                    if spec.rtol is not None or spec.atol is not None
+                }
+            )
             checks = check_outputs(m.outputs, produced, expected, tol_r, tol_a, per_output)
         except GoldenError as exc:
             m.error = exc.error
@@ -311,8 +411,9 @@ class EmulatorDevice:
         resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
 
 
-def split_knobs(op: Operator, knobs: dict[str, int], texts: dict[str, str] | None,
-                allow_runtime: bool = True) -> tuple[list[Knob], dict[str, str]]:
+def split_knobs(
+    op: Operator, knobs: dict[str, int], texts: dict[str, str] | None, allow_runtime: bool = True
+) -> tuple[list[Knob], dict[str, str]]:
     """Host .cpp constants become run-time knobs (no rebuild per value); every other knob is a literal edit."""
     runtime: list[Knob] = []
     edits: dict[str, list] = {}
@@ -364,8 +465,11 @@ def bind_dtypes(op: Operator, case: Case) -> tuple[dict[str, str], list[str]]:
     chosen = None
     for k in range(columns):
         # An entry the analysis could not resolve (`kSupportedTypes[2]`, a macro) is not held against a column.
-        if all(k < len(t.dtypes) and (t.dtypes[k] == given[t.name].dtype or t.dtypes[k] not in DTYPES)
-               for t in model.inputs if t.name in given):
+        if all(
+            k < len(t.dtypes) and (t.dtypes[k] == given[t.name].dtype or t.dtypes[k] not in DTYPES)
+            for t in model.inputs
+            if t.name in given
+        ):
             chosen = k
             break
     if model.inputs and columns and chosen is None:
@@ -380,15 +484,19 @@ def bind_dtypes(op: Operator, case: Case) -> tuple[dict[str, str], list[str]]:
             macros[f"DTYPE_{t.name.upper()}"] = DTYPES[given[t.name].dtype].cpp
     out_names = [t.name for t in model.outputs]
     if unknown_out := [n for n in case.outputs if n not in out_names]:
-        raise ValueError(f"the case gives dtypes for outputs {unknown_out}, which the operator does not have "
-                         f"(its outputs: {out_names})")
+        raise ValueError(
+            f"the case gives dtypes for outputs {unknown_out}, which the operator does not have "
+            f"(its outputs: {out_names})"
+        )
     for t in model.outputs:
         declared = t.dtypes[chosen] if chosen is not None and chosen < len(t.dtypes) else None
         dt = declared if declared in DTYPES else first
         if t.name in case.outputs and case.outputs[t.name].dtype is not None:  # what the sources cannot say
             if model.opdef and declared in DTYPES and declared != case.outputs[t.name].dtype:
-                raise ValueError(f"the case says output {t.name} is {case.outputs[t.name].dtype}, but the OpDef "
-                                 f"makes it {declared} for these inputs")
+                raise ValueError(
+                    f"the case says output {t.name} is {case.outputs[t.name].dtype}, but the OpDef "
+                    f"makes it {declared} for these inputs"
+                )
             dt = case.outputs[t.name].dtype
         macros[f"DTYPE_{t.name.upper()}"] = DTYPES[dt].cpp
         out_dtypes.append(dt)
@@ -406,8 +514,11 @@ def output_names(op: Operator, produced: int, counts: list[int] | None = None) -
     if not outs:
         return [f"out{i}" for i in range(max(produced, 1))]
     if counts and len(counts) == len(outs):
-        return [n for t, c in zip(outs, counts, strict=True)
-                for n in ([f"{t.name}[{j}]" for j in range(c)] if t.param_type == "DYNAMIC" else [t.name])]
+        return [
+            n
+            for t, c in zip(outs, counts, strict=True)
+            for n in ([f"{t.name}[{j}]" for j in range(c)] if t.param_type == "DYNAMIC" else [t.name])
+        ]
     first_dyn = next((i for i, t in enumerate(outs) if t.param_type == "DYNAMIC"), None)
     extra = max(produced - len(outs), 0)
     names = []
@@ -423,8 +534,16 @@ def _dtype_name(dt: np.dtype) -> str:
 
 def _warnings(result: dict) -> list[RunWarning]:
     """The run's sanitizer warnings (the device went on, so the run did): one per call site, with its count."""
-    return [RunWarning(kind=w["kind"], message=w["message"], file=w.get("file") or None, line=w.get("line") or None,
-                       count=w.get("count", 1)) for w in result.get("warnings", [])]
+    return [
+        RunWarning(
+            kind=w["kind"],
+            message=w["message"],
+            file=w.get("file") or None,
+            line=w.get("line") or None,
+            count=w.get("count", 1),
+        )
+        for w in result.get("warnings", [])
+    ]
 
 
 def _read_timing(result: dict, m: Measurement, chip: str) -> None:
@@ -442,9 +561,23 @@ def read_site_uses(path: Path, clock_ghz: float) -> list[SiteUse]:
         f = row.split("\t", 12)
         if len(f) != 13:
             continue
-        out.append(SiteUse(block=int(f[0]), pipe=f[1], calls=int(f[2]), bytes=int(f[3]), min_bytes=int(f[4]),
-                           max_bytes=int(f[5]), repeats=int(f[6]), min_repeats=int(f[7]), max_repeats=int(f[8]),
-                           busy_us=float(f[9]) / (clock_ghz * 1e3), api=f[10], line=int(f[11]), file=f[12]))
+        out.append(
+            SiteUse(
+                block=int(f[0]),
+                pipe=f[1],
+                calls=int(f[2]),
+                bytes=int(f[3]),
+                min_bytes=int(f[4]),
+                max_bytes=int(f[5]),
+                repeats=int(f[6]),
+                min_repeats=int(f[7]),
+                max_repeats=int(f[8]),
+                busy_us=float(f[9]) / (clock_ghz * 1e3),
+                api=f[10],
+                line=int(f[11]),
+                file=f[12],
+            )
+        )
     return out
 
 
@@ -474,9 +607,12 @@ def _crash_message(code: int, stderr: str) -> str:
             sig = signal.Signals(-code).name
         except ValueError:
             sig = f"signal {-code}"
-        hint = {"SIGSEGV": "a wild pointer or an access far outside a tensor",
-                "SIGABRT": "an abort or a failed assertion", "SIGKILL": "it ran out of memory",
-                "SIGFPE": "an integer division by zero"}.get(sig, "")
+        hint = {
+            "SIGSEGV": "a wild pointer or an access far outside a tensor",
+            "SIGABRT": "an abort or a failed assertion",
+            "SIGKILL": "it ran out of memory",
+            "SIGFPE": "an integer division by zero",
+        }.get(sig, "")
         return f"the kernel process crashed with {sig}" + (f" ({hint})" if hint else "") + _tail(stderr)
     return f"the runner exited with status {code}" + _tail(stderr)
 
@@ -486,8 +622,9 @@ def _tail(stderr: str) -> str:
     return (": " + " | ".join(text)) if text else ""
 
 
-def captured_launch(op: Operator, case: Case, out_dtypes: list[str], workdir: Path,
-                    m: Measurement) -> dict[str, np.ndarray] | None:
+def captured_launch(
+    op: Operator, case: Case, out_dtypes: list[str], workdir: Path, m: Measurement
+) -> dict[str, np.ndarray] | None:
     """A program that wrote no output file, read at its launch (tw/invocation.h's TW_CAPTURE): the kernel's
     arguments the host copied to the device before it are the case's inputs, in order, and those it copied back
     after it are the outputs. Sets m's outputs (out_<i>.bin) and returns the inputs, or sets m.error."""
@@ -500,16 +637,22 @@ def captured_launch(op: Operator, case: Case, out_dtypes: list[str], workdir: Pa
     names = [o.name for o in op.model.outputs]
     missing = f"the program wrote no output_{names[0]}.bin (in its working directory or output/)"
     if not (workdir / "capture").is_dir():  # its host code names output files, so its launch was not read
-        why = (f"{missing}, though its host code names output files ({', '.join(output_file_names(_host_texts(op)))})"
-               f": write each output to output_<name>.bin ({', '.join(names)})")
+        why = (
+            f"{missing}, though its host code names output files ({', '.join(output_file_names(_host_texts(op)))})"
+            f": write each output to output_<name>.bin ({', '.join(names)})"
+        )
     elif launches > 1:
         # one launch is what a case's golden describes: a later one may start from an earlier one's outputs
-        why = (f"{missing}, and it launched kernels {launches} times, so its arguments are not the case's inputs "
-               "and outputs: write the outputs to output_<name>.bin, or launch the kernel once")
+        why = (
+            f"{missing}, and it launched kernels {launches} times, so its arguments are not the case's inputs "
+            "and outputs: write the outputs to output_<name>.bin, or launch the kernel once"
+        )
     elif len(ins) != len(case.inputs) or len(outs) != len(names):
-        why = (f"{missing}, and its launch does not say which arguments are inputs and outputs: write the outputs to "
-               f"output_<name>.bin, or launch the kernel once with the {len(case.inputs)} input(s) copied to the "
-               f"device (aclrtMemcpy) before it and the {len(names)} output(s) copied back after it")
+        why = (
+            f"{missing}, and its launch does not say which arguments are inputs and outputs: write the outputs to "
+            f"output_<name>.bin, or launch the kernel once with the {len(case.inputs)} input(s) copied to the "
+            f"device (aclrtMemcpy) before it and the {len(names)} output(s) copied back after it"
+        )
     else:
         why = None
     if why is not None:

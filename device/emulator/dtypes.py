@@ -19,21 +19,24 @@ class DType:
     ge: int  # ge::DataType code the host headers use
 
 
-DTYPES = {d.name: d for d in (
-    DType("float32", np.float32, "float", 0),
-    DType("float16", np.float16, "half", 1),
-    DType("int8", np.int8, "int8_t", 2),
-    DType("int32", np.int32, "int32_t", 3),
-    DType("uint8", np.uint8, "uint8_t", 4),
-    DType("int16", np.int16, "int16_t", 6),
-    DType("uint16", np.uint16, "uint16_t", 7),
-    DType("uint32", np.uint32, "uint32_t", 8),
-    DType("int64", np.int64, "int64_t", 9),
-    DType("uint64", np.uint64, "uint64_t", 10),
-    DType("float64", np.float64, "double", 11),
-    DType("bool", np.bool_, "bool", 12),
-    DType("bfloat16", np.uint16, "bfloat16_t", 27),
-)}
+DTYPES = {
+    d.name: d
+    for d in (
+        DType("float32", np.float32, "float", 0),
+        DType("float16", np.float16, "half", 1),
+        DType("int8", np.int8, "int8_t", 2),
+        DType("int32", np.int32, "int32_t", 3),
+        DType("uint8", np.uint8, "uint8_t", 4),
+        DType("int16", np.int16, "int16_t", 6),
+        DType("uint16", np.uint16, "uint16_t", 7),
+        DType("uint32", np.uint32, "uint32_t", 8),
+        DType("int64", np.int64, "int64_t", 9),
+        DType("uint64", np.uint64, "uint64_t", 10),
+        DType("float64", np.float64, "double", 11),
+        DType("bool", np.bool_, "bool", 12),
+        DType("bfloat16", np.uint16, "bfloat16_t", 27),
+    )
+}
 BY_GE = {d.ge: d for d in DTYPES.values()}
 
 

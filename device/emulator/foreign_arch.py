@@ -40,7 +40,13 @@ def name_foreign_arch(error: RunError, stderr: str) -> RunError:
     evidence = foreign_arch_evidence(stderr)
     if evidence is None:
         return error
-    return RunError(kind="unsupported_arch", file=error.file, line=error.line, message=(
-        f"{error.message} - this kernel is written for the Ascend 950 (arch35: it uses {evidence}), which the "
-        f"emulator does not model; it runs Atlas A2/A3 (910B) and 310B vector-core kernels, so run this operator "
-        f"on a 910B code path or on a real Ascend 950"))
+    return RunError(
+        kind="unsupported_arch",
+        file=error.file,
+        line=error.line,
+        message=(
+            f"{error.message} - this kernel is written for the Ascend 950 (arch35: it uses {evidence}), which the "
+            f"emulator does not model; it runs Atlas A2/A3 (910B) and 310B vector-core kernels, so run this operator "
+            f"on a 910B code path or on a real Ascend 950"
+        ),
+    )

@@ -49,8 +49,10 @@ def _random(rng: np.random.Generator, spec: InputSpec) -> np.ndarray:
 
 def _as_dtype(values: np.ndarray, spec: InputSpec) -> np.ndarray:
     if values.size != int(np.prod(spec.shape)):
-        raise ValueError(f"an array of shape {list(values.shape)} ({values.size} elements) cannot be an input of shape "
-                         f"{list(spec.shape)}")
+        raise ValueError(
+            f"an array of shape {list(values.shape)} ({values.size} elements) cannot be an input of shape "
+            f"{list(spec.shape)}"
+        )
     if spec.dtype == "bfloat16":
         return to_bf16_bits(values.astype(np.float32)).reshape(spec.shape)
     return values.astype(DTYPES[spec.dtype].numpy).reshape(spec.shape)

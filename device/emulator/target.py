@@ -39,14 +39,26 @@ def choose_chip(op: Operator, chip: Chip, chip_given: bool) -> tuple[Chip, RunWa
         matches = [name for name in builtin_chips() if any(chip_in_soc(name, s) for s in socs)]
         if len(matches) == 1:
             picked = load_chip(matches[0])
-            return picked, RunWarning(kind="target_chip", file=file, line=line, message=(
-                f"the OpDef registers only {listed} (AddConfig), so this run is on {picked.name} "
-                f"({picked.vector_cores} vector core(s), {picked.ub_bytes // 1024} KiB UB) instead of the default "
-                f"{chip.name}; pass --chip to run on another chip"))
-    return chip, RunWarning(kind="target_chip", file=file, line=line, message=(
-        f"the OpDef registers only {listed} (AddConfig) but this run is on {chip.name} ({chip.vector_cores} vector "
-        f"cores); a kernel written for its target may fail here for reasons that target never shows: pass --chip "
-        f"with a chip of {listed} (or a chip JSON file for it)"))
+            return picked, RunWarning(
+                kind="target_chip",
+                file=file,
+                line=line,
+                message=(
+                    f"the OpDef registers only {listed} (AddConfig), so this run is on {picked.name} "
+                    f"({picked.vector_cores} vector core(s), {picked.ub_bytes // 1024} KiB UB) instead of the default "
+                    f"{chip.name}; pass --chip to run on another chip"
+                ),
+            )
+    return chip, RunWarning(
+        kind="target_chip",
+        file=file,
+        line=line,
+        message=(
+            f"the OpDef registers only {listed} (AddConfig) but this run is on {chip.name} ({chip.vector_cores} vector "
+            f"cores); a kernel written for its target may fail here for reasons that target never shows: pass --chip "
+            f"with a chip of {listed} (or a chip JSON file for it)"
+        ),
+    )
 
 
 def _add_config_site(op: Operator) -> tuple[str | None, int | None]:

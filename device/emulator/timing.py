@@ -11,10 +11,23 @@ from analysis.chip import Chip, timing_config
 
 def spec_lines(chip: Chip) -> list[str]:
     t = timing_config(chip)
-    lines = [f"timing clock_ghz {chip.clock_ghz}", f"timing vector_cores {chip.vector_cores}",
-             f"timing hbm_gbps {chip.hbm_gbps}"]
-    for name in ("launch_us_base", "launch_us_per_core", "dma_peak_gibps", "dma_half_bytes", "dma_startup_cycles",
-                 "pad_row_cycles", "scalar_issue_cycles", "ub_scalar_cycles", "gm_scalar_cycles", "sync_all_cycles"):
+    lines = [
+        f"timing clock_ghz {chip.clock_ghz}",
+        f"timing vector_cores {chip.vector_cores}",
+        f"timing hbm_gbps {chip.hbm_gbps}",
+    ]
+    for name in (
+        "launch_us_base",
+        "launch_us_per_core",
+        "dma_peak_gibps",
+        "dma_half_bytes",
+        "dma_startup_cycles",
+        "pad_row_cycles",
+        "scalar_issue_cycles",
+        "ub_scalar_cycles",
+        "gm_scalar_cycles",
+        "sync_all_cycles",
+    ):
         lines.append(f"timing {name} {getattr(t, name)}")
     lines.append(f"timing vector_default {t.vector_default[0]} {t.vector_default[1]}")
     for op, cost in sorted(t.vector.items()):

@@ -22,7 +22,8 @@ import re
 # (possibly qualified, possibly templated) name with optional const / unsigned words: what kernels declare.
 _TYPE = r"(?:(?:const|volatile|unsigned|signed)\s+)*[A-Za-z_][\w:]*(?:\s*<[^;{}()<>]*>)?(?:\s+(?:int|long|short|char))*"
 _ARRAY = re.compile(
-    rf"\b__ubuf__\s+(?P<type>{_TYPE})\s+(?P<name>[A-Za-z_]\w*)\s*\[(?P<len>[^\[\];{{}}]+)\]\s*(?:=\s*)?(?:\{{\s*\}})?\s*;")
+    rf"\b__ubuf__\s+(?P<type>{_TYPE})\s+(?P<name>[A-Za-z_]\w*)\s*\[(?P<len>[^\[\];{{}}]+)\]\s*(?:=\s*)?(?:\{{\s*\}})?\s*;"
+)
 # `__ubuf__ <struct> <name>{};`: the documented way to place a struct of arrays (it must be brace-initialised).
 _OBJECT = re.compile(rf"\b__ubuf__\s+(?P<type>{_TYPE})\s+(?P<name>[A-Za-z_]\w*)\s*\{{\s*\}}\s*;")
 # `(__ubuf__ <type> *)` followed by an operand (not `;`, `,` or `)`: an unnamed parameter of a declaration).
@@ -53,12 +54,14 @@ def rewrite_ubuf_arrays(text: str) -> str:
         kind_type, name = " ".join(m.group("type").split()), m.group("name")
         if kind == "array":
             length = " ".join(m.group("len").split())
-            new = (f"__ubuf__ {kind_type}* const {name} = ::tw::ub_array<{kind_type}>(({length}), \"{name}\", "
-                   f"__FILE__, __LINE__);")
+            new = (
+                f'__ubuf__ {kind_type}* const {name} = ::tw::ub_array<{kind_type}>(({length}), "{name}", '
+                f"__FILE__, __LINE__);"
+            )
         else:
-            new = f"__ubuf__ {kind_type}& {name} = ::tw::ub_object<{kind_type}>(\"{name}\", __FILE__, __LINE__);"
+            new = f'__ubuf__ {kind_type}& {name} = ::tw::ub_object<{kind_type}>("{name}", __FILE__, __LINE__);'
         new += "\n" * m.group(0).count("\n")  # the lines after it stay where they were
-        out = out[:m.start()] + new + out[m.end():]
+        out = out[: m.start()] + new + out[m.end() :]
     return out
 
 
@@ -69,5 +72,5 @@ def rewrite_ubuf_casts(text: str) -> str:
     code = _code_only(text)
     out = text
     for m in reversed(list(_CAST.finditer(code))):
-        out = out[:m.end()] + "(::tw::UbAddress)" + out[m.end():]
+        out = out[: m.end()] + "(::tw::UbAddress)" + out[m.end() :]
     return out

@@ -18,8 +18,9 @@ class TPESearch(Strategy):
         super().__init__(*args, **kwargs)
         optuna.logging.set_verbosity(logging.WARNING)
         seed = self.rng.randrange(2**31)
-        self.study = optuna.create_study(direction="minimize", sampler=optuna.samplers.TPESampler(seed=seed,
-                                                                                             n_startup_trials=6))
+        self.study = optuna.create_study(
+            direction="minimize", sampler=optuna.samplers.TPESampler(seed=seed, n_startup_trials=6)
+        )
         self.pending: dict[tuple, optuna.trial.Trial] = {}
         self.scores: dict[tuple, float] = {}  # what every told configuration scored, failures as the penalty
 

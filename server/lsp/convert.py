@@ -9,8 +9,10 @@ from analysis.source import SourceFile
 from server.lsp.state import path_to_uri
 
 SEVERITY = {
-    "error": types.DiagnosticSeverity.Error, "warning": types.DiagnosticSeverity.Warning,
-    "info": types.DiagnosticSeverity.Information, "hint": types.DiagnosticSeverity.Hint,
+    "error": types.DiagnosticSeverity.Error,
+    "warning": types.DiagnosticSeverity.Warning,
+    "info": types.DiagnosticSeverity.Information,
+    "hint": types.DiagnosticSeverity.Hint,
 }
 
 
@@ -21,8 +23,13 @@ def lsp_range(sf: SourceFile, start: int, end: int) -> types.Range:
 
 
 def diagnostic(sf: SourceFile, f: Finding, message: str | None = None) -> types.Diagnostic:
-    return types.Diagnostic(range=lsp_range(sf, f.start, f.end), message=message or f.message,
-                            severity=SEVERITY[f.severity], source="tilewise", code=f.rule)
+    return types.Diagnostic(
+        range=lsp_range(sf, f.start, f.end),
+        message=message or f.message,
+        severity=SEVERITY[f.severity],
+        source="tilewise",
+        code=f.rule,
+    )
 
 
 def workspace_edit(sources: dict[str, SourceFile], fix: Fix) -> types.WorkspaceEdit:
@@ -30,5 +37,6 @@ def workspace_edit(sources: dict[str, SourceFile], fix: Fix) -> types.WorkspaceE
     for e in fix.edits:
         sf = sources[e.file]
         changes.setdefault(path_to_uri(e.file), []).append(
-            types.TextEdit(range=lsp_range(sf, e.start, e.end), new_text=e.new_text))
+            types.TextEdit(range=lsp_range(sf, e.start, e.end), new_text=e.new_text)
+        )
     return types.WorkspaceEdit(changes=changes)

@@ -44,10 +44,18 @@ def tuned_items(analysis, best: BestConfig | None) -> list[EditorItem]:
     items = []
     for k in changed:
         diagnostic = types.Diagnostic(
-            range=lsp_range(op.sources[k.file], k.literal.start, k.literal.end), message=message,
-            severity=types.DiagnosticSeverity.Information, source="tilewise tune", code="tuned-tiling")
-        action = types.CodeAction(title=fix.title, kind=types.CodeActionKind.QuickFix, diagnostics=[diagnostic],
-                                  edit=workspace_edit(op.sources, fix))
+            range=lsp_range(op.sources[k.file], k.literal.start, k.literal.end),
+            message=message,
+            severity=types.DiagnosticSeverity.Information,
+            source="tilewise tune",
+            code="tuned-tiling",
+        )
+        action = types.CodeAction(
+            title=fix.title,
+            kind=types.CodeActionKind.QuickFix,
+            diagnostics=[diagnostic],
+            edit=workspace_edit(op.sources, fix),
+        )
         items.append(EditorItem(k.file, diagnostic, action))
     return items
 
@@ -71,8 +79,16 @@ def _run_item(analysis, e, severity: types.DiagnosticSeverity) -> EditorItem | N
     line = sf.line_text(e.line)
     start = sf.offset_of_line_col(e.line, len(line) - len(line.lstrip()) + 1)
     end = sf.offset_of_line_col(e.line, len(line) + 1)
-    return EditorItem(e.file, types.Diagnostic(range=lsp_range(sf, start, end), message=f"{e.kind}: {e.message}",
-                                               severity=severity, source="tilewise emulator", code=e.kind))
+    return EditorItem(
+        e.file,
+        types.Diagnostic(
+            range=lsp_range(sf, start, end),
+            message=f"{e.kind}: {e.message}",
+            severity=severity,
+            source="tilewise emulator",
+            code=e.kind,
+        ),
+    )
 
 
 VERIFY_COMMAND = "tilewise.verifyFix"
@@ -86,7 +102,8 @@ def verify_arguments(finding, fix) -> list[dict]:
 def verdict_for(state, analysis, finding, fix):
     """The emulator's verdict on one finding's fix, when it was verified on exactly the current sources."""
     stored = state.verified.get(str(analysis.op.project.root), {}).get(
-        (finding.rule, finding.file, finding.start, fix.title))
+        (finding.rule, finding.file, finding.start, fix.title)
+    )
     if stored is None or stored.sources != analysis.sources_hash:
         return None
     return stored.verdict

@@ -105,8 +105,9 @@ class TilewiseServer(LanguageServer):
             if stored is not None and stored.texts == texts:
                 return  # these very sources already ran
             problems: list[str] = []
-            facts = await asyncio.to_thread(case_facts, EmulatorDevice(chip=self.state.settings.chip), op, cases,
-                                            problems)
+            facts = await asyncio.to_thread(
+                case_facts, EmulatorDevice(chip=self.state.settings.chip), op, cases, problems
+            )
             self.state.facts[root] = StoredFacts(texts, facts, problems)
             for line in problems:
                 log.info("%s: %s", root, line)
@@ -135,8 +136,9 @@ class TilewiseServer(LanguageServer):
         if self.state.failures.get(root) == message:
             return
         self.state.failures[root] = message
-        self.window_show_message(types.ShowMessageParams(type=types.MessageType.Error,
-                                                         message=message + " (the server log has the details)"))
+        self.window_show_message(
+            types.ShowMessageParams(type=types.MessageType.Error, message=message + " (the server log has the details)")
+        )
 
     async def _replay_stored_tune(self, root: str, analysis) -> None:
         """Once per operator: show what an earlier tune of these very sources found."""
@@ -185,6 +187,7 @@ def safe(default):
 
     def wrap(fn):
         if asyncio.iscoroutinefunction(fn):
+
             @functools.wraps(fn)
             async def run_async(*args, **kwargs):
                 try:
@@ -194,6 +197,7 @@ def safe(default):
                 except Exception:
                     log.exception("%s failed", fn.__name__)
                     return default
+
             return run_async
 
         @functools.wraps(fn)
@@ -203,6 +207,7 @@ def safe(default):
             except Exception:
                 log.exception("%s failed", fn.__name__)
                 return default
+
         return run
 
     return wrap
@@ -226,23 +231,35 @@ def warm_up(server: TilewiseServer) -> None:
     convert = server.protocol._converter
     position = types.Position(line=0, character=0)
     span = types.Range(start=position, end=position)
-    found = types.Diagnostic(range=span, message="", severity=types.DiagnosticSeverity.Warning, source="tilewise",
-                             code="rule")
+    found = types.Diagnostic(
+        range=span, message="", severity=types.DiagnosticSeverity.Warning, source="tilewise", code="rule"
+    )
     edit = types.WorkspaceEdit(changes={"file:///x": [types.TextEdit(range=span, new_text="")]})
     document = types.TextDocumentIdentifier(uri="file:///x")
     samples = [
-        types.CodeActionResponse(id=0, result=[types.CodeAction(title="", kind=types.CodeActionKind.QuickFix,
-                                                                diagnostics=[found], edit=edit)]),
-        types.CodeActionRequest(id=0, params=types.CodeActionParams(
-            text_document=document, range=span, context=types.CodeActionContext(diagnostics=[found]))),
-        types.HoverResponse(id=0, result=types.Hover(contents=types.MarkupContent(
-            kind=types.MarkupKind.Markdown, value=""), range=span)),
+        types.CodeActionResponse(
+            id=0,
+            result=[types.CodeAction(title="", kind=types.CodeActionKind.QuickFix, diagnostics=[found], edit=edit)],
+        ),
+        types.CodeActionRequest(
+            id=0,
+            params=types.CodeActionParams(
+                text_document=document, range=span, context=types.CodeActionContext(diagnostics=[found])
+            ),
+        ),
+        types.HoverResponse(
+            id=0, result=types.Hover(contents=types.MarkupContent(kind=types.MarkupKind.Markdown, value=""), range=span)
+        ),
         types.HoverRequest(id=0, params=types.HoverParams(text_document=document, position=position)),
-        types.PublishDiagnosticsNotification(params=types.PublishDiagnosticsParams(uri="file:///x",
-                                                                                   diagnostics=[found])),
-        types.DidChangeTextDocumentNotification(params=types.DidChangeTextDocumentParams(
-            text_document=types.VersionedTextDocumentIdentifier(uri="file:///x", version=1),
-            content_changes=[types.TextDocumentContentChangePartial(range=span, text="")])),
+        types.PublishDiagnosticsNotification(
+            params=types.PublishDiagnosticsParams(uri="file:///x", diagnostics=[found])
+        ),
+        types.DidChangeTextDocumentNotification(
+            params=types.DidChangeTextDocumentParams(
+                text_document=types.VersionedTextDocumentIdentifier(uri="file:///x", version=1),
+                content_changes=[types.TextDocumentContentChangePartial(range=span, text="")],
+            )
+        ),
     ]
     for sample in samples:
         try:

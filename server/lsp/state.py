@@ -51,8 +51,9 @@ class Settings(BaseModel):
     debounce_ms: int = Field(200, ge=0, le=10_000)
     # Run the manifest's cases in the background on open and save, so rules prove premises with real sizes
     # (analysis/observed.py). TILEWISE_CASE_FACTS=0 turns the default off (the tests of other features do).
-    case_facts: bool = Field(default_factory=lambda: os.environ.get("TILEWISE_CASE_FACTS", "1") != "0",
-                             alias="caseFacts")
+    case_facts: bool = Field(
+        default_factory=lambda: os.environ.get("TILEWISE_CASE_FACTS", "1") != "0", alias="caseFacts"
+    )
 
     @field_validator("chip")
     @classmethod

@@ -198,23 +198,29 @@ def test_atb_operator_is_located_and_modelled(tmp_path):
     model = op.model
     assert model.layout == "atb"
     assert Path(model.root) == root
-    assert sorted(Path(p).name for p in model.host_files) == ["scale_kernel.cpp", "scale_tiling.cpp", "scale_tiling.h",
-                                                              "scale_tiling_data.h"]
+    assert sorted(Path(p).name for p in model.host_files) == [
+        "scale_kernel.cpp",
+        "scale_tiling.cpp",
+        "scale_tiling.h",
+        "scale_tiling_data.h",
+    ]
     assert [Path(p).name for p in model.kernel_files] == ["scale.cpp"]
     assert model.kernel.entry == "scale"
     assert model.tiling.function == "ScaleTiling"
     # No manifest: CanSupport says nothing about counts, so the entry's tensors are not split (no inputs claimed).
     assert [t.name for t in model.inputs] == []
-    (root / "tilewise.toml").write_text('[operator]\nname = "scale"\n[[cases]]\nname = "c"\n'
-                                        '[cases.inputs.x]\nshape = [6, 64]\ndtype = "float32"\n')
+    (root / "tilewise.toml").write_text(
+        '[operator]\nname = "scale"\n[[cases]]\nname = "c"\n[cases.inputs.x]\nshape = [6, 64]\ndtype = "float32"\n'
+    )
     model = load_operator(root).model
     assert [t.name for t in model.inputs] == ["x"] and [t.name for t in model.outputs] == ["y"]
 
 
 def test_atb_operator_runs_with_attrs_on_the_param_struct(tmp_path, emu_cache):
     root = write_repo(tmp_path)
-    (root / "tilewise.toml").write_text('[operator]\nname = "scale"\n[[cases]]\nname = "c"\n'
-                                        '[cases.inputs.x]\nshape = [6, 64]\ndtype = "float32"\n')
+    (root / "tilewise.toml").write_text(
+        '[operator]\nname = "scale"\n[[cases]]\nname = "c"\n[cases.inputs.x]\nshape = [6, 64]\ndtype = "float32"\n'
+    )
     device = EmulatorDevice(cache_dir=emu_cache, timeout_s=60)
     op = load_operator(root)
     golden = str(root / "golden.py:golden")
@@ -243,12 +249,15 @@ def test_atb_operator_whose_tiling_is_another_operators(tmp_path, emu_cache):
     (root / "op_kernel").mkdir(parents=True)
     (root / "scale_again_kernel.cpp").write_text(KERNEL_REG.replace('"tiling/scale_', '"kernels/scale/tiling/scale_'))
     (root / "op_kernel" / "scale.cpp").write_text(
-        KERNEL.replace('"../tiling/scale_tiling_data.h"', '"kernels/scale/tiling/scale_tiling_data.h"'))
-    (root / "tilewise.toml").write_text('[operator]\nname = "scale"\n[[cases]]\nname = "c"\n'
-                                        '[cases.inputs.x]\nshape = [6, 64]\ndtype = "float32"\n')
+        KERNEL.replace('"../tiling/scale_tiling_data.h"', '"kernels/scale/tiling/scale_tiling_data.h"')
+    )
+    (root / "tilewise.toml").write_text(
+        '[operator]\nname = "scale"\n[[cases]]\nname = "c"\n[cases.inputs.x]\nshape = [6, 64]\ndtype = "float32"\n'
+    )
     op = load_operator(root)
     assert op.model.layout == "atb"
     m = EmulatorDevice(cache_dir=emu_cache, timeout_s=60).run(
-        op, case({"alpha": 3.0, "mode": "MODE_SCALE"}), golden=str(tmp_path / "kernels" / "scale" / "golden.py:golden"))
+        op, case({"alpha": 3.0, "mode": "MODE_SCALE"}), golden=str(tmp_path / "kernels" / "scale" / "golden.py:golden")
+    )
     assert m.ok and m.correct, m.error
     assert m.tiling_key == 10

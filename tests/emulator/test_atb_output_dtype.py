@@ -118,11 +118,15 @@ def write_op(tmp: Path, output_dtype: str | None) -> Path:
     (tmp / "include" / "twops" / "params").mkdir(parents=True, exist_ok=True)
     (tmp / "include" / "twops" / "params" / "quant.h").write_text(PARAMS)
     root = tmp / "kernels" / "quant"
-    files = {"quant_kernel.cpp": KERNEL_REG, "op_kernel/quant.cpp": KERNEL, "golden.py": GOLDEN,
-             "tilewise.toml": '[operator]\nname = "quant"\n[golden]\nfunction = "golden.py:golden"\n'
-                              'rtol = 0\natol = 0\n[[cases]]\nname = "c"\n'
-                              '[cases.inputs.x]\nshape = [8, 64]\ndtype = "float32"\n'
-                              + (f'[cases.outputs.y]\ndtype = "{output_dtype}"\n' if output_dtype else "")}
+    files = {
+        "quant_kernel.cpp": KERNEL_REG,
+        "op_kernel/quant.cpp": KERNEL,
+        "golden.py": GOLDEN,
+        "tilewise.toml": '[operator]\nname = "quant"\n[golden]\nfunction = "golden.py:golden"\n'
+        'rtol = 0\natol = 0\n[[cases]]\nname = "c"\n'
+        '[cases.inputs.x]\nshape = [8, 64]\ndtype = "float32"\n'
+        + (f'[cases.outputs.y]\ndtype = "{output_dtype}"\n' if output_dtype else ""),
+    }
     for rel, text in files.items():
         (root / rel).parent.mkdir(parents=True, exist_ok=True)
         (root / rel).write_text(text)
@@ -141,8 +145,9 @@ def test_the_manifest_gives_an_atb_output_its_dtype(tmp_path, emu_cache, needs_g
     m = device.run(op, case, golden=str(root / "golden.py:golden"))
     assert not m.ok and "quant: y must be int32" in m.error.message, m.error
     # A failed tiling step (OP_TILING_CHECK_STATUS_RETURN) returns its Status, and the run says why.
-    case = Case(name="c", inputs={"x": InputSpec(shape=[80, 64], dtype="float32")},
-                outputs={"y": OutputSpec(dtype="int32")})
+    case = Case(
+        name="c", inputs={"x": InputSpec(shape=[80, 64], dtype="float32")}, outputs={"y": OutputSpec(dtype="int32")}
+    )
     m = device.run(op, case)
     assert not m.ok and "more than 4096 elements" in m.error.message, m.error
 
@@ -156,7 +161,8 @@ def test_without_an_opdef_the_cases_dtypes_need_not_form_columns(tmp_path):
         '[[cases]]\nname = "a"\n[cases.inputs.x]\nshape = [4]\ndtype = "float32"\n'
         '[cases.inputs.w]\nshape = [4]\ndtype = "int8"\n[cases.outputs.y]\ndtype = "int32"\n'
         '[[cases]]\nname = "b"\n[cases.inputs.x]\nshape = [4]\ndtype = "float16"\n'
-        '[cases.inputs.w]\nshape = [4]\ndtype = "int8"\n')
+        '[cases.inputs.w]\nshape = [4]\ndtype = "int8"\n'
+    )
     op = load_operator(root)
     assert [t.name for t in op.model.outputs] == ["y"]
     assert bind_dtypes(op, op.manifest.case("a"))[1] == ["int32"]
@@ -166,8 +172,9 @@ def test_without_an_opdef_the_cases_dtypes_need_not_form_columns(tmp_path):
 def test_a_dtype_for_an_output_the_operator_does_not_have_is_a_bad_case(tmp_path):
     root = write_op(tmp_path, None)
     op = load_operator(root)
-    case = Case(name="c", inputs={"x": InputSpec(shape=[8, 64], dtype="float32")},
-                outputs={"z": OutputSpec(dtype="int32")})
+    case = Case(
+        name="c", inputs={"x": InputSpec(shape=[8, 64], dtype="float32")}, outputs={"z": OutputSpec(dtype="int32")}
+    )
     m = EmulatorDevice(cache_dir=tmp_path / "cache").run(op, case)
     assert not m.ok and m.error.kind == "bad_case" and "outputs ['z']" in m.error.message
 
@@ -208,8 +215,11 @@ def test_with_a_manifest_the_atb_split_of_the_entry_stands(tmp_path):
     # workspace and sync scratch parameters before the tiling no outputs.
     root = write_op(tmp_path, None)
     kernel = root / "op_kernel" / "quant.cpp"
-    kernel.write_text(kernel.read_text().replace("GM_ADDR y, GM_ADDR tiling",
-                                                 "GM_ADDR y, GM_ADDR workspace, GM_ADDR sync, GM_ADDR tiling"))
+    kernel.write_text(
+        kernel.read_text().replace(
+            "GM_ADDR y, GM_ADDR tiling", "GM_ADDR y, GM_ADDR workspace, GM_ADDR sync, GM_ADDR tiling"
+        )
+    )
     model = load_operator(root).model
     assert [(t.name, t.param_type, t.dtypes) for t in model.inputs] == [("x", "OPTIONAL", ["float32"])]
     assert [(t.name, t.dtypes) for t in model.outputs] == [("y", ["float32"])]

@@ -91,14 +91,23 @@ Y = [7.0625, 7.375] + [4.125] * 14
 
 def test_twice_rounded_bf16_kernel_is_within_one_unit_of_the_rounded_answer(tmp_path: Path, emu_cache, needs_gxx):
     root = tmp_path / "twice_rounded"
-    for rel, text in {"op_host/twice_rounded.cpp": HOST, "op_kernel/twice_rounded.cpp": KERNEL,
-                      "golden.py": "def golden(x):\n    return x * 3.0 * 1.375\n"}.items():
+    for rel, text in {
+        "op_host/twice_rounded.cpp": HOST,
+        "op_kernel/twice_rounded.cpp": KERNEL,
+        "golden.py": "def golden(x):\n    return x * 3.0 * 1.375\n",
+    }.items():
         (root / rel).parent.mkdir(parents=True, exist_ok=True)
         (root / rel).write_text(text)
     case = Case(name="c", inputs={"x": InputSpec(shape=[16], dtype="bfloat16")})
     m = EmulatorDevice(cache_dir=emu_cache, timeout_s=60).run(
-        load_operator(root), case, golden=str(root / "golden.py:golden"), rtol=1e-3, atol=0.0,
-        inputs={"x": np.array(X, dtype=np.float32)}, keep_outputs=True)
+        load_operator(root),
+        case,
+        golden=str(root / "golden.py:golden"),
+        rtol=1e-3,
+        atol=0.0,
+        inputs={"x": np.array(X, dtype=np.float32)},
+        keep_outputs=True,
+    )
     assert m.ok, m.error
     assert m._outputs[0].tolist() == Y  # both casts rounded half to even
     assert m.correct and m.outputs[0].mismatches == 0, m.outputs

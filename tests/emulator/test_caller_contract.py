@@ -147,7 +147,8 @@ def test_a_reduction_whose_infer_shape_copies_x_runs_with_the_goldens_shape(tmp_
     assert notes[0].line == line_of(host, "static ge::graphStatus InferShape(")
     assert notes[0].message == (
         "InferShape gives y [8, 16] but the golden returns [8]; the output was allocated as the golden's shape (as an "
-        "aclnn caller does). Fix InferShape if the operator is used in graph mode.")
+        "aclnn caller does). Fix InferShape if the operator is used in graph mode."
+    )
     # The note travels in the JSON result with the run's other warnings.
     assert any(w["kind"] == "infer_shape" for w in m.model_dump(mode="json")["warnings"])
 
@@ -215,10 +216,14 @@ extern "C" __global__ __aicore__ void add_even(GM_ADDR var, GM_ADDR updates, GM_
 
 def test_an_output_named_like_an_input_shares_its_memory(tmp_path, emu_cache, needs_gxx):
     root = write(tmp_path / "add_even", ADD_EVEN)
-    case = Case(name="in_place", inputs={"var": InputSpec(shape=[4, 10], dtype="float32"),
-                                         "updates": InputSpec(shape=[4, 10], dtype="float32")})
-    golden = ("def golden(var, updates):\n    out = var.copy().reshape(-1)\n"
-              "    out[::2] += updates.reshape(-1)[::2]\n    return out.reshape(var.shape)\n")
+    case = Case(
+        name="in_place",
+        inputs={"var": InputSpec(shape=[4, 10], dtype="float32"), "updates": InputSpec(shape=[4, 10], dtype="float32")},
+    )
+    golden = (
+        "def golden(var, updates):\n    out = var.copy().reshape(-1)\n"
+        "    out[::2] += updates.reshape(-1)[::2]\n    return out.reshape(var.shape)\n"
+    )
     m = run(root, emu_cache, case, golden)
     assert m.error is None and m.ok and m.correct, m
     assert [(o.name, o.shape) for o in m.outputs] == [("var", [4, 10])]
@@ -254,12 +259,15 @@ extern "C" __global__ __aicore__ void set_diag(GM_ADDR y, GM_ADDR diag, GM_ADDR 
 
 
 def set_diag_case() -> Case:
-    return Case(name="diag", inputs={"y": InputSpec(shape=[6, 6], dtype="float32"),
-                                     "diag": InputSpec(shape=[6], dtype="float32")})
+    return Case(
+        name="diag",
+        inputs={"y": InputSpec(shape=[6, 6], dtype="float32"), "diag": InputSpec(shape=[6], dtype="float32")},
+    )
 
 
 def test_an_opdef_without_outputs_binds_inputs_workspace_tiling_and_reads_back_its_first_input(
-        tmp_path, emu_cache, needs_gxx):
+    tmp_path, emu_cache, needs_gxx
+):
     root = write(tmp_path / "set_diag", SET_DIAG)
     m = run(root, emu_cache, set_diag_case(), "def golden(y, diag):\n    return np.diag(diag).astype(y.dtype)\n")
     assert m.error is None and m.ok and m.correct, m

@@ -37,8 +37,12 @@ def test_a_kernel_defining_aicore_as_the_attribute_compiles(tmp_path: Path):
     def compiles(text: str) -> subprocess.CompletedProcess:
         src = tmp_path / "k.cpp"
         src.write_text(text)
-        return subprocess.run(["g++", "-std=c++17", "-fsyntax-only", "-w", "-I", str(INCLUDE_DIR), str(src)],
-                              capture_output=True, text=True, timeout=600)
+        return subprocess.run(
+            ["g++", "-std=c++17", "-fsyntax-only", "-w", "-I", str(INCLUDE_DIR), str(src)],
+            capture_output=True,
+            text=True,
+            timeout=600,
+        )
 
     assert compiles(KERNEL).returncode != 0  # as written, g++ cannot read it
     p = compiles(blank_cce_attributes(KERNEL))

@@ -18,7 +18,7 @@ CASE = Case(name="c", inputs={"x": SPEC, "y": SPEC})
 
 
 def test_evidence_is_read_from_the_compiler_output():
-    assert "SIMT" in foreign_arch_evidence('k.h:21:10: fatal error: simt_api/asc_simt.h: No such file or directory')
+    assert "SIMT" in foreign_arch_evidence("k.h:21:10: fatal error: simt_api/asc_simt.h: No such file or directory")
     assert "MicroAPI" in foreign_arch_evidence("k.h:9:5: error: 'MicroAPI' has not been declared")
     assert foreign_arch_evidence("k.cpp:3:1: error: 'dyGm' was not declared in this scope") is None
     plain = RunError(kind="compile_error", message="'dyGm' was not declared", file="k.cpp", line=3)
@@ -44,9 +44,12 @@ def test_an_arch35_kernel_is_named_not_reported_as_a_missing_header(tmp_path, em
 
 
 def test_the_910b_branch_of_an_npu_arch_switch_is_compiled(tmp_path, emu_cache, needs_gxx):
-    head = ('#if __NPU_ARCH__ == 3510\n#include "simt_api/asc_simt.h"\n#elif __NPU_ARCH__ == 2201\n'
-            'constexpr int ARCH_OK = 1;\n#else\n#error "no branch for this chip"\n#endif\n'
-            'static_assert(ARCH_OK == 1, "the A2 branch");\n')
-    m = EmulatorDevice(cache_dir=emu_cache, timeout_s=60).run(load_operator(with_kernel_head(tmp_path, head)), CASE,
-                                                             golden="golden.py:add_custom")
+    head = (
+        '#if __NPU_ARCH__ == 3510\n#include "simt_api/asc_simt.h"\n#elif __NPU_ARCH__ == 2201\n'
+        'constexpr int ARCH_OK = 1;\n#else\n#error "no branch for this chip"\n#endif\n'
+        'static_assert(ARCH_OK == 1, "the A2 branch");\n'
+    )
+    m = EmulatorDevice(cache_dir=emu_cache, timeout_s=60).run(
+        load_operator(with_kernel_head(tmp_path, head)), CASE, golden="golden.py:add_custom"
+    )
     assert m.ok and m.correct, m.error

@@ -20,8 +20,12 @@ def case(**inputs) -> Case:
 
 
 def test_inputs_are_seeded_typed_and_respect_init_hints():
-    c = case(x={"shape": [4, 8], "dtype": "float16"}, y={"shape": [16], "dtype": "float32", "init": "positive"},
-             n={"shape": [5], "dtype": "int32"}, b={"shape": [3], "dtype": "bfloat16", "init": "ones"})
+    c = case(
+        x={"shape": [4, 8], "dtype": "float16"},
+        y={"shape": [16], "dtype": "float32", "init": "positive"},
+        n={"shape": [5], "dtype": "int32"},
+        b={"shape": [3], "dtype": "bfloat16", "init": "ones"},
+    )
     a1, a2 = make_inputs(c, 7), make_inputs(c, 7)
     assert all(np.array_equal(a1[k], a2[k]) for k in a1)
     assert not np.array_equal(make_inputs(c, 8)["x"], a1["x"])
@@ -48,11 +52,14 @@ def test_golden_runs_with_inputs_and_attrs(tmp_path: Path):
     assert out.tolist() == [2.5, 2.5, 2.5]
 
 
-@pytest.mark.parametrize(("body", "kind", "text"), [
-    ("def golden(x):\n    raise ValueError('nope')\n", "golden_error", "ValueError"),
-    ("def other(x):\n    return x\n", "golden_error", "no function 'golden'"),
-    ("import not_a_module_anywhere\ndef golden(x):\n    return x\n", "golden_error", "importing the golden failed"),
-])
+@pytest.mark.parametrize(
+    ("body", "kind", "text"),
+    [
+        ("def golden(x):\n    raise ValueError('nope')\n", "golden_error", "ValueError"),
+        ("def other(x):\n    return x\n", "golden_error", "no function 'golden'"),
+        ("import not_a_module_anywhere\ndef golden(x):\n    return x\n", "golden_error", "importing the golden failed"),
+    ],
+)
 def test_golden_failures_are_typed(tmp_path: Path, body, kind, text):
     spec = write_golden(tmp_path, body)
     with pytest.raises(GoldenError) as exc:

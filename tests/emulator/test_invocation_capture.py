@@ -115,8 +115,9 @@ def test_the_host_copies_say_which_parameters_are_inputs_and_outputs(tmp_path):
 def test_a_program_with_its_own_inputs_is_judged_on_what_its_launch_got(tmp_path, emu_cache, needs_gxx):
     root = write(tmp_path / "mul_add")
     op = load_operator(root)
-    m = EmulatorDevice(cache_dir=emu_cache, timeout_s=60).run(op, op.manifest.cases[0],
-                                                              golden=str(root / "golden.py:golden"))
+    m = EmulatorDevice(cache_dir=emu_cache, timeout_s=60).run(
+        op, op.manifest.cases[0], golden=str(root / "golden.py:golden")
+    )
     # The harness's own random A and B never reach the program: only the captured ones make the golden agree.
     assert m.ok and m.correct, m.error
     assert [o.name for o in m.outputs] == ["z"] and m.block_dim == 4
@@ -133,17 +134,20 @@ def test_a_program_that_writes_its_outputs_is_not_captured(tmp_path, emu_cache, 
     # the launch is read (every device argument copied to disk) only for a program naming no output file: this
     # one writes output_z.bin, and would fail if it were run with TW_CAPTURE set
     program = PROGRAM.replace("#include <vector>", "#include <cstdio>\n#include <cstdlib>\n#include <vector>").replace(
-        "    int bad = 0;", """\
+        "    int bad = 0;",
+        """\
     if (std::getenv("TW_CAPTURE") != nullptr) return 7;
     FILE* out = std::fopen("output_z.bin", "wb");
     std::fwrite(hostC.data(), sizeof(float), total, out);
     std::fclose(out);
-    int bad = 0;""")
+    int bad = 0;""",
+    )
     root = write(tmp_path / "mul_add")
     (root / "mul_add.cpp").write_text(program)
     op = load_operator(root)
-    m = EmulatorDevice(cache_dir=emu_cache, timeout_s=60).run(op, op.manifest.cases[0],
-                                                              golden=str(root / "golden.py:golden"))
+    m = EmulatorDevice(cache_dir=emu_cache, timeout_s=60).run(
+        op, op.manifest.cases[0], golden=str(root / "golden.py:golden")
+    )
     # the harness's inputs never reach this program either, so only whether it ran uncaptured is judged here
     assert m.ok, m.error
     assert [o.name for o in m.outputs] == ["z"]
@@ -155,7 +159,8 @@ def test_a_program_that_launches_twice_and_writes_nothing_is_refused(tmp_path, e
     root = write(tmp_path / "mul_add")
     (root / "mul_add.cpp").write_text(PROGRAM.replace(launch, launch + launch))
     op = load_operator(root)
-    m = EmulatorDevice(cache_dir=emu_cache, timeout_s=60).run(op, op.manifest.cases[0],
-                                                              golden=str(root / "golden.py:golden"))
+    m = EmulatorDevice(cache_dir=emu_cache, timeout_s=60).run(
+        op, op.manifest.cases[0], golden=str(root / "golden.py:golden")
+    )
     assert not m.ok and m.error.kind == "bad_output"
     assert "launched kernels 2 times" in m.error.message and "output_<name>.bin" in m.error.message

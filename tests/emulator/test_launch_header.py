@@ -83,13 +83,23 @@ dtype = "float32"
 
 def test_the_header_declares_what_canns_generator_declares():
     loc = Loc(file="k.cpp", line=1, col=1, end_line=1, end_col=1)
-    entry = KernelEntry(name="affine", file="k.cpp", loc=loc, params=[
-        KernelParam(type="GM_ADDR", name="x"), KernelParam(type="float*", name="z", gm=True),
-        KernelParam(type="uint32_t", name="perBlock"), KernelParam(type="Coeffs", name="c")])
+    entry = KernelEntry(
+        name="affine",
+        file="k.cpp",
+        loc=loc,
+        params=[
+            KernelParam(type="GM_ADDR", name="x"),
+            KernelParam(type="float*", name="z", gm=True),
+            KernelParam(type="uint32_t", name="perBlock"),
+            KernelParam(type="Coeffs", name="c"),
+        ],
+    )
     text = launch_header(entry)
     assert "#define ACLRT_LAUNCH_KERNEL(kernel_func) aclrtlaunch_##kernel_func" in text
-    assert ('extern "C" uint32_t aclrtlaunch_affine(uint32_t blockDim, aclrtStream stream, void* x, void* z, '
-            "uint32_t perBlock, Coeffs* c);") in text
+    assert (
+        'extern "C" uint32_t aclrtlaunch_affine(uint32_t blockDim, aclrtStream stream, void* x, void* z, '
+        "uint32_t perBlock, Coeffs* c);"
+    ) in text
     # one header per kernel name; a template gets none
     assert [e.name for e in launchable([entry, entry], set())] == ["affine"]
     assert launchable([entry], {"affine"}) == []
@@ -120,4 +130,6 @@ aclrtMemcpy(hz, bytes, dz, bytes, ACL_MEMCPY_DEVICE_TO_HOST);
 """
     assert launch_roles([host], "affine") == {0: "input", 1: "output"}
     assert launch_roles([host.replace("ACLRT_LAUNCH_KERNEL(affine)", "aclrtlaunch_affine")], "affine") == {
-        0: "input", 1: "output"}
+        0: "input",
+        1: "output",
+    }

@@ -22,9 +22,24 @@ HERE = Path(__file__).resolve().parents[1] / "emulator_host"
 
 def test_opbase_helpers_selftest(tmp_path, needs_gxx):
     exe = tmp_path / "opbase"
-    proc = subprocess.run([shutil.which("g++"), "-std=c++17", "-O0", "-Wall", "-I", str(INCLUDE_DIR), "-I",
-                           str(INCLUDE_DIR / "op_common"), str(HERE / "opbase_util_selftest.cpp"), "-o", str(exe)],
-                          capture_output=True, text=True, timeout=600)
+    proc = subprocess.run(
+        [
+            shutil.which("g++"),
+            "-std=c++17",
+            "-O0",
+            "-Wall",
+            "-I",
+            str(INCLUDE_DIR),
+            "-I",
+            str(INCLUDE_DIR / "op_common"),
+            str(HERE / "opbase_util_selftest.cpp"),
+            "-o",
+            str(exe),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
     assert proc.returncode == 0, "\n".join(proc.stderr.splitlines()[:40])
     run = subprocess.run([str(exe)], capture_output=True, text=True, timeout=60)
     assert run.returncode == 0 and "all checks passed" in run.stdout, run.stdout + run.stderr
@@ -125,9 +140,14 @@ def test_tiling_reads_constant_inputs_with_opbase_helpers(tmp_path, emu_cache, n
         (root / rel).parent.mkdir(parents=True, exist_ok=True)
         (root / rel).write_text(text)
     (root / "golden.py").write_text("def golden(x, k, view):\n    return x * k[0]\n")
-    case = Case(name="c", inputs={"x": InputSpec(shape=[10, 100], dtype="float32"),
-                                  "k": InputSpec(shape=[1], dtype="int64"),
-                                  "view": InputSpec(shape=[2], dtype="int32")})
+    case = Case(
+        name="c",
+        inputs={
+            "x": InputSpec(shape=[10, 100], dtype="float32"),
+            "k": InputSpec(shape=[1], dtype="int64"),
+            "view": InputSpec(shape=[2], dtype="int32"),
+        },
+    )
     device = EmulatorDevice(cache_dir=emu_cache, timeout_s=60)
     inputs = {"k": np.array([k], dtype=np.int64), "view": np.array([25, 40], dtype=np.int32)}
     m = device.run(load_operator(root), case, golden=str(root / "golden.py:golden"), inputs=inputs)
@@ -201,7 +221,7 @@ static ge::graphStatus TilingFunc(gert::TilingContext* context)
     return tiling.DoTiling();
 }
 }
-""" + HOST[HOST.index("namespace ops {"):]
+""" + HOST[HOST.index("namespace ops {") :]
 
 
 def test_opbase_tiling_base_class_drives_the_steps(tmp_path, emu_cache, needs_gxx):
@@ -210,9 +230,14 @@ def test_opbase_tiling_base_class_drives_the_steps(tmp_path, emu_cache, needs_gx
         (root / rel).parent.mkdir(parents=True, exist_ok=True)
         (root / rel).write_text(text)
     (root / "golden.py").write_text("def golden(x, k, view):\n    return x * k[0]\n")
-    case = Case(name="c", inputs={"x": InputSpec(shape=[10, 100], dtype="float32"),
-                                  "k": InputSpec(shape=[1], dtype="int64"),
-                                  "view": InputSpec(shape=[2], dtype="int32")})
+    case = Case(
+        name="c",
+        inputs={
+            "x": InputSpec(shape=[10, 100], dtype="float32"),
+            "k": InputSpec(shape=[1], dtype="int64"),
+            "view": InputSpec(shape=[2], dtype="int32"),
+        },
+    )
     device = EmulatorDevice(cache_dir=emu_cache, timeout_s=60)
     inputs = {"k": np.array([5], dtype=np.int64), "view": np.array([25, 40], dtype=np.int32)}
     m = device.run(load_operator(root), case, golden=str(root / "golden.py:golden"), inputs=inputs)
@@ -293,10 +318,13 @@ def test_infer_shape_4_broadcast_gives_the_callers_shape(tmp_path, emu_cache, ne
         (root / rel).parent.mkdir(parents=True, exist_ok=True)
         (root / rel).write_text(text)
     (root / "golden.py").write_text("def golden(x, y):\n    return x + y\n")
-    case = Case(name="c", inputs={"x": InputSpec(shape=[4, 1, 8], dtype="float32"),
-                                  "y": InputSpec(shape=[1, 5, 8], dtype="float32")})
-    m = EmulatorDevice(cache_dir=emu_cache, timeout_s=60).run(load_operator(root), case,
-                                                              golden=str(root / "golden.py:golden"))
+    case = Case(
+        name="c",
+        inputs={"x": InputSpec(shape=[4, 1, 8], dtype="float32"), "y": InputSpec(shape=[1, 5, 8], dtype="float32")},
+    )
+    m = EmulatorDevice(cache_dir=emu_cache, timeout_s=60).run(
+        load_operator(root), case, golden=str(root / "golden.py:golden")
+    )
     assert m.ok and m.correct, m.error
     assert m.outputs[0].shape == [4, 5, 8]
     assert not [w for w in m.warnings if w.kind == "infer_shape"]  # InferShape agreed with the golden's shape
@@ -326,6 +354,10 @@ double Ceiling(double x) { return std::ceil(x); }
 def test_headers_by_their_paths_bring_what_operators_use(tmp_path, needs_gxx, text):
     src = tmp_path / "adv.cpp"
     src.write_text(text)
-    proc = subprocess.run([shutil.which("g++"), "-std=c++17", "-fsyntax-only", "-D__CCE_AICORE__=220", "-I",
-                           str(INCLUDE_DIR), str(src)], capture_output=True, text=True, timeout=600)
+    proc = subprocess.run(
+        [shutil.which("g++"), "-std=c++17", "-fsyntax-only", "-D__CCE_AICORE__=220", "-I", str(INCLUDE_DIR), str(src)],
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
     assert proc.returncode == 0, "\n".join(proc.stderr.splitlines()[:20])

@@ -30,8 +30,10 @@ def test_per_output_tolerance_applies_to_that_output_only():
 
 
 def test_manifest_output_tolerance_parses_and_refuses_negative_values():
-    text = ('[golden]\nfunction = "g.py:f"\n[[cases]]\nname = "c"\n[cases.inputs.x]\nshape = [4]\n'
-            'dtype = "float16"\n[cases.outputs.y]\natol = 0.01\n')
+    text = (
+        '[golden]\nfunction = "g.py:f"\n[[cases]]\nname = "c"\n[cases.inputs.x]\nshape = [4]\n'
+        'dtype = "float16"\n[cases.outputs.y]\natol = 0.01\n'
+    )
     spec = parse_manifest(text, "tilewise.toml").cases[0].outputs["y"]
     assert spec.atol == 0.01 and spec.rtol is None and spec.dtype is None
     with pytest.raises(ManifestError) as exc:

@@ -144,10 +144,14 @@ void fmax_do(uint32_t blockDim, void* l2ctrl, void* stream, uint8_t* x, uint8_t*
 
 
 def test_entry_named_like_libm_with_device_macros_and_builtins(tmp_path, emu_cache, needs_gxx):
-    root = write(tmp_path / "fmax", {"op_kernel/fmax_tiling.h": FMAX_TILING, "op_host/fmax.cpp": FMAX_HOST,
-                                     "op_kernel/fmax.cpp": FMAX_KERNEL})
-    case = Case(name="c", inputs={"x": InputSpec(shape=[6, 64], dtype="float32"),
-                                  "scale": InputSpec(shape=[1], dtype="float32")})
+    root = write(
+        tmp_path / "fmax",
+        {"op_kernel/fmax_tiling.h": FMAX_TILING, "op_host/fmax.cpp": FMAX_HOST, "op_kernel/fmax.cpp": FMAX_KERNEL},
+    )
+    case = Case(
+        name="c",
+        inputs={"x": InputSpec(shape=[6, 64], dtype="float32"), "scale": InputSpec(shape=[1], dtype="float32")},
+    )
     m = run(root, emu_cache, case, "def golden(x, scale):\n    return x.max(axis=1) * scale[0]\n")
     assert m.ok and m.correct, m.error
     assert m.block_dim == 6 and m.outputs[0].shape == [6]  # the golden's shape: the OpDef has no InferShape
@@ -256,8 +260,15 @@ __global__ __aicore__ void tpl(GM_ADDR x, GM_ADDR y, GM_ADDR workspace, GM_ADDR 
 
 
 def test_tiling_template_entry_runs_the_instantiation_the_key_selects(tmp_path, emu_cache, needs_gxx):
-    root = write(tmp_path / "tpl", {"op_kernel/tpl_key.h": TPL_KEY, "op_host/tpl_tiling.h": TPL_TILING,
-                                    "op_host/tpl.cpp": TPL_HOST, "op_kernel/tpl.cpp": TPL_KERNEL})
+    root = write(
+        tmp_path / "tpl",
+        {
+            "op_kernel/tpl_key.h": TPL_KEY,
+            "op_host/tpl_tiling.h": TPL_TILING,
+            "op_host/tpl.cpp": TPL_HOST,
+            "op_kernel/tpl.cpp": TPL_KERNEL,
+        },
+    )
     golden = "def golden(x, mode=0):\n    return x * (2 if mode == 1 else 1)\n"
     for mode in (0, 1):
         case = Case(name="c", inputs={"x": InputSpec(shape=[256], dtype="float32")}, attrs={"mode": mode})
@@ -273,7 +284,7 @@ def test_tiling_template_entry_runs_the_instantiation_the_key_selects(tmp_path, 
 def test_entry_template_parameters_are_read_from_the_source():
     text = "template <typename DT_X, uint32_t MODE = 0>\n__global__ __aicore__ void tpl(GM_ADDR x)"
     assert entry_template_params(text, text.index("tpl(")) == [("typename", "DT_X"), ("uint32_t", "MODE")]
-    text = "template <int A> void helper();\nextern \"C\" __global__ __aicore__ void op(GM_ADDR x)"
+    text = 'template <int A> void helper();\nextern "C" __global__ __aicore__ void op(GM_ADDR x)'
     assert entry_template_params(text, text.index("op(")) is None
 
 
@@ -315,8 +326,9 @@ def test_tiling_key_that_no_branch_names(tmp_path, emu_cache, needs_gxx):
     m = run(root, emu_cache, case, golden)
     assert not m.ok and m.error.kind == "bad_tiling_key" and "tiling key is 0" in m.error.message
     assert m.error.line == line_of(KEYED_KERNEL, "TILING_KEY_IS(1)")
-    host = replace_once(HOST, "context->SetBlockDim(blockDim);", "context->SetBlockDim(blockDim);\n"
-                        "    context->SetTilingKey(3);")
+    host = replace_once(
+        HOST, "context->SetBlockDim(blockDim);", "context->SetBlockDim(blockDim);\n    context->SetTilingKey(3);"
+    )
     root = write_operator(tmp_path / "keyed3" / "scale", kernel=KEYED_KERNEL, host=host)
     m = run(root, emu_cache, case, golden)
     assert m.ok and m.correct and m.tiling_key == 3, m.error
@@ -420,25 +432,48 @@ LIST_FILES = {"op_host/list_scale.cpp": LIST_HOST, "op_kernel/list_scale.cpp": L
 def test_optional_dynamic_and_value_depend_inputs(tmp_path, emu_cache, needs_gxx):
     root = write(tmp_path / "list_scale", LIST_FILES)
     k = np.array([3], dtype=np.int32)
-    with_bias = Case(name="b", inputs={"k": InputSpec(shape=[1], dtype="int32"),
-                                       "bias": InputSpec(shape=[64], dtype="float32"),
-                                       "xs[0]": InputSpec(shape=[64], dtype="float32"),
-                                       "xs[1]": InputSpec(shape=[8, 8], dtype="float32")})
+    with_bias = Case(
+        name="b",
+        inputs={
+            "k": InputSpec(shape=[1], dtype="int32"),
+            "bias": InputSpec(shape=[64], dtype="float32"),
+            "xs[0]": InputSpec(shape=[64], dtype="float32"),
+            "xs[1]": InputSpec(shape=[8, 8], dtype="float32"),
+        },
+    )
     # the golden takes the DYNAMIC input as a list in its OpDef place, and answers the DYNAMIC output with a list
-    m = run(root, emu_cache, with_bias, "def golden(k, bias, xs):\n"
-            "    return [xs[0] * k[0] + bias, xs[1] * k[0] + bias.reshape(8, 8)]\n", inputs={"k": k})
+    m = run(
+        root,
+        emu_cache,
+        with_bias,
+        "def golden(k, bias, xs):\n    return [xs[0] * k[0] + bias, xs[1] * k[0] + bias.reshape(8, 8)]\n",
+        inputs={"k": k},
+    )
     assert m.ok and m.correct, m.error
     assert [o.name for o in m.outputs] == ["ys[0]", "ys[1]"] and m.outputs[1].shape == [8, 8]
-    without = Case(name="n", inputs={"k": InputSpec(shape=[1], dtype="int32"),
-                                     **{f"xs[{i}]": InputSpec(shape=[32], dtype="float32") for i in range(3)}})
-    m = run(root, emu_cache, without, "def golden(k, bias, xs):\n    assert bias is None\n"
-            "    return ([x * k[0] for x in xs],)\n",
-            inputs={"k": k})
+    without = Case(
+        name="n",
+        inputs={
+            "k": InputSpec(shape=[1], dtype="int32"),
+            **{f"xs[{i}]": InputSpec(shape=[32], dtype="float32") for i in range(3)},
+        },
+    )
+    m = run(
+        root,
+        emu_cache,
+        without,
+        "def golden(k, bias, xs):\n    assert bias is None\n    return ([x * k[0] for x in xs],)\n",
+        inputs={"k": k},
+    )
     assert m.ok and m.correct and len(m.outputs) == 3, m.error
     # Without ValueDepend the tiling reads no values (nullptr, as on a device): the host crash is a typed error.
-    root = write(tmp_path / "no_depend" / "list_scale", {
-        "op_host/list_scale.cpp": LIST_HOST.replace(".ValueDepend(REQUIRED)", ""),
-        "op_kernel/list_scale.cpp": LIST_KERNEL})
+    root = write(
+        tmp_path / "no_depend" / "list_scale",
+        {
+            "op_host/list_scale.cpp": LIST_HOST.replace(".ValueDepend(REQUIRED)", ""),
+            "op_kernel/list_scale.cpp": LIST_KERNEL,
+        },
+    )
     m = run(root, emu_cache, without, inputs={"k": k})
     assert not m.ok and m.error.kind == "host_crash" and "ValueDepend" in m.error.message
 
@@ -446,9 +481,14 @@ def test_optional_dynamic_and_value_depend_inputs(tmp_path, emu_cache, needs_gxx
 def test_dynamic_names_bind_to_their_opdef_input(tmp_path):
     root = write(tmp_path / "list_scale", LIST_FILES)
     op = load_operator(root)
-    case = Case(name="c", inputs={"k": InputSpec(shape=[1], dtype="int32"),
-                                  "xs[0]": InputSpec(shape=[4], dtype="float32"),
-                                  "xs[1]": InputSpec(shape=[4], dtype="float32")})
+    case = Case(
+        name="c",
+        inputs={
+            "k": InputSpec(shape=[1], dtype="int32"),
+            "xs[0]": InputSpec(shape=[4], dtype="float32"),
+            "xs[1]": InputSpec(shape=[4], dtype="float32"),
+        },
+    )
     macros, _ = bind_dtypes(op, case)
     assert macros["DTYPE_XS"] == "float" and "DTYPE_BIAS" not in macros
     assert output_names(op, 3) == ["ys[0]", "ys[1]", "ys[2]"] and output_names(op, 0) == ["ys[0]"]
@@ -567,13 +607,19 @@ extern "C" __global__ __aicore__ void static_op(GM_ADDR x, GM_ADDR xf, GM_ADDR t
 
 
 def test_static_tensors_transdata_and_library_apis(tmp_path, emu_cache, needs_gxx):
-    root = write(tmp_path / "static_op", {"op_host/static_op.cpp": STATIC_HOST,
-                                          "op_kernel/static_op.cpp": STATIC_KERNEL})
-    case = Case(name="c", inputs={"x": InputSpec(shape=[16, 16], dtype="float16"),
-                                  "xf": InputSpec(shape=[16, 8], dtype="float32")}, attrs={"bad": 0})
-    golden = ("def golden(x, xf, bad=0):\n    sig = (1 / (1 + np.exp(-x.astype(np.float32)))).astype(np.float16)\n"
-              "    rows = x.astype(np.float64).sum(axis=1).astype(np.float16)\n"
-              "    return x.T, sig, (5 + 3 * np.arange(64)).astype(np.int32), xf.T, rows\n")
+    root = write(
+        tmp_path / "static_op", {"op_host/static_op.cpp": STATIC_HOST, "op_kernel/static_op.cpp": STATIC_KERNEL}
+    )
+    case = Case(
+        name="c",
+        inputs={"x": InputSpec(shape=[16, 16], dtype="float16"), "xf": InputSpec(shape=[16, 8], dtype="float32")},
+        attrs={"bad": 0},
+    )
+    golden = (
+        "def golden(x, xf, bad=0):\n    sig = (1 / (1 + np.exp(-x.astype(np.float32)))).astype(np.float16)\n"
+        "    rows = x.astype(np.float64).sum(axis=1).astype(np.float16)\n"
+        "    return x.T, sig, (5 + 3 * np.arange(64)).astype(np.int32), xf.T, rows\n"
+    )
     m = run(root, emu_cache, case, golden)
     assert m.ok and m.correct, m.error
     assert m.ub_peak_bytes == 3072 + 16 * 2  # the static tensors' extent counts as UB use
@@ -639,18 +685,27 @@ def test_invocation_with_data_utils_and_unnamed_outputs(tmp_path, emu_cache, nee
 # ---------------------------------------------------------------------------------------------------------------
 # The Python half: 16-bit outputs get one unit in the last place of slack; user arrays that do not fit the case.
 
+
 def test_sixteen_bit_outputs_are_judged_at_their_own_precision():
     want = np.array([300.0, 2.5, -7.0])
-    for dtype, ulp in (("bfloat16", np.array([2.0, 2.0**-6, 2.0**-5])),
-                       ("float16", np.spacing(want.astype(np.float16)).astype(np.float64))):
+    for dtype, ulp in (
+        ("bfloat16", np.array([2.0, 2.0**-6, 2.0**-5])),
+        ("float16", np.spacing(want.astype(np.float16)).astype(np.float64)),
+    ):
         out = [OutputCheck(name="y", shape=[3], dtype=dtype)]
         got = want + ulp
-        raw = got.astype(np.float16) if dtype == "float16" else (
-            got.astype(np.float32).view(np.uint32) >> 16).astype(np.uint16)
+        raw = (
+            got.astype(np.float16)
+            if dtype == "float16"
+            else (got.astype(np.float32).view(np.uint32) >> 16).astype(np.uint16)
+        )
         (ok,) = check_outputs(out, [raw], [want], rtol=1e-4, atol=0)
         assert ok.ok, dtype
-        raw = (want + 3 * ulp).astype(np.float16) if dtype == "float16" else (
-            (want + 3 * ulp).astype(np.float32).view(np.uint32) >> 16).astype(np.uint16)
+        raw = (
+            (want + 3 * ulp).astype(np.float16)
+            if dtype == "float16"
+            else ((want + 3 * ulp).astype(np.float32).view(np.uint32) >> 16).astype(np.uint16)
+        )
         (bad,) = check_outputs(out, [raw], [want], rtol=1e-4, atol=0)
         assert not bad.ok and bad.mismatches == 3, dtype
 

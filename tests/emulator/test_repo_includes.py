@@ -97,12 +97,12 @@ extern "C" __global__ __aicore__ void scaled_copy(GM_ADDR x, GM_ADDR y, GM_ADDR 
 
 TREE = {
     "common/inc/op_host/rows_util.h": "#pragma once\n#include <cstdint>\ninline uint32_t TwTestBlocks(uint32_t rows) "
-                                      "{ return rows; }\n",
+    "{ return rows; }\n",
     "common/inc/op_kernel/bias.h": "#pragma once\nconstexpr float COMMON_BIAS = 1.0f;\n",
     "math/sibling/op_host/sibling_limits.h": "#pragma once\nconstexpr uint32_t SIBLING_MAX_COLS = 4096;\n",
     # the kernel build's layout: ../sibling/arch/ from scaled_copy/op_kernel/ is sibling/op_kernel/arch/
     "math/sibling/op_kernel/arch/scale_body.h": '#pragma once\n#include "scale_const.h"\n'
-                                                "__aicore__ inline float SiblingScale() { return SCALE_CONST; }\n",
+    "__aicore__ inline float SiblingScale() { return SCALE_CONST; }\n",
     "math/sibling/op_kernel/arch/scale_const.h": "#pragma once\nconstexpr float SCALE_CONST = 3.0f;\n",
     "math/sibling/op_kernel/offset.h": "#pragma once\nconstexpr float SIBLING_OFFSET = 0.5f;\n",
     "math/scaled_copy/op_host/scaled_copy_tiling.h": TILING,

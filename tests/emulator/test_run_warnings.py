@@ -45,8 +45,11 @@ def line_of(text: str, needle: str) -> int:
     return next(i for i, line in enumerate(text.splitlines(), 1) if needle in line)
 
 
-UNALIGNED = replace_once(KERNEL, "DataCopy(xLocal, xGm[progress * tileLength], tileLength);",
-                         "DataCopy(xLocal, xGm[progress * tileLength], tileLength - 1);")
+UNALIGNED = replace_once(
+    KERNEL,
+    "DataCopy(xLocal, xGm[progress * tileLength], tileLength);",
+    "DataCopy(xLocal, xGm[progress * tileLength], tileLength - 1);",
+)
 
 
 def test_an_unaligned_datacopy_runs_drops_its_tail_and_warns_at_the_line(emu_cache, needs_gxx):
@@ -67,8 +70,9 @@ def test_the_cli_lists_warnings_in_text_and_json(emu_cache, needs_gxx, capsys, m
     from server.cli import main
 
     monkeypatch.setenv("TILEWISE_CACHE", str(emu_cache))
-    root = write_operator(emu_cache.parent / "warnings-operator" / "cli", kernel=UNALIGNED, host=HOST,
-                          manifest=MANIFEST)
+    root = write_operator(
+        emu_cache.parent / "warnings-operator" / "cli", kernel=UNALIGNED, host=HOST, manifest=MANIFEST
+    )
     (root / "golden.py").write_text(GOLDEN)
     line = line_of(UNALIGNED, "tileLength - 1")
     assert main(["run", str(root)]) == 1
@@ -97,8 +101,11 @@ def test_outputs_start_poisoned_so_an_unzeroed_atomic_add_fails_unless_the_case_
 
 
 def test_a_write_far_past_the_end_of_an_output_is_an_out_of_bounds_error(emu_cache, needs_gxx):
-    k = replace_once(KERNEL, "DataCopy(yGm[progress * tileLength], yLocal, tileLength);",
-                     "DataCopy(yGm[progress * tileLength + 47 * blockLength + 8], yLocal, tileLength);")
+    k = replace_once(
+        KERNEL,
+        "DataCopy(yGm[progress * tileLength], yLocal, tileLength);",
+        "DataCopy(yGm[progress * tileLength + 47 * blockLength + 8], yLocal, tileLength);",
+    )
     m, root = run(emu_cache, k, name="oob")
     assert not m.ok and m.error.kind == "gm_out_of_bounds", m.error
     assert m.error.line == line_of(k, "47 * blockLength + 8") and "output y" in m.error.message
@@ -110,8 +117,12 @@ COPY_OUT_LAST = "        DataCopy(yGm[progress * tileLength], yLocal, tileLength
 def _extra_write_after_y(halves_past: int) -> str:
     """The scale kernel, whose last block also writes 16 halves `halves_past` halves after the end of y (y is 768
     KiB, a multiple of 32 bytes, so its device allocation ends 32 bytes = 16 halves after it)."""
-    return replace_once(KERNEL, COPY_OUT_LAST, COPY_OUT_LAST + "        if (GetBlockIdx() == GetBlockNum() - 1) "
-                        f"DataCopy(yGm[blockLength + {halves_past}], yLocal, 16);  // @extra\n")
+    return replace_once(
+        KERNEL,
+        COPY_OUT_LAST,
+        COPY_OUT_LAST + "        if (GetBlockIdx() == GetBlockNum() - 1) "
+        f"DataCopy(yGm[blockLength + {halves_past}], yLocal, 16);  // @extra\n",
+    )
 
 
 def test_a_write_into_the_guard_after_an_output_is_a_warning_and_not_part_of_the_output(emu_cache, needs_gxx):
@@ -135,8 +146,11 @@ def test_a_write_beyond_the_guard_after_an_output_is_an_error(emu_cache, needs_g
 def test_a_read_into_the_guard_after_an_input_is_a_warning_and_the_output_check_decides(emu_cache, needs_gxx):
     """Every block reads its tile 32 halves late: the last block's read ends 64 bytes past x, in the guard. The
     device reads whatever lies there; the run goes on and the output is wrong, as the golden says."""
-    k = replace_once(KERNEL, "DataCopy(xLocal, xGm[progress * tileLength], tileLength);",
-                     "DataCopy(xLocal, xGm[progress * tileLength + 32], tileLength);")
+    k = replace_once(
+        KERNEL,
+        "DataCopy(xLocal, xGm[progress * tileLength], tileLength);",
+        "DataCopy(xLocal, xGm[progress * tileLength + 32], tileLength);",
+    )
     m, root = run(emu_cache, k, name="guard_read")
     assert m.ok and m.error is None and m.correct is False, m.error
     assert [(w.kind, w.line) for w in m.warnings] == [("gm_out_of_bounds", line_of(k, "tileLength + 32"))]
@@ -147,9 +161,16 @@ def test_run_warnings_become_warning_diagnostics_beside_the_error(tmp_path):
     root = write_operator(tmp_path / "scale")
     op = load_operator(root)
     kernel = str(root / "op_kernel" / "scale.cpp")
-    m = Measurement(ok=False, error=RunError(kind="deadlock", message="stuck", file=kernel, line=40),
-                    warnings=[RunWarning(kind="race", message="unsynchronised", file=kernel, line=37, count=3),
-                              RunWarning(kind="misaligned", message="elsewhere", file="/not/in/op.cpp", line=1)])
+    m = Measurement(
+        ok=False,
+        error=RunError(kind="deadlock", message="stuck", file=kernel, line=40),
+        warnings=[
+            RunWarning(kind="race", message="unsynchronised", file=kernel, line=37, count=3),
+            RunWarning(kind="misaligned", message="elsewhere", file="/not/in/op.cpp", line=1),
+        ],
+    )
     items = run_error_items(SimpleNamespace(op=op), m)
     assert [(i.diagnostic.severity, i.diagnostic.code, i.diagnostic.range.start.line) for i in items] == [
-        (types.DiagnosticSeverity.Error, "deadlock", 39), (types.DiagnosticSeverity.Warning, "race", 36)]
+        (types.DiagnosticSeverity.Error, "deadlock", 39),
+        (types.DiagnosticSeverity.Warning, "race", 36),
+    ]

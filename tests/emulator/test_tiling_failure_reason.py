@@ -41,15 +41,19 @@ def test_the_last_logged_error_is_the_reason(tmp_path, emu_cache, needs_gxx):
     text = host.read_text()
     old = "    if (totalLength == 0) {\n        return ge::GRAPH_FAILED;\n    }\n"
     assert text.count(old) == 1
-    host.write_text(text.replace(old, CHECKS).replace('#include "register/op_def_registry.h"\n',
-                                                      '#include "register/op_def_registry.h"\n#include "log/log.h"\n'))
+    host.write_text(
+        text.replace(old, CHECKS).replace(
+            '#include "register/op_def_registry.h"\n', '#include "register/op_def_registry.h"\n#include "log/log.h"\n'
+        )
+    )
     device = EmulatorDevice(cache_dir=emu_cache, timeout_s=60)
     op = load_operator(root)
     m = device.run(op, case(10000))
     assert not m.ok and m.error.kind == "tiling_failed"
     # The check's message, with the node it names; not the earlier error, not the warning.
-    assert m.error.message == ("the tiling function returned GRAPH_FAILED: AddCustom: x has 10000 elements, "
-                               "at most 8192"), m.error.message
+    assert m.error.message == (
+        "the tiling function returned GRAPH_FAILED: AddCustom: x has 10000 elements, at most 8192"
+    ), m.error.message
     # A failure with no error logged in this run says only that it failed.
     m = device.run(op, case(2048))
     assert not m.ok and m.error.message == "the tiling function returned GRAPH_FAILED", m.error.message
@@ -80,17 +84,26 @@ def test_opdef_tiling_parse_runs_before_the_tiling(tmp_path, emu_cache, needs_gx
     shutil.copytree(EXAMPLE, root)
     host = root / "op_host" / "add_custom.cpp"
     text = host.read_text()
-    checks = ("    if (totalLength == 0) {\n        return ge::GRAPH_FAILED;\n    }\n",
-              "namespace optiling {\nstatic ge::graphStatus TilingFunc",
-              "this->AICore().SetTiling(optiling::TilingFunc);")
+    checks = (
+        "    if (totalLength == 0) {\n        return ge::GRAPH_FAILED;\n    }\n",
+        "namespace optiling {\nstatic ge::graphStatus TilingFunc",
+        "this->AICore().SetTiling(optiling::TilingFunc);",
+    )
     assert all(text.count(c) == 1 for c in checks)
-    text = text.replace(checks[0], checks[0] + '    OP_CHECK_IF(g_parsed != 1, OP_LOGE(context, "parsed %d times", '
-                        "g_parsed), return ge::GRAPH_FAILED);\n")
+    text = text.replace(
+        checks[0],
+        checks[0] + '    OP_CHECK_IF(g_parsed != 1, OP_LOGE(context, "parsed %d times", '
+        "g_parsed), return ge::GRAPH_FAILED);\n",
+    )
     text = text.replace(checks[1], PARSE + checks[1])
-    text = text.replace(checks[2], "this->AICore().SetTiling(optiling::TilingFunc).SetTilingParse("
-                        "optiling::TilingPrepare);")
-    host.write_text(text.replace('#include "register/op_def_registry.h"\n',
-                                 '#include "register/op_def_registry.h"\n#include "log/log.h"\n'))
+    text = text.replace(
+        checks[2], "this->AICore().SetTiling(optiling::TilingFunc).SetTilingParse(optiling::TilingPrepare);"
+    )
+    host.write_text(
+        text.replace(
+            '#include "register/op_def_registry.h"\n', '#include "register/op_def_registry.h"\n#include "log/log.h"\n'
+        )
+    )
     device = EmulatorDevice(cache_dir=emu_cache, timeout_s=60)
     m = device.run(load_operator(root), case(4096))
     assert m.ok, m.error

@@ -84,26 +84,49 @@ INPLACE_BODY = """LocalTensor<float> a = bindQueue.AllocTensor<float>();
             bindQueue.FreeTensor(z);"""
 
 # The host takes blockDim and the tile length as attributes, so every timing case shares one host build.
-TIMED_HOST = (HOST.replace("uint32_t blockDim = BLOCK_DIM;",
-                           "uint32_t blockDim = *context->GetAttrs()->GetAttrPointer<int64_t>(0);")
-              .replace("tiling.set_tileLength(TILE_LENGTH);",
-                       "tiling.set_tileLength(*context->GetAttrs()->GetAttrPointer<int64_t>(1));")
-              .replace('this->Attr("scale").AttrType(OPTIONAL).Float(2.0);',
-                       'this->Attr("block_dim").AttrType(OPTIONAL).Int(1);\n'
-                       '        this->Attr("tile").AttrType(OPTIONAL).Int(6144);')
-              .replace("ge::DT_FLOAT16", "ge::DT_FLOAT"))
+TIMED_HOST = (
+    HOST.replace(
+        "uint32_t blockDim = BLOCK_DIM;", "uint32_t blockDim = *context->GetAttrs()->GetAttrPointer<int64_t>(0);"
+    )
+    .replace(
+        "tiling.set_tileLength(TILE_LENGTH);",
+        "tiling.set_tileLength(*context->GetAttrs()->GetAttrPointer<int64_t>(1));",
+    )
+    .replace(
+        'this->Attr("scale").AttrType(OPTIONAL).Float(2.0);',
+        'this->Attr("block_dim").AttrType(OPTIONAL).Int(1);\n        this->Attr("tile").AttrType(OPTIONAL).Int(6144);',
+    )
+    .replace("ge::DT_FLOAT16", "ge::DT_FLOAT")
+)
 
 
-def timed(tmp_path: Path, emu_cache: Path, *, buffers=2, inplace=False, pipe_all=False, tile=6144, block_dim=1,
-          tiles=32, chip="910B2"):
+def timed(
+    tmp_path: Path,
+    emu_cache: Path,
+    *,
+    buffers=2,
+    inplace=False,
+    pipe_all=False,
+    tile=6144,
+    block_dim=1,
+    tiles=32,
+    chip="910B2",
+):
     barrier = "\n            PipeBarrier<PIPE_ALL>();" if pipe_all else ""
-    kernel = KERNEL.format(buffers=buffers, init=INPLACE_INIT if inplace else SEPARATE_INIT,
-                           body=INPLACE_BODY if inplace else SEPARATE_BODY.format(barrier=barrier))
+    kernel = KERNEL.format(
+        buffers=buffers,
+        init=INPLACE_INIT if inplace else SEPARATE_INIT,
+        body=INPLACE_BODY if inplace else SEPARATE_BODY.format(barrier=barrier),
+    )
     # One directory for every variant: builds are keyed by content and path, so the host object is shared.
-    root = write_operator(emu_cache.parent / "timing-operator" / "scale", kernel=kernel, host=TIMED_HOST,
-                          tiling_h=TILING_H)
-    case = Case(name="t", inputs={"x": InputSpec(shape=[block_dim * tile * tiles], dtype="float32")},
-                attrs={"block_dim": block_dim, "tile": tile})
+    root = write_operator(
+        emu_cache.parent / "timing-operator" / "scale", kernel=kernel, host=TIMED_HOST, tiling_h=TILING_H
+    )
+    case = Case(
+        name="t",
+        inputs={"x": InputSpec(shape=[block_dim * tile * tiles], dtype="float32")},
+        attrs={"block_dim": block_dim, "tile": tile},
+    )
     m = EmulatorDevice(chip=chip, cache_dir=emu_cache).run(load_operator(root), case)
     assert m.ok and m.error is None, m.error
     return m
@@ -142,8 +165,8 @@ def achieved_gibps(m, tile_bytes_total: int) -> float:
 
 def test_large_copies_approach_peak_and_small_ones_do_not(tmp_path, emu_cache, needs_gxx):
     flat_peak = 100.9  # GiB/s per core, GM->UB, the flat figure of the PTO-ISA cost model
-    big = timed(tmp_path, emu_cache, tile=4096, tiles=8)       # 16 KiB copies
-    small = timed(tmp_path, emu_cache, tile=128, tiles=256)    # 512-byte copies
+    big = timed(tmp_path, emu_cache, tile=4096, tiles=8)  # 16 KiB copies
+    small = timed(tmp_path, emu_cache, tile=128, tiles=256)  # 512-byte copies
     total = 4096 * 8 * 4
     assert achieved_gibps(big, total) > 0.75 * flat_peak
     assert achieved_gibps(small, total) < 0.1 * flat_peak

@@ -45,8 +45,12 @@ def run(tmp_path_factory: pytest.TempPathFactory):
 
     def go(case: str) -> Out:
         r = run_driver(exe, case)
-        return Out({k: [float(v) for v in words] for k, words in r.lines.items()}, r.ok, r.error,
-                   [(name, int(pipe)) for name, pipe in r.trace])
+        return Out(
+            {k: [float(v) for v in words] for k, words in r.lines.items()},
+            r.ok,
+            r.error,
+            [(name, int(pipe)) for name, pipe in r.trace],
+        )
 
     return go
 
@@ -66,7 +70,7 @@ def test_tbuf_get_forms_view_the_same_buffer_and_check_bounds(run):
     # Get<float>() of 1024 bytes, Get<float>(64), GetWithOffset<int32_t>(32, 512), Get<half>() of a 256-byte TBuf<>
     assert o.values["sizes"] == [256, 64, 32, 128]
     assert o.values["addr"] == [0, 512, 1024]  # UB byte offsets: the second TBuf follows the first
-    assert o.values["alias"] == [7]            # byte 512 is int32 element 128 of the whole-buffer view
+    assert o.values["alias"] == [7]  # byte 512 is int32 element 128 of the whole-buffer view
     # The write 4 bytes past the buffer is a warning and lands in the next buffer (UB has no per-buffer
     # protection); only the access past the physical UB stops the run.
     assert o.values["warn:ub_out_of_bounds"] == [float(line_of("the access past the buffer's end"))]
@@ -95,19 +99,32 @@ def test_legacy_vector_intrinsics_follow_the_mask_register(run):
     # counter mode: 70 elements whatever the repeat argument; element 70 keeps the earlier vexp result
     assert o.values["vadds_count"][:2] == [69, 70]
     assert o.values["vadds_count"][2] == pytest.approx(20.085537, rel=1e-6)
-    assert o.trace == [("Add", PIPE_V), ("Muls", PIPE_V), ("Duplicate", PIPE_V), ("Exp", PIPE_V),
-                       ("WholeReduceSum", PIPE_V), ("WholeReduceMax", PIPE_V), ("Adds", PIPE_V)]
+    assert o.trace == [
+        ("Add", PIPE_V),
+        ("Muls", PIPE_V),
+        ("Duplicate", PIPE_V),
+        ("Exp", PIPE_V),
+        ("WholeReduceSum", PIPE_V),
+        ("WholeReduceMax", PIPE_V),
+        ("Adds", PIPE_V),
+    ]
 
 
 def test_legacy_burst_copies_gaps_and_atomic_add(run):
     o = run("legacy_copy")
     assert o.ok, o.error
     gm_in = list(range(64))
-    burst = gm_in[0:8] + gm_in[16:24]                # srcGap of one block between the two bursts
+    burst = gm_in[0:8] + gm_in[16:24]  # srcGap of one block between the two bursts
     assert o.values["gm1"] == [2 * v for v in burst[:8]] + burst[8:]  # then out[0..7] += in[0..7] atomically
     assert o.values["ub_copy"] == [0, 1]
-    assert o.trace == [("DataCopy", PIPE_MTE2), ("DataCopy", PIPE_MTE3), ("SetAtomicAdd", PIPE_S),
-                       ("DataCopy", PIPE_MTE3), ("SetAtomicNone", PIPE_S), ("DataCopy", PIPE_V)]
+    assert o.trace == [
+        ("DataCopy", PIPE_MTE2),
+        ("DataCopy", PIPE_MTE3),
+        ("SetAtomicAdd", PIPE_S),
+        ("DataCopy", PIPE_MTE3),
+        ("SetAtomicNone", PIPE_S),
+        ("DataCopy", PIPE_V),
+    ]
 
 
 def test_legacy_wait_flag_without_set_flag_hangs(run):
@@ -131,20 +148,30 @@ def test_fused_arithmetic_count_and_mask_forms(run):
     assert o.ok, o.error
     k = np.arange(64, dtype=np.float32)
     a, b, d = k / f32(4) - f32(8), f32(1.5) - k / f32(8), np.full(64, 2, np.float32)
-    want = {"AddRelu": np.maximum(a + b, 0), "SubRelu": np.maximum(a - b, 0), "FusedMulAdd": a * d + b,
-            "FusedMulAddRelu": np.maximum(a * d + b, 0), "MulAddDst": a * b + d}
+    want = {
+        "AddRelu": np.maximum(a + b, 0),
+        "SubRelu": np.maximum(a - b, 0),
+        "FusedMulAdd": a * d + b,
+        "FusedMulAddRelu": np.maximum(a * d + b, 0),
+        "MulAddDst": a * b + d,
+    }
     for name, w in want.items():
         np.testing.assert_array_equal(f32(o.values[name]), w.astype(np.float32), err_msg=name)
     np.testing.assert_array_equal(f32(o.values["FusedMulAdd_mask"]), np.r_[(a * d + b)[:8], 2, 2])
     assert o.values["CreateVecIndex"] == [-5, -4, -3, -2, -1, 0]
     m = np.r_[(a * d + b)[:8], 2, 2, 2, 2].astype(np.float32)
-    m[[5, 1, 7, 2]] = a[:4]                  # Scatter to byte offsets 4 + (16, 0, 24, 4)
-    m[8:12] = [0.5, 0.25, 0.0, -0.25]        # Arange(0.5, -0.25)
+    m[[5, 1, 7, 2]] = a[:4]  # Scatter to byte offsets 4 + (16, 0, 24, 4)
+    m[8:12] = [0.5, 0.25, 0.0, -0.25]  # Arange(0.5, -0.25)
     np.testing.assert_array_equal(f32(o.values["Scatter"]), m)
     assert o.values["RepeatReduceSum"] == [float(a[:16].sum()), float(a.sum())]
-    assert [t for t, _ in o.trace if t != "Duplicate"] == list(want) + ["FusedMulAdd", "CreateVecIndex", "Scatter",
-                                                                        "ArithProgression", "WholeReduceSum",
-                                                                        "WholeReduceSum"]
+    assert [t for t, _ in o.trace if t != "Duplicate"] == list(want) + [
+        "FusedMulAdd",
+        "CreateVecIndex",
+        "Scatter",
+        "ArithProgression",
+        "WholeReduceSum",
+        "WholeReduceSum",
+    ]
 
 
 def test_high_level_math(run):
@@ -154,13 +181,31 @@ def test_high_level_math(run):
     x = (k / f32(10) - f32(3.2)).astype(np.float64)
     y = (f32(0.05) + k / f32(32)).astype(np.float64)
     even = np.round(x)  # Round: the nearest integer, halves to even (asc-devkit's adv_api/math/round.h says so)
-    want = {"Tanh": np.tanh(x), "Sin": np.sin(x), "Cos": np.cos(x), "Atan": np.arctan(x), "Asinh": np.arcsinh(x),
-            "Erf": np.array([math.erf(v) for v in x]), "Log2": np.log2(y), "Floor": np.floor(x), "Ceil": np.ceil(x),
-            "Round": even, "Trunc": np.trunc(x), "Frac": x - np.trunc(x), "Sign": np.sign(x),
-            "PowerTT": y ** x, "PowerTS": x ** 3, "PowerST": 2.0 ** x, "Fmod": np.fmod(x, y),
-            "ClampMax": np.minimum(x, 1.25), "ClampMin": np.maximum(x, -0.5),
-            "Silu": x / (1 + np.exp(-x)), "Swish": x / (1 + np.exp(-1.5 * x)),
-            "Gelu": x / (1 + np.exp(-1.59576912 * (x + 0.044715 * x ** 3))), "FasterGelu": x / (1 + np.exp(-1.702 * x))}
+    want = {
+        "Tanh": np.tanh(x),
+        "Sin": np.sin(x),
+        "Cos": np.cos(x),
+        "Atan": np.arctan(x),
+        "Asinh": np.arcsinh(x),
+        "Erf": np.array([math.erf(v) for v in x]),
+        "Log2": np.log2(y),
+        "Floor": np.floor(x),
+        "Ceil": np.ceil(x),
+        "Round": even,
+        "Trunc": np.trunc(x),
+        "Frac": x - np.trunc(x),
+        "Sign": np.sign(x),
+        "PowerTT": y**x,
+        "PowerTS": x**3,
+        "PowerST": 2.0**x,
+        "Fmod": np.fmod(x, y),
+        "ClampMax": np.minimum(x, 1.25),
+        "ClampMin": np.maximum(x, -0.5),
+        "Silu": x / (1 + np.exp(-x)),
+        "Swish": x / (1 + np.exp(-1.5 * x)),
+        "Gelu": x / (1 + np.exp(-1.59576912 * (x + 0.044715 * x**3))),
+        "FasterGelu": x / (1 + np.exp(-1.702 * x)),
+    }
     for name, w in want.items():
         np.testing.assert_allclose(o.values[name], w.astype(np.float32), rtol=2e-6, atol=1e-7, err_msg=name)
     np.testing.assert_allclose(o.values["Acos"][:16], np.arccos(y[:16]).astype(np.float32), rtol=2e-6)
@@ -227,18 +272,19 @@ def test_sort32_mrgsort_sort_and_extract(run, tag):
     o = run("sort")
     assert o.ok, o.error
     k = np.arange(64)
-    score = (k * 37) % 64 // 2 - 10          # every value twice
+    score = (k * 37) % 64 // 2 - 10  # every value twice
     order = np.argsort(-score, kind="stable")  # largest first, ties in input order
     assert o.values[f"{tag}_values"] == list(score[order])
-    assert o.values[f"{tag}_index"] == list(100 + order)   # two Sort32 runs merged by MrgSort
+    assert o.values[f"{tag}_index"] == list(100 + order)  # two Sort32 runs merged by MrgSort
     assert o.values[f"{tag}_taken"] == [32, 32]
-    assert o.values[f"{tag}_full"] == list(100 + order)    # Sort<T, isFullSort = true> after Concat
-    run0 = np.argsort(-score[:32], kind="stable")[:4]        # the first 4 of run 0, then all of run 1
+    assert o.values[f"{tag}_full"] == list(100 + order)  # Sort<T, isFullSort = true> after Concat
+    run0 = np.argsort(-score[:32], kind="stable")[:4]  # the first 4 of run 0, then all of run 1
     run1 = 32 + np.argsort(-score[32:], kind="stable")
-    merged = sorted([(score[i], 0, n, i) for n, i in enumerate(run0)] + [(score[i], 1, n, i) for n, i in
-                                                                         enumerate(run1)],
-                    key=lambda t: (-t[0], t[1], t[2]))
-    taken0 = next(j for j in range(len(merged)) if sum(t[1] == 0 for t in merged[:j + 1]) == 4)
+    merged = sorted(
+        [(score[i], 0, n, i) for n, i in enumerate(run0)] + [(score[i], 1, n, i) for n, i in enumerate(run1)],
+        key=lambda t: (-t[0], t[1], t[2]),
+    )
+    taken0 = next(j for j in range(len(merged)) if sum(t[1] == 0 for t in merged[: j + 1]) == 4)
     # isExhaustedSuspension: stops right after the 4-element list's last element went out
     assert o.values[f"{tag}_suspended"] == [4, taken0 + 1 - 4]
     assert o.values[f"{tag}_basic"] == [100 + t[3] for t in merged[:32]]
@@ -256,8 +302,8 @@ def test_wait_pre_block_orders_the_blocks(run):
     assert o.ok, o.error
     got = o.values["gm1_i32"]
     assert got[:4] == [0, 1, 2, 3] and got[15] == 4  # in block order although block 3 was ready first
-    assert got[8] == 20 * 100 + 40                   # GetSortLen: 10 structures = 20 floats, 40 halves
-    assert got[9] == 0                               # DisableDmaAtomic turned SetAtomicAdd off
+    assert got[8] == 20 * 100 + 40  # GetSortLen: 10 structures = 20 floats, 40 halves
+    assert got[9] == 0  # DisableDmaAtomic turned SetAtomicAdd off
 
 
 def test_pattern_reduce_and_broadcast(run):

@@ -79,8 +79,14 @@ def test_init_output_fills_gm_through_the_vector_unit_and_mte3(run):
     assert o.ok, o.error
     assert o.nums("out") == [2.5, 2.5, 0]
     assert o.nums("ints") == [-7, -7, 0, 0, 0]  # the value defaults to 0
-    assert o.trace == [("Duplicate", PIPE_V, 400), ("InitOutput", PIPE_MTE3, 400), ("Duplicate", PIPE_V, 16),
-                       ("InitOutput", PIPE_MTE3, 16), ("Duplicate", PIPE_V, 8), ("InitOutput", PIPE_MTE3, 8)]
+    assert o.trace == [
+        ("Duplicate", PIPE_V, 400),
+        ("InitOutput", PIPE_MTE3, 400),
+        ("Duplicate", PIPE_V, 16),
+        ("InitOutput", PIPE_MTE3, 16),
+        ("Duplicate", PIPE_V, 8),
+        ("InitOutput", PIPE_MTE3, 8),
+    ]
 
 
 def test_init_output_past_the_end_of_gm_is_out_of_bounds(run):
@@ -98,8 +104,12 @@ def test_copy_align_b16_moves_bytes_with_datacopypads_rows(run):
     assert o.nums("out") == [3, 4, 5, 6, 7, 0, 0, 0, 10, 11, 12, 13, 14, 0]
     # Padding and filler from set_mov_pad_val.
     assert o.nums("pad") == [7777, 7777, 40, 41, 42] + [7777] * 11
-    assert o.trace == [("DataCopyPad", PIPE_MTE2, 20), ("DataCopyPad", PIPE_MTE3, 20), ("SetPadValue", PIPE_S, 0),
-                       ("DataCopyPad", PIPE_MTE2, 6)]
+    assert o.trace == [
+        ("DataCopyPad", PIPE_MTE2, 20),
+        ("DataCopyPad", PIPE_MTE3, 20),
+        ("SetPadValue", PIPE_S, 0),
+        ("DataCopyPad", PIPE_MTE2, 6),
+    ]
 
 
 def test_copy_align_b8_and_b32(run):

@@ -42,8 +42,12 @@ def test_dump_tensor_prints_desc_and_values(run):
     lines = run("dump")
     heads = [ln for ln in lines if ln.startswith("DumpTensor:")]
     values = [ln for ln in lines if ln.startswith("[")]
-    assert [h.split(",")[0] for h in heads] == ["DumpTensor: desc=5", "DumpTensor: desc=6", "DumpTensor: desc=7",
-                                                "DumpTensor: desc=8"]
+    assert [h.split(",")[0] for h in heads] == [
+        "DumpTensor: desc=5",
+        "DumpTensor: desc=6",
+        "DumpTensor: desc=7",
+        "DumpTensor: desc=8",
+    ]
     assert heads[0].endswith("position=UB") and heads[2].endswith("position=GM")
     # the dump stops at the tensor's end (two elements are left from element 6)
     assert values == ["[1, 2, 3, 4]", "[7, 8]", "[10, 20, 30]", "[1, 2, 3, 4]"]

@@ -39,8 +39,12 @@ def run(tmp_path_factory: pytest.TempPathFactory):
         r = run_driver(exe, case)
         # values may be printed comma-separated
         values = {k: [float(v) for v in " ".join(words).replace(",", " ").split()] for k, words in r.lines.items()}
-        return Out(values, r.ok, r.error,
-                   [(name, int(pipe), int(nbytes), int(repeats)) for name, pipe, nbytes, repeats in r.trace])
+        return Out(
+            values,
+            r.ok,
+            r.error,
+            [(name, int(pipe), int(nbytes), int(repeats)) for name, pipe, nbytes, repeats in r.trace],
+        )
 
     return go
 
@@ -213,9 +217,12 @@ def test_region_proposal_calls_are_an_error_for_the_a2(tmp_path):
     # ProposalConcat.md / RpSort16.md: not supported on Atlas A2; Concat(dst, src, repeat, mode) is ProposalConcat's
     # earlier name. The call fails to compile with a message naming the chip, not "no matching function".
     src = tmp_path / "proposal.cpp"
-    src.write_text('#include "kernel_operator.h"\nusing namespace AscendC;\n'
-                   "void k(LocalTensor<half>& d, LocalTensor<half>& s) { Concat(d, s, 2, 4); }\n")
-    p = subprocess.run([CXX, "-std=c++17", "-fsyntax-only", "-I", str(INCLUDE), str(src)], capture_output=True,
-                       text=True, timeout=600)
+    src.write_text(
+        '#include "kernel_operator.h"\nusing namespace AscendC;\n'
+        "void k(LocalTensor<half>& d, LocalTensor<half>& s) { Concat(d, s, 2, 4); }\n"
+    )
+    p = subprocess.run(
+        [CXX, "-std=c++17", "-fsyntax-only", "-I", str(INCLUDE), str(src)], capture_output=True, text=True, timeout=600
+    )
     assert p.returncode != 0
     assert "region-proposal instruction" in p.stderr and "Atlas A2" in p.stderr

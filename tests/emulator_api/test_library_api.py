@@ -42,8 +42,12 @@ def run(tmp_path_factory: pytest.TempPathFactory):
 
     def go(case: str) -> Out:
         r = run_driver(exe, case)
-        return Out({k: np.array([float(v) for v in words]) for k, words in r.lines.items()}, r.ok, r.error,
-                   [(name, int(pipe)) for name, pipe in r.trace])
+        return Out(
+            {k: np.array([float(v) for v in words]) for k, words in r.lines.items()},
+            r.ok,
+            r.error,
+            [(name, int(pipe)) for name, pipe in r.trace],
+        )
 
     return go
 
@@ -94,8 +98,12 @@ def test_reduce_all_any_prod_on_both_patterns(run):
     assert names[:4] == ["WholeReduceMin", "Min", "WholeReduceMax", "Max"]
     assert names[4:7] == ["Cast", "WholeReduceMin", "Cast"]  # uint8_t goes through half
     assert names[-2:] == ["Mul", "Mul"]
-    fails_at(run("reduce_not_bool"), "invalid_argument", "ReduceAll<float, Pattern::Reduce::AR>(d, b, s, true);",
-             "only 0 and 1")
+    fails_at(
+        run("reduce_not_bool"),
+        "invalid_argument",
+        "ReduceAll<float, Pattern::Reduce::AR>(d, b, s, true);",
+        "only 0 and 1",
+    )
     fails_at(run("reduce_overlap"), "invalid_argument", "(p, p, s, true)", "source and destination overlap")
     fails_at(run("reduce_tmp_overlap"), "invalid_argument", "tmp overlaps src", "sharedTmpBuffer and the source")
 
@@ -119,7 +127,7 @@ def test_cumsum_along_either_axis_with_the_last_row(run):
 
 
 def gelu(x):
-    return x / (1 + np.exp(-1.59576912 * (x + 0.044715 * x ** 3)))
+    return x / (1 + np.exp(-1.59576912 * (x + 0.044715 * x**3)))
 
 
 def faster_gelu_v2(x):
@@ -134,8 +142,12 @@ def test_glu_variants_and_faster_gelu_v2(run):
     o = run("glu")
     assert o.ok, o.error
     a, b = o.values["glu_a"], o.values["glu_b"]
-    want = {"swiglu": a * b / (1 + np.exp(-1.5 * b)), "geglu": a * gelu(b), "reglu": a * np.maximum(b, 0),
-            "fgv2": faster_gelu_v2(b)}
+    want = {
+        "swiglu": a * b / (1 + np.exp(-1.5 * b)),
+        "geglu": a * gelu(b),
+        "reglu": a * np.maximum(b, 0),
+        "fgv2": faster_gelu_v2(b),
+    }
     for k, w in want.items():
         np.testing.assert_allclose(o.values[k], w.astype(np.float32), rtol=2e-6, atol=1e-7, err_msg=k)
     ah, bh = o.values["glu_ah"], o.values["glu_bh"]
@@ -146,8 +158,14 @@ def test_glu_variants_and_faster_gelu_v2(run):
     np.testing.assert_allclose(o.values["reglu_bf"], ab * np.maximum(bb, 0), rtol=8e-3)
     # the reference's SwiGLU example: src1 = 0.5, beta 1 scales src0 by 0.3112; FasterGeluV2(-1.251) = -0.1411
     assert abs(faster_gelu_v2(-1.251) - -0.1411) < 5e-4 and abs(0.5 / (1 + np.exp(-0.5)) - 0.31123) < 1e-4
-    assert run("glu_trace").trace == [("Duplicate", PIPE_V), ("Muls", PIPE_V), ("Exp", PIPE_V), ("Adds", PIPE_V),
-                                      ("Div", PIPE_V), ("Mul", PIPE_V)]
+    assert run("glu_trace").trace == [
+        ("Duplicate", PIPE_V),
+        ("Muls", PIPE_V),
+        ("Exp", PIPE_V),
+        ("Adds", PIPE_V),
+        ("Div", PIPE_V),
+        ("Mul", PIPE_V),
+    ]
     fails_at(run("glu_tmp_overlap"), "invalid_argument", "tmp overlaps dst", "sharedTmpBuffer and the destination")
 
 
@@ -276,10 +294,16 @@ def test_topk_both_modes_on_the_references_examples(run):
     # Small float, largest: 8 x 128 + 64 bytes; the masks select k pairs (indices "10", values "01")
     assert list(o.values["topk_small_host"]) == [1088, 1088, 272, 256, 0xAAAA, 0x5555]
     assert [list(r) for r in o.values["topk_si"].reshape(4, 8)] == [
-        [6, 0, 11, 12, 1, 3, 4, 13], [1, 10, 16, 2, 14, 3, 7, 13], [12, 10, 13, 7, 2, 5, 11, 4],
-        [7, 4, 16, 14, 12, 6, 10, 3]]
-    np.testing.assert_allclose(o.values["topk_sv"][:8], [57553.4, 55492.18, 54669.473, 54519.184, 27748.229,
-                                                         19276.926, 14828.149, 10165.924], rtol=1e-7)
+        [6, 0, 11, 12, 1, 3, 4, 13],
+        [1, 10, 16, 2, 14, 3, 7, 13],
+        [12, 10, 13, 7, 2, 5, 11, 4],
+        [7, 4, 16, 14, 12, 6, 10, 3],
+    ]
+    np.testing.assert_allclose(
+        o.values["topk_sv"][:8],
+        [57553.4, 55492.18, 54669.473, 54519.184, 27748.229, 19276.926, 14828.149, 10165.924],
+        rtol=1e-7,
+    )
     h = o.values["topk_hin"]
     assert np.isnan(o.values["topk_hv"][0]) and o.values["topk_hi"][0] == 40
     assert list(o.values["topk_hi"][1:]) == [i for i in range(64) if h[i] == 6][:3]

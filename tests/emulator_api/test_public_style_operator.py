@@ -147,12 +147,18 @@ GOLDEN = "import numpy as np\ndef golden(x, y):\n    return np.tanh(x) + 2 * y\n
 
 def test_public_style_operator_runs_and_matches(tmp_path: Path, emu_cache, needs_gxx):
     root = tmp_path / "tanh_add"
-    for rel, text in {"op_kernel/tanh_add_tiling.h": TILING_H, "op_host/tanh_add.cpp": HOST,
-                      "op_kernel/tanh_add.cpp": KERNEL, "golden.py": GOLDEN}.items():
+    for rel, text in {
+        "op_kernel/tanh_add_tiling.h": TILING_H,
+        "op_host/tanh_add.cpp": HOST,
+        "op_kernel/tanh_add.cpp": KERNEL,
+        "golden.py": GOLDEN,
+    }.items():
         (root / rel).parent.mkdir(parents=True, exist_ok=True)
         (root / rel).write_text(text)
-    case = Case(name="c", inputs={"x": InputSpec(shape=[4, 128], dtype="float32"),
-                                  "y": InputSpec(shape=[4, 128], dtype="float32")})
+    case = Case(
+        name="c",
+        inputs={"x": InputSpec(shape=[4, 128], dtype="float32"), "y": InputSpec(shape=[4, 128], dtype="float32")},
+    )
     device = EmulatorDevice(cache_dir=emu_cache, timeout_s=120)
     m = device.run(load_operator(root), case, golden=str(root / "golden.py:golden"))
     assert m.ok and m.correct, m.error

@@ -41,13 +41,15 @@ def nums(words: list[str]) -> list[float]:
 
 
 def test_rewrite_keeps_lines_and_leaves_other_declarations_alone():
-    src = ("__ubuf__ float global_one[8];\n"
-           "void k(__ubuf__ float* p) {\n"
-           "    __ubuf__ float x[2 *\n      N];  // __ubuf__ float c[3];\n"
-           "    __ubuf__ S s{};\n"
-           "    __ubuf__ float* q = p;\n"
-           "    const char* t = \"__ubuf__ float d[4];\";\n"
-           "}\n")
+    src = (
+        "__ubuf__ float global_one[8];\n"
+        "void k(__ubuf__ float* p) {\n"
+        "    __ubuf__ float x[2 *\n      N];  // __ubuf__ float c[3];\n"
+        "    __ubuf__ S s{};\n"
+        "    __ubuf__ float* q = p;\n"
+        '    const char* t = "__ubuf__ float d[4];";\n'
+        "}\n"
+    )
     out = rewrite_ubuf_arrays(src)
     assert out.count("\n") == src.count("\n")
     assert out.startswith("__ubuf__ float global_one[8];")  # namespace scope: left to the compiler

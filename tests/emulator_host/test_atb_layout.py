@@ -32,14 +32,18 @@ def test_a_named_tiling_folder_holds_host_sources(tmp_path: Path):
 def test_the_plain_tiling_folder_still_does(tmp_path: Path):
     _layout(tmp_path / "scale", "tiling")
     host, _, _ = atb_files(tmp_path / "scale", _sources_under)
-    assert sorted(p.relative_to(tmp_path / "scale").as_posix() for p in host) == ["scale_kernel.cpp",
-                                                                                 "tiling/scale_tiling.cpp"]
+    assert sorted(p.relative_to(tmp_path / "scale").as_posix() for p in host) == [
+        "scale_kernel.cpp",
+        "tiling/scale_tiling.cpp",
+    ]
 
 
 def test_the_input_count_may_be_a_named_constant():
     tensors = ["x", "gamma", "y", "rstd"]
-    named = ["static constexpr uint32_t TENSOR_INPUT_NUM = 2;\n"
-             "MKI_CHECK(launchParam.GetInTensorCount() == TENSOR_INPUT_NUM, \"n\", return false);"]
+    named = [
+        "static constexpr uint32_t TENSOR_INPUT_NUM = 2;\n"
+        'MKI_CHECK(launchParam.GetInTensorCount() == TENSOR_INPUT_NUM, "n", return false);'
+    ]
     assert split_io(tensors, None, named) == 2
     defined = ["#define IN_NUM 3\nif (launchParam.GetInTensorCount() == IN_NUM) {}"]
     assert split_io(tensors, None, defined) == 3

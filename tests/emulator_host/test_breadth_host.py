@@ -23,9 +23,24 @@ pytestmark = pytest.mark.skipif(CXX is None, reason="g++ is not installed")
 
 def test_host_breadth_names(tmp_path: Path):
     exe = tmp_path / "breadth_host"
-    proc = subprocess.run([CXX, "-std=c++17", "-O0", "-Wall", "-Wextra", "-Werror", "-I", str(INCLUDE),
-                           str(HERE / "breadth_host_selftest.cpp"), "-o", str(exe)],
-                          capture_output=True, text=True, timeout=600)
+    proc = subprocess.run(
+        [
+            CXX,
+            "-std=c++17",
+            "-O0",
+            "-Wall",
+            "-Wextra",
+            "-Werror",
+            "-I",
+            str(INCLUDE),
+            str(HERE / "breadth_host_selftest.cpp"),
+            "-o",
+            str(exe),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
     assert proc.returncode == 0, "\n".join(proc.stderr.splitlines()[:40])
     run = subprocess.run([str(exe)], capture_output=True, text=True, timeout=60)
     assert run.returncode == 0, run.stdout + run.stderr

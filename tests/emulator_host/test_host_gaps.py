@@ -24,9 +24,24 @@ def test_host_headers_public_operators_needed(tmp_path: Path):
     src = (HERE / "host_gaps_selftest.cpp").read_text()
     assert "#include <" not in src  # every std name must come through the CANN headers
     exe = tmp_path / "host_gaps"
-    proc = subprocess.run([CXX, "-std=c++17", "-O0", "-Wall", "-Wextra", "-Werror", "-I", str(INCLUDE),
-                           str(HERE / "host_gaps_selftest.cpp"), "-o", str(exe)],
-                          capture_output=True, text=True, timeout=600)
+    proc = subprocess.run(
+        [
+            CXX,
+            "-std=c++17",
+            "-O0",
+            "-Wall",
+            "-Wextra",
+            "-Werror",
+            "-I",
+            str(INCLUDE),
+            str(HERE / "host_gaps_selftest.cpp"),
+            "-o",
+            str(exe),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
     assert proc.returncode == 0, "\n".join(proc.stderr.splitlines()[:40])
     run = subprocess.run([str(exe)], capture_output=True, text=True, timeout=60)
     assert run.returncode == 0, run.stdout + run.stderr

@@ -29,8 +29,15 @@ pytestmark = pytest.mark.skipif(CXX is None, reason="g++ is not installed")
 HOST_EXAMPLES = ["leaky_relu", "multi_key_abs_sub", "reduce_sum_all", "rms_norm"]
 
 DTYPES = {
-    "float16": np.float16, "float32": np.float32, "bfloat16": np.float32, "int8": np.int8, "uint8": np.uint8,
-    "int16": np.int16, "int32": np.int32, "int64": np.int64, "bool": np.bool_,
+    "float16": np.float16,
+    "float32": np.float32,
+    "bfloat16": np.float32,
+    "int8": np.int8,
+    "uint8": np.uint8,
+    "int16": np.int16,
+    "int32": np.int32,
+    "int64": np.int64,
+    "bool": np.bool_,
 }
 
 
@@ -142,8 +149,9 @@ def test_example_host_tiling(name: str, binaries: dict[str, Path | str]):
 def test_header_semantics(tmp_path: Path):
     """Tiling-macro layout, attribute conversion, optional/dynamic binding and template tiling keys."""
     exe = tmp_path / "selftest"
-    err = _compile([*CXXFLAGS, "-Wextra", "-Werror", str(HERE / "header_selftest.cpp"), "-o", str(exe)],
-                   "header_selftest.cpp")
+    err = _compile(
+        [*CXXFLAGS, "-Wextra", "-Werror", str(HERE / "header_selftest.cpp"), "-o", str(exe)], "header_selftest.cpp"
+    )
     assert err is None, err
     proc = subprocess.run([str(exe)], capture_output=True, text=True, timeout=60)
     assert proc.returncode == 0, proc.stdout + proc.stderr

@@ -83,8 +83,12 @@ def test_infer_shape_range_context(tmp_path: Path):
     src = tmp_path / "range_probe.cpp"
     src.write_text(PROGRAM)
     exe = tmp_path / "range_probe"
-    proc = subprocess.run([CXX, "-std=c++17", "-O0", "-Wall", "-Wextra", "-I", str(INCLUDE), str(src), "-o",
-                           str(exe)], capture_output=True, text=True, timeout=600)
+    proc = subprocess.run(
+        [CXX, "-std=c++17", "-O0", "-Wall", "-Wextra", "-I", str(INCLUDE), str(src), "-o", str(exe)],
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
     assert proc.returncode == 0, "\n".join(proc.stderr.splitlines()[:40])
     run = subprocess.run([str(exe)], capture_output=True, text=True, timeout=60)
     assert run.returncode == 0 and run.stdout.strip() == "0", run.stdout + run.stderr

@@ -21,18 +21,35 @@ pytestmark = pytest.mark.skipif(CXX is None, reason="g++ is not installed")
 
 def test_mki_operation_base(tmp_path: Path):
     exe = tmp_path / "mki_host"
-    proc = subprocess.run([CXX, "-std=c++17", "-O0", "-Wall", "-Wextra", "-Werror", "-I", str(INCLUDE),
-                           str(HERE / "mki_host_selftest.cpp"), "-o", str(exe)],
-                          capture_output=True, text=True, timeout=600)
+    proc = subprocess.run(
+        [
+            CXX,
+            "-std=c++17",
+            "-O0",
+            "-Wall",
+            "-Wextra",
+            "-Werror",
+            "-I",
+            str(INCLUDE),
+            str(HERE / "mki_host_selftest.cpp"),
+            "-o",
+            str(exe),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
     assert proc.returncode == 0, "\n".join(proc.stderr.splitlines()[:40])
     run = subprocess.run([str(exe)], capture_output=True, text=True, timeout=60)
     assert run.returncode == 0, run.stdout + run.stderr
     assert "all checks passed" in run.stdout
     # Each refusal was logged at error level on stderr.
     assert [line.split(": ", 1)[1] for line in run.stderr.splitlines()] == [
-        "BlendOperation: 1 input tensors, expected 2", "BlendOperation: 1 input tensors, expected 2",
+        "BlendOperation: 1 input tensors, expected 2",
+        "BlendOperation: 1 input tensors, expected 2",
         "Failed to check consistent",
-        "BlendOperation: no kernel named BlendNoSuchKernel"]
+        "BlendOperation: no kernel named BlendNoSuchKernel",
+    ]
 
 
 SOFTMAX_PATH = """\
@@ -55,8 +72,12 @@ def test_softmax_tiling_under_the_high_level_api_path(tmp_path: Path):
     src = tmp_path / "softmax_path.cpp"
     src.write_text(SOFTMAX_PATH)
     exe = tmp_path / "softmax_path"
-    proc = subprocess.run([CXX, "-std=c++17", "-O0", "-I", str(INCLUDE), str(src), "-o", str(exe)],
-                          capture_output=True, text=True, timeout=600)
+    proc = subprocess.run(
+        [CXX, "-std=c++17", "-O0", "-I", str(INCLUDE), str(src), "-o", str(exe)],
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
     assert proc.returncode == 0, "\n".join(proc.stderr.splitlines()[:40])
     run = subprocess.run([str(exe)], capture_output=True, text=True, timeout=60)
     assert run.returncode == 0 and run.stdout.split() == [str(8 * (64 + 16 + 64) * 4), "8"], run.stdout + run.stderr

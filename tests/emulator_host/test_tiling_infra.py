@@ -22,14 +22,34 @@ pytestmark = pytest.mark.skipif(CXX is None, reason="g++ is not installed")
 
 def test_tiling_infrastructure(tmp_path: Path):
     exe = tmp_path / "infra"
-    proc = subprocess.run([CXX, "-std=c++17", "-O0", "-Wall", "-Wextra", "-Werror", "-I", str(INCLUDE),
-                           str(HERE / "tiling_infra_selftest.cpp"), "-o", str(exe)],
-                          capture_output=True, text=True, timeout=600)
+    proc = subprocess.run(
+        [
+            CXX,
+            "-std=c++17",
+            "-O0",
+            "-Wall",
+            "-Wextra",
+            "-Werror",
+            "-I",
+            str(INCLUDE),
+            str(HERE / "tiling_infra_selftest.cpp"),
+            "-o",
+            str(exe),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
     assert proc.returncode == 0, "\n".join(proc.stderr.splitlines()[:40])
     run = subprocess.run([str(exe)], capture_output=True, text=True, timeout=60)
     assert run.returncode == 0, run.stdout + run.stderr
     assert "all checks passed" in run.stdout
     # Each failed check logged its message at error level before returning.
-    assert run.stderr.splitlines() == ["[E] Infra: cols is 0", "[E] checked: negative -5", "[E] checked: zero",
-                                       "[E] checked: too big", "[E] checked: invalid value; v; 7; is 7",
-                                       "[E] checked: eight: 8"]
+    assert run.stderr.splitlines() == [
+        "[E] Infra: cols is 0",
+        "[E] checked: negative -5",
+        "[E] checked: zero",
+        "[E] checked: too big",
+        "[E] checked: invalid value; v; 7; is 7",
+        "[E] checked: eight: 8",
+    ]

@@ -51,8 +51,9 @@ def drv(tmp_path_factory: pytest.TempPathFactory):
 
     def run(case: str, **kw) -> Res:
         d = Path(tempfile.mkdtemp(dir=out))
-        p = subprocess.run([str(exe), str(d), case, *(f"{k}={v}" for k, v in kw.items())], capture_output=True,
-                           text=True, timeout=60)
+        p = subprocess.run(
+            [str(exe), str(d), case, *(f"{k}={v}" for k, v in kw.items())], capture_output=True, text=True, timeout=60
+        )
         assert p.returncode == 0, p.stderr
         result = (d / "result.txt").read_text().splitlines()
         head = result[0].split()
@@ -93,7 +94,7 @@ def test_cast_float_to_half_saturates_finite_overflow_in_every_mode(drv):
     got = halves(res)
     assert len(got) == 7 * 10
     for m in range(7):
-        row = got[m * 10:(m + 1) * 10]
+        row = got[m * 10 : (m + 1) * 10]
         assert row[:6] == [MAX_HALF, MIN_HALF, MAX_HALF, MAX_HALF, MAX_HALF, MIN_HALF], (m, [hex(v) for v in row])
         assert row[6:8] == [INF, NINF], m
         assert row[8] & 0x7C00 == 0x7C00 and row[8] & 0x3FF, "nan stays nan"
@@ -119,8 +120,10 @@ def test_cast_int32_to_half_without_set_deq_scale_warns_at_the_cast(drv):
     assert "SetDeqScale" in res.warnings[0][2]
 
 
-@pytest.mark.parametrize("pair,words", [("h2f", ["half -> float", "CAST_RINT", "CAST_NONE"]),
-                                        ("f2i", ["float -> int32_t", "CAST_NONE", "CAST_TRUNC"])])
+@pytest.mark.parametrize(
+    "pair,words",
+    [("h2f", ["half -> float", "CAST_RINT", "CAST_NONE"]), ("f2i", ["float -> int32_t", "CAST_NONE", "CAST_TRUNC"])],
+)
 def test_cast_with_a_mode_the_table_does_not_list_is_an_error_at_the_call(drv, pair, words):
     """Cast.md, Atlas A2 table: half -> float supports only CAST_NONE; float -> int32_t supports CAST_RINT / FLOOR /
     CEIL / ROUND / TRUNC (not CAST_NONE). Another mode is no instruction of the device: a sanitizer error."""
@@ -159,7 +162,7 @@ def test_counter_mode_count_and_mask_forms_compute_the_set_vector_mask_count(drv
 def pad_rows(res: Res) -> list[list[int]]:
     """The three 32-byte UB rows (16 halves) and the gaps after them (dstStride 1 block)."""
     got = halves(res)
-    return [got[32 * r:32 * r + 32] for r in range(3)]
+    return [got[32 * r : 32 * r + 32] for r in range(3)]
 
 
 ROWS = [[1, 2, 3, 4, 5], [8, 9, 10, 11, 12], [15, 16, 17, 18, 19]]  # GM rows of 5 halves, 2 halves apart
@@ -207,7 +210,7 @@ def test_brcb_dst_blk_stride_zero_is_treated_as_one(drv):
     assert res.ok, res.message
     got = halves(res)
     for blk in range(16):
-        assert got[16 * blk:16 * blk + 16] == [h(blk + 1)] * 16, blk
+        assert got[16 * blk : 16 * blk + 16] == [h(blk + 1)] * 16, blk
 
 
 def test_datacopy_of_an_unaligned_length_copies_whole_blocks_and_warns(drv):
@@ -220,8 +223,10 @@ def test_datacopy_of_an_unaligned_length_copies_whole_blocks_and_warns(drv):
     first16 = [h(i + 1) for i in range(16)]
     assert got[:32] == first16 + [0x1111] * 16
     assert got[32:] == first16 + [0x2222] * 16
-    assert [(k, ln) for k, ln, _ in res.warnings] == [("misaligned", marker_line("copyin")),
-                                                      ("misaligned", marker_line("copyout"))]
+    assert [(k, ln) for k, ln, _ in res.warnings] == [
+        ("misaligned", marker_line("copyin")),
+        ("misaligned", marker_line("copyout")),
+    ]
     assert "40 bytes" in res.warnings[0][2] and "DataCopyPad" in res.warnings[0][2]
 
 

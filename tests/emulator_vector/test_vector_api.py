@@ -25,8 +25,16 @@ CXX = shutil.which("g++")
 
 pytestmark = pytest.mark.skipif(CXX is None, reason="g++ is not installed")
 
-NP = {"f16": np.float16, "f32": np.float32, "i32": np.int32, "i16": np.int16, "u16": np.uint16, "i8": np.int8,
-      "u8": np.uint8, "bf16": np.uint16}
+NP = {
+    "f16": np.float16,
+    "f32": np.float32,
+    "i32": np.int32,
+    "i16": np.int16,
+    "u16": np.uint16,
+    "i8": np.int8,
+    "u8": np.uint8,
+    "bf16": np.uint16,
+}
 SIZE = {"f16": 2, "f32": 4, "i32": 4, "i16": 2, "u16": 2, "i8": 1, "u8": 1, "bf16": 2}
 FLOAT = ("f16", "f32")
 RNG = np.random.default_rng(0)
@@ -68,8 +76,9 @@ def drv(tmp_path_factory: pytest.TempPathFactory):
         args = [str(exe), str(d), case, *(f"{k}={v}" for k, v in kw.items())]
         p = subprocess.run(args, capture_output=True, text=True, timeout=60)
         assert p.returncode == 0, p.stderr
-        res = Res([np.frombuffer((d / f"b{i}.bin").read_bytes(), dtype=b.dtype).copy() for i, b in enumerate(bufs)],
-                  ok=False)
+        res = Res(
+            [np.frombuffer((d / f"b{i}.bin").read_bytes(), dtype=b.dtype).copy() for i, b in enumerate(bufs)], ok=False
+        )
         lines = (d / "result.txt").read_text().splitlines()
         head = lines[0].split()
         res.ok = head[0] == "ok"
@@ -144,16 +153,25 @@ def assert_same(got: np.ndarray, want: np.ndarray, what: str = "", rtol: float =
             bad = [i for i in bad if not (np.isnan(got[i]) and np.isnan(want[i]))]
         assert len(bad) == 0, f"{what}: {len(bad)} mismatches, first at {bad[0]}: got {got[bad[0]]} want {want[bad[0]]}"
     else:
-        np.testing.assert_allclose(got.astype(np.float64), want.astype(np.float64), rtol=rtol, atol=0,
-                                   equal_nan=True, err_msg=what)
+        np.testing.assert_allclose(
+            got.astype(np.float64), want.astype(np.float64), rtol=rtol, atol=0, equal_nan=True, err_msg=what
+        )
 
 
 # ----------------------------------------------------------------------------------------------------------------
 # binary
 
 
-BIN = {"Add": np.add, "Sub": np.subtract, "Mul": np.multiply, "Div": np.divide, "Max": np.maximum,
-       "Min": np.minimum, "And": np.bitwise_and, "Or": np.bitwise_or}
+BIN = {
+    "Add": np.add,
+    "Sub": np.subtract,
+    "Mul": np.multiply,
+    "Div": np.divide,
+    "Max": np.maximum,
+    "Min": np.minimum,
+    "And": np.bitwise_and,
+    "Or": np.bitwise_or,
+}
 
 
 def golden2(op: str, a: np.ndarray, b: np.ndarray, dt: str) -> np.ndarray:
@@ -189,8 +207,26 @@ def run_masked_binary(drv, op, dt, form, *, mask=0, m0=0, m1=0, repeat=1, n=0, p
     db, s0b, s1b, dr, s0r, s1r = p
     nd, na, nb = extent(ps, es, db, dr) + 50, extent(ps, es, s0b, s0r) + 50, extent(ps, es, s1b, s1r) + 50
     a, b, d0 = rand(dt, na), rand(dt, nb), garbage(dt, nd)
-    r = ok(drv("bin", [d0, a, b], api=op, dt=dt, form=form, mask=mask, m0=m0, m1=m1, repeat=repeat, n=n,
-               db=db, s0b=s0b, s1b=s1b, dr=dr, s0r=s0r, s1r=s1r))
+    r = ok(
+        drv(
+            "bin",
+            [d0, a, b],
+            api=op,
+            dt=dt,
+            form=form,
+            mask=mask,
+            m0=m0,
+            m1=m1,
+            repeat=repeat,
+            n=n,
+            db=db,
+            s0b=s0b,
+            s1b=s1b,
+            dr=dr,
+            s0r=s0r,
+            s1r=s1r,
+        )
+    )
     want = d0.copy()
     for rr, s in ps:
         x, y = a[off(rr, s, es, s0b, s0r)], b[off(rr, s, es, s1b, s1r)]
@@ -226,11 +262,19 @@ def test_binary_counter_mode(drv, dt):
 
 def test_trace_records(drv):
     n = 1000
-    r = ok(drv("bin", [garbage("f16", n), rand("f16", n), rand("f16", n)], api="Add", dt="f16", form="count",
-               count=n))
+    r = ok(drv("bin", [garbage("f16", n), rand("f16", n), rand("f16", n)], api="Add", dt="f16", form="count", count=n))
     assert r.trace == [("Add", "2000", "1000", "8", "2", "0")]
-    r = ok(drv("bin", [garbage("f32", 512), rand("f32", 512), rand("f32", 512)], api="Add", dt="f32", form="cont",
-               mask=40, repeat=3))
+    r = ok(
+        drv(
+            "bin",
+            [garbage("f32", 512), rand("f32", 512), rand("f32", 512)],
+            api="Add",
+            dt="f32",
+            form="cont",
+            mask=40,
+            repeat=3,
+        )
+    )
     assert r.trace == [("Add", str(120 * 4), "120", "3", "4", "4")]
 
 
@@ -252,8 +296,16 @@ def golden_scalar(op, a, s, dt):
 
 
 SCALAR_CASES = [(op, dt) for op in ("Adds", "Muls", "Maxs", "Mins", "LeakyRelu") for dt in FLOAT]
-SCALAR_CASES += [("Adds", "i32"), ("Muls", "i32"), ("Maxs", "i16"), ("ShiftLeft", "i32"), ("ShiftRight", "i32"),
-                 ("ShiftRight", "i16"), ("ShiftLeft", "u16"), ("ShiftRight", "u16")]
+SCALAR_CASES += [
+    ("Adds", "i32"),
+    ("Muls", "i32"),
+    ("Maxs", "i16"),
+    ("ShiftLeft", "i32"),
+    ("ShiftRight", "i32"),
+    ("ShiftRight", "i16"),
+    ("ShiftLeft", "u16"),
+    ("ShiftRight", "u16"),
+]
 
 
 @pytest.mark.parametrize("op,dt", SCALAR_CASES)
@@ -272,16 +324,23 @@ def test_scalar_ops(drv, op, dt):
     ps = pairs(E, "cont", mask=E - 3, repeat=3)
     a = rand(dt, extent(ps, es, 2, 16) + 9)
     d0 = garbage(dt, extent(ps, es, 1, 10) + 9)
-    r = ok(drv("scalar", [d0, a], api=op, dt=dt, form="cont", mask=E - 3, repeat=3, scalar=s, db=1, sb=2, dr=10,
-               sr=16))
+    r = ok(drv("scalar", [d0, a], api=op, dt=dt, form="cont", mask=E - 3, repeat=3, scalar=s, db=1, sb=2, dr=10, sr=16))
     want = d0.copy()
     for rr, sl in ps:
         want[off(rr, sl, es, 1, 10)] = golden_scalar(op, a[[off(rr, sl, es, 2, 16)]], s, dt)[0]
     assert_same(r.bufs[0], want, f"{op} mask")
 
 
-UNARY = {"Exp": np.exp, "Ln": np.log, "Sqrt": np.sqrt, "Rsqrt": lambda x: 1 / np.sqrt(x),
-         "Reciprocal": lambda x: 1 / x, "Abs": np.abs, "Relu": lambda x: np.maximum(x, 0), "Not": np.invert}
+UNARY = {
+    "Exp": np.exp,
+    "Ln": np.log,
+    "Sqrt": np.sqrt,
+    "Rsqrt": lambda x: 1 / np.sqrt(x),
+    "Reciprocal": lambda x: 1 / x,
+    "Abs": np.abs,
+    "Relu": lambda x: np.maximum(x, 0),
+    "Not": np.invert,
+}
 
 
 def unary_input(op, dt, n):
@@ -297,8 +356,11 @@ def unary_input(op, dt, n):
     return a
 
 
-@pytest.mark.parametrize("op,dt", [(op, dt) for op in ("Exp", "Ln", "Sqrt", "Rsqrt", "Reciprocal", "Abs", "Relu")
-                                   for dt in FLOAT] + [("Abs", "i32"), ("Not", "i16"), ("Not", "u16")])
+@pytest.mark.parametrize(
+    "op,dt",
+    [(op, dt) for op in ("Exp", "Ln", "Sqrt", "Rsqrt", "Reciprocal", "Abs", "Relu") for dt in FLOAT]
+    + [("Abs", "i32"), ("Not", "i16"), ("Not", "u16")],
+)
 def test_unary(drv, op, dt):
     n = 600
     a, d0 = unary_input(op, dt, n + 20), garbage(dt, n + 20)
@@ -397,8 +459,15 @@ def test_copy(drv, dt):
 
 
 CAST_NONE, CAST_RINT, CAST_FLOOR, CAST_CEIL, CAST_ROUND, CAST_TRUNC, CAST_ODD = range(7)
-MODES = {"none": CAST_NONE, "rint": CAST_RINT, "floor": CAST_FLOOR, "ceil": CAST_CEIL, "round": CAST_ROUND,
-         "trunc": CAST_TRUNC, "odd": CAST_ODD}
+MODES = {
+    "none": CAST_NONE,
+    "rint": CAST_RINT,
+    "floor": CAST_FLOOR,
+    "ceil": CAST_CEIL,
+    "round": CAST_ROUND,
+    "trunc": CAST_TRUNC,
+    "odd": CAST_ODD,
+}
 
 
 def _table16(kind: str):
@@ -436,8 +505,15 @@ def round_to_16(x: float, kind: str, mode: int) -> int:
     if abs(x) > mx:  # beyond the largest finite value
         ax = abs(x)
         ulp = mx - vals[-2]
-        to_inf = {CAST_NONE: ax >= mx + ulp / 2, CAST_RINT: ax >= mx + ulp / 2, CAST_ROUND: ax >= mx + ulp / 2,
-                  CAST_FLOOR: x < 0, CAST_CEIL: x > 0, CAST_TRUNC: False, CAST_ODD: False}[mode]
+        to_inf = {
+            CAST_NONE: ax >= mx + ulp / 2,
+            CAST_RINT: ax >= mx + ulp / 2,
+            CAST_ROUND: ax >= mx + ulp / 2,
+            CAST_FLOOR: x < 0,
+            CAST_CEIL: x > 0,
+            CAST_TRUNC: False,
+            CAST_ODD: False,
+        }[mode]
         return sign | inf if to_inf else int(bits[-1] if x > 0 else bits[0])
     lo_v, hi_v, lo_b, hi_b = vals[i - 1], vals[i], int(bits[i - 1]), int(bits[i])
     if mode in (CAST_NONE, CAST_RINT, CAST_ROUND):
@@ -517,33 +593,130 @@ def golden_cast(src: np.ndarray, sdt: str, ddt: str, mode: int) -> np.ndarray:
     if ddt == "f32":
         if sdt == "f32":  # float -> float: round to an integral value
             with np.errstate(all="ignore"):
-                f = {CAST_FLOOR: np.floor, CAST_CEIL: np.ceil, CAST_TRUNC: np.trunc,
-                     CAST_ROUND: lambda v: np.where(np.isfinite(v), np.sign(v) * np.floor(np.abs(v) + 0.5), v)}
+                f = {
+                    CAST_FLOOR: np.floor,
+                    CAST_CEIL: np.ceil,
+                    CAST_TRUNC: np.trunc,
+                    CAST_ROUND: lambda v: np.where(np.isfinite(v), np.sign(v) * np.floor(np.abs(v) + 0.5), v),
+                }
                 r = f.get(mode, np.rint)(xs).astype(np.float32)
                 return np.where(xs == 0, src, np.copysign(r, xs)).astype(np.float32)
         return np.array([round_to_f32(x, mode) for x in xs], dtype=np.float32)
     return np.array([round_int(x, mode, ddt) for x in xs], dtype=NP[ddt])
 
 
-TRICKY = [0.0, -0.0, 0.5, 1.5, 2.5, -0.5, -1.5, -2.5, 0.49999997, 1 / 3, -1 / 3, 2049.0, 2051.0, -2049.0, 4097.0,
-          255.5, 256.0, -128.5, -129.0, 127.5, 126.5, 300.0, -300.0, 65504.0, 65519.99, 65520.0, -65520.0, 1e5,
-          -1e5, 1e-8, -1e-8, 2.0**-25, 3 * 2.0**-25, 2.0**-24, 5.9604645e-08, 6.1e-5, 3.4e38, -3.4e38,
-          1 + 2.0**-8, 1 + 3 * 2.0**-8, -(1 + 2.0**-8), 2.1e9, 3e9, -3e9, np.nan, np.inf, -np.inf]
-TRICKY_INT = [0, 1, -1, 2049, -2049, 2051, 16777216, 16777217, 16777219, -16777217, 33554435, 2**31 - 1, -2**31,
-              127, 128, -128, -129, 255, 256, 32767, -32768, 65519, 65520, 100000, -100000]
+TRICKY = [
+    0.0,
+    -0.0,
+    0.5,
+    1.5,
+    2.5,
+    -0.5,
+    -1.5,
+    -2.5,
+    0.49999997,
+    1 / 3,
+    -1 / 3,
+    2049.0,
+    2051.0,
+    -2049.0,
+    4097.0,
+    255.5,
+    256.0,
+    -128.5,
+    -129.0,
+    127.5,
+    126.5,
+    300.0,
+    -300.0,
+    65504.0,
+    65519.99,
+    65520.0,
+    -65520.0,
+    1e5,
+    -1e5,
+    1e-8,
+    -1e-8,
+    2.0**-25,
+    3 * 2.0**-25,
+    2.0**-24,
+    5.9604645e-08,
+    6.1e-5,
+    3.4e38,
+    -3.4e38,
+    1 + 2.0**-8,
+    1 + 3 * 2.0**-8,
+    -(1 + 2.0**-8),
+    2.1e9,
+    3e9,
+    -3e9,
+    np.nan,
+    np.inf,
+    -np.inf,
+]
+TRICKY_INT = [
+    0,
+    1,
+    -1,
+    2049,
+    -2049,
+    2051,
+    16777216,
+    16777217,
+    16777219,
+    -16777217,
+    33554435,
+    2**31 - 1,
+    -(2**31),
+    127,
+    128,
+    -128,
+    -129,
+    255,
+    256,
+    32767,
+    -32768,
+    65519,
+    65520,
+    100000,
+    -100000,
+]
 
 # (dst, src). int32 -> half is the DEQSCALE conversion (test_documented_semantics.py), not a rounding one.
-CAST_PAIRS = [("f16", "f32"), ("f32", "f16"), ("i32", "f32"), ("f32", "i32"), ("i32", "f16"), ("i8", "f16"),
-              ("u8", "f16"), ("f16", "i8"), ("f16", "u8"), ("bf16", "f32"), ("f32", "bf16"), ("i16", "f16"),
-              ("f16", "i16"), ("f32", "f32")]
+CAST_PAIRS = [
+    ("f16", "f32"),
+    ("f32", "f16"),
+    ("i32", "f32"),
+    ("f32", "i32"),
+    ("i32", "f16"),
+    ("i8", "f16"),
+    ("u8", "f16"),
+    ("f16", "i8"),
+    ("f16", "u8"),
+    ("bf16", "f32"),
+    ("f32", "bf16"),
+    ("i16", "f16"),
+    ("f16", "i16"),
+    ("f32", "f32"),
+]
 # The round modes Cast.md's Atlas A2 table lists per (dst, src); another mode is a sanitizer error.
 ROUNDING = [CAST_RINT, CAST_FLOOR, CAST_CEIL, CAST_ROUND, CAST_TRUNC]
-DOC_MODES = {("f32", "f16"): [CAST_NONE], ("f16", "i8"): [CAST_NONE], ("f16", "u8"): [CAST_NONE],
-             ("f32", "bf16"): [CAST_NONE], ("f16", "i16"): ROUNDING + [CAST_NONE],
-             ("i8", "f16"): ROUNDING + [CAST_NONE], ("u8", "f16"): ROUNDING + [CAST_NONE],
-             ("i16", "f16"): ROUNDING, ("i32", "f16"): ROUNDING, ("f32", "i32"): ROUNDING + [CAST_NONE],
-             ("f16", "f32"): ROUNDING + [CAST_ODD, CAST_NONE], ("bf16", "f32"): ROUNDING, ("i32", "f32"): ROUNDING,
-             ("f32", "f32"): ROUNDING}
+DOC_MODES = {
+    ("f32", "f16"): [CAST_NONE],
+    ("f16", "i8"): [CAST_NONE],
+    ("f16", "u8"): [CAST_NONE],
+    ("f32", "bf16"): [CAST_NONE],
+    ("f16", "i16"): ROUNDING + [CAST_NONE],
+    ("i8", "f16"): ROUNDING + [CAST_NONE],
+    ("u8", "f16"): ROUNDING + [CAST_NONE],
+    ("i16", "f16"): ROUNDING,
+    ("i32", "f16"): ROUNDING,
+    ("f32", "i32"): ROUNDING + [CAST_NONE],
+    ("f16", "f32"): ROUNDING + [CAST_ODD, CAST_NONE],
+    ("bf16", "f32"): ROUNDING,
+    ("i32", "f32"): ROUNDING,
+    ("f32", "f32"): ROUNDING,
+}
 
 
 def cast_source(sdt: str) -> np.ndarray:
@@ -614,7 +787,7 @@ def ref_reduce_sum_count(x: np.ndarray, dt: str):
     E = 256 // SIZE[dt]
     acc = None
     for b in range(0, len(x), E):
-        chunk = list(x[b:b + E]) + [NP[dt](0)] * (E - len(x[b:b + E]))
+        chunk = list(x[b : b + E]) + [NP[dt](0)] * (E - len(x[b : b + E]))
         part = tree(chunk, dt)
         acc = part if acc is None else rnd(float(acc) + float(part), dt)
     return acc
@@ -633,8 +806,9 @@ def test_reduce_sum_count(drv, dt):
 
 def test_reduce_sum_half_saturates(drv):
     x = np.array([60000, 60000, -30000, 100], dtype=np.float16)
-    r = ok(drv("reduce", [garbage("f16", 16), x, garbage("f16", 128)], api="ReduceSum", dt="f16", form="count",
-               count=4))
+    r = ok(
+        drv("reduce", [garbage("f16", 16), x, garbage("f16", 128)], api="ReduceSum", dt="f16", form="count", count=4)
+    )
     # The reference's worked example: 60000 + 60000 saturates to 65504, -30000 + 100 = -29900, 65504 - 29900 =
     # 35604 "exactly"; in half precision -29900 rounds to -29904 and 35600 (a tie) to 35584.
     assert float(r.bufs[0][0]) == 35584.0
@@ -647,8 +821,19 @@ def test_reduce_sum_mask_form(drv, dt):
     m0, m1 = 0xFFFF_FFFF_0000_FFFF, 0x00FF_FF00_0000_0001
     ps = pairs(E, "bits", m0=m0, m1=m1, repeat=5)
     x = rand(dt, extent(ps, es, 1, 12) + 3, -2, 2)
-    r = ok(drv("reduce", [garbage(dt, 16), x, garbage(dt, 256)], api="ReduceSum", dt=dt, form="bits", m0=m0, m1=m1,
-               repeat=5, sr=12))
+    r = ok(
+        drv(
+            "reduce",
+            [garbage(dt, 16), x, garbage(dt, 256)],
+            api="ReduceSum",
+            dt=dt,
+            form="bits",
+            m0=m0,
+            m1=m1,
+            repeat=5,
+            sr=12,
+        )
+    )
     parts = []
     for rr in range(5):
         vals = [NP[dt](0)] * E
@@ -667,9 +852,8 @@ def test_reduce_max_min(drv, api, dt):
     f = np.argmax if api == "ReduceMax" else np.argmin
     for n in (7, 1000):
         x = rand(dt, n)
-        x[n // 2] = x[n // 3] = (x.max() + 1 if api == "ReduceMax" else x.min() - 1)  # tie: first index wins
-        r = ok(drv("reduce", [garbage(dt, 16), x, garbage(dt, 512)], api=api, dt=dt, form="count", count=n,
-                   calindex=1))
+        x[n // 2] = x[n // 3] = x.max() + 1 if api == "ReduceMax" else x.min() - 1  # tie: first index wins
+        r = ok(drv("reduce", [garbage(dt, 16), x, garbage(dt, 512)], api=api, dt=dt, form="count", count=n, calindex=1))
         i = int(f(x))
         assert i == n // 3
         assert r.bufs[0][0] == x[i]
@@ -687,8 +871,19 @@ def test_reduce_max_min(drv, api, dt):
         v = float(x[pos[k]])
         if best is None or (v > float(x[pos[best]]) if api == "ReduceMax" else v < float(x[pos[best]])):
             best = k
-    r = ok(drv("reduce", [garbage(dt, 16), x, garbage(dt, 512)], api=api, dt=dt, form="cont", mask=E // 2,
-               repeat=3, sr=16, calindex=1))
+    r = ok(
+        drv(
+            "reduce",
+            [garbage(dt, 16), x, garbage(dt, 512)],
+            api=api,
+            dt=dt,
+            form="cont",
+            mask=E // 2,
+            repeat=3,
+            sr=16,
+            calindex=1,
+        )
+    )
     assert r.bufs[0][0] == x[pos[best]]
     assert int(r.bufs[0][1:2].view(idx_t)[0]) == best
 
@@ -729,8 +924,9 @@ def test_whole_reduce_max_min(drv, dt, api, order):
     want = d0.copy()
     for rr in range(3):
         vals = [(float(x[off(rr, sl, es, 1, 8)]), sl) for r2, sl in ps if r2 == rr]
-        v, i = (max(vals, key=lambda t: (t[0], -t[1])) if api == "WholeReduceMax"
-                else min(vals, key=lambda t: (t[0], t[1])))
+        v, i = (
+            max(vals, key=lambda t: (t[0], -t[1])) if api == "WholeReduceMax" else min(vals, key=lambda t: (t[0], t[1]))
+        )
         base = rr * dr * unit
         iv = np.array([i], dtype=idx_t).view(NP[dt])[0]
         if order == 0:
@@ -740,7 +936,7 @@ def test_whole_reduce_max_min(drv, dt, api, order):
         elif order == 2:
             want[base] = NP[dt](v)
         else:
-            want[base:base + 4 // es] = np.array([i], dtype=np.uint32).view(NP[dt])
+            want[base : base + 4 // es] = np.array([i], dtype=np.uint32).view(NP[dt])
     assert_same(r.bufs[0], want, f"{api} order {order}")
 
 
@@ -766,8 +962,11 @@ def test_block_and_pair_reduce(drv, dt, api):
                 v = tree([sel.get(s, NP[dt](0)) for s in slots], dt)
             else:
                 vs = [float(sel[s]) for s in slots if s in sel]
-                v = (max if api == "BlockReduceMax" else min)(vs) if vs else (-np.inf if api == "BlockReduceMax"
-                                                                              else np.inf)
+                v = (
+                    (max if api == "BlockReduceMax" else min)(vs)
+                    if vs
+                    else (-np.inf if api == "BlockReduceMax" else np.inf)
+                )
             want[rr * dr * per + g] = NP[dt](v)
     assert_same(r.bufs[0], want, api)
 
@@ -798,11 +997,11 @@ def test_compare_count(drv, dt, mode):
     d0 = np.full(n // 8 + 4, 0xA5, np.uint8)
     r = ok(drv("cmp", [d0, a, b], dt=dt, form="count", count=n, cmp=mode))
     want = d0.copy()
-    want[:n // 8] = np.packbits(CMP[mode](a, b), bitorder="little")
+    want[: n // 8] = np.packbits(CMP[mode](a, b), bitorder="little")
     assert_same(r.bufs[0], want, "Compare count")
     s = 1
     r = ok(drv("cmps", [d0, a], dt=dt, form="count", count=n, cmp=mode, scalar=s))
-    want[:n // 8] = np.packbits(CMP[mode](a, NP[dt](s)), bitorder="little")
+    want[: n // 8] = np.packbits(CMP[mode](a, NP[dt](s)), bitorder="little")
     assert_same(r.bufs[0], want, "CompareScalar count")
 
 
@@ -919,8 +1118,15 @@ def test_gather_misaligned_offset(drv):
     assert not r.ok and r.kind == "misaligned"
 
 
-PATTERN = {1: lambda i: i % 2 == 0, 2: lambda i: i % 2 == 1, 3: lambda i: i % 4 == 0, 4: lambda i: i % 4 == 1,
-           5: lambda i: i % 4 == 2, 6: lambda i: i % 4 == 3, 7: lambda i: True}
+PATTERN = {
+    1: lambda i: i % 2 == 0,
+    2: lambda i: i % 2 == 1,
+    3: lambda i: i % 4 == 0,
+    4: lambda i: i % 4 == 1,
+    5: lambda i: i % 4 == 2,
+    6: lambda i: i % 4 == 3,
+    7: lambda i: True,
+}
 
 
 @pytest.mark.parametrize("dt", ["f16", "f32", "i32"])
@@ -935,7 +1141,7 @@ def test_gather_mask_builtin(drv, dt, pattern):
     kept = [x[rr * s0r * 32 // es + i] for rr in range(R) for i in range(E) if PATTERN[pattern](i)]
     assert int(r.ret.split()[0]) == len(kept)
     want = d0.copy()
-    want[:len(kept)] = kept
+    want[: len(kept)] = kept
     assert_same(r.bufs[0], want, f"GatherMask pattern {pattern}")
 
 
@@ -953,7 +1159,7 @@ def test_gather_mask_user_pattern(drv, dt):
     kept = [x[rr * E + i] for rr in range(2) for i in range(E) if bits[rr * 256 + i]]
     assert int(r.ret.split()[0]) == len(kept)
     want = d0.copy()
-    want[:len(kept)] = kept
+    want[: len(kept)] = kept
     assert_same(r.bufs[0], want, "GatherMask user pattern")
     # counter mode (reduceMode): mask = number of elements, set back to Normal mode afterwards
     n = E + 37
@@ -963,7 +1169,7 @@ def test_gather_mask_user_pattern(drv, dt):
     cnt, counter_after = map(int, r.ret.split())
     assert cnt == len(kept) and counter_after == 0
     want = d0.copy()
-    want[:len(kept)] = kept
+    want[: len(kept)] = kept
     assert_same(r.bufs[0], want, "GatherMask counter")
 
 
@@ -979,7 +1185,7 @@ def test_brcb(drv, dt):
     for rr in range(R):
         for k in range(8):
             s = rr * dr * EB + k * db * EB
-            want[s:s + EB] = x[rr * 8 + k]
+            want[s : s + EB] = x[rr * 8 + k]
     assert_same(r.bufs[0], want, "Brcb")
 
 
@@ -997,13 +1203,16 @@ def test_transpose(drv):
 # bytes, a 32-byte TBuf) at 768; the rest of the 192 KiB UB is zeros.
 
 
-@pytest.mark.parametrize("what,kw", [
-    ("count", {"count": 65}),
-    ("repeat", {"repeat": 2}),
-    ("view", {"offset": 60, "count": 8}),
-    ("gather", {"count": 4}),
-    ("reduce", {"repeat": 2, "dr": 70}),
-])
+@pytest.mark.parametrize(
+    "what,kw",
+    [
+        ("count", {"count": 65}),
+        ("repeat", {"repeat": 2}),
+        ("view", {"offset": 60, "count": 8}),
+        ("gather", {"count": 4}),
+        ("reduce", {"repeat": 2, "dr": 70}),
+    ],
+)
 def test_an_overrun_inside_ub_is_a_warning_and_touches_the_neighbour(drv, what, kw):
     d, a, b = garbage("f32", 64), rand("f32", 64), rand("f32", 64)
     idx = np.array([0, 4, 400, 8], dtype=np.uint32)  # byte offsets into a: 400 is b's element 36
@@ -1040,8 +1249,15 @@ def test_an_overrun_past_the_physical_ub_is_an_error_at_the_users_line(drv, offs
 def test_call_shapes_from_public_kernels(drv):
     """Literal scalars of another type, braced repeat parameters, explicit template arguments, ReinterpretCast
     views: the idioms public kernels use compile and run."""
-    bufs = [rand("f16", 256), rand("f16", 256), rand("f32", 256, 0.5, 2), rand("f32", 256, 0.5, 2),
-            np.zeros(64, np.uint8), rand("i32", 64), np.zeros(256, np.float32)]
+    bufs = [
+        rand("f16", 256),
+        rand("f16", 256),
+        rand("f32", 256, 0.5, 2),
+        rand("f32", 256, 0.5, 2),
+        np.zeros(64, np.uint8),
+        rand("i32", 64),
+        np.zeros(256, np.float32),
+    ]
     r = ok(drv("shapes", bufs))
     # the last GatherMask keeps the elements whose bit is set in the first 64 bits of b4 (Compare's output)
     assert int(r.ret) == int(np.unpackbits(r.bufs[4][:8]).sum())

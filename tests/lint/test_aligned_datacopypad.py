@@ -12,10 +12,13 @@ from analysis.operator import load_operator
 
 
 def test_aligned_datacopypad_is_a_note_with_the_estimated_saving(tmp_path: Path):
-    kernel = replace_once(KERNEL, "        DataCopy(xLocal, xGm[progress * tileLength], tileLength);\n",
-                          "        DataCopyExtParams params{1, static_cast<uint32_t>(4096 * sizeof(half)), 0, 0, 0};\n"
-                          "        DataCopyPadExtParams<half> pad{false, 0, 0, 0};\n"
-                          "        DataCopyPad(xLocal, xGm[progress * tileLength], params, pad);\n")
+    kernel = replace_once(
+        KERNEL,
+        "        DataCopy(xLocal, xGm[progress * tileLength], tileLength);\n",
+        "        DataCopyExtParams params{1, static_cast<uint32_t>(4096 * sizeof(half)), 0, 0, 0};\n"
+        "        DataCopyPadExtParams<half> pad{false, 0, 0, 0};\n"
+        "        DataCopyPad(xLocal, xGm[progress * tileLength], params, pad);\n",
+    )
     op = load_operator(write_operator(tmp_path / "op", kernel=kernel))
     (f,) = [f for f in lint(op) if f.rule == "aligned-datacopypad"]
     assert f.severity == "info" and "cycles per copy" in f.message

@@ -41,10 +41,12 @@ extern "C" __global__ __aicore__ void scale(GM_ADDR x, GM_ADDR y, GM_ADDR worksp
 }
 """
 
-CONFIG_950 = ('        this->AICore().AddConfig("ascend910b");\n'
-              '        OpAICoreConfig config950;\n'
-              '        config950.DynamicCompileStaticFlag(true).ExtendCfgInfo("opFile.value", "scale_apt");\n'
-              '        this->AICore().AddConfig("ascend950", config950);\n')
+CONFIG_950 = (
+    '        this->AICore().AddConfig("ascend910b");\n'
+    "        OpAICoreConfig config950;\n"
+    '        config950.DynamicCompileStaticFlag(true).ExtendCfgInfo("opFile.value", "scale_apt");\n'
+    '        this->AICore().AddConfig("ascend950", config950);\n'
+)
 
 
 def overflow_files(root: Path) -> list[str]:
@@ -59,30 +61,38 @@ def test_header_nothing_includes_is_not_linted(tmp_path: Path):
 
 
 def test_header_of_an_entry_selected_only_for_another_soc_is_not_linted(tmp_path: Path):
-    root = write_operator(tmp_path / "op", host=replace_once(HOST, '        this->AICore().AddConfig("ascend910b");\n',
-                                                             CONFIG_950))
+    root = write_operator(
+        tmp_path / "op", host=replace_once(HOST, '        this->AICore().AddConfig("ascend910b");\n', CONFIG_950)
+    )
     (root / "op_kernel" / "scale_apt.cpp").write_text(APT_ENTRY)
     assert overflow_files(root) == []
 
 
 def test_header_included_under_another_chips_macro_is_not_linted(tmp_path: Path):
-    kernel = replace_once(KERNEL, '#include "kernel_operator.h"\n',
-                          '#include "kernel_operator.h"\n#if defined(__CCE_AICORE__) && __CCE_AICORE__ == 310\n'
-                          '#include "arch35/scale_big.h"\n#endif\n')
+    kernel = replace_once(
+        KERNEL,
+        '#include "kernel_operator.h"\n',
+        '#include "kernel_operator.h"\n#if defined(__CCE_AICORE__) && __CCE_AICORE__ == 310\n'
+        '#include "arch35/scale_big.h"\n#endif\n',
+    )
     assert overflow_files(write_operator(tmp_path / "op", kernel=kernel)) == []
 
 
 def test_header_the_910b_entry_includes_is_still_linted(tmp_path: Path):
-    kernel = replace_once(KERNEL, '#include "kernel_operator.h"\n',
-                          '#include "kernel_operator.h"\n#include "arch35/scale_big.h"\n')
+    kernel = replace_once(
+        KERNEL, '#include "kernel_operator.h"\n', '#include "kernel_operator.h"\n#include "arch35/scale_big.h"\n'
+    )
     assert overflow_files(write_operator(tmp_path / "op", kernel=kernel)) == ["scale_big.h"]
 
 
 def test_entry_named_for_both_socs_keeps_its_headers(tmp_path: Path):
     # the _apt entry is the 950's; when the OpDef names it for the 910B too, its headers are compiled for the 910B
-    host = replace_once(HOST, '        this->AICore().AddConfig("ascend910b");\n',
-                        '        OpAICoreConfig cfg;\n        cfg.ExtendCfgInfo("opFile.value", "scale_apt");\n'
-                        '        this->AICore().AddConfig("ascend910b", cfg);\n')
+    host = replace_once(
+        HOST,
+        '        this->AICore().AddConfig("ascend910b");\n',
+        '        OpAICoreConfig cfg;\n        cfg.ExtendCfgInfo("opFile.value", "scale_apt");\n'
+        '        this->AICore().AddConfig("ascend910b", cfg);\n',
+    )
     root = write_operator(tmp_path / "op", host=host)
     (root / "op_kernel" / "scale_apt.cpp").write_text(APT_ENTRY)
     assert overflow_files(root) == ["scale_big.h"]

@@ -34,7 +34,9 @@ def test_case_facts_report_buffers_tiles_and_blocks(emu_cache: Path, needs_gxx):
     assert facts.ub_capacity == device.chip.ub_bytes
     init_x = line_of(SINGLE, "InitBuffer(inQueueX")
     assert {(b.file, b.line, b.num, b.bytes) for b in facts.buffers} == {
-        (kernel, init_x, 1, 8192 * 2), (kernel, init_x + 1, 1, 8192 * 2)}
+        (kernel, init_x, 1, 8192 * 2),
+        (kernel, init_x + 1, 1, 8192 * 2),
+    }
     # Each block streams three tiles: the copy-in's EnQue, the compute's DeQue and the copy-out run three times.
     assert facts.site_calls[(kernel, line_of(SINGLE, "inQueueX.EnQue(xLocal)"))] == 3
     assert facts.site_calls[(kernel, line_of(SINGLE, "inQueueX.DeQue<half>()"))] == 3

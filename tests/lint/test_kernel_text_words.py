@@ -22,8 +22,9 @@ def reference(text: str, spans: list[tuple[int, int]]) -> dict[str, int]:
 
 
 @settings(max_examples=400, deadline=None)
-@given(st.text(alphabet="ab_1 .;x(", max_size=40), st.lists(st.tuples(st.integers(0, 50), st.integers(0, 50)),
-                                                             max_size=3))
+@given(
+    st.text(alphabet="ab_1 .;x(", max_size=40), st.lists(st.tuples(st.integers(0, 50), st.integers(0, 50)), max_size=3)
+)
 def test_words_matches_the_per_word_definition(text, raw):
     spans = [(min(a, b), max(a, b)) for a, b in raw]  # ranges may run past the text's end
     assert KernelText(texts={"k.cpp": text}).words({"k.cpp": spans}) == reference(text, spans)

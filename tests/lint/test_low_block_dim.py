@@ -41,24 +41,33 @@ def test_elements_per_block_constant_that_divides_is_silent(tmp_path: Path):
 
 def test_deliberate_cap_against_the_core_count_is_silent(tmp_path: Path):
     host = replace_once(HOST, "constexpr uint32_t BLOCK_DIM = 48;", "constexpr uint32_t PERFORMANCE_CORE_NUM = 36;")
-    host = replace_once(host, "uint32_t blockDim = BLOCK_DIM;",
-                        "uint32_t coreNum = platform_ascendc::PlatformAscendC(context->GetPlatformInfo())"
-                        ".GetCoreNumAiv();\n    uint32_t blockDim = std::min(coreNum, PERFORMANCE_CORE_NUM);")
+    host = replace_once(
+        host,
+        "uint32_t blockDim = BLOCK_DIM;",
+        "uint32_t coreNum = platform_ascendc::PlatformAscendC(context->GetPlatformInfo())"
+        ".GetCoreNumAiv();\n    uint32_t blockDim = std::min(coreNum, PERFORMANCE_CORE_NUM);",
+    )
     assert low_block_dim(write_operator(tmp_path / "op", host=host)) == []
 
 
 def test_conditional_cap_is_silent(tmp_path: Path):
     host = replace_once(HOST, "constexpr uint32_t BLOCK_DIM = 48;", "constexpr uint32_t MAX_CORE_NUM = 24;")
-    host = replace_once(host, "uint32_t blockDim = BLOCK_DIM;",
-                        "uint32_t blockDim = total / 4096 > MAX_CORE_NUM ? MAX_CORE_NUM : total / 4096;")
+    host = replace_once(
+        host,
+        "uint32_t blockDim = BLOCK_DIM;",
+        "uint32_t blockDim = total / 4096 > MAX_CORE_NUM ? MAX_CORE_NUM : total / 4096;",
+    )
     assert low_block_dim(write_operator(tmp_path / "op", host=host)) == []
 
 
 def test_single_core_path_for_an_empty_input_is_silent(tmp_path: Path):
-    host = replace_once(HOST, "    uint32_t blockDim = BLOCK_DIM;\n",
-                        "    if (total == 0) {\n        context->SetBlockDim(1);\n        return ge::GRAPH_SUCCESS;\n"
-                        "    }\n    uint32_t blockDim = platform_ascendc::PlatformAscendC(context->GetPlatformInfo())"
-                        ".GetCoreNumAiv();\n")
+    host = replace_once(
+        HOST,
+        "    uint32_t blockDim = BLOCK_DIM;\n",
+        "    if (total == 0) {\n        context->SetBlockDim(1);\n        return ge::GRAPH_SUCCESS;\n"
+        "    }\n    uint32_t blockDim = platform_ascendc::PlatformAscendC(context->GetPlatformInfo())"
+        ".GetCoreNumAiv();\n",
+    )
     assert low_block_dim(write_operator(tmp_path / "op", host=host)) == []
 
 
@@ -83,9 +92,12 @@ def test_kernel_without_a_core_split_gets_a_note_and_no_fix(tmp_path: Path):
 def test_a_cap_that_idles_most_of_the_chip_is_a_note_with_a_verify_fix(tmp_path: Path):
     """`min(BLOCK_DIM, coreNum)` with BLOCK_DIM = 1 has the form of a deliberate cap, but runs on one core of 48."""
     host = replace_once(HOST, "constexpr uint32_t BLOCK_DIM = 48;", "constexpr uint32_t BLOCK_DIM = 1;")
-    host = replace_once(host, "uint32_t blockDim = BLOCK_DIM;",
-                        "uint32_t coreNum = platform_ascendc::PlatformAscendC(context->GetPlatformInfo())"
-                        ".GetCoreNumAiv();\n    uint32_t blockDim = BLOCK_DIM < coreNum ? BLOCK_DIM : coreNum;")
+    host = replace_once(
+        host,
+        "uint32_t blockDim = BLOCK_DIM;",
+        "uint32_t coreNum = platform_ascendc::PlatformAscendC(context->GetPlatformInfo())"
+        ".GetCoreNumAiv();\n    uint32_t blockDim = BLOCK_DIM < coreNum ? BLOCK_DIM : coreNum;",
+    )
     (f,) = low_block_dim(write_operator(tmp_path / "op", host=host))
     assert f.severity == "info" and "caps the launch" in f.message
     (fix,) = f.fixes
@@ -94,24 +106,33 @@ def test_a_cap_that_idles_most_of_the_chip_is_a_note_with_a_verify_fix(tmp_path:
 
 # ---- the fix is safe only when the split is proved to stay sound at the new count for every case (issue 13) ----
 
+
 def _stored_total_op(tmp_path: Path) -> Path:
     """BLOCK_DIM = 8, and the host stores the input size (`totalLength`) beside each core's share."""
     from opgen import TILING_H
 
-    tiling_h = replace_once(TILING_H, "    TILING_DATA_FIELD_DEF(uint32_t, tileLength);\n",
-                            "    TILING_DATA_FIELD_DEF(uint32_t, tileLength);\n"
-                            "    TILING_DATA_FIELD_DEF(uint32_t, totalLength);\n")
+    tiling_h = replace_once(
+        TILING_H,
+        "    TILING_DATA_FIELD_DEF(uint32_t, tileLength);\n",
+        "    TILING_DATA_FIELD_DEF(uint32_t, tileLength);\n    TILING_DATA_FIELD_DEF(uint32_t, totalLength);\n",
+    )
     host = replace_once(HOST, "constexpr uint32_t BLOCK_DIM = 48;", "constexpr uint32_t BLOCK_DIM = 8;")
-    host = replace_once(host, "    tiling.set_tileLength(TILE_LENGTH);\n",
-                        "    tiling.set_tileLength(TILE_LENGTH);\n    tiling.set_totalLength(total);\n")
+    host = replace_once(
+        host,
+        "    tiling.set_tileLength(TILE_LENGTH);\n",
+        "    tiling.set_tileLength(TILE_LENGTH);\n    tiling.set_totalLength(total);\n",
+    )
     return write_operator(tmp_path / "op", host=host, tiling_h=tiling_h)
 
 
 def _case(name: str, total: int, block_dim: int = 8):
     from analysis.observed import CaseFacts
 
-    return CaseFacts(case=name, block_dim=block_dim,
-                     tiling={"blockLength": total // block_dim, "tileLength": 8192, "totalLength": total})
+    return CaseFacts(
+        case=name,
+        block_dim=block_dim,
+        tiling={"blockLength": total // block_dim, "tileLength": 8192, "totalLength": total},
+    )
 
 
 def _fix(root: Path, facts: list):
@@ -154,10 +175,14 @@ def test_block_index_stored_but_never_read_gets_the_split_first_note(tmp_path: P
     finding says to split the work first and offers no count."""
     host = replace_once(HOST, "constexpr uint32_t BLOCK_DIM = 48;", "constexpr uint32_t BLOCK_DIM = 1;")
     kernel = KERNEL.replace(" + blockLength * GetBlockIdx()", "")
-    kernel = replace_once(kernel, "        this->blockLength = blockLength;\n",
-                          "        this->blockLength = blockLength;\n        this->blockIdx = GetBlockIdx();\n")
-    kernel = replace_once(kernel, "    uint32_t tileLength;\n};",
-                          "    uint32_t tileLength;\n    uint32_t blockIdx;\n};")
+    kernel = replace_once(
+        kernel,
+        "        this->blockLength = blockLength;\n",
+        "        this->blockLength = blockLength;\n        this->blockIdx = GetBlockIdx();\n",
+    )
+    kernel = replace_once(
+        kernel, "    uint32_t tileLength;\n};", "    uint32_t tileLength;\n    uint32_t blockIdx;\n};"
+    )
     (f,) = low_block_dim(write_operator(tmp_path / "op", host=host, kernel=kernel))
     assert f.severity == "info" and f.fixes == [] and "never uses GetBlockIdx()" in f.message
 
@@ -165,11 +190,14 @@ def test_block_index_stored_but_never_read_gets_the_split_first_note(tmp_path: P
 def test_kernel_that_reads_no_input_and_writes_once_is_silent(tmp_path: Path):
     """A shape-like kernel: no copy from GM, one copy out outside any loop: there is no work to split."""
     host = replace_once(HOST, "constexpr uint32_t BLOCK_DIM = 48;", "constexpr uint32_t BLOCK_DIM = 1;")
-    kernel = replace_once(KERNEL, "        for (uint32_t i = 0; i < loops; i++) {\n            CopyIn(i);\n"
-                                  "            Compute();\n            CopyOut(i);\n        }\n",
-                          "        LocalTensor<half> yLocal = outQueueY.AllocTensor<half>();\n"
-                          "        Duplicate(yLocal, (half)1, 16);\n        outQueueY.EnQue<half>(yLocal);\n"
-                          "        yLocal = outQueueY.DeQue<half>();\n        DataCopy(yGm, yLocal, 16);\n"
-                          "        outQueueY.FreeTensor(yLocal);\n")
+    kernel = replace_once(
+        KERNEL,
+        "        for (uint32_t i = 0; i < loops; i++) {\n            CopyIn(i);\n"
+        "            Compute();\n            CopyOut(i);\n        }\n",
+        "        LocalTensor<half> yLocal = outQueueY.AllocTensor<half>();\n"
+        "        Duplicate(yLocal, (half)1, 16);\n        outQueueY.EnQue<half>(yLocal);\n"
+        "        yLocal = outQueueY.DeQue<half>();\n        DataCopy(yGm, yLocal, 16);\n"
+        "        outQueueY.FreeTensor(yLocal);\n",
+    )
     kernel = kernel.replace("        DataCopy(xLocal, xGm[progress * tileLength], tileLength);\n", "")
     assert low_block_dim(write_operator(tmp_path / "op", host=host, kernel=kernel)) == []

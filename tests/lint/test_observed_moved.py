@@ -11,8 +11,14 @@ OLD = "void Init() {\n    pipe.InitBuffer(inQ, 1, len);\n    pipe.InitBuffer(out
 
 
 def _facts() -> list[CaseFacts]:
-    return [CaseFacts("c", block_dim=8, buffers=[BufferSeen("k.cpp", 2, 1, 4096), BufferSeen("k.cpp", 3, 1, 4096)],
-                      site_calls={("k.cpp", 2): 5, ("h.cpp", 9): 1})]
+    return [
+        CaseFacts(
+            "c",
+            block_dim=8,
+            buffers=[BufferSeen("k.cpp", 2, 1, 4096), BufferSeen("k.cpp", 3, 1, 4096)],
+            site_calls={("k.cpp", 2): 5, ("h.cpp", 9): 1},
+        )
+    ]
 
 
 def test_unchanged_sources_keep_the_facts_as_they_are():
@@ -35,8 +41,10 @@ def test_an_edited_line_loses_its_facts():
 
 
 @settings(max_examples=300, deadline=None)
-@given(st.lists(st.sampled_from(["a", "b", "}", "{", ""]), max_size=15),
-       st.lists(st.tuples(st.integers(0, 2), st.integers(0, 20), st.sampled_from(["a", "}", "x"])), max_size=3))
+@given(
+    st.lists(st.sampled_from(["a", "b", "}", "{", ""]), max_size=15),
+    st.lists(st.tuples(st.integers(0, 2), st.integers(0, 20), st.sampled_from(["a", "}", "x"])), max_size=3),
+)
 def test_line_map_keeps_text_and_order(lines, edits):
     """Whatever the edit, a mapped line holds the same text in the new file, the order is kept, lines before and
     after the edit map to themselves (shifted after it), and no two old lines share a new one."""

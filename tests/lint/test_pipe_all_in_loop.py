@@ -24,14 +24,18 @@ def pipe_all(root: Path):
 
 def with_tbuf(kernel: str) -> str:
     kernel = replace_once(kernel, "    TPipe pipe;\n", "    TPipe pipe;\n    TBuf<TPosition::VECCALC> tmpBuf;\n")
-    return replace_once(kernel, "        pipe.InitBuffer(outQueueY, BUFFER_NUM, this->tileLength * sizeof(half));\n",
-                        "        pipe.InitBuffer(outQueueY, BUFFER_NUM, this->tileLength * sizeof(half));\n"
-                        "        pipe.InitBuffer(tmpBuf, this->tileLength * sizeof(float));\n")
+    return replace_once(
+        kernel,
+        "        pipe.InitBuffer(outQueueY, BUFFER_NUM, this->tileLength * sizeof(half));\n",
+        "        pipe.InitBuffer(outQueueY, BUFFER_NUM, this->tileLength * sizeof(half));\n"
+        "        pipe.InitBuffer(tmpBuf, this->tileLength * sizeof(float));\n",
+    )
 
 
 def test_barrier_between_queued_stages_fires_with_a_safe_fix(tmp_path: Path):
-    kernel = replace_once(KERNEL, "            CopyOut(i);\n",
-                          "            CopyOut(i);\n            PipeBarrier<PIPE_ALL>();\n")
+    kernel = replace_once(
+        KERNEL, "            CopyOut(i);\n", "            CopyOut(i);\n            PipeBarrier<PIPE_ALL>();\n"
+    )
     (f,) = pipe_all(write_operator(tmp_path / "op", kernel=kernel))
     assert f.severity == "warning" and f.fixes and f.fixes[0].safe
 
@@ -39,12 +43,15 @@ def test_barrier_between_queued_stages_fires_with_a_safe_fix(tmp_path: Path):
 def test_barrier_guarding_a_scalar_getvalue_of_a_tbuf_gives_no_removal(tmp_path: Path):
     """Muls writes the TBuf, GetValue reads it on the scalar unit: the barrier is what makes the read see it."""
     kernel = with_tbuf(KERNEL)
-    kernel = replace_once(kernel, "        Muls(yLocal, xLocal, (half)2.0, tileLength);\n",
-                          "        LocalTensor<half> tmp = tmpBuf.Get<half>();\n"
-                          "        Muls(tmp, xLocal, (half)2.0, tileLength);\n"
-                          "        PipeBarrier<PIPE_ALL>();\n"
-                          "        half first = tmp.GetValue(0);\n"
-                          "        Muls(yLocal, xLocal, first, tileLength);\n")
+    kernel = replace_once(
+        kernel,
+        "        Muls(yLocal, xLocal, (half)2.0, tileLength);\n",
+        "        LocalTensor<half> tmp = tmpBuf.Get<half>();\n"
+        "        Muls(tmp, xLocal, (half)2.0, tileLength);\n"
+        "        PipeBarrier<PIPE_ALL>();\n"
+        "        half first = tmp.GetValue(0);\n"
+        "        Muls(yLocal, xLocal, first, tileLength);\n",
+    )
     found = pipe_all(write_operator(tmp_path / "op", kernel=kernel))
     assert all(f.severity == "info" and not f.fixes for f in found)
     assert found and "GetValue" in found[0].message  # it names what the barrier orders, and the narrower sync
@@ -54,15 +61,18 @@ def test_barrier_ordering_datacopypad_into_a_tbuf_then_cast_is_silent_without_qu
     """DataCopyPad (MTE2) fills a TBuf, Cast (vector) reads it, DataCopyPad (MTE3) writes the result: no queue
     orders any of it, the barrier does."""
     kernel = with_tbuf(KERNEL)
-    kernel = replace_once(kernel, "            CopyIn(i);\n            Compute();\n            CopyOut(i);\n",
-                          "            LocalTensor<half> raw = tmpBuf.Get<half>();\n"
-                          "            DataCopyPad(raw, xGm[i * tileLength], {1, (uint32_t)(tileLength * 2), 0, 0, 0},"
-                          " {false, 0, 0, 0});\n"
-                          "            PipeBarrier<PIPE_ALL>();\n"
-                          "            Muls(raw, raw, (half)2.0, tileLength);\n"
-                          "            PipeBarrier<PIPE_ALL>();\n"
-                          "            DataCopyPad(yGm[i * tileLength], raw,"
-                          " {1, (uint32_t)(tileLength * 2), 0, 0, 0});\n")
+    kernel = replace_once(
+        kernel,
+        "            CopyIn(i);\n            Compute();\n            CopyOut(i);\n",
+        "            LocalTensor<half> raw = tmpBuf.Get<half>();\n"
+        "            DataCopyPad(raw, xGm[i * tileLength], {1, (uint32_t)(tileLength * 2), 0, 0, 0},"
+        " {false, 0, 0, 0});\n"
+        "            PipeBarrier<PIPE_ALL>();\n"
+        "            Muls(raw, raw, (half)2.0, tileLength);\n"
+        "            PipeBarrier<PIPE_ALL>();\n"
+        "            DataCopyPad(yGm[i * tileLength], raw,"
+        " {1, (uint32_t)(tileLength * 2), 0, 0, 0});\n",
+    )
     assert pipe_all(write_operator(tmp_path / "op", kernel=kernel)) == []
 
 
@@ -70,16 +80,22 @@ def test_tbuf_handed_through_helper_functions_counts_as_a_dependency(tmp_path: P
     """The loop passes one TBuf tensor to a copy-in helper and a copy-out helper; the barrier after them orders
     the next iteration's copy-in after this one's copy-out (the parameters are renamed to the caller's tensor)."""
     kernel = with_tbuf(KERNEL)
-    kernel = replace_once(kernel, "            CopyIn(i);\n            Compute();\n            CopyOut(i);\n",
-                          "            LocalTensor<half> stage = tmpBuf.Get<half>();\n"
-                          "            Load(stage, i);\n            Store(stage, i);\n"
-                          "            PipeBarrier<PIPE_ALL>();\n")
-    kernel = replace_once(kernel, "private:\n",
-                          "private:\n"
-                          "    __aicore__ inline void Load(LocalTensor<half>& dst, uint32_t i)\n"
-                          "    {\n        DataCopy(dst, xGm[i * tileLength], tileLength);\n    }\n"
-                          "    __aicore__ inline void Store(LocalTensor<half>& src, uint32_t i)\n"
-                          "    {\n        DataCopy(yGm[i * tileLength], src, tileLength);\n    }\n")
+    kernel = replace_once(
+        kernel,
+        "            CopyIn(i);\n            Compute();\n            CopyOut(i);\n",
+        "            LocalTensor<half> stage = tmpBuf.Get<half>();\n"
+        "            Load(stage, i);\n            Store(stage, i);\n"
+        "            PipeBarrier<PIPE_ALL>();\n",
+    )
+    kernel = replace_once(
+        kernel,
+        "private:\n",
+        "private:\n"
+        "    __aicore__ inline void Load(LocalTensor<half>& dst, uint32_t i)\n"
+        "    {\n        DataCopy(dst, xGm[i * tileLength], tileLength);\n    }\n"
+        "    __aicore__ inline void Store(LocalTensor<half>& src, uint32_t i)\n"
+        "    {\n        DataCopy(yGm[i * tileLength], src, tileLength);\n    }\n",
+    )
     found = pipe_all(write_operator(tmp_path / "op", kernel=kernel))
     assert not any(fix.safe for f in found for fix in f.fixes)
     assert all(f.severity == "info" for f in found)
@@ -88,10 +104,13 @@ def test_tbuf_handed_through_helper_functions_counts_as_a_dependency(tmp_path: P
 def test_barrier_in_a_copy_out_loop_on_one_pipe_is_a_note_without_a_stage_gain(tmp_path: Path):
     """A loop that only copies rows out of one dequeued tile (MTE3 after MTE3): there are no stages to overlap, so
     the barrier costs a drain per row, not 'the sum of the stages': a note, with a removal to verify."""
-    kernel = replace_once(KERNEL, "        DataCopy(yGm[progress * tileLength], yLocal, tileLength);\n",
-                          "        for (uint32_t r = 0; r < 4; r++) {\n"
-                          "            DataCopy(yGm[progress * tileLength + r * 2048], yLocal[r * 2048], 2048);\n"
-                          "            PipeBarrier<PIPE_ALL>();\n        }\n")
+    kernel = replace_once(
+        KERNEL,
+        "        DataCopy(yGm[progress * tileLength], yLocal, tileLength);\n",
+        "        for (uint32_t r = 0; r < 4; r++) {\n"
+        "            DataCopy(yGm[progress * tileLength + r * 2048], yLocal[r * 2048], 2048);\n"
+        "            PipeBarrier<PIPE_ALL>();\n        }\n",
+    )
     (f,) = pipe_all(write_operator(tmp_path / "op", kernel=kernel))
     assert f.severity == "info" and "one drain per iteration" in f.message and "sum of the stages" not in f.message
     (fix,) = f.fixes
@@ -100,11 +119,14 @@ def test_barrier_in_a_copy_out_loop_on_one_pipe_is_a_note_without_a_stage_gain(t
 
 def test_barrier_in_a_function_nothing_calls_is_silent(tmp_path: Path):
     """A Process variant left in the class but called from nowhere (its caller commented out) never runs."""
-    kernel = replace_once(KERNEL, "            CopyOut(i);\n        }\n    }\n",
-                          "            CopyOut(i);\n        }\n    }\n"
-                          "    __aicore__ inline void ProcessOld()\n    {\n"
-                          "        for (uint32_t i = 0; i < 4; i++) {\n            CopyIn(i);\n            Compute();\n"
-                          "            CopyOut(i);\n            PipeBarrier<PIPE_ALL>();\n        }\n    }\n")
+    kernel = replace_once(
+        KERNEL,
+        "            CopyOut(i);\n        }\n    }\n",
+        "            CopyOut(i);\n        }\n    }\n"
+        "    __aicore__ inline void ProcessOld()\n    {\n"
+        "        for (uint32_t i = 0; i < 4; i++) {\n            CopyIn(i);\n            Compute();\n"
+        "            CopyOut(i);\n            PipeBarrier<PIPE_ALL>();\n        }\n    }\n",
+    )
     kernel = replace_once(kernel, "    op.Process();\n", "    op.Process();  // op.ProcessOld();\n")
     assert pipe_all(write_operator(tmp_path / "op", kernel=kernel)) == []
     called = replace_once(kernel, "    op.Process();  // op.ProcessOld();\n", "    op.ProcessOld();\n")

@@ -22,11 +22,15 @@ SINGLE = replace_once(KERNEL, "constexpr int32_t BUFFER_NUM = 2;", "constexpr in
 # The host's tile comes from the input's shape: unknown to a static reading.
 RUNTIME_HOST = replace_once(HOST, "tiling.set_tileLength(TILE_LENGTH);", "tiling.set_tileLength(total / 4096);")
 # The host divides the UB between the two queues: each tile is half the UB, a second buffer cannot fit.
-UB_FULL_HOST = replace_once(RUNTIME_HOST, "tiling.set_tileLength(total / 4096);", """\
+UB_FULL_HOST = replace_once(
+    RUNTIME_HOST,
+    "tiling.set_tileLength(total / 4096);",
+    """\
 uint64_t ubSize = 0;
     auto platform = platform_ascendc::PlatformAscendC(context->GetPlatformInfo());
     platform.GetCoreMemSize(platform_ascendc::CoreMemType::UB, ubSize);
-    tiling.set_tileLength(ubSize / (2 * sizeof(uint16_t)));""")
+    tiling.set_tileLength(ubSize / (2 * sizeof(uint16_t)));""",
+)
 
 
 def run(root: Path, facts: list[CaseFacts] | None = None):
@@ -41,10 +45,16 @@ def facts(root: Path, kernel: str, tile_bytes: int, tiles: int, case: str = "c")
     """What a run would report for the scale kernel: its two InitBuffers and how often each EnQue ran."""
     path = str(root / "op_kernel" / "scale.cpp")
     init = line_of(kernel, "InitBuffer(inQueueX")
-    return CaseFacts(case=case, block_dim=48, ub_capacity=UB,
-                     buffers=[BufferSeen(path, init, 1, tile_bytes), BufferSeen(path, init + 1, 1, tile_bytes)],
-                     site_calls={(path, line_of(kernel, "inQueueX.EnQue")): tiles,
-                                 (path, line_of(kernel, "outQueueY.EnQue")): tiles})
+    return CaseFacts(
+        case=case,
+        block_dim=48,
+        ub_capacity=UB,
+        buffers=[BufferSeen(path, init, 1, tile_bytes), BufferSeen(path, init + 1, 1, tile_bytes)],
+        site_calls={
+            (path, line_of(kernel, "inQueueX.EnQue")): tiles,
+            (path, line_of(kernel, "outQueueY.EnQue")): tiles,
+        },
+    )
 
 
 # ---- the premise proved: warning with a safe fix --------------------------------------------------------------
@@ -84,22 +94,34 @@ def test_run_time_sizes_without_facts_give_a_note_and_a_fix_to_verify(tmp_path: 
 
 # ---- scratch and statistics queues --------------------------------------------------------------------------
 # A work queue: allocated, used by the vector unit and freed in the loop, never enqueued or copied.
-SCRATCH = replace_once(SINGLE, "        Muls(yLocal, xLocal, (half)2.0, tileLength);\n", """\
+SCRATCH = replace_once(
+    SINGLE,
+    "        Muls(yLocal, xLocal, (half)2.0, tileLength);\n",
+    """\
         LocalTensor<half> work = workQueue.AllocTensor<half>();
         Muls(work, xLocal, (half)2.0, tileLength);
         Muls(yLocal, work, (half)1.0, tileLength);
         workQueue.FreeTensor(work);
-""")
-SCRATCH = replace_once(SCRATCH, "        pipe.InitBuffer(outQueueY,", "        pipe.InitBuffer(workQueue, 1, 64);\n"
-                       "        pipe.InitBuffer(outQueueY,")
-SCRATCH = replace_once(SCRATCH, "    TQue<QuePosition::VECOUT, BUFFER_NUM> outQueueY;",
-                       "    TQue<QuePosition::VECOUT, BUFFER_NUM> outQueueY;\n"
-                       "    TQue<QuePosition::VECCALC, 1> workQueue;")
+""",
+)
+SCRATCH = replace_once(
+    SCRATCH,
+    "        pipe.InitBuffer(outQueueY,",
+    "        pipe.InitBuffer(workQueue, 1, 64);\n        pipe.InitBuffer(outQueueY,",
+)
+SCRATCH = replace_once(
+    SCRATCH,
+    "    TQue<QuePosition::VECOUT, BUFFER_NUM> outQueueY;",
+    "    TQue<QuePosition::VECOUT, BUFFER_NUM> outQueueY;\n    TQue<QuePosition::VECCALC, 1> workQueue;",
+)
 SCRATCH = replace_once(SCRATCH, "constexpr int32_t BUFFER_NUM = 1;", "constexpr int32_t BUFFER_NUM = 2;")
 # A statistics queue: enqueued and dequeued each tile, but its tensor stays in the UB (a running maximum).
-STATS = replace_once(SCRATCH, "        workQueue.FreeTensor(work);\n",
-                     "        workQueue.EnQue(work);\n        work = workQueue.DeQue<half>();\n"
-                     "        Max(yLocal, yLocal, work, tileLength);\n        workQueue.FreeTensor(work);\n")
+STATS = replace_once(
+    SCRATCH,
+    "        workQueue.FreeTensor(work);\n",
+    "        workQueue.EnQue(work);\n        work = workQueue.DeQue<half>();\n"
+    "        Max(yLocal, yLocal, work, tileLength);\n        workQueue.FreeTensor(work);\n",
+)
 
 
 def test_a_scratch_queue_is_silent(tmp_path: Path):
@@ -110,16 +132,23 @@ def test_a_statistics_queue_that_never_meets_gm_is_silent_with_and_without_facts
     root = write_operator(tmp_path / "op", kernel=STATS, host=RUNTIME_HOST)
     assert run(root) == []
     path = str(root / "op_kernel" / "scale.cpp")
-    seen = CaseFacts(case="c", ub_capacity=UB, buffers=[BufferSeen(path, line_of(STATS, "workQueue, 1"), 1, 64)],
-                     site_calls={(path, line_of(STATS, "workQueue.EnQue")): 8})
+    seen = CaseFacts(
+        case="c",
+        ub_capacity=UB,
+        buffers=[BufferSeen(path, line_of(STATS, "workQueue, 1"), 1, 64)],
+        site_calls={(path, line_of(STATS, "workQueue.EnQue")): 8},
+    )
     assert run(root, [seen]) == []
 
 
 # ---- loaded once --------------------------------------------------------------------------------------------
 def test_a_queue_loaded_once_is_silent(tmp_path: Path):
-    once = replace_once(SINGLE, "        for (uint32_t i = 0; i < loops; i++) {\n            CopyIn(i);\n"
-                        "            Compute();\n            CopyOut(i);\n        }\n",
-                        "        CopyIn(0);\n        Compute();\n        CopyOut(0);\n")
+    once = replace_once(
+        SINGLE,
+        "        for (uint32_t i = 0; i < loops; i++) {\n            CopyIn(i);\n"
+        "            Compute();\n            CopyOut(i);\n        }\n",
+        "        CopyIn(0);\n        Compute();\n        CopyOut(0);\n",
+    )
     assert run(write_operator(tmp_path / "op", kernel=once, host=RUNTIME_HOST)) == []
 
 
@@ -131,8 +160,11 @@ def test_a_loop_that_ran_once_per_block_in_every_case_is_silent(tmp_path: Path):
 
 # ---- the misses ---------------------------------------------------------------------------------------------
 LOCAL_NUM = replace_once(SINGLE, "constexpr int32_t BUFFER_NUM = 1;\n", "")
-LOCAL_NUM = replace_once(LOCAL_NUM, "        this->blockLength = blockLength;\n",
-                         "        uint32_t BUFFER_NUM = 1;\n        this->blockLength = blockLength;\n")
+LOCAL_NUM = replace_once(
+    LOCAL_NUM,
+    "        this->blockLength = blockLength;\n",
+    "        uint32_t BUFFER_NUM = 1;\n        this->blockLength = blockLength;\n",
+)
 LOCAL_NUM = replace_once(LOCAL_NUM, "TQue<QuePosition::VECIN, BUFFER_NUM>", "TQue<QuePosition::VECIN, 1>")
 LOCAL_NUM = replace_once(LOCAL_NUM, "TQue<QuePosition::VECOUT, BUFFER_NUM>", "TQue<QuePosition::VECOUT, 1>")
 
@@ -145,13 +177,19 @@ def test_a_local_buffer_num_in_a_streaming_loop_is_found_and_its_literal_fixed(t
 
 
 def test_a_local_buffer_num_assigned_again_is_not_taken_for_its_literal(tmp_path: Path):
-    kernel = replace_once(LOCAL_NUM, "        this->blockLength = blockLength;\n",
-                          "        this->blockLength = blockLength;\n        BUFFER_NUM = blockLength > 4 ? 2 : 1;\n")
+    kernel = replace_once(
+        LOCAL_NUM,
+        "        this->blockLength = blockLength;\n",
+        "        this->blockLength = blockLength;\n        BUFFER_NUM = blockLength > 4 ? 2 : 1;\n",
+    )
     assert run(write_operator(tmp_path / "op", kernel=kernel)) == []
 
 
-FILL = replace_once(SINGLE, "        Muls(yLocal, xLocal, (half)2.0, tileLength);\n",
-                    "        Duplicate(yLocal, (half)0.0, tileLength);\n")
+FILL = replace_once(
+    SINGLE,
+    "        Muls(yLocal, xLocal, (half)2.0, tileLength);\n",
+    "        Duplicate(yLocal, (half)0.0, tileLength);\n",
+)
 
 
 def test_a_fill_then_copy_out_loop_gets_the_fill_once_advice(tmp_path: Path):
@@ -163,11 +201,13 @@ def test_a_fill_then_copy_out_loop_gets_the_fill_once_advice(tmp_path: Path):
 def test_a_filled_accumulator_written_after_dequeue_gets_no_fill_once_advice(tmp_path: Path):
     # ops-nn hold-out (embedding_dense_grad_v2's addResQue_): Duplicate(0) resets an accumulator that is dequeued
     # and summed into before the copy-out; filling it once would carry the sums from tile to tile.
-    kernel = replace_once(FILL, "        LocalTensor<half> yLocal = outQueueY.DeQue<half>();\n",
-                          "        LocalTensor<half> yLocal = outQueueY.DeQue<half>();\n"
-                          "        Adds(yLocal, yLocal, (half)1.0, tileLength);\n")
+    kernel = replace_once(
+        FILL,
+        "        LocalTensor<half> yLocal = outQueueY.DeQue<half>();\n",
+        "        LocalTensor<half> yLocal = outQueueY.DeQue<half>();\n"
+        "        Adds(yLocal, yLocal, (half)1.0, tileLength);\n",
+    )
     assert [f for f in run(write_operator(tmp_path / "op", kernel=kernel)) if "fill the tile once" in f.message] == []
-
 
 
 # ---- a host buffer count that counts queues, not buffers per queue (ops-nn hold-out) --------------------------
@@ -175,19 +215,30 @@ def test_a_filled_accumulator_written_after_dequeue_gets_no_fill_once_advice(tmp
 # six single-buffered queues: the UB is already full. The rule read any host buffer count >= 2 as "room for a second
 # buffer left". Here the scale kernel's two single-buffered queues, with a third one added, share the UB by a
 # count of 3 (one buffer each); a count of 6 leaves room for a second buffer in each.
-SINGLE3 = replace_once(SINGLE, "        pipe.InitBuffer(outQueueY, BUFFER_NUM, this->tileLength * sizeof(half));\n",
-                       "        pipe.InitBuffer(outQueueY, BUFFER_NUM, this->tileLength * sizeof(half));\n"
-                       "        pipe.InitBuffer(auxQueue, 1, this->tileLength * sizeof(half));\n")
-SINGLE3 = replace_once(SINGLE3, "    TQue<QuePosition::VECOUT, BUFFER_NUM> outQueueY;\n",
-                       "    TQue<QuePosition::VECOUT, BUFFER_NUM> outQueueY;\n"
-                       "    TQue<QuePosition::VECOUT, 1> auxQueue;\n")
+SINGLE3 = replace_once(
+    SINGLE,
+    "        pipe.InitBuffer(outQueueY, BUFFER_NUM, this->tileLength * sizeof(half));\n",
+    "        pipe.InitBuffer(outQueueY, BUFFER_NUM, this->tileLength * sizeof(half));\n"
+    "        pipe.InitBuffer(auxQueue, 1, this->tileLength * sizeof(half));\n",
+)
+SINGLE3 = replace_once(
+    SINGLE3,
+    "    TQue<QuePosition::VECOUT, BUFFER_NUM> outQueueY;\n",
+    "    TQue<QuePosition::VECOUT, BUFFER_NUM> outQueueY;\n    TQue<QuePosition::VECOUT, 1> auxQueue;\n",
+)
 
 
 def _counted_host(count: int) -> str:
-    host = replace_once(UB_FULL_HOST, "constexpr uint32_t TILE_LENGTH = 8192;",
-                        f"constexpr uint32_t TILE_LENGTH = 8192;\nconstexpr uint32_t MAX_BUFFER_NUM = {count};")
-    return replace_once(host, "tiling.set_tileLength(ubSize / (2 * sizeof(uint16_t)));",
-                        "tiling.set_tileLength(ubSize / MAX_BUFFER_NUM / sizeof(uint16_t));")
+    host = replace_once(
+        UB_FULL_HOST,
+        "constexpr uint32_t TILE_LENGTH = 8192;",
+        f"constexpr uint32_t TILE_LENGTH = 8192;\nconstexpr uint32_t MAX_BUFFER_NUM = {count};",
+    )
+    return replace_once(
+        host,
+        "tiling.set_tileLength(ubSize / (2 * sizeof(uint16_t)));",
+        "tiling.set_tileLength(ubSize / MAX_BUFFER_NUM / sizeof(uint16_t));",
+    )
 
 
 def test_a_host_count_of_the_queues_leaves_no_room_and_is_silent(tmp_path: Path):

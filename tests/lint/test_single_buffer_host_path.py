@@ -52,8 +52,11 @@ def test_room_left_by_another_tiling_path_is_no_evidence(tmp_path: Path):
 
 def test_room_left_by_another_function_of_the_same_file_is_no_evidence(tmp_path: Path):
     body = OTHER_PATH.split("namespace optiling {\n", 1)[1].rsplit("}\n", 1)[0]
-    host = replace_once(RUNTIME_HOST, "namespace optiling {\n",
-                        "constexpr uint32_t WIDE_BUFFER_NUM = 2;\n\nnamespace optiling {\n" + body)
+    host = replace_once(
+        RUNTIME_HOST,
+        "namespace optiling {\n",
+        "constexpr uint32_t WIDE_BUFFER_NUM = 2;\n\nnamespace optiling {\n" + body,
+    )
     (f,) = run(write_operator(tmp_path / "op", kernel=SINGLE, host=host))
     assert f.severity == "info" and "holds two buffers per queue" not in f.message
 

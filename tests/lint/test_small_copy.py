@@ -34,9 +34,12 @@ def test_small_tile_constant_fires_and_fix_is_safe_when_buffers_fit(tmp_path: Pa
 
 
 def test_fix_is_verify_only_when_the_bigger_tile_does_not_fit(tmp_path: Path):
-    kernel = replace_once(KERNEL, "        pipe.InitBuffer(outQueueY, BUFFER_NUM, this->tileLength * sizeof(half));\n",
-                          "        pipe.InitBuffer(outQueueY, BUFFER_NUM, this->tileLength * sizeof(half));\n"
-                          "        pipe.InitBuffer(scratch, 150 * 1024);\n")
+    kernel = replace_once(
+        KERNEL,
+        "        pipe.InitBuffer(outQueueY, BUFFER_NUM, this->tileLength * sizeof(half));\n",
+        "        pipe.InitBuffer(outQueueY, BUFFER_NUM, this->tileLength * sizeof(half));\n"
+        "        pipe.InitBuffer(scratch, 150 * 1024);\n",
+    )
     kernel = replace_once(kernel, "    TPipe pipe;\n", "    TPipe pipe;\n    TBuf<TPosition::VECCALC> scratch;\n")
     (f,) = small_copy(write_operator(tmp_path / "op", host=SMALL_TILE, kernel=kernel))
     assert f.fixes and not f.fixes[0].safe  # 150 KB + 4 x 16 KB > 192 KB: only "Verify on the emulator"
@@ -45,46 +48,70 @@ def test_fix_is_verify_only_when_the_bigger_tile_does_not_fit(tmp_path: Path):
 def test_byte_size_constant_of_a_dtype_dispatch_is_silent(tmp_path: Path):
     """`BYTE_LEN_4 = 4` is sizeof(float): it multiplies the copy's byte count and picks the dtype branch. Setting it
     to 8192 (what the old rule offered) would break the dispatch."""
-    kernel = replace_once(KERNEL, "constexpr int32_t BUFFER_NUM = 2;",
-                          "constexpr int32_t BUFFER_NUM = 2;\nconstexpr uint32_t BYTE_LEN_4 = 4;")
-    kernel = replace_once(kernel, "        DataCopy(xLocal, xGm[progress * tileLength], tileLength);\n",
-                          "        if (sizeof(half) * 2 == BYTE_LEN_4) {\n"
-                          "            DataCopyExtParams p{1, tileLength / 2 * BYTE_LEN_4, 0, 0, 0};\n"
-                          "            DataCopyPad(xLocal, xGm[progress * tileLength], p, {false, 0, 0, 0});\n"
-                          "        } else {\n"
-                          "            DataCopy(xLocal, xGm[progress * tileLength], tileLength);\n"
-                          "        }\n")
+    kernel = replace_once(
+        KERNEL,
+        "constexpr int32_t BUFFER_NUM = 2;",
+        "constexpr int32_t BUFFER_NUM = 2;\nconstexpr uint32_t BYTE_LEN_4 = 4;",
+    )
+    kernel = replace_once(
+        kernel,
+        "        DataCopy(xLocal, xGm[progress * tileLength], tileLength);\n",
+        "        if (sizeof(half) * 2 == BYTE_LEN_4) {\n"
+        "            DataCopyExtParams p{1, tileLength / 2 * BYTE_LEN_4, 0, 0, 0};\n"
+        "            DataCopyPad(xLocal, xGm[progress * tileLength], p, {false, 0, 0, 0});\n"
+        "        } else {\n"
+        "            DataCopy(xLocal, xGm[progress * tileLength], tileLength);\n"
+        "        }\n",
+    )
     assert small_copy(write_operator(tmp_path / "op", kernel=kernel)) == []
 
 
 def test_length_the_host_picks_per_dtype_is_silent(tmp_path: Path):
-    host = replace_once(HOST, "constexpr uint32_t TILE_LENGTH = 8192;",
-                        "constexpr uint32_t ROW_LEN_64 = 64;\nconstexpr uint32_t ROW_LEN_128 = 128;")
-    host = replace_once(host, "    tiling.set_tileLength(TILE_LENGTH);\n",
-                        "    if (context->GetInputDesc(0)->GetDataType() == ge::DT_FLOAT) {\n"
-                        "        tiling.set_tileLength(ROW_LEN_64);\n"
-                        "    } else {\n"
-                        "        tiling.set_tileLength(ROW_LEN_128);\n"
-                        "    }\n")
+    host = replace_once(
+        HOST,
+        "constexpr uint32_t TILE_LENGTH = 8192;",
+        "constexpr uint32_t ROW_LEN_64 = 64;\nconstexpr uint32_t ROW_LEN_128 = 128;",
+    )
+    host = replace_once(
+        host,
+        "    tiling.set_tileLength(TILE_LENGTH);\n",
+        "    if (context->GetInputDesc(0)->GetDataType() == ge::DT_FLOAT) {\n"
+        "        tiling.set_tileLength(ROW_LEN_64);\n"
+        "    } else {\n"
+        "        tiling.set_tileLength(ROW_LEN_128);\n"
+        "    }\n",
+    )
     assert small_copy(write_operator(tmp_path / "op", host=host)) == []
 
 
 def test_record_size_copied_whole_is_silent(tmp_path: Path):
     """A fixed-size record (a 96-element row of an algorithm) copied per record: nothing is cut into tiles of it."""
-    kernel = replace_once(KERNEL, "constexpr int32_t BUFFER_NUM = 2;",
-                          "constexpr int32_t BUFFER_NUM = 2;\nconstexpr uint32_t RECORD_LEN = 96;")
-    kernel = replace_once(kernel, "        DataCopy(xLocal, xGm[progress * tileLength], tileLength);\n",
-                          "        DataCopy(xLocal, xGm[progress * RECORD_LEN], RECORD_LEN);\n")
+    kernel = replace_once(
+        KERNEL,
+        "constexpr int32_t BUFFER_NUM = 2;",
+        "constexpr int32_t BUFFER_NUM = 2;\nconstexpr uint32_t RECORD_LEN = 96;",
+    )
+    kernel = replace_once(
+        kernel,
+        "        DataCopy(xLocal, xGm[progress * tileLength], tileLength);\n",
+        "        DataCopy(xLocal, xGm[progress * RECORD_LEN], RECORD_LEN);\n",
+    )
     assert small_copy(write_operator(tmp_path / "op", kernel=kernel)) == []
 
 
 def test_strided_copy_of_many_blocks_is_silent(tmp_path: Path):
     """DataCopyParams(rows, TILE_LEN / 16, ...) moves rows x 32-byte blocks: the block length alone is not the copy."""
-    kernel = replace_once(KERNEL, "constexpr int32_t BUFFER_NUM = 2;",
-                          "constexpr int32_t BUFFER_NUM = 2;\nconstexpr uint32_t SIDE_LEN = 128;")
-    kernel = replace_once(kernel, "        DataCopy(xLocal, xGm[progress * tileLength], tileLength);\n",
-                          "        DataCopy(xLocal, xGm[progress * tileLength], "
-                          "DataCopyParams(tileLength / SIDE_LEN, SIDE_LEN / 16, 0, 0));\n")
+    kernel = replace_once(
+        KERNEL,
+        "constexpr int32_t BUFFER_NUM = 2;",
+        "constexpr int32_t BUFFER_NUM = 2;\nconstexpr uint32_t SIDE_LEN = 128;",
+    )
+    kernel = replace_once(
+        kernel,
+        "        DataCopy(xLocal, xGm[progress * tileLength], tileLength);\n",
+        "        DataCopy(xLocal, xGm[progress * tileLength], "
+        "DataCopyParams(tileLength / SIDE_LEN, SIDE_LEN / 16, 0, 0));\n",
+    )
     assert small_copy(write_operator(tmp_path / "op", kernel=kernel)) == []
 
 
@@ -98,18 +125,28 @@ def test_divisor_only_constant_is_not_a_length(tmp_path: Path):
 def test_a_reserve_subtracted_from_the_tile_is_no_tile_length(tmp_path: Path):
     # ops-nn hold-out: `yCastNum = (ubSize - RESERVED_UB_SIZE) / sizeof(float)`; the reserve decides the copy length
     # only inversely, and "enlarging" it (256 -> 1024) shrinks every copy.
-    host = replace_once(HOST, "constexpr uint32_t TILE_LENGTH = 8192;",
-                        "constexpr uint32_t TILE_LENGTH = 8192;\nconstexpr uint32_t RESERVED_LEN = 256;")
-    host = replace_once(host, "tiling.set_tileLength(TILE_LENGTH);",
-                        "tiling.set_tileLength(total / blockDim - RESERVED_LEN);")
+    host = replace_once(
+        HOST,
+        "constexpr uint32_t TILE_LENGTH = 8192;",
+        "constexpr uint32_t TILE_LENGTH = 8192;\nconstexpr uint32_t RESERVED_LEN = 256;",
+    )
+    host = replace_once(
+        host, "tiling.set_tileLength(TILE_LENGTH);", "tiling.set_tileLength(total / blockDim - RESERVED_LEN);"
+    )
     assert small_copy(write_operator(tmp_path / "op", host=host)) == []
 
 
 def test_a_small_constant_added_to_the_tile_still_fires(tmp_path: Path):
-    host = replace_once(HOST, "constexpr uint32_t TILE_LENGTH = 8192;",
-                        "constexpr uint32_t TILE_LENGTH = 8192;\nconstexpr uint32_t EXTRA_LEN = 64;")
-    host = replace_once(host, "tiling.set_tileLength(TILE_LENGTH);",
-                        "tiling.set_tileLength(total / blockDim % TILE_LENGTH + EXTRA_LEN);")
+    host = replace_once(
+        HOST,
+        "constexpr uint32_t TILE_LENGTH = 8192;",
+        "constexpr uint32_t TILE_LENGTH = 8192;\nconstexpr uint32_t EXTRA_LEN = 64;",
+    )
+    host = replace_once(
+        host,
+        "tiling.set_tileLength(TILE_LENGTH);",
+        "tiling.set_tileLength(total / blockDim % TILE_LENGTH + EXTRA_LEN);",
+    )
     assert {f.message.split(" ")[0] for f in small_copy(write_operator(tmp_path / "op", host=host))} == {"EXTRA_LEN"}
 
 
@@ -148,8 +185,9 @@ def test_a_copy_in_a_header_the_build_never_compiles_is_not_judged(tmp_path: Pat
     root = write_operator(tmp_path / "op", kernel=kernel)
     (root / "op_kernel" / "arch35").mkdir()
     copier = CHUNK_COPIER.replace("constexpr uint32_t CHUNK_LEN = 64;\n", "").replace("class KernelScale {", "")
-    (root / "op_kernel" / "arch35" / "chunk.h").write_text('#include "kernel_operator.h"\nusing namespace AscendC;\n'
-                                                           + copier)
+    (root / "op_kernel" / "arch35" / "chunk.h").write_text(
+        '#include "kernel_operator.h"\nusing namespace AscendC;\n' + copier
+    )
     assert small_copy(root) == []
 
 
@@ -157,9 +195,12 @@ def test_fix_is_verify_only_when_no_buffer_grows_with_the_constant(tmp_path: Pat
     # ops-nn hold-out (top_k_top_p_sample): the copy's length is the constant but its destination is a buffer of a
     # size the constant does not decide; copying 8x more into it overruns it, whatever the UB total says.
     kernel = replace_once(KERNEL, "class KernelScale {", "constexpr uint32_t PIECE_LEN = 64;\n\nclass KernelScale {")
-    kernel = replace_once(kernel, "        DataCopy(xLocal, xGm[progress * tileLength], tileLength);\n",
-                          "        for (uint32_t p = 0; p < tileLength / PIECE_LEN; p++) {\n"
-                          "            DataCopy(xLocal, xGm[progress * tileLength + p * PIECE_LEN], PIECE_LEN);\n"
-                          "        }\n")
+    kernel = replace_once(
+        kernel,
+        "        DataCopy(xLocal, xGm[progress * tileLength], tileLength);\n",
+        "        for (uint32_t p = 0; p < tileLength / PIECE_LEN; p++) {\n"
+        "            DataCopy(xLocal, xGm[progress * tileLength + p * PIECE_LEN], PIECE_LEN);\n"
+        "        }\n",
+    )
     found = [f for f in small_copy(write_operator(tmp_path / "op", kernel=kernel)) if f.message.startswith("PIECE")]
     assert found and found[0].fixes and not found[0].fixes[0].safe

@@ -26,15 +26,19 @@ def test_hard_sync_with_a_zero_workspace_is_an_error(tmp_path: Path):
 
 def test_soft_sync_brings_its_own_buffers(tmp_path: Path):
     # SyncAll(gmWorkspace, ubWorkspace, cores): the kernel's own GM flags, not the host's workspace, are its premise
-    kernel = replace_once(KERNEL, "    op.Process();\n",
-                          "    op.Process();\n    AscendC::GlobalTensor<int32_t> flags;\n"
-                          "    AscendC::LocalTensor<int32_t> mark;\n    SyncAll(flags, mark, 8);\n")
+    kernel = replace_once(
+        KERNEL,
+        "    op.Process();\n",
+        "    op.Process();\n    AscendC::GlobalTensor<int32_t> flags;\n"
+        "    AscendC::LocalTensor<int32_t> mark;\n    SyncAll(flags, mark, 8);\n",
+    )
     assert syncall(write_operator(tmp_path / "op", kernel=kernel)) == []
 
 
 def test_workspace_set_out_of_sight_is_only_a_note(tmp_path: Path):
-    host = replace_once(HOST, "    size_t* ws = context->GetWorkspaceSizes(1);\n    ws[0] = 0;\n",
-                        "    SetSizes(context);\n")
+    host = replace_once(
+        HOST, "    size_t* ws = context->GetWorkspaceSizes(1);\n    ws[0] = 0;\n", "    SetSizes(context);\n"
+    )
     (f,) = syncall(write_operator(tmp_path / "op", kernel=HARD_SYNC, host=host))
     assert f.severity == "info" and "unproven" in f.message
 

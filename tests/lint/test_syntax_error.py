@@ -47,37 +47,46 @@ def test_tree_sitter_itself_misreads_member_pointer_calls_and_brace_defaults():
 
 
 def test_template_head_macro_with_arguments(tmp_path: Path):
-    kernel = replace_once(KERNEL, "class KernelScale {\n", "DEMO_TPL_DECLARE(T, MODE)\nclass KernelScaleT {\n"
-                          "public:\n    __aicore__ inline void Run(T v);\n};\nDEMO_TPL_DECLARE(T, MODE)\n"
-                          "__aicore__ inline void KernelScaleT<T, MODE>::Run(T v) {}\n\nclass KernelScale {\n")
+    kernel = replace_once(
+        KERNEL,
+        "class KernelScale {\n",
+        "DEMO_TPL_DECLARE(T, MODE)\nclass KernelScaleT {\n"
+        "public:\n    __aicore__ inline void Run(T v);\n};\nDEMO_TPL_DECLARE(T, MODE)\n"
+        "__aicore__ inline void KernelScaleT<T, MODE>::Run(T v) {}\n\nclass KernelScale {\n",
+    )
     lint_clean(write_operator(tmp_path / "op", kernel=kernel))
 
 
 def test_pointer_to_member_calls_and_types(tmp_path: Path):
-    kernel = replace_once(KERNEL, "            CopyIn(i);\n", "            (this->*stage)(i);\n"
-                          "            (this->*(stages[0]))(i);\n")
-    kernel = replace_once(kernel, "    TPipe pipe;\n",
-                          "    using Stage = void (KernelScale::*)(uint32_t);\n"
-                          "    void (KernelScale::*stage)(uint32_t) = &KernelScale::CopyIn;\n"
-                          "    uint32_t (KernelScale::*probe)(uint32_t) const;\n"
-                          "    Stage stages[1];\n    TPipe pipe;\n")
+    kernel = replace_once(
+        KERNEL, "            CopyIn(i);\n", "            (this->*stage)(i);\n            (this->*(stages[0]))(i);\n"
+    )
+    kernel = replace_once(
+        kernel,
+        "    TPipe pipe;\n",
+        "    using Stage = void (KernelScale::*)(uint32_t);\n"
+        "    void (KernelScale::*stage)(uint32_t) = &KernelScale::CopyIn;\n"
+        "    uint32_t (KernelScale::*probe)(uint32_t) const;\n"
+        "    Stage stages[1];\n    TPipe pipe;\n",
+    )
     lint_clean(write_operator(tmp_path / "op", kernel=kernel))
 
 
 def test_extern_c_macro_before_the_kernel_entry(tmp_path: Path):
-    kernel = replace_once(KERNEL, 'extern "C" __global__',
-                          "#define DEMO_EXTERN_C extern \"C\"\nDEMO_EXTERN_C __global__")
+    kernel = replace_once(KERNEL, 'extern "C" __global__', '#define DEMO_EXTERN_C extern "C"\nDEMO_EXTERN_C __global__')
     host = replace_once(HOST, "static ge::graphStatus TilingFunc", "DEMO_EXTERN_C ge::graphStatus TilingFunc")
     lint_clean(write_operator(tmp_path / "op", kernel=kernel, host=host))
 
 
 def test_export_macros_before_declarations():
-    header = ("#ifndef DEMO_API\n#define DEMO_API __attribute__((visibility(\"default\")))\n#endif\n"
-              "#ifdef __cplusplus\nextern \"C\" {\n#endif\n"
-              "DEMO_API aclnnStatus aclnnDemoGetWorkspaceSize(const aclTensor* x, uint64_t* size);\n"
-              "DEMO_API aclnnStatus\naclnnDemo(void* workspace, uint64_t size);\n"
-              "DEMO_VISIBLE DEMO_API const char* aclnnDemoName(void);\n"
-              "#ifdef __cplusplus\n}\n#endif\n")
+    header = (
+        '#ifndef DEMO_API\n#define DEMO_API __attribute__((visibility("default")))\n#endif\n'
+        '#ifdef __cplusplus\nextern "C" {\n#endif\n'
+        "DEMO_API aclnnStatus aclnnDemoGetWorkspaceSize(const aclTensor* x, uint64_t* size);\n"
+        "DEMO_API aclnnStatus\naclnnDemo(void* workspace, uint64_t size);\n"
+        "DEMO_VISIBLE DEMO_API const char* aclnnDemoName(void);\n"
+        "#ifdef __cplusplus\n}\n#endif\n"
+    )
     assert parse_errors(header) == []
     sf = SourceFile("demo.h", header)
     # the export macro's own definition was left alone (blanking its body let the grammar read on into `extern`)
@@ -86,10 +95,13 @@ def test_export_macros_before_declarations():
 
 
 def test_brace_default_arguments(tmp_path: Path):
-    kernel = replace_once(KERNEL, "    __aicore__ inline void Process()\n",
-                          "    __aicore__ inline void Shape(const Dims& d = {}, const Dims& e = {{1, 2}, {3}},\n"
-                          "                                 const Dims& f = {Make(1), 2}, int n = 0) {}\n"
-                          "    __aicore__ inline void Process()\n")
+    kernel = replace_once(
+        KERNEL,
+        "    __aicore__ inline void Process()\n",
+        "    __aicore__ inline void Shape(const Dims& d = {}, const Dims& e = {{1, 2}, {3}},\n"
+        "                                 const Dims& f = {Make(1), 2}, int n = 0) {}\n"
+        "    __aicore__ inline void Process()\n",
+    )
     lint_clean(write_operator(tmp_path / "op", kernel=kernel))
     # an initializer list that is not a default argument keeps its values for the model
     sf = SourceFile("k.cpp", "int dims[2] = {4, 8}, rank = 2;\n")
@@ -97,15 +109,21 @@ def test_brace_default_arguments(tmp_path: Path):
 
 
 def test_unknown_caps_and_underscore_macros_among_specifiers(tmp_path: Path):
-    kernel = replace_once(KERNEL, "    __aicore__ inline KernelScale() {}\n",
-                          "    DEMO_INLINE_AICORE KernelScale() {}\n    DEMO_INLINE_AICORE ~KernelScale() {}\n"
-                          "    static DEMO_FORCE_INLINE uint32_t Half(uint32_t n) { return n / 2; }\n"
-                          "    __aicore__ __demo_force_inline__ uint32_t Twice(uint32_t n) { return n * 2; }\n")
-    kernel = replace_once(kernel, "constexpr int32_t BUFFER_NUM = 2;\n",
-                          "constexpr int32_t BUFFER_NUM = 2;\nDEMO_ALIGNED(32) float table[8];\n"
-                          "class Base {\npublic:\n    DEMO_INLINE_AICORE Base(int r) : r(r) {}\n    int r;\n};\n"
-                          "class Derived : public Base {\npublic:\n"
-                          "    DEMO_INLINE_AICORE Derived(int r) : Base(r) {}\n};\n")
+    kernel = replace_once(
+        KERNEL,
+        "    __aicore__ inline KernelScale() {}\n",
+        "    DEMO_INLINE_AICORE KernelScale() {}\n    DEMO_INLINE_AICORE ~KernelScale() {}\n"
+        "    static DEMO_FORCE_INLINE uint32_t Half(uint32_t n) { return n / 2; }\n"
+        "    __aicore__ __demo_force_inline__ uint32_t Twice(uint32_t n) { return n * 2; }\n",
+    )
+    kernel = replace_once(
+        kernel,
+        "constexpr int32_t BUFFER_NUM = 2;\n",
+        "constexpr int32_t BUFFER_NUM = 2;\nDEMO_ALIGNED(32) float table[8];\n"
+        "class Base {\npublic:\n    DEMO_INLINE_AICORE Base(int r) : r(r) {}\n    int r;\n};\n"
+        "class Derived : public Base {\npublic:\n"
+        "    DEMO_INLINE_AICORE Derived(int r) : Base(r) {}\n};\n",
+    )
     lint_clean(write_operator(tmp_path / "op", kernel=kernel))
 
 
@@ -116,22 +134,28 @@ def test_a_caps_type_is_not_taken_for_a_macro():
 
 
 def test_macro_calls_taking_fixed_width_types():
-    text = ("void f(int t) {\n    switch (t) {\n        DEMO_CASE(DT_INT8, int8_t, ctx);\n"
-            "        DEMO_CASE(DT_UINT64, uint64_t, ctx);\n        default: break;\n    }\n"
-            "    n = DEMO_ALIGN_UP(n, size_t);\n}\n")
+    text = (
+        "void f(int t) {\n    switch (t) {\n        DEMO_CASE(DT_INT8, int8_t, ctx);\n"
+        "        DEMO_CASE(DT_UINT64, uint64_t, ctx);\n        default: break;\n    }\n"
+        "    n = DEMO_ALIGN_UP(n, size_t);\n}\n"
+    )
     assert parse_errors(text) == []
 
 
 def test_explicit_operator_calls_and_format_macros_ending_a_string():
-    text = ("void f(const Arr* axes, int64_t n) {\n    if (axes->operator[](0) >= n) {}\n"
-            "    auto v = cb.operator()(n);\n    DEMO_LOG(\"n=%\" PRId64, n);\n"
-            "    DEMO_LOG(\"n=%\" PRId64 \" more\", n);\n}\n")
+    text = (
+        "void f(const Arr* axes, int64_t n) {\n    if (axes->operator[](0) >= n) {}\n"
+        '    auto v = cb.operator()(n);\n    DEMO_LOG("n=%" PRId64, n);\n'
+        '    DEMO_LOG("n=%" PRId64 " more", n);\n}\n'
+    )
     assert parse_errors(text) == []
 
 
 def test_a_chain_ended_by_a_macro_that_brings_its_semicolon():
-    text = ("namespace ge {\nDEMO_REG_OP(Demo)\n    .INPUT(x, TensorType::ALL())\n    .DEMO_END_REG(Demo)\n"
-            "DEMO_REG_OP(Other).INPUT(x, TensorType::ALL()).DEMO_END_REG(Other)\n}\n")
+    text = (
+        "namespace ge {\nDEMO_REG_OP(Demo)\n    .INPUT(x, TensorType::ALL())\n    .DEMO_END_REG(Demo)\n"
+        "DEMO_REG_OP(Other).INPUT(x, TensorType::ALL()).DEMO_END_REG(Other)\n}\n"
+    )
     assert parse_errors(text) == []
     # in a function body the same missing `;` is the author's error
     assert parse_errors("void f() {\n    a.Set(1)\n    .DEMO_END(2)\n}\n")
@@ -144,16 +168,21 @@ def test_real_syntax_errors_are_still_reported_at_their_line(tmp_path: Path):
     expected = missing.splitlines().index("        inQueueX.EnQue(xLocal)") + 1
     assert lines and lines[0] in (expected, expected + 1)  # at the statement or where `}` shows it is unfinished
 
-    unbalanced = replace_once(KERNEL, "        for (uint32_t i = 0; i < loops; i++) {\n",
-                              "        for (uint32_t i = 0; i < loops; i++) {\n        if (i > 0) {\n")
+    unbalanced = replace_once(
+        KERNEL,
+        "        for (uint32_t i = 0; i < loops; i++) {\n",
+        "        for (uint32_t i = 0; i < loops; i++) {\n        if (i > 0) {\n",
+    )
     op = load_operator(write_operator(tmp_path / "brace", kernel=unbalanced))
     assert [f for f in lint(op) if f.rule == "syntax-error"]
 
     # and next to the forms above
-    for text, line in (("DEMO_API aclnnStatus f(int a;\n", 1),
-                       ("void f(int a = {}) {\n    int x = ;\n}\n", 2),
-                       ("void g() {\n    (obj->*fn)(x)\n    int y = 0;\n}\n", 2),
-                       ("class K {\n    DEMO_INLINE K(int a) : a(a) {}\n    int a\n};\n", 3)):
+    for text, line in (
+        ("DEMO_API aclnnStatus f(int a;\n", 1),
+        ("void f(int a = {}) {\n    int x = ;\n}\n", 2),
+        ("void g() {\n    (obj->*fn)(x)\n    int y = 0;\n}\n", 2),
+        ("class K {\n    DEMO_INLINE K(int a) : a(a) {}\n    int a\n};\n", 3),
+    ):
         found = parse_errors(text)
         assert found and found[0][0] in (line, line + 1), (text, found)
 
@@ -162,7 +191,7 @@ SNIPPETS = [
     "class Coll {\npublic:\n    DEMO_INLINE Coll(int r) : r(r) {}\n    static DEMO_INLINE void F(int a) {}\n"
     "    int r;\n};\n",
     "void f(const Dims& d = {{1, 2}}, int n = 0);\nint dims[2] = {4, 8}, rank = 2;\n",
-    "void g() {\n    (this->*(table[0]))(1);\n    if (axes->operator[](0) > 1) {}\n    LOG(\"%\" PRId64, n);\n}\n",
+    'void g() {\n    (this->*(table[0]))(1);\n    if (axes->operator[](0) > 1) {}\n    LOG("%" PRId64, n);\n}\n',
     "using Fn = void (K::*)(int);\nDEMO_ALIGNED(32) float t[8];\n"
     "namespace ge {\nREG(X)\n    .IN(x)\n    .END_REG(X)\n}\n",
 ]
@@ -176,8 +205,25 @@ def test_new_rewrites_reprocess_after_edits_like_a_fresh_pass():
     rng = random.Random(13)
     text = "\n".join(SNIPPETS) * 3
     sf = SourceFile("k.cpp", text)
-    typed = ["DEMO_INLINE ", "static ", "Coll", "(", ")", "{", "}", "= {}", "->*", "::*", "operator[]", ";", "\n",
-             '" PRId64', ".END_REG(X)", "class K {", ""]
+    typed = [
+        "DEMO_INLINE ",
+        "static ",
+        "Coll",
+        "(",
+        ")",
+        "{",
+        "}",
+        "= {}",
+        "->*",
+        "::*",
+        "operator[]",
+        ";",
+        "\n",
+        '" PRId64',
+        ".END_REG(X)",
+        "class K {",
+        "",
+    ]
     for _ in range(150):
         i = rng.randrange(len(text) + 1)
         j = min(len(text), i + rng.choice([0, 0, 1, 4, 30]))
@@ -192,43 +238,48 @@ def test_new_rewrites_reprocess_after_edits_like_a_fresh_pass():
 
 def test_a_hash_line_that_is_no_directive_is_reported_there_only():
     # a licence header in shell-comment style before valid C++: one error at its first line, none further down
-    text = ("# ----------------------------\n# Demo licence text (\"quoted\")\n# ----------------------------\n\n"
-            "// 中文注释：示例\n// 更多说明\n#include <cstdint>\n#include \"demo.h\"\n\n"
-            "constexpr uint32_t TILE = 4096;\nint after;\n")
+    text = (
+        '# ----------------------------\n# Demo licence text ("quoted")\n# ----------------------------\n\n'
+        '// 中文注释：示例\n// 更多说明\n#include <cstdint>\n#include "demo.h"\n\n'
+        "constexpr uint32_t TILE = 4096;\nint after;\n"
+    )
     found = parse_errors(text)
     assert found and {line for line, _ in found} <= {1, 2, 3}
     # a `#` alone is the null directive; `#if 0` groups and `# 1 "file"` line markers are fine too
-    assert parse_errors("#\nint a;\n#if 0\n# anything\n#endif\n# 1 \"demo.cpp\"\nint b;\n") == []
+    assert parse_errors('#\nint a;\n#if 0\n# anything\n#endif\n# 1 "demo.cpp"\nint b;\n') == []
 
 
 def test_forms_found_on_a_second_public_operator_repository():
     # a lower-case specifier macro, a macro call as an if's whole condition, `.template operator()<T>(...)`, and
     # tiling structs whose END / REGISTER macros stand without their `;`
-    text = ("class KernelDemo {\npublic:\n    demo_func void Init(int a)\n    {\n        if DEMO_KEY_IS (7) {\n"
-            "            return;\n        }\n        op.template operator()<LocalTensor<T>>(a, b);\n    }\n"
-            "    static demo_func int Size();\n};\n"
-            "namespace optiling {\nBEGIN_TILING_DATA_DEF(DemoA)\nTILING_DATA_FIELD_DEF(uint64_t, n)\n"
-            "END_TILING_DATA_DEF\n\nREGISTER_TILING_DATA_CLASS(DemoOp, DemoA)\n\nBEGIN_TILING_DATA_DEF(DemoB)\n"
-            "TILING_DATA_FIELD_DEF(uint64_t, m)\nEND_TILING_DATA_DEF;\n}\n")
+    text = (
+        "class KernelDemo {\npublic:\n    demo_func void Init(int a)\n    {\n        if DEMO_KEY_IS (7) {\n"
+        "            return;\n        }\n        op.template operator()<LocalTensor<T>>(a, b);\n    }\n"
+        "    static demo_func int Size();\n};\n"
+        "namespace optiling {\nBEGIN_TILING_DATA_DEF(DemoA)\nTILING_DATA_FIELD_DEF(uint64_t, n)\n"
+        "END_TILING_DATA_DEF\n\nREGISTER_TILING_DATA_CLASS(DemoOp, DemoA)\n\nBEGIN_TILING_DATA_DEF(DemoB)\n"
+        "TILING_DATA_FIELD_DEF(uint64_t, m)\nEND_TILING_DATA_DEF;\n}\n"
+    )
     assert parse_errors(text) == []
     # a word before a type inside a function body is still an error
     assert parse_errors("void f() {\n    x = y int;\n}\n")
 
 
 def test_member_macros_taking_types_and_tiling_ends_without_semicolons():
-    text = ("class DemoConv {\n    DEMO_DEFINE_MEMBER(Param, pingpong, 0, int);\n"
-            "    DEMO_DEFINE_MEMBER(Param, order, O_, bool);\n};\n"
-            "namespace optiling {\nBEGIN_TILING_DATA_DEF(DemoData)\nTILING_DATA_FIELD_DEF(int64_t, n);\n"
-            "END_TILING_DATA_DEF\n\nREGISTER_TILING_DATA_CLASS(Demo, DemoData)\n\n"
-            "struct DemoInfo {\n    int32_t cores = 0;\n};\n}\n")
+    text = (
+        "class DemoConv {\n    DEMO_DEFINE_MEMBER(Param, pingpong, 0, int);\n"
+        "    DEMO_DEFINE_MEMBER(Param, order, O_, bool);\n};\n"
+        "namespace optiling {\nBEGIN_TILING_DATA_DEF(DemoData)\nTILING_DATA_FIELD_DEF(int64_t, n);\n"
+        "END_TILING_DATA_DEF\n\nREGISTER_TILING_DATA_CLASS(Demo, DemoData)\n\n"
+        "struct DemoInfo {\n    int32_t cores = 0;\n};\n}\n"
+    )
     assert parse_errors(text) == []
 
 
 def test_code_generator_placeholders_glued_to_a_name_are_identifiers():
     """A generator's template (`void {{op_name}}_kernel(`) is not a syntax error at the placeholder; a nested
     braced initialiser `{{b}}` stays what C++ makes of it, and a real error next to a placeholder is still found."""
-    text = ('extern "C" __global__ __aicore__ void {{op_name}}_kernel(GM_ADDR x)\n{\n'
-            "    int a[1][1] = {{b}};\n}\n")
+    text = 'extern "C" __global__ __aicore__ void {{op_name}}_kernel(GM_ADDR x)\n{\n    int a[1][1] = {{b}};\n}\n'
     assert parse_errors(text) == []
     broken = text.replace("int a[1][1] = {{b}};", "int a = 1\n    int c = 2;")
     assert [line for line, _ in parse_errors(broken)] == [3]

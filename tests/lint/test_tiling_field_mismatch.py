@@ -12,11 +12,15 @@ from analysis.lint import lint
 from analysis.operator import load_operator
 
 RULE = "tiling-field-mismatch"
-WITH_EXTRA = replace_once(TILING_H, "    TILING_DATA_FIELD_DEF(uint32_t, tileLength);\n",
-                          "    TILING_DATA_FIELD_DEF(uint32_t, tileLength);\n"
-                          "    TILING_DATA_FIELD_DEF(uint32_t, extra);\n")
-ENTRY = ("    GET_TILING_DATA(tilingData, tiling);\n    KernelScale op;\n"
-         "    op.Init(x, y, tilingData.blockLength, tilingData.tileLength);\n")
+WITH_EXTRA = replace_once(
+    TILING_H,
+    "    TILING_DATA_FIELD_DEF(uint32_t, tileLength);\n",
+    "    TILING_DATA_FIELD_DEF(uint32_t, tileLength);\n    TILING_DATA_FIELD_DEF(uint32_t, extra);\n",
+)
+ENTRY = (
+    "    GET_TILING_DATA(tilingData, tiling);\n    KernelScale op;\n"
+    "    op.Init(x, y, tilingData.blockLength, tilingData.tileLength);\n"
+)
 
 
 def found(root: Path) -> list:
@@ -35,42 +39,51 @@ def test_unread_field_speaks(tmp_path: Path):
 
 
 def test_field_read_inside_a_macro_body_is_read(tmp_path: Path):
-    macro = ("#define SCALE_OP_IMPL(td)                                   \\\n"
-             "    KernelScale op;                                          \\\n"
-             "    op.Init(x, y, td.blockLength + td.extra, td.tileLength); \\\n"
-             "    op.Process()\n\n")
+    macro = (
+        "#define SCALE_OP_IMPL(td)                                   \\\n"
+        "    KernelScale op;                                          \\\n"
+        "    op.Init(x, y, td.blockLength + td.extra, td.tileLength); \\\n"
+        "    op.Process()\n\n"
+    )
     kernel = with_entry("    GET_TILING_DATA(tilingData, tiling);\n    SCALE_OP_IMPL(tilingData);\n", macro)
     kernel = kernel.replace("    SCALE_OP_IMPL(tilingData);\n    op.Process();\n", "    SCALE_OP_IMPL(tilingData);\n")
     assert found(write_operator(tmp_path / "op", kernel=kernel, tiling_h=WITH_EXTRA)) == []
 
 
 def test_struct_handed_to_a_macro_we_cannot_read_is_silent(tmp_path: Path):
-    kernel = with_entry("    GET_TILING_DATA(tilingData, tiling);\n    GENERAL_OP_IMPL(KernelScale, tilingData);\n"
-                        "    KernelScale op;\n    op.Init(x, y, tilingData.blockLength, tilingData.tileLength);\n",
-                        '#include "common/general_op.h"\n')
+    kernel = with_entry(
+        "    GET_TILING_DATA(tilingData, tiling);\n    GENERAL_OP_IMPL(KernelScale, tilingData);\n"
+        "    KernelScale op;\n    op.Init(x, y, tilingData.blockLength, tilingData.tileLength);\n",
+        '#include "common/general_op.h"\n',
+    )
     assert found(write_operator(tmp_path / "op", kernel=kernel, tiling_h=WITH_EXTRA)) == []
 
 
 def test_field_read_through_a_stored_tiling_pointer_is_read(tmp_path: Path):
-    helper = ("struct Holder {\n"
-              "    const ScaleTilingData* tilingDevice;\n"
-              "    __aicore__ inline uint32_t Extra() const { return tilingDevice->extra; }\n"
-              "};\n\n")
-    kernel = with_entry(ENTRY + "    Holder h;\n    h.tilingDevice = &tilingData;\n"
-                        "    if (h.Extra() > 0) { op.Process(); }\n", helper)
+    helper = (
+        "struct Holder {\n"
+        "    const ScaleTilingData* tilingDevice;\n"
+        "    __aicore__ inline uint32_t Extra() const { return tilingDevice->extra; }\n"
+        "};\n\n"
+    )
+    kernel = with_entry(
+        ENTRY + "    Holder h;\n    h.tilingDevice = &tilingData;\n    if (h.Extra() > 0) { op.Process(); }\n", helper
+    )
     assert found(write_operator(tmp_path / "op", kernel=kernel, tiling_h=WITH_EXTRA)) == []
 
 
 def test_field_read_from_a_struct_copy_in_a_member_is_read(tmp_path: Path):
-    kernel = replace_once(KERNEL, "    uint32_t tileLength;\n};",
-                          "    uint32_t tileLength;\npublic:\n    ScaleTilingData tiling;\n};")
-    kernel = replace_once(kernel, ENTRY, ENTRY + "    op.tiling = tilingData;\n"
-                          "    if (op.tiling.extra > 0) { op.Process(); }\n")
+    kernel = replace_once(
+        KERNEL, "    uint32_t tileLength;\n};", "    uint32_t tileLength;\npublic:\n    ScaleTilingData tiling;\n};"
+    )
+    kernel = replace_once(
+        kernel, ENTRY, ENTRY + "    op.tiling = tilingData;\n    if (op.tiling.extra > 0) { op.Process(); }\n"
+    )
     assert found(write_operator(tmp_path / "op", kernel=kernel, tiling_h=WITH_EXTRA)) == []
 
 
 def test_field_read_by_a_helper_taking_the_struct_pointer_is_read(tmp_path: Path):
-    helper = ("__aicore__ inline uint32_t ExtraOf(const ScaleTilingData* t)\n{\n    return t->extra;\n}\n\n")
+    helper = "__aicore__ inline uint32_t ExtraOf(const ScaleTilingData* t)\n{\n    return t->extra;\n}\n\n"
     kernel = with_entry(ENTRY + "    if (ExtraOf(&tilingData) > 0) { op.Process(); }\n", helper)
     assert found(write_operator(tmp_path / "op", kernel=kernel, tiling_h=WITH_EXTRA)) == []
 
@@ -82,21 +95,28 @@ def test_struct_copied_as_bytes_is_silent(tmp_path: Path):
 
 def test_a_host_tiling_class_with_methods_is_no_tiling_struct(tmp_path: Path):
     """Kernel-invocation style: the host's `ScaleTilingHelper` class (methods, members) is never shipped."""
-    host = HOST + ("\nclass ScaleTilingHelper {\npublic:\n    bool IsCapable();\n    uint32_t DoTiling();\n"
-                   "private:\n    uint32_t coreNum_;\n};\n")
+    host = HOST + (
+        "\nclass ScaleTilingHelper {\npublic:\n    bool IsCapable();\n    uint32_t DoTiling();\n"
+        "private:\n    uint32_t coreNum_;\n};\n"
+    )
     assert found(write_operator(tmp_path / "op", host=host)) == []
 
 
 def test_setter_on_a_library_struct_is_no_missing_field(tmp_path: Path):
-    host = replace_once(HOST, "    tiling.set_tileLength(TILE_LENGTH);\n",
-                        "    tiling.set_tileLength(TILE_LENGTH);\n    SoftMaxTiling smTiling;\n"
-                        "    smTiling.set_srcM(4);\n")
+    host = replace_once(
+        HOST,
+        "    tiling.set_tileLength(TILE_LENGTH);\n",
+        "    tiling.set_tileLength(TILE_LENGTH);\n    SoftMaxTiling smTiling;\n    smTiling.set_srcM(4);\n",
+    )
     assert found(write_operator(tmp_path / "op", host=host)) == []
 
 
 def test_setter_of_an_undeclared_field_is_an_error(tmp_path: Path):
-    host = replace_once(HOST, "    tiling.set_tileLength(TILE_LENGTH);\n",
-                        "    tiling.set_tileLength(TILE_LENGTH);\n    tiling.set_tileCount(4);\n")
+    host = replace_once(
+        HOST,
+        "    tiling.set_tileLength(TILE_LENGTH);\n",
+        "    tiling.set_tileLength(TILE_LENGTH);\n    tiling.set_tileCount(4);\n",
+    )
     (f,) = found(write_operator(tmp_path / "op", host=host))
     assert f.severity == "error" and "set_tileCount" in f.message
 
@@ -126,11 +146,16 @@ def test_members_of_a_host_tiling_class_are_no_tiling_fields(tmp_path: Path):
 
 
 def _unread_with_registrations(tmp_path: Path, extra: str) -> list[str]:
-    tiling_h = replace_once(TILING_H, "    TILING_DATA_FIELD_DEF(uint32_t, tileLength);\n",
-                            "    TILING_DATA_FIELD_DEF(uint32_t, tileLength);\n"
-                            "    TILING_DATA_FIELD_DEF(uint32_t, gradScaleIsEmpty);\n")
-    tiling_h = replace_once(tiling_h, "REGISTER_TILING_DATA_CLASS(Scale, ScaleTilingData)\n",
-                            "REGISTER_TILING_DATA_CLASS(Scale, ScaleTilingData)\n" + extra)
+    tiling_h = replace_once(
+        TILING_H,
+        "    TILING_DATA_FIELD_DEF(uint32_t, tileLength);\n",
+        "    TILING_DATA_FIELD_DEF(uint32_t, tileLength);\n    TILING_DATA_FIELD_DEF(uint32_t, gradScaleIsEmpty);\n",
+    )
+    tiling_h = replace_once(
+        tiling_h,
+        "REGISTER_TILING_DATA_CLASS(Scale, ScaleTilingData)\n",
+        "REGISTER_TILING_DATA_CLASS(Scale, ScaleTilingData)\n" + extra,
+    )
     op = load_operator(write_operator(tmp_path / "op", tiling_h=tiling_h))
     return [f.message for f in lint(op) if f.rule == "tiling-field-mismatch"]
 

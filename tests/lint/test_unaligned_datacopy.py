@@ -22,16 +22,19 @@ def unaligned(root: Path):
 
 def test_one_element_into_gm_is_an_error_even_for_a_list_declared_tensor(tmp_path: Path):
     kernel = replace_once(KERNEL, COPY_OUT, "        DataCopy(yGm[progress], yLocal, 1);\n")
-    kernel = replace_once(kernel, "    GlobalTensor<half> xGm;\n    GlobalTensor<half> yGm;\n",
-                          "    GlobalTensor<half> xGm, yGm;\n")
+    kernel = replace_once(
+        kernel, "    GlobalTensor<half> xGm;\n    GlobalTensor<half> yGm;\n", "    GlobalTensor<half> xGm, yGm;\n"
+    )
     (f,) = unaligned(write_operator(tmp_path / "op", kernel=kernel))
     assert f.severity == "error" and "into GM" in f.message and f.fixes
 
 
 def test_ub_copies_are_silent_at_a_tensor_start_and_a_note_at_an_offset(tmp_path: Path):
-    kernel = replace_once(KERNEL, "        Muls(yLocal, xLocal, (half)2.0, tileLength);\n",
-                          "        Muls(yLocal, xLocal, (half)2.0, tileLength);\n"
-                          "        DataCopy(yLocal, xLocal, 1);\n")
+    kernel = replace_once(
+        KERNEL,
+        "        Muls(yLocal, xLocal, (half)2.0, tileLength);\n",
+        "        Muls(yLocal, xLocal, (half)2.0, tileLength);\n        DataCopy(yLocal, xLocal, 1);\n",
+    )
     assert unaligned(write_operator(tmp_path / "start", kernel=kernel)) == []
     kernel = kernel.replace("DataCopy(yLocal, xLocal, 1);", "DataCopy(yLocal[16], xLocal, 1);")
     (f,) = unaligned(write_operator(tmp_path / "offset", kernel=kernel))

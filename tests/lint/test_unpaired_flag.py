@@ -24,8 +24,11 @@ def unpaired(root: Path):
 
 
 def with_process_head(code: str, members: str = "") -> str:
-    kernel = replace_once(KERNEL, "        uint32_t loops = blockLength / tileLength;\n",
-                          "        uint32_t loops = blockLength / tileLength;\n" + code)
+    kernel = replace_once(
+        KERNEL,
+        "        uint32_t loops = blockLength / tileLength;\n",
+        "        uint32_t loops = blockLength / tileLength;\n" + code,
+    )
     return replace_once(kernel, "    TPipe pipe;\n", "    TPipe pipe;\n" + members)
 
 
@@ -75,8 +78,10 @@ def test_ids_rotated_through_variables_pair(tmp_path: Path):
 
 
 def test_constant_ids_that_never_meet_still_fire(tmp_path: Path):
-    code = ("        SetFlag<HardEvent::V_MTE2>(EVENT_ID1);\n        WaitFlag<HardEvent::V_MTE2>(EVENT_ID2);\n"
-            "        SetFlag<HardEvent::MTE3_V>(EVENT_ID3);\n        WaitFlag<HardEvent::MTE3_V>(EVENT_ID3);\n")
+    code = (
+        "        SetFlag<HardEvent::V_MTE2>(EVENT_ID1);\n        WaitFlag<HardEvent::V_MTE2>(EVENT_ID2);\n"
+        "        SetFlag<HardEvent::MTE3_V>(EVENT_ID3);\n        WaitFlag<HardEvent::MTE3_V>(EVENT_ID3);\n"
+    )
     found = unpaired(write_operator(tmp_path / "op", kernel=with_process_head(code)))
     assert sorted((f.line, f.severity) for f in found) == [(21, "warning"), (22, "error")]  # the wait hangs
 
@@ -84,8 +89,9 @@ def test_constant_ids_that_never_meet_still_fire(tmp_path: Path):
 def test_variable_ids_that_never_meet_are_only_a_note(tmp_path: Path):
     # ids kept in two arrays: their values are unknown, so "never set" is not proved
     code = ARRAY_SLOTS.replace("WaitFlag<HardEvent::V_MTE2>(evFree[s]);", "WaitFlag<HardEvent::V_MTE2>(evUsed[s]);")
-    code = code.replace("            if (t >= 2) {\n                WaitFlag<HardEvent::V_MTE2>(evFree[slot]);\n"
-                        "            }\n", "")
+    code = code.replace(
+        "            if (t >= 2) {\n                WaitFlag<HardEvent::V_MTE2>(evFree[slot]);\n            }\n", ""
+    )
     kernel = with_process_head(code, "    event_t evFree[2];\n    event_t evUsed[2];\n")
     found = unpaired(write_operator(tmp_path / "op", kernel=kernel))
     assert [f.severity for f in found] == ["info", "info"] and "proves nothing" in found[0].message
@@ -93,16 +99,21 @@ def test_variable_ids_that_never_meet_are_only_a_note(tmp_path: Path):
 
 def test_an_id_passed_in_by_the_caller_is_not_judged(tmp_path: Path):
     # a helper that hands the flags over for its caller: the ids are its parameters
-    kernel = replace_once(KERNEL, "    __aicore__ inline void Process()\n",
-                          "    __aicore__ inline void Hand(int32_t evIn, int32_t evOut)\n    {\n"
-                          "        SetFlag<HardEvent::V_MTE2>(evIn);\n        WaitFlag<HardEvent::MTE3_V>(evOut);\n"
-                          "    }\n    __aicore__ inline void Process()\n")
+    kernel = replace_once(
+        KERNEL,
+        "    __aicore__ inline void Process()\n",
+        "    __aicore__ inline void Hand(int32_t evIn, int32_t evOut)\n    {\n"
+        "        SetFlag<HardEvent::V_MTE2>(evIn);\n        WaitFlag<HardEvent::MTE3_V>(evOut);\n"
+        "    }\n    __aicore__ inline void Process()\n",
+    )
     assert unpaired(write_operator(tmp_path / "op", kernel=kernel)) == []
 
 
 def test_flags_through_the_intrinsics_or_a_macro_over_them_are_partners(tmp_path: Path):
-    code = ("        SetFlag<HardEvent::M_MTE1>(EVENT_ID0);\n        WAIT_FLAG(M, MTE1, EVENT_ID0);\n"
-            "        set_flag(PIPE_V, PIPE_MTE2, EVENT_ID1);\n        WaitFlag<HardEvent::V_MTE2>(EVENT_ID1);\n")
+    code = (
+        "        SetFlag<HardEvent::M_MTE1>(EVENT_ID0);\n        WAIT_FLAG(M, MTE1, EVENT_ID0);\n"
+        "        set_flag(PIPE_V, PIPE_MTE2, EVENT_ID1);\n        WaitFlag<HardEvent::V_MTE2>(EVENT_ID1);\n"
+    )
     assert unpaired(write_operator(tmp_path / "op", kernel=with_process_head(code))) == []
 
 

@@ -10,13 +10,19 @@ from lsprotocol import types
 from pytest_lsp import ClientServerConfig, LanguageClient
 
 
-@pytest_lsp.fixture(config=ClientServerConfig(
-    server_command=[sys.executable, "-m", "server.cli", "serve", "--stdio"],  # as editors start it
-    server_env=SERVER_ENV))
+@pytest_lsp.fixture(
+    config=ClientServerConfig(
+        server_command=[sys.executable, "-m", "server.cli", "serve", "--stdio"],  # as editors start it
+        server_env=SERVER_ENV,
+    )
+)
 async def client(lsp_client: LanguageClient):
     ws = _workspace()
-    await lsp_client.initialize_session(types.InitializeParams(
-        capabilities=types.ClientCapabilities(window=types.WindowClientCapabilities(work_done_progress=True)),
-        root_uri=ws.as_uri()))
+    await lsp_client.initialize_session(
+        types.InitializeParams(
+            capabilities=types.ClientCapabilities(window=types.WindowClientCapabilities(work_done_progress=True)),
+            root_uri=ws.as_uri(),
+        )
+    )
     yield
     await lsp_client.shutdown_session()

@@ -22,14 +22,24 @@ def _workspace() -> Path:
     return WORK
 
 
-SERVER_ENV = {**os.environ, "TILEWISE_CACHE": str(WORK / "cache"), "TILEWISE_OPT": "-O0", "TILEWISE_CASE_FACTS": "0",
-              "PYTHONPATH": str(ROOT)}
+SERVER_ENV = {
+    **os.environ,
+    "TILEWISE_CACHE": str(WORK / "cache"),
+    "TILEWISE_OPT": "-O0",
+    "TILEWISE_CASE_FACTS": "0",
+    "PYTHONPATH": str(ROOT),
+}
 
 
 def open_doc(client: LanguageClient, path: Path, text: str | None = None) -> str:
     uri = path.resolve().as_uri()
-    client.text_document_did_open(types.DidOpenTextDocumentParams(text_document=types.TextDocumentItem(
-        uri=uri, language_id="cpp", version=1, text=text if text is not None else path.read_text())))
+    client.text_document_did_open(
+        types.DidOpenTextDocumentParams(
+            text_document=types.TextDocumentItem(
+                uri=uri, language_id="cpp", version=1, text=text if text is not None else path.read_text()
+            )
+        )
+    )
     return uri
 
 
@@ -50,9 +60,12 @@ def kernel(name="slow") -> Path:
 
 def change(client: LanguageClient, uri: str, version: int, text: str) -> None:
     client.diagnostics.pop(uri, None)  # so the next wait sees this edit's diagnostics
-    client.text_document_did_change(types.DidChangeTextDocumentParams(
-        text_document=types.VersionedTextDocumentIdentifier(uri=uri, version=version),
-        content_changes=[types.TextDocumentContentChangeWholeDocument(text=text)]))
+    client.text_document_did_change(
+        types.DidChangeTextDocumentParams(
+            text_document=types.VersionedTextDocumentIdentifier(uri=uri, version=version),
+            content_changes=[types.TextDocumentContentChangeWholeDocument(text=text)],
+        )
+    )
 
 
 async def wait_until(client: LanguageClient, uri: str, predicate, tries: int = 30) -> list[types.Diagnostic]:
@@ -68,5 +81,8 @@ async def wait_until(client: LanguageClient, uri: str, predicate, tries: int = 3
 
 
 def hover_at(client: LanguageClient, uri: str, line: int, character: int):
-    return client.text_document_hover_async(types.HoverParams(
-        text_document=types.TextDocumentIdentifier(uri=uri), position=types.Position(line=line, character=character)))
+    return client.text_document_hover_async(
+        types.HoverParams(
+            text_document=types.TextDocumentIdentifier(uri=uri), position=types.Position(line=line, character=character)
+        )
+    )

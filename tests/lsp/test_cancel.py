@@ -59,13 +59,19 @@ def leaky_relu(x, negative_slope=0.01):
 '''
 
 
-@pytest_lsp.fixture(config=ClientServerConfig(
-    server_command=[sys.executable, "-m", "server.cli", "serve", "--stdio"],
-    server_env={**SERVER_ENV, "TILEWISE_CACHE": str(CANCEL_CACHE)}))
+@pytest_lsp.fixture(
+    config=ClientServerConfig(
+        server_command=[sys.executable, "-m", "server.cli", "serve", "--stdio"],
+        server_env={**SERVER_ENV, "TILEWISE_CACHE": str(CANCEL_CACHE)},
+    )
+)
 async def cancel_client(lsp_client: LanguageClient):
-    await lsp_client.initialize_session(types.InitializeParams(
-        capabilities=types.ClientCapabilities(window=types.WindowClientCapabilities(work_done_progress=True)),
-        root_uri=_workspace().as_uri()))
+    await lsp_client.initialize_session(
+        types.InitializeParams(
+            capabilities=types.ClientCapabilities(window=types.WindowClientCapabilities(work_done_progress=True)),
+            root_uri=_workspace().as_uri(),
+        )
+    )
     yield
     await lsp_client.shutdown_session()
 
@@ -83,8 +89,12 @@ async def progress_ends(client: LanguageClient) -> list[str]:
     loop = asyncio.get_running_loop()
     deadline = loop.time() + BOUND_S
     while True:
-        ends = [r.message for reports in client.progress_reports.values() for r in reports
-                if isinstance(r, types.WorkDoneProgressEnd)]
+        ends = [
+            r.message
+            for reports in client.progress_reports.values()
+            for r in reports
+            if isinstance(r, types.WorkDoneProgressEnd)
+        ]
         if ends:
             return ends
         assert loop.time() < deadline, "no progress ever ended"
@@ -101,8 +111,11 @@ async def test_a_tune_can_be_cancelled_and_the_server_answers_after(cancel_clien
         (CANCEL_CACHE / f"results.sqlite{suffix}").unlink(missing_ok=True)
     uri = open_doc(client, root / "op_kernel" / "leaky_relu.cpp")
     request_id = f"tune-{uuid.uuid4()}"
-    tune = asyncio.ensure_future(client.protocol.send_request_async(
-        "tilewise/tune", {"uri": uri, "budget": 60, "strategy": "random", "case": "fp32_ragged"}, msg_id=request_id))
+    tune = asyncio.ensure_future(
+        client.protocol.send_request_async(
+            "tilewise/tune", {"uri": uri, "budget": 60, "strategy": "random", "case": "fp32_ragged"}, msg_id=request_id
+        )
+    )
     try:
         await appears(root / "tune-started")
         assert not tune.done()  # its first measurement is held by the golden: the tune cannot have finished
@@ -110,8 +123,9 @@ async def test_a_tune_can_be_cancelled_and_the_server_answers_after(cancel_clien
         client.protocol.notify(types.CANCEL_REQUEST, types.CancelParams(id=request_id))
         assert await progress_ends(client) == ["cancelled"]
         # the server answers while the cancelled tune's measurement is still held
-        lenses = await client.text_document_code_lens_async(types.CodeLensParams(
-            text_document=types.TextDocumentIdentifier(uri=uri)))
+        lenses = await client.text_document_code_lens_async(
+            types.CodeLensParams(text_document=types.TextDocumentIdentifier(uri=uri))
+        )
         assert lenses and lenses[0].command.title == "Run on emulator"
     finally:
         (root / "release").touch()

@@ -16,8 +16,9 @@ from analysis.chip import load_chip
 @pytest.mark.asyncio
 async def test_a_copy_sized_by_a_run_time_tiling_field_shows_the_formula(client: LanguageClient, tmp_path: Path):
     host = replace_once(HOST, "constexpr uint32_t TILE_LENGTH = 8192;", "constexpr uint32_t TILE_NUM = 8;")
-    host = replace_once(host, "tiling.set_tileLength(TILE_LENGTH);",
-                        "tiling.set_tileLength(total / blockDim / TILE_NUM / 2);")
+    host = replace_once(
+        host, "tiling.set_tileLength(TILE_LENGTH);", "tiling.set_tileLength(total / blockDim / TILE_NUM / 2);"
+    )
     path = write_operator(tmp_path / "rt", host=host) / "op_kernel" / "scale.cpp"
     uri = open_doc(client, path)
     lines = path.read_text().splitlines()
@@ -36,8 +37,10 @@ async def test_a_copy_of_a_size_the_host_always_sets_keeps_its_figures(client: L
     lines = path.read_text().splitlines()
     row = next(i for i, text in enumerate(lines) if "DataCopy(xLocal" in text)
     text = (await hover_at(client, uri, row, lines[row].index("DataCopy") + 2)).contents.value
-    assert "for 8,192 elements (tiling field tileLength, which the host sets to TILE_LENGTH = 8,192): 16,384 bytes" \
-        in text and "GiB/s" in text
+    assert (
+        "for 8,192 elements (tiling field tileLength, which the host sets to TILE_LENGTH = 8,192): 16,384 bytes" in text
+        and "GiB/s" in text
+    )
 
 
 def _copy_in_calls(shape: list[int], cores: int, ub_bytes: int) -> tuple[list[int], set[int]]:
@@ -81,8 +84,10 @@ async def test_after_a_run_hover_shows_the_lines_measured_figures(client: Langua
     row = next(i for i, text in enumerate(lines) if "DataCopy(xLocal" in text)
     text = (await hover_at(client, uri, row, lines[row].index("DataCopy") + 2)).contents.value
     per_block = f"{min(calls)}" if min(calls) == max(calls) else f"{min(calls)} to {max(calls)}"
-    want = (f"**Last run** (case fp16_odd_tail): {sum(calls)} calls ({per_block} per block over {len(calls)} "
-            f"blocks), {next(iter(sizes)):,} bytes each, MTE2 ")
+    want = (
+        f"**Last run** (case fp16_odd_tail): {sum(calls)} calls ({per_block} per block over {len(calls)} "
+        f"blocks), {next(iter(sizes)):,} bytes each, MTE2 "
+    )
     assert want in text and "µs in total" in text and "sources changed since" not in text
     # an edit that keeps every line where it was: the figures stay, marked as coming from other sources
     change(client, uri, 2, path.read_text() + "\n// edited after the run\n")

@@ -45,8 +45,11 @@ async def test_an_edit_during_a_tune_changes_the_diagnostics_but_not_the_tune(cl
     text = path.read_text()
     uri = open_doc(client, path)
     await diagnostics_for(client, uri)
-    task = asyncio.ensure_future(client.protocol.send_request_async(
-        "tilewise/tune", {"uri": uri, "budget": 6, "strategy": "random", "case": "fp16_base"}))
+    task = asyncio.ensure_future(
+        client.protocol.send_request_async(
+            "tilewise/tune", {"uri": uri, "budget": 6, "strategy": "random", "case": "fp16_base"}
+        )
+    )
     await asyncio.sleep(0.5)
     # One buffer and a barrier in the tile loop: the kernel would no longer be the one being tuned.
     edited = text.replace("constexpr int32_t BUFFER_NUM = 2;", "constexpr int32_t BUFFER_NUM = 1;")
@@ -66,8 +69,9 @@ async def test_a_hanging_kernel_times_out_and_the_server_lives(client: LanguageC
     result = await client.protocol.send_request_async("tilewise/run", {"uri": uri, "timeout": 2})
     assert not result.ok and result.error.kind == "timeout"
     assert "did not finish within 2 s" in result.error.message
-    lenses = await client.text_document_code_lens_async(types.CodeLensParams(
-        text_document=types.TextDocumentIdentifier(uri=uri)))
+    lenses = await client.text_document_code_lens_async(
+        types.CodeLensParams(text_document=types.TextDocumentIdentifier(uri=uri))
+    )
     assert lenses[-1].command.title == "last: failed (timeout)"
 
 
@@ -101,13 +105,17 @@ async def test_bad_settings_are_reported_and_good_ones_apply(client: LanguageCli
     open_doc(client, kernel("leaky"))
     host = path_to_uri(str(_workspace() / "leaky" / "op_host" / "leaky_relu.cpp"))
     await wait_until(client, host, lambda ds: any("on 910B2" in d.message for d in ds))  # BLOCK_DIM = 8 of 48
-    client.workspace_did_change_configuration(types.DidChangeConfigurationParams(
-        settings={"tilewise": {"chip": "910X"}}))
+    client.workspace_did_change_configuration(
+        types.DidChangeConfigurationParams(settings={"tilewise": {"chip": "910X"}})
+    )
     message = await client.wait_for_notification(types.WINDOW_SHOW_MESSAGE)
     assert message.type == types.MessageType.Error and "tilewise.chip" in message.message
     assert "910B1" in message.message  # the fix: the chips there are
-    client.workspace_did_change_configuration(types.DidChangeConfigurationParams(
-        settings={"tilewise": {"chip": "910B4", "budget": 4, "pythonPath": "/ignored/by/the/server"}}))
+    client.workspace_did_change_configuration(
+        types.DidChangeConfigurationParams(
+            settings={"tilewise": {"chip": "910B4", "budget": 4, "pythonPath": "/ignored/by/the/server"}}
+        )
+    )
     diags = await wait_until(client, host, lambda ds: any("on 910B4" in d.message for d in ds))
     assert any("of the 40 vector cores" in d.message for d in diags)  # the new chip's core count
 
@@ -117,23 +125,29 @@ async def test_tune_results_come_back_when_the_editor_reopens(client: LanguageCl
     host = _workspace() / "leaky" / "op_host" / "leaky_relu.cpp"
     kuri = open_doc(client, kernel("leaky"))
     result = await client.protocol.send_request_async(
-        "tilewise/tune", {"uri": kuri, "budget": 6, "strategy": "evo", "case": "fp16_base"})
+        "tilewise/tune", {"uri": kuri, "budget": 6, "strategy": "evo", "case": "fp16_base"}
+    )
     assert result.best_us < result.baseline_us
 
     # A new server process, as when VS Code is restarted: nothing in memory, only the results cache.
     again = make_test_lsp_client()
     await again.start_io(sys.executable, "-m", "server.cli", "serve", env=SERVER_ENV)
     try:
-        await again.initialize_session(types.InitializeParams(capabilities=types.ClientCapabilities(),
-                                                              root_uri=_workspace().as_uri()))
+        await again.initialize_session(
+            types.InitializeParams(capabilities=types.ClientCapabilities(), root_uri=_workspace().as_uri())
+        )
         uri = open_doc(again, host)
         open_doc(again, kernel("leaky"))
         tuned = await wait_until(again, uri, lambda ds: any(d.code == "tuned-tiling" for d in ds))
         tuned = [d for d in tuned if d.code == "tuned-tiling"]
         assert f"({result.best_us:.1f} µs vs {result.baseline_us:.1f} µs)" in tuned[0].message
-        actions = await again.text_document_code_action_async(types.CodeActionParams(
-            text_document=types.TextDocumentIdentifier(uri=uri), range=tuned[0].range,
-            context=types.CodeActionContext(diagnostics=tuned)))
+        actions = await again.text_document_code_action_async(
+            types.CodeActionParams(
+                text_document=types.TextDocumentIdentifier(uri=uri),
+                range=tuned[0].range,
+                context=types.CodeActionContext(diagnostics=tuned),
+            )
+        )
         (apply,) = [a for a in actions if a.title.startswith("Apply tuned tiling:")]
         # Applying the edit puts the tuned values in place, and the suggestion clears.
         text = _apply(host.read_text(), apply.edit.changes.get(uri, []))
@@ -165,8 +179,12 @@ async def test_websocket_transport():
     import websockets
 
     port = _free_port()
-    proc = subprocess.Popen([sys.executable, "-m", "server.cli", "serve", "--ws", str(port)], env=SERVER_ENV,
-                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "server.cli", "serve", "--ws", str(port)],
+        env=SERVER_ENV,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+    )
     try:
         for _ in range(100):
             try:
@@ -178,13 +196,35 @@ async def test_websocket_transport():
             raise AssertionError(f"the server never listened: {proc.stderr.read1().decode()}")
         async with ws:
             uri = kernel().resolve().as_uri()
-            await ws.send(json.dumps({"jsonrpc": "2.0", "id": 1, "method": "initialize",
-                                      "params": {"capabilities": {}, "rootUri": _workspace().as_uri()}}))
+            await ws.send(
+                json.dumps(
+                    {
+                        "jsonrpc": "2.0",
+                        "id": 1,
+                        "method": "initialize",
+                        "params": {"capabilities": {}, "rootUri": _workspace().as_uri()},
+                    }
+                )
+            )
             reply = json.loads(await asyncio.wait_for(ws.recv(), 30))
             assert reply["id"] == 1 and reply["result"]["capabilities"]["hoverProvider"]
             await ws.send(json.dumps({"jsonrpc": "2.0", "method": "initialized", "params": {}}))
-            await ws.send(json.dumps({"jsonrpc": "2.0", "method": "textDocument/didOpen", "params": {
-                "textDocument": {"uri": uri, "languageId": "cpp", "version": 1, "text": kernel().read_text()}}}))
+            await ws.send(
+                json.dumps(
+                    {
+                        "jsonrpc": "2.0",
+                        "method": "textDocument/didOpen",
+                        "params": {
+                            "textDocument": {
+                                "uri": uri,
+                                "languageId": "cpp",
+                                "version": 1,
+                                "text": kernel().read_text(),
+                            }
+                        },
+                    }
+                )
+            )
             codes = set()
             while "pipe-all-in-loop" not in codes:
                 note = json.loads(await asyncio.wait_for(ws.recv(), 30))
@@ -210,8 +250,11 @@ async def test_a_malformed_manifest_is_a_diagnostic_on_its_line(client: Language
         assert diags[0].range.start.line == row and "shape" in diags[0].message
         assert diags[0].severity == types.DiagnosticSeverity.Error
         manifest.write_text(good)  # fixed and saved: the diagnostic clears
-        client.text_document_did_save(types.DidSaveTextDocumentParams(
-            text_document=types.TextDocumentIdentifier(uri=kernel("leaky").resolve().as_uri())))
+        client.text_document_did_save(
+            types.DidSaveTextDocumentParams(
+                text_document=types.TextDocumentIdentifier(uri=kernel("leaky").resolve().as_uri())
+            )
+        )
         await wait_until(client, muri, lambda ds: not ds)
     finally:
         manifest.write_text(good)

@@ -19,9 +19,13 @@ async def test_diagnostics_and_the_quick_fix(client: LanguageClient):
     assert barrier.severity == types.DiagnosticSeverity.Warning
     line = kernel().read_text().splitlines()[barrier.range.start.line]
     assert "PipeBarrier<PIPE_ALL>" in line
-    actions = await client.text_document_code_action_async(types.CodeActionParams(
-        text_document=types.TextDocumentIdentifier(uri=uri), range=barrier.range,
-        context=types.CodeActionContext(diagnostics=[barrier])))
+    actions = await client.text_document_code_action_async(
+        types.CodeActionParams(
+            text_document=types.TextDocumentIdentifier(uri=uri),
+            range=barrier.range,
+            context=types.CodeActionContext(diagnostics=[barrier]),
+        )
+    )
     (fix,) = [a for a in actions if "full pipe barrier" in a.title]
     (edit,) = fix.edit.changes[uri]
     assert edit.new_text == "" and edit.range.start.line == barrier.range.start.line
@@ -75,9 +79,14 @@ async def test_definition_of_a_tiling_field(client: LanguageClient):
     uri = open_doc(client, path)
     lines = path.read_text().splitlines()
     row = next(i for i, text in enumerate(lines) if "tilingData.tileLength" in text)
-    loc = await client.text_document_definition_async(types.DefinitionParams(
-        text_document=types.TextDocumentIdentifier(uri=uri),
-        position=types.Position(line=row, character=lines[row].index("tileLength", lines[row].index("tilingData.")))))
+    loc = await client.text_document_definition_async(
+        types.DefinitionParams(
+            text_document=types.TextDocumentIdentifier(uri=uri),
+            position=types.Position(
+                line=row, character=lines[row].index("tileLength", lines[row].index("tilingData."))
+            ),
+        )
+    )
     assert loc.uri.endswith("op_host/add_custom_tiling.h")
     hover = await hover_at(client, uri, row, lines[row].index("tileLength", lines[row].index("tilingData.")))
     assert "**tiling field uint32_t tileLength**" in hover.contents.value
@@ -89,16 +98,18 @@ async def test_definition_of_a_tiling_field(client: LanguageClient):
 @pytest.mark.asyncio
 async def test_code_lens_and_run_request(client: LanguageClient):
     uri = open_doc(client, kernel("leaky"))
-    lenses = await client.text_document_code_lens_async(types.CodeLensParams(
-        text_document=types.TextDocumentIdentifier(uri=uri)))
+    lenses = await client.text_document_code_lens_async(
+        types.CodeLensParams(text_document=types.TextDocumentIdentifier(uri=uri))
+    )
     assert [lens.command.title for lens in lenses] == ["Run on emulator", "Tune tiling"]
     client.progress_reports["run-1"] = []  # the client's own token: the server reports on it, creating none
     result = await client.protocol.send_request_async("tilewise/run", {"uri": uri, "workDoneToken": "run-1"})
     assert result.ok and result.correct and result.time_us > 0
     kinds = [getattr(p, "kind", None) for p in client.progress_reports["run-1"]]
     assert kinds[0] == "begin" and kinds[-1] == "end" and len(client.progress_reports) == 1
-    lenses = await client.text_document_code_lens_async(types.CodeLensParams(
-        text_document=types.TextDocumentIdentifier(uri=uri)))
+    lenses = await client.text_document_code_lens_async(
+        types.CodeLensParams(text_document=types.TextDocumentIdentifier(uri=uri))
+    )
     assert lenses[-1].command.title.startswith("last: ") and "bottleneck" in lenses[-1].command.title
 
 
@@ -110,8 +121,11 @@ async def test_a_crashing_kernel_is_an_error_diagnostic_and_the_server_lives(cli
     # the request runs the open document's text, not the file on disk
     result = await client.protocol.send_request_async("tilewise/run", {"uri": uri})
     assert not result.ok and result.error.kind == "crash"
-    hover = await client.text_document_hover_async(types.HoverParams(
-        text_document=types.TextDocumentIdentifier(uri=uri), position=types.Position(line=0, character=0)))
+    hover = await client.text_document_hover_async(
+        types.HoverParams(
+            text_document=types.TextDocumentIdentifier(uri=uri), position=types.Position(line=0, character=0)
+        )
+    )
     assert hover is None  # still answering
 
 
@@ -128,10 +142,13 @@ async def test_malformed_and_foreign_documents(client: LanguageClient, tmp_path:
     binary = _workspace() / "slow" / "op_kernel" / "blob.h"
     binary.write_bytes(b"\x00\x01\xff binary")
     open_doc(client, kernel())
-    actions = await client.text_document_code_action_async(types.CodeActionParams(
-        text_document=types.TextDocumentIdentifier(uri=uri),
-        range=types.Range(start=types.Position(line=0, character=0), end=types.Position(line=1, character=0)),
-        context=types.CodeActionContext(diagnostics=[])))
+    actions = await client.text_document_code_action_async(
+        types.CodeActionParams(
+            text_document=types.TextDocumentIdentifier(uri=uri),
+            range=types.Range(start=types.Position(line=0, character=0), end=types.Position(line=1, character=0)),
+            context=types.CodeActionContext(diagnostics=[]),
+        )
+    )
     assert actions is None or list(actions) == []  # nothing to fix in the header region, and no crash
     binary.unlink()
 
@@ -142,14 +159,19 @@ async def test_tune_streams_improvements_as_diagnostics_with_an_apply_action(cli
     uri = open_doc(client, host)
     kuri = open_doc(client, kernel("leaky"))
     result = await client.protocol.send_request_async(
-        "tilewise/tune", {"uri": kuri, "budget": 10, "strategy": "evo", "case": "fp16_base"})
+        "tilewise/tune", {"uri": kuri, "budget": 10, "strategy": "evo", "case": "fp16_base"}
+    )
     assert result.evaluations == 10 and result.best_us < result.baseline_us
     tuned = [d for d in client.diagnostics.get(uri, []) if d.code == "tuned-tiling"]
     assert tuned, client.diagnostics.get(uri)
     assert "x faster (" in tuned[0].message and tuned[0].severity == types.DiagnosticSeverity.Information
-    actions = await client.text_document_code_action_async(types.CodeActionParams(
-        text_document=types.TextDocumentIdentifier(uri=uri), range=tuned[0].range,
-        context=types.CodeActionContext(diagnostics=tuned)))
+    actions = await client.text_document_code_action_async(
+        types.CodeActionParams(
+            text_document=types.TextDocumentIdentifier(uri=uri),
+            range=tuned[0].range,
+            context=types.CodeActionContext(diagnostics=tuned),
+        )
+    )
     assert any(a.title.startswith("Apply tuned tiling:") and a.edit.changes[uri] for a in actions)
     assert client.progress_reports  # window/workDoneProgress was reported
 
@@ -175,13 +197,17 @@ async def test_definition_of_a_queue_use(client: LanguageClient):
     uri = open_doc(client, path)
     lines = path.read_text().splitlines()
     row = next(i for i, text in enumerate(lines) if "inQueueX.AllocTensor" in text)
-    loc = await client.text_document_definition_async(types.DefinitionParams(
-        text_document=types.TextDocumentIdentifier(uri=uri),
-        position=types.Position(line=row, character=lines[row].index("inQueueX") + 2)))
+    loc = await client.text_document_definition_async(
+        types.DefinitionParams(
+            text_document=types.TextDocumentIdentifier(uri=uri),
+            position=types.Position(line=row, character=lines[row].index("inQueueX") + 2),
+        )
+    )
     declared = lines[loc.range.start.line]
     assert "TQue<" in declared and "inQueueX" in declared
-    hover = await client.text_document_hover_async(types.HoverParams(
-        text_document=types.TextDocumentIdentifier(uri=uri), position=loc.range.start))
+    hover = await client.text_document_hover_async(
+        types.HoverParams(text_document=types.TextDocumentIdentifier(uri=uri), position=loc.range.start)
+    )
     assert "(VECIN, depth 2)" in hover.contents.value
     # the tile is computed by the host from the input shape: the formula, not a size taken from TILE_LENGTH
     assert "UB: BUFFER_NUM x tileLength * sizeof(T), where" in hover.contents.value
@@ -199,8 +225,11 @@ async def test_a_sanitizer_error_is_an_error_diagnostic_at_the_users_line(client
     for _ in range(20):
         # blocks that ran before the failing one may add guard-region warnings at the same line: only the error
         # is asserted on, as which blocks got that far depends on the threads' order
-        errors = [d for d in client.diagnostics.get(uri, [])
-                  if d.source == "tilewise emulator" and d.severity == types.DiagnosticSeverity.Error]
+        errors = [
+            d
+            for d in client.diagnostics.get(uri, [])
+            if d.source == "tilewise emulator" and d.severity == types.DiagnosticSeverity.Error
+        ]
         if errors:
             break
         await client.wait_for_notification(types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)

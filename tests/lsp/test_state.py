@@ -22,10 +22,15 @@ def test_a_superseded_analysis_stops_and_a_current_one_finishes():
     assert any(f.rule == "pipe-all-in-loop" for f in analysis.findings)
 
 
-@pytest.mark.parametrize(("values", "complaint"), [
-    ({"chip": "910X"}, "910B1, 910B2"), ({"strategy": "annealing"}, "evo, random"), ({"budget": 0}, "greater"),
-    ({"device": "npu"}, "emulator"),
-])
+@pytest.mark.parametrize(
+    ("values", "complaint"),
+    [
+        ({"chip": "910X"}, "910B1, 910B2"),
+        ({"strategy": "annealing"}, "evo, random"),
+        ({"budget": 0}, "greater"),
+        ({"device": "npu"}, "emulator"),
+    ],
+)
 def test_bad_settings_name_what_is_allowed(values, complaint):
     with pytest.raises(ValidationError) as err:
         Settings.model_validate(values)

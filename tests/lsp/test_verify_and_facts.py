@@ -28,9 +28,13 @@ def _operator(root: Path) -> Path:
 
 
 async def _actions(client: LanguageClient, uri: str, d: types.Diagnostic):
-    return await client.text_document_code_action_async(types.CodeActionParams(
-        text_document=types.TextDocumentIdentifier(uri=uri), range=d.range,
-        context=types.CodeActionContext(diagnostics=[d])))
+    return await client.text_document_code_action_async(
+        types.CodeActionParams(
+            text_document=types.TextDocumentIdentifier(uri=uri),
+            range=d.range,
+            context=types.CodeActionContext(diagnostics=[d]),
+        )
+    )
 
 
 def _single(diags) -> types.Diagnostic | None:
@@ -46,11 +50,15 @@ async def test_verify_on_the_emulator_then_apply(client: LanguageClient, tmp_pat
     [verify] = [a for a in await _actions(client, uri, found) if a.title.startswith("Verify on the emulator")]
     # lsprotocol's client side reads any code action with a `command` member as a bare Command, putting the
     # CodeAction's Command object, printed, in `command`: read it back (VS Code tells the two apart properly).
-    command = ast.literal_eval(verify.command) if isinstance(verify, types.Command) else \
-        {"command": verify.command.command, "arguments": verify.command.arguments}
+    command = (
+        ast.literal_eval(verify.command)
+        if isinstance(verify, types.Command)
+        else {"command": verify.command.command, "arguments": verify.command.arguments}
+    )
     assert command["command"] == "tilewise.verifyFix"
-    result = await client.workspace_execute_command_async(types.ExecuteCommandParams(
-        command=command["command"], arguments=command["arguments"]))
+    result = await client.workspace_execute_command_async(
+        types.ExecuteCommandParams(command=command["command"], arguments=command["arguments"])
+    )
     assert result["verified"] is True and result["checked"] is True, result
     diags = await wait_until(client, uri, lambda ds: "Verified on the emulator" in (_single(ds) or found).message)
     actions = await _actions(client, uri, _single(diags))
@@ -62,14 +70,16 @@ async def test_verify_on_the_emulator_then_apply(client: LanguageClient, tmp_pat
 
 @pytest.mark.asyncio
 async def test_case_facts_prove_the_premise_in_the_background(client: LanguageClient, tmp_path: Path):
-    client.workspace_did_change_configuration(types.DidChangeConfigurationParams(
-        settings={"tilewise": {"caseFacts": True}}))
+    client.workspace_did_change_configuration(
+        types.DidChangeConfigurationParams(settings={"tilewise": {"caseFacts": True}})
+    )
     uri = open_doc(client, _operator(tmp_path / "op"))
     # First the static reading (a note), then, once the case has run, the proven finding with a safe fix and the
     # timing model's ceiling for the case. This small case is dominated by its launch, so the ceiling is low and
     # the finding stays a note ("not worth it"); a warning needs a ceiling of 1.05x or more.
-    diags = await wait_until(client, uri, lambda ds: (d := _single(ds)) is not None
-                             and "fits in every case" in d.message, tries=60)
+    diags = await wait_until(
+        client, uri, lambda ds: (d := _single(ds)) is not None and "fits in every case" in d.message, tries=60
+    )
     found = _single(diags)
     assert "on case small: the busiest pipe" in found.message
     worth = "not worth it" not in found.message

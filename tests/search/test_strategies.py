@@ -10,11 +10,13 @@ import pytest
 from search.space import Config, KnobSpec, SearchSpace
 from search.strategies import STRATEGIES
 
-SPACE = SearchSpace(knobs=[
-    KnobSpec(name="TILE", file="k.cpp", line=1, current=256, domain=[256, 512, 1024, 2048, 4096], source="test"),
-    KnobSpec(name="BLOCK_DIM", file="h.cpp", line=2, current=8, domain=[8, 16, 24, 32, 40, 48], source="test"),
-    KnobSpec(name="BUFFER_NUM", file="k.cpp", line=3, current=1, domain=[1, 2], source="test"),
-])
+SPACE = SearchSpace(
+    knobs=[
+        KnobSpec(name="TILE", file="k.cpp", line=1, current=256, domain=[256, 512, 1024, 2048, 4096], source="test"),
+        KnobSpec(name="BLOCK_DIM", file="h.cpp", line=2, current=8, domain=[8, 16, 24, 32, 40, 48], source="test"),
+        KnobSpec(name="BUFFER_NUM", file="k.cpp", line=3, current=1, domain=[1, 2], source="test"),
+    ]
+)
 ALL = list(SPACE.grid())
 
 

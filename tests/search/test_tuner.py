@@ -34,10 +34,12 @@ shape = [3145728]
 dtype = "float16"
 """
 GOLDEN = "def golden(x, scale=2.0):\n    return (x.astype('float32') * 2.0).astype('float16')\n"
-TUNED_HOST = (HOST.replace("constexpr uint32_t BLOCK_DIM = 48;",
-                           "constexpr uint32_t BLOCK_DIM = 8;  // tilewise: tune BLOCK_DIM in [1, 8, 48]")
-              .replace("constexpr uint32_t TILE_LENGTH = 8192;",
-                       "constexpr uint32_t TILE_LENGTH = 1024;  // tilewise: tune TILE_LENGTH in [1024, 8192]"))
+TUNED_HOST = HOST.replace(
+    "constexpr uint32_t BLOCK_DIM = 48;", "constexpr uint32_t BLOCK_DIM = 8;  // tilewise: tune BLOCK_DIM in [1, 8, 48]"
+).replace(
+    "constexpr uint32_t TILE_LENGTH = 8192;",
+    "constexpr uint32_t TILE_LENGTH = 1024;  // tilewise: tune TILE_LENGTH in [1024, 8192]",
+)
 
 
 def make_op(root: Path, host: str = TUNED_HOST, kernel: str = KERNEL) -> Path:
@@ -62,7 +64,9 @@ def tune(root: Path, emu_cache: Path, strategy="evo", budget=6, cache=None, **kw
 def test_space_comes_from_the_annotations(op_root):
     space = build_space(load_operator(op_root), EmulatorDevice().chip)
     assert [(k.name, k.domain, k.source) for k in space.knobs] == [
-        ("BLOCK_DIM", [1, 8, 48], "annotation"), ("TILE_LENGTH", [1024, 8192], "annotation")]
+        ("BLOCK_DIM", [1, 8, 48], "annotation"),
+        ("TILE_LENGTH", [1024, 8192], "annotation"),
+    ]
     assert space.size() == 6 and space.baseline() == {"BLOCK_DIM": 8, "TILE_LENGTH": 1024}
 
 
@@ -82,10 +86,16 @@ def test_finds_the_known_optimum_and_streams_events(op_root, emu_cache, needs_gx
 
 
 def test_constraints_prune_before_any_evaluation(tmp_path, emu_cache, needs_gxx):
-    kernel = replace_once(KERNEL, "constexpr int32_t BUFFER_NUM = 2;",
-                          "constexpr int32_t BUFFER_NUM = 1;  // tilewise: tune BUFFER_NUM in [1, 2]")
-    kernel = replace_once(kernel, "pipe.InitBuffer(inQueueX, BUFFER_NUM, this->tileLength * sizeof(half));",
-                          "pipe.InitBuffer(inQueueX, BUFFER_NUM, 65536 * sizeof(half));")
+    kernel = replace_once(
+        KERNEL,
+        "constexpr int32_t BUFFER_NUM = 2;",
+        "constexpr int32_t BUFFER_NUM = 1;  // tilewise: tune BUFFER_NUM in [1, 2]",
+    )
+    kernel = replace_once(
+        kernel,
+        "pipe.InitBuffer(inQueueX, BUFFER_NUM, this->tileLength * sizeof(half));",
+        "pipe.InitBuffer(inQueueX, BUFFER_NUM, 65536 * sizeof(half));",
+    )
     root = make_op(tmp_path / "scale", host=HOST, kernel=kernel)
     result, _ = tune(root, emu_cache, strategy="grid", budget=10)
     assert result.space.size() == 2
@@ -102,8 +112,7 @@ def test_failures_are_recorded_with_their_reason_and_never_win(tmp_path, emu_cac
     assert result.best["TILE_LENGTH"] == 1024
 
 
-def test_apply_rewrites_the_literals_and_the_operator_still_passes(tmp_path, emu_cache, needs_gxx, monkeypatch,
-                                                                     capsys):
+def test_apply_rewrites_the_literals_and_the_operator_still_passes(tmp_path, emu_cache, needs_gxx, monkeypatch, capsys):
     from server.cli import main
 
     monkeypatch.setenv("TILEWISE_CACHE", str(emu_cache))
@@ -127,9 +136,14 @@ def test_ctrl_c_stops_cleanly_and_keeps_results(tmp_path, emu_cache, needs_gxx):
     host = TUNED_HOST.replace("[1, 8, 48]", "[1, 2, 4, 8, 16, 24, 32, 40, 48]")
     root = make_op(tmp_path / "scale", host=host)
     env = {**os.environ, "TILEWISE_CACHE": str(emu_cache)}
-    proc = subprocess.Popen([sys.executable, "-m", "server.cli", "tune", str(root), "--budget", "18", "-v"],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
-                            cwd=Path(__file__).resolve().parents[2])
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "server.cli", "tune", str(root), "--budget", "18", "-v"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env,
+        cwd=Path(__file__).resolve().parents[2],
+    )
     deadline = time.time() + 120
     seen = ""
     while time.time() < deadline:
@@ -161,8 +175,9 @@ class OverrunDevice:
         shared = RunWarning(kind="gm_out_of_bounds", message="reads 8 bytes past x", file="scale.cpp", line=40)
         warnings = [shared]
         if knobs["TILE_LENGTH"] == 8192:
-            warnings.append(RunWarning(kind="ub_out_of_bounds", message="Add past its buffer", file="scale.cpp",
-                                       line=55))
+            warnings.append(
+                RunWarning(kind="ub_out_of_bounds", message="Add past its buffer", file="scale.cpp", line=55)
+            )
         time_us = 100.0 / knobs["BLOCK_DIM"] / (2 if knobs["TILE_LENGTH"] == 8192 else 1)
         return Measurement(ok=True, correct=True, time_us=time_us, warnings=warnings)
 
@@ -175,5 +190,6 @@ def test_a_tiling_that_overruns_memory_where_the_shipped_one_does_not_is_refused
     assert result.best == {"BLOCK_DIM": 48, "TILE_LENGTH": 1024}  # the shared over-read does not refuse anything
     refused = {tuple(t.config.values()) for t in result.failed}
     assert refused == {(1, 8192), (8, 8192), (48, 8192)}
-    assert all("ub_out_of_bounds at scale.cpp:55" in t.error and "shipped configuration" in t.error
-               for t in result.failed)
+    assert all(
+        "ub_out_of_bounds at scale.cpp:55" in t.error and "shipped configuration" in t.error for t in result.failed
+    )

@@ -17,8 +17,9 @@ from search.verify_fix import verify_fix
 CASES = scale_manifest(786432, golden=False)
 WITH_GOLDEN = scale_manifest(786432)
 # a full barrier after every tile: the fix under test removes it
-SLOW_KERNEL = KERNEL.replace("            CopyOut(i);\n",
-                             "            CopyOut(i);\n            PipeBarrier<PIPE_ALL>();\n")
+SLOW_KERNEL = KERNEL.replace(
+    "            CopyOut(i);\n", "            CopyOut(i);\n            PipeBarrier<PIPE_ALL>();\n"
+)
 assert SLOW_KERNEL != KERNEL
 
 
@@ -28,8 +29,15 @@ def _edit(op, path: str, old: str, new: str) -> Fix:
     end = start + len(old.encode())
     line, col = sf.line_col(start)
     end_line, end_col = sf.line_col(end)
-    return Fix(title=f"{old} -> {new}", safe=False, edits=[TextEdit(
-        file=path, line=line, col=col, end_line=end_line, end_col=end_col, new_text=new, start=start, end=end)])
+    return Fix(
+        title=f"{old} -> {new}",
+        safe=False,
+        edits=[
+            TextEdit(
+                file=path, line=line, col=col, end_line=end_line, end_col=end_col, new_text=new, start=start, end=end
+            )
+        ],
+    )
 
 
 def _kernel_path(op) -> str:
@@ -79,8 +87,7 @@ def test_without_a_golden_the_unfixed_outputs_decide(tmp_path, device):
 
 def test_a_fix_that_stops_the_build_is_caught(tmp_path, device):
     op = _operator(tmp_path / "op", WITH_GOLDEN)
-    verdict = verify_fix(op, _edit(op, _kernel_path(op), "(half)2.0", "(half)2.0 +"), device,
-                         list(op.manifest.cases))
+    verdict = verify_fix(op, _edit(op, _kernel_path(op), "(half)2.0", "(half)2.0 +"), device, list(op.manifest.cases))
     assert not verdict.correct and "compile_error" in verdict.cases[0].detail
 
 
@@ -106,9 +113,19 @@ def test_lint_verify_tries_the_unproven_fixes_and_says_what_held(tmp_path, capsy
         path = _kernel_path(op)
         fix = _edit(op, path, "PipeBarrier<PIPE_ALL>();", "")
         e = fix.edits[0]
-        found = Finding(rule="pipe-all-in-loop", severity="warning", file=path, line=e.line, col=e.col,
-                        end_line=e.end_line, end_col=e.end_col, message="barrier", fixes=[fix], start=e.start,
-                        end=e.end)
+        found = Finding(
+            rule="pipe-all-in-loop",
+            severity="warning",
+            file=path,
+            line=e.line,
+            col=e.col,
+            end_line=e.end_line,
+            end_col=e.end_col,
+            message="barrier",
+            fixes=[fix],
+            start=e.start,
+            end=e.end,
+        )
         return [*real_lint(op, chip, **kw), found]
 
     monkeypatch.setattr(cli, "lint", lint_with_an_unproven_fix)
@@ -123,7 +140,6 @@ def test_lint_verify_tries_the_unproven_fixes_and_says_what_held(tmp_path, capsy
 def test_a_fix_for_an_error_is_verified_by_the_case_passing_with_it(tmp_path, device):
     """The fix of a kernel that does not build (here: a typo) is proven by the case passing the golden with it."""
     op = _operator(tmp_path / "op", WITH_GOLDEN, kernel=SLOW_KERNEL.replace("(half)2.0", "(half)2.0 +"))
-    verdict = verify_fix(op, _edit(op, _kernel_path(op), "(half)2.0 +", "(half)2.0"), device,
-                         list(op.manifest.cases))
+    verdict = verify_fix(op, _edit(op, _kernel_path(op), "(half)2.0 +", "(half)2.0"), device, list(op.manifest.cases))
     assert verdict.correct and verdict.cases[0].repaired
     assert "case small passes the golden (failing without it)" in verdict.message()

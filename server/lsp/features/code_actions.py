@@ -12,31 +12,45 @@ from server.lsp.state import uri_to_path
 
 
 def _overlaps(a: types.Range, b: types.Range) -> bool:
-    return (a.start.line, a.start.character) <= (b.end.line, b.end.character) and \
-        (b.start.line, b.start.character) <= (a.end.line, a.end.character)
+    return (a.start.line, a.start.character) <= (b.end.line, b.end.character) and (b.start.line, b.start.character) <= (
+        a.end.line,
+        a.end.character,
+    )
 
 
 def _action(ls, analysis, finding, fix, diagnostics) -> types.CodeAction | None:
     if fix.safe:
-        return types.CodeAction(title=fix.title, kind=types.CodeActionKind.QuickFix, is_preferred=True,
-                                diagnostics=diagnostics, edit=workspace_edit(analysis.op.sources, fix))
+        return types.CodeAction(
+            title=fix.title,
+            kind=types.CodeActionKind.QuickFix,
+            is_preferred=True,
+            diagnostics=diagnostics,
+            edit=workspace_edit(analysis.op.sources, fix),
+        )
     verdict = verdict_for(ls.state, analysis, finding, fix)
     if verdict is None:
         title = f"Verify on the emulator: {fix.title}"
-        return types.CodeAction(title=title, kind=types.CodeActionKind.QuickFix, diagnostics=diagnostics,
-                                command=types.Command(title=title, command=VERIFY_COMMAND,
-                                                      arguments=verify_arguments(finding, fix)))
+        return types.CodeAction(
+            title=title,
+            kind=types.CodeActionKind.QuickFix,
+            diagnostics=diagnostics,
+            command=types.Command(title=title, command=VERIFY_COMMAND, arguments=verify_arguments(finding, fix)),
+        )
     if not verdict.correct:
         return None  # it broke a case: the finding's message says how, and nothing offers to apply it
     gain = f", {verdict.speedup:.2f}x" if verdict.speedup else ""
-    return types.CodeAction(title=f"Apply (verified on the emulator{gain}): {fix.title}",
-                            kind=types.CodeActionKind.QuickFix, diagnostics=diagnostics,
-                            edit=workspace_edit(analysis.op.sources, fix))
+    return types.CodeAction(
+        title=f"Apply (verified on the emulator{gain}): {fix.title}",
+        kind=types.CodeActionKind.QuickFix,
+        diagnostics=diagnostics,
+        edit=workspace_edit(analysis.op.sources, fix),
+    )
 
 
 def register(server) -> None:
-    @server.feature(types.TEXT_DOCUMENT_CODE_ACTION,
-                    types.CodeActionOptions(code_action_kinds=[types.CodeActionKind.QuickFix]))
+    @server.feature(
+        types.TEXT_DOCUMENT_CODE_ACTION, types.CodeActionOptions(code_action_kinds=[types.CodeActionKind.QuickFix])
+    )
     @safe([])
     async def code_action(ls, params: types.CodeActionParams):
         analysis = await ls.analysis_for(params.text_document.uri)

@@ -24,15 +24,24 @@ def register(server) -> None:
                 continue
             rng = lsp_range(analysis.op.sources[path], entry.loc.start, entry.loc.end)
             args = [params.text_document.uri]
-            lenses.append(types.CodeLens(range=rng, command=types.Command(
-                title="Run on emulator", command="tilewise.run", arguments=args)))
-            lenses.append(types.CodeLens(range=rng, command=types.Command(
-                title="Tune tiling", command="tilewise.tune", arguments=args)))
+            lenses.append(
+                types.CodeLens(
+                    range=rng, command=types.Command(title="Run on emulator", command="tilewise.run", arguments=args)
+                )
+            )
+            lenses.append(
+                types.CodeLens(
+                    range=rng, command=types.Command(title="Tune tiling", command="tilewise.tune", arguments=args)
+                )
+            )
             last = ls.state.last_run.get(root)
             if last is not None and last.time_us is not None:
                 title = f"last: {last.time_us:.1f} µs, bottleneck {last.bottleneck.upper()}"
                 lenses.append(types.CodeLens(range=rng, command=types.Command(title=title, command="")))
             elif last is not None and last.error is not None:
-                lenses.append(types.CodeLens(range=rng, command=types.Command(
-                    title=f"last: failed ({last.error.kind})", command="")))
+                lenses.append(
+                    types.CodeLens(
+                        range=rng, command=types.Command(title=f"last: failed ({last.error.kind})", command="")
+                    )
+                )
         return lenses

@@ -20,8 +20,11 @@ def register(server) -> None:
         except ValidationError as exc:
             first = exc.errors()[0]
             name = f"tilewise.{first['loc'][0]}" if first["loc"] else "tilewise settings"
-            ls.window_show_message(types.ShowMessageParams(
-                type=types.MessageType.Error, message=f"{name}: {first['msg']}; the old value is kept"))
+            ls.window_show_message(
+                types.ShowMessageParams(
+                    type=types.MessageType.Error, message=f"{name}: {first['msg']}; the old value is kept"
+                )
+            )
             return
         if (ls.state.settings.device, ls.state.settings.chip) != (old.device, old.chip):
             ls.state.tuned.clear()  # measured on another device or chip: look up the stored results again

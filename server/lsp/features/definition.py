@@ -28,8 +28,9 @@ def register(server) -> None:
             target = next((q.loc for q in model.queues if q.name == word), None)
         if target is None or target.file not in sources:
             return None
-        return types.Location(uri=path_to_uri(target.file), range=lsp_range(sources[target.file], target.start,
-                                                                             target.end))
+        return types.Location(
+            uri=path_to_uri(target.file), range=lsp_range(sources[target.file], target.start, target.end)
+        )
 
 
 def _word_at(data: bytes, offset: int) -> str:

@@ -52,9 +52,14 @@ def _problem(analysis, p) -> types.Diagnostic | None:
         return None  # a missing folder: there is no file to attach it to
     line = max(p.line or 1, 1)
     end = len(sf.line_text(line)) if sf is not None and line <= sf.line_count() else 0
-    return types.Diagnostic(range=types.Range(start=types.Position(line=line - 1, character=0),
-                                              end=types.Position(line=line - 1, character=end)),
-                            message=p.message, severity=types.DiagnosticSeverity.Error, source="tilewise")
+    return types.Diagnostic(
+        range=types.Range(
+            start=types.Position(line=line - 1, character=0), end=types.Position(line=line - 1, character=end)
+        ),
+        message=p.message,
+        severity=types.DiagnosticSeverity.Error,
+        source="tilewise",
+    )
 
 
 def register(server) -> None:

@@ -52,8 +52,10 @@ def format_call(e: CallExplanation) -> list[str]:
     lines = [f"**{e.api}** ({e.pipe} pipe)", e.doc]
     if e.repeat_cost:
         fp16, fp32 = e.repeat_cost
-        lines.append(f"cost on {e.chip}: {fp16[0]:g} + {fp16[1]:g} cycles per 256-byte repeat (fp16), "
-                     f"{fp32[0]:g} + {fp32[1]:g} (fp32)")
+        lines.append(
+            f"cost on {e.chip}: {fp16[0]:g} + {fp16[1]:g} cycles per 256-byte repeat (fp16), "
+            f"{fp32[0]:g} + {fp32[1]:g} (fp32)"
+        )
     size, elem = e.size, e.element
     if size is not None and size.form == "params":
         lines.append(f"Size: set by the copy parameters `{size.expr}` (blocks of 32 bytes).")
@@ -62,12 +64,16 @@ def format_call(e: CallExplanation) -> list[str]:
         if size.elements is not None:
             via = f" ({size.via})" if size.via else ""
             if e.copy:
-                lines.append(f"for {size.elements:,} elements{via}: {e.copy.nbytes:,} bytes at about "
-                             f"{_gibps(e.copy.gibps)} GiB/s, about {_duration(e.copy.us)}")
+                lines.append(
+                    f"for {size.elements:,} elements{via}: {e.copy.nbytes:,} bytes at about "
+                    f"{_gibps(e.copy.gibps)} GiB/s, about {_duration(e.copy.us)}"
+                )
             elif e.vector:
                 r = e.vector.repeats
-                lines.append(f"for {size.elements:,} elements{via}: {r:,} repeat{'s' if r > 1 else ''}, about "
-                             f"{e.vector.cycles:,.0f} cycles ({_duration(e.vector.us)})")
+                lines.append(
+                    f"for {size.elements:,} elements{via}: {r:,} repeat{'s' if r > 1 else ''}, about "
+                    f"{e.vector.cycles:,.0f} cycles ({_duration(e.vector.us)})"
+                )
             else:
                 lines.append(f"for {size.elements:,} elements{via}, each of {unit}")
         elif size.derivation is not None:
@@ -97,15 +103,21 @@ def format_measured(run, path: str, line: int, api: str, text: str) -> str:
     found = [f for f in run.lines.get((path, line), []) if f.api == api] or run.lines.get((path, line), [])
     head = f"**Last run** (case {run.case})" if run.case else "**Last run**"
     notes = (" (sources changed since)" if run.changed(path, text) else "") + (
-        " (the run stopped with an error: calls counted until then)" if run.stopped else "")
+        " (the run stopped with an error: calls counted until then)" if run.stopped else ""
+    )
     if not found:
         return f"{head}: no calls from this line{notes}."
     parts = []
     for f in found:
-        per_block = (f"{f.min_calls_per_block:,}" if f.min_calls_per_block == f.max_calls_per_block
-                     else f"{f.min_calls_per_block:,} to {f.max_calls_per_block:,}")
-        what = [f"{f.calls:,} call{'s' if f.calls != 1 else ''} ({per_block} per block over {f.blocks} "
-                f"block{'s' if f.blocks != 1 else ''})"]
+        per_block = (
+            f"{f.min_calls_per_block:,}"
+            if f.min_calls_per_block == f.max_calls_per_block
+            else f"{f.min_calls_per_block:,} to {f.max_calls_per_block:,}"
+        )
+        what = [
+            f"{f.calls:,} call{'s' if f.calls != 1 else ''} ({per_block} per block over {f.blocks} "
+            f"block{'s' if f.blocks != 1 else ''})"
+        ]
         if f.pipe in ("MTE2", "MTE3"):
             what.append(_range(f.min_bytes, f.max_bytes, "bytes", f.bytes, f.calls))
         elif f.pipe == "VECTOR":
@@ -119,8 +131,9 @@ def format_buffer(b: BufferExplanation) -> str:
     if b.bytes is not None:
         return f"{b.bytes:,} bytes of UB"
     if b.per_element_size:
-        return f"UB: {b.formula}: " + "; ".join(f"{ub:,} bytes for {size}-byte elements"
-                                                for size, ub in b.per_element_size)
+        return f"UB: {b.formula}: " + "; ".join(
+            f"{ub:,} bytes for {size}-byte elements" for size, ub in b.per_element_size
+        )
     text = f"UB: {b.formula}"
     if b.derivation is not None:
         text += ", where\n\n" + _derivation_text(b.derivation, b.first_case, per_line=False)
@@ -155,13 +168,16 @@ def describe(analysis, path: str, offset: int, run=None) -> str | None:
             setters = [s.expr.text for tf in model.tiling.functions for s in tf.setters if s.field == r.field]
             if field is None:
                 return f"**{r.field}**: not a field of {model.tiling.struct}"
-            text = (f"**tiling field {field.type} {field.name}** of {model.tiling.struct}\n\n"
-                    f"set by the host as: {', '.join(setters) or '(never set)'}")
+            text = (
+                f"**tiling field {field.type} {field.name}** of {model.tiling.struct}\n\n"
+                f"set by the host as: {', '.join(setters) or '(never set)'}"
+            )
             found = ctx.node(r.loc)
             knobs = ctx.flow.knobs_reaching(ctx.flow.kernel_names(*found)) if found else []
             if knobs:
                 text += "\n\ndecided by " + "; ".join(
-                    f"{k.name} = {k.value}" + (f", search domain {k.domain}" if k.domain else "") for k in knobs)
+                    f"{k.name} = {k.value}" + (f", search domain {k.domain}" if k.domain else "") for k in knobs
+                )
             return text
     return None
 

@@ -54,8 +54,11 @@ def register(server) -> None:
         ls.state.last_run[root] = m
         if m.sites:
             ls.state.run_lines[root] = RunLines(
-                case=m.case, lines=per_line(m.sites, m.block_dim), stopped=m.error is not None,
-                text_hashes={p: hash(sf.text) for p, sf in op.sources.items()})
+                case=m.case,
+                lines=per_line(m.sites, m.block_dim),
+                stopped=m.error is not None,
+                text_hashes={p: hash(sf.text) for p, sf in op.sources.items()},
+            )
         else:  # no per-line figures (a kernel-invocation program, or a run that never reached the kernel)
             ls.state.run_lines.pop(root, None)  # an older run's would pass for this one's
         publish(ls, root, ls.state.analyses.get(root, analysis))
@@ -73,9 +76,14 @@ def register(server) -> None:
         settings = ls.state.settings
         device = EmulatorDevice(chip=settings.chip)
         cache = ResultsCache(default_results_path())
-        tuner = Tuner(op, device, _cases(op, _get(params, "case")), cache=cache,
-                      strategy=_get(params, "strategy", settings.strategy),
-                      budget=int(_get(params, "budget", settings.budget)))
+        tuner = Tuner(
+            op,
+            device,
+            _cases(op, _get(params, "case")),
+            cache=cache,
+            strategy=_get(params, "strategy", settings.strategy),
+            budget=int(_get(params, "budget", settings.budget)),
+        )
         token = await _progress(ls, f"Tuning {op.model.operator}", params)
         loop = asyncio.get_running_loop()
         queue: asyncio.Queue = asyncio.Queue()
@@ -93,8 +101,12 @@ def register(server) -> None:
             while (ev := await queue.get()) is not None:
                 _report(ls, token, _progress_text(ev), int(100 * ev.evaluations / max(ev.budget, 1)))
                 if ev.kind == "improved" and ev.trial and ev.trial.index > 0 and ev.baseline_us:
-                    ls.state.tuned[root] = BestConfig(config=ev.best, best_us=ev.best_us, baseline_us=ev.baseline_us,
-                                                      cases=[c.name for c in tuner.cases])
+                    ls.state.tuned[root] = BestConfig(
+                        config=ev.best,
+                        best_us=ev.best_us,
+                        baseline_us=ev.baseline_us,
+                        cases=[c.name for c in tuner.cases],
+                    )
                     publish(ls, root, ls.state.analyses.get(root, analysis))
         except asyncio.CancelledError:
             tuner.stop()  # the search stops after the measurements in flight; results stay in the cache

@@ -37,9 +37,18 @@ def register(server) -> None:
         if analysis is None:
             raise ValueError(f"{uri_to_path(uri)} is not inside an AscendC operator")
         path = uri_to_path(uri)
-        found = next(((f, x) for f in analysis.findings for x in f.fixes
-                      if f.file == path and f.rule == get(params, "rule") and f.start == get(params, "start")
-                      and x.title == get(params, "title")), None)
+        found = next(
+            (
+                (f, x)
+                for f in analysis.findings
+                for x in f.fixes
+                if f.file == path
+                and f.rule == get(params, "rule")
+                and f.start == get(params, "start")
+                and x.title == get(params, "title")
+            ),
+            None,
+        )
         if found is None:
             message = "the finding changed since the action was offered: ask for the code actions again"
             ls.window_show_message(types.ShowMessageParams(type=types.MessageType.Warning, message=message))
@@ -55,11 +64,11 @@ def register(server) -> None:
             end(ls, token, "done")
         root = str(op.project.root)
         log.info("verified '%s': %s", fix.title, verdict.message())
-        ls.state.verified.setdefault(root, {})[(finding.rule, finding.file, finding.start, fix.title)] = \
-            VerifiedFix(analysis.sources_hash, verdict)
+        ls.state.verified.setdefault(root, {})[(finding.rule, finding.file, finding.start, fix.title)] = VerifiedFix(
+            analysis.sources_hash, verdict
+        )
         publish(ls, root, ls.state.analyses.get(root, analysis))
         message = verdict.message()
         kind = types.MessageType.Info if verdict.correct else types.MessageType.Warning
         ls.window_show_message(types.ShowMessageParams(type=kind, message=f"{fix.title}: {message}"))
-        return {"verified": verdict.correct, "checked": verdict.checked, "speedup": verdict.speedup,
-                "message": message}
+        return {"verified": verdict.correct, "checked": verdict.checked, "speedup": verdict.speedup, "message": message}

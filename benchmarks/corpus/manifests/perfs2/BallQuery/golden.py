@@ -1,6 +1,7 @@
 """BallQuery (mmcv ball_query): for each center, the indices of the first `sample_num` points of the same batch
 whose squared distance d2 satisfies min_radius^2 <= d2 < max_radius^2, in point order; the unfilled slots repeat the
 first index found; a center with no point in range keeps zeros."""
+
 import numpy as np
 
 
@@ -20,5 +21,5 @@ def ball_query(xyz, center_xyz, xyz_batch_cnt=None, center_xyz_batch_cnt=None, *
             hits = np.nonzero((d2[ci] >= lo) & (d2[ci] < hi))[0][:sample_num]
             if hits.size:
                 out[bi, ci, :] = hits[0]
-                out[bi, ci, :hits.size] = hits
+                out[bi, ci, : hits.size] = hits
     return out

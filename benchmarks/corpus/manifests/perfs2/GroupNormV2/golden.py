@@ -1,5 +1,6 @@
 """GroupNormV2 (torch.nn.functional.group_norm, CANN GroupNormV2): per (batch, group) mean and biased variance,
 y = (x - mean) / sqrt(var + eps) * gamma[c] + beta[c]; mean and rstd = 1 / sqrt(var + eps) of shape (N, G)."""
+
 import numpy as np
 
 

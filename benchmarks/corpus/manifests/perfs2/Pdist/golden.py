@@ -1,5 +1,6 @@
 """Pdist (torch.nn.functional.pdist): the p-norm distance between every pair of rows i < j of x (N, M), in row-major
 order of the upper triangle: N * (N - 1) / 2 values."""
+
 import numpy as np
 
 
@@ -13,5 +14,5 @@ def pdist(x, *, p=2.0):
     elif np.isinf(p):
         out = d.max(axis=1)
     else:
-        out = (d ** p).sum(axis=1) ** (1.0 / p)
+        out = (d**p).sum(axis=1) ** (1.0 / p)
     return out.astype(x.dtype)

@@ -1,5 +1,6 @@
 """Eye (TensorFlow tf.eye / CANN Eye): y becomes a batch of identity matrices, batch_shape + [num_rows, num_columns]
 (num_columns 0 means square), ones on the main diagonal and zeros elsewhere, whatever y held before."""
+
 import numpy as np
 
 

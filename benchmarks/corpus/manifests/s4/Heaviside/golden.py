@@ -1,5 +1,6 @@
 """Heaviside (torch.heaviside): 0 where input < 0, values where input == 0, 1 where input > 0; values broadcasts
 against input."""
+
 import numpy as np
 
 

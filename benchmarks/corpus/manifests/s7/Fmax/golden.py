@@ -1,4 +1,5 @@
 """Fmax (torch.fmax): elementwise maximum of input and other; where exactly one is NaN, the other is taken."""
+
 import numpy as np
 
 

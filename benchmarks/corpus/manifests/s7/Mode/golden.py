@@ -1,5 +1,6 @@
 """Mode (torch.mode, dim=-1): along the last dimension, the most frequent value (the smallest among equally frequent
 ones) and the index of its last occurrence (what torch returns on CPU); keepdim keeps the reduced axis as size 1."""
+
 import numpy as np
 
 

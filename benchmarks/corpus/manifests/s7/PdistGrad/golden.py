@@ -1,6 +1,7 @@
 """PdistGrad (torch's pdist backward): the gradient of pdist(input, p) w.r.t. input (N, M), given grad and the
 forward result pdist, both of N * (N - 1) / 2 pairs i < j in row-major order of the upper triangle. Pair k with
 diff = x_i - x_j and distance d adds g_k * dd/ddiff to row i and subtracts it from row j."""
+
 import numpy as np
 
 

@@ -1,6 +1,7 @@
 """SegmentReduce (torch.segment_reduce with lengths): consecutive segments of data along `axis`, of the given
 lengths, each reduced with `reduce` (sum, mean, max, min, prod); an empty segment gives `initial` when given, else
 the reduction's identity (0, nan for mean, -inf, inf, 1)."""
+
 import numpy as np
 
 _EMPTY = {"sum": 0.0, "mean": np.nan, "max": -np.inf, "min": np.inf, "prod": 1.0}

@@ -2,6 +2,7 @@
 segment_reduce(data, reduce, lengths, axis). sum: each element gets its segment's grad; mean: grad / length;
 max, min: grad shared equally among the elements equal to the segment's output; prod: grad * output / element
 (product of the others where the element is zero)."""
+
 import numpy as np
 
 

@@ -1,4 +1,5 @@
 """Addcmul (torch.addcmul): y = input_data + value * x1 * x2, value a one-element tensor."""
+
 import numpy as np
 
 

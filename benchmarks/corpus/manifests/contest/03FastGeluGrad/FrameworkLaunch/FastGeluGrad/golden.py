@@ -1,5 +1,6 @@
 """FastGeluGrad (CANN FastGeluGrad): the derivative of x * sigmoid(1.702 x) times dy:
 z = dy * (s + 1.702 * x * s * (1 - s)), s = sigmoid(1.702 x)."""
+
 import numpy as np
 
 

@@ -1,4 +1,5 @@
 """LessEqual (TensorFlow tf.math.less_equal): 1 where x1 <= x2, else 0 (in the OpDef's output dtype)."""
+
 import numpy as np
 
 

@@ -1,4 +1,5 @@
 """MseLoss (torch.nn.functional.mse_loss): (x - y)^2 elementwise, then its mean, its sum, or kept ('none')."""
+
 import numpy as np
 
 

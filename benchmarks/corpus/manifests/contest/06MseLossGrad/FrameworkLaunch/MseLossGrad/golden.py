@@ -1,5 +1,6 @@
 """MseLossGrad (CANN MseLossGrad, torch mse_loss backward): z = 2 * (predict - label) * dout, divided by the element
 count for reduction 'mean'; dout is the input named x."""
+
 import numpy as np
 
 

@@ -1,4 +1,5 @@
 """ClipByValue (TensorFlow tf.clip_by_value): z = min(max(x, minv), maxv), minv and maxv one-element tensors."""
+
 import numpy as np
 
 

@@ -1,6 +1,7 @@
 """LpNormV2 (CANN LpNormV2, torch.linalg.vector_norm): the p-norm of x over `axes` (all axes when empty):
 (sum |x|^p)^(1/p); p = inf: max |x|; p = -inf: min |x|; p = 0: the count of non-zeros. keepdim keeps the reduced
 axes as size 1; the result is at least epsilon."""
+
 import numpy as np
 
 
@@ -14,5 +15,5 @@ def lp_norm_v2(x, *, p=2.0, axes=(), keepdim=False, epsilon=1e-12):
     elif p == 0:
         r = (xf != 0).sum(axis=ax, keepdims=keepdim).astype(np.float64)
     else:
-        r = (xf ** p).sum(axis=ax, keepdims=keepdim) ** (1.0 / p)
+        r = (xf**p).sum(axis=ax, keepdims=keepdim) ** (1.0 / p)
     return np.maximum(r, epsilon).astype(x.dtype)

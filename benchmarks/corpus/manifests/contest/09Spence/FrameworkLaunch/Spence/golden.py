@@ -1,10 +1,11 @@
 """Spence (scipy.special.spence): the dilogarithm spence(x) = integral from 1 to x of ln(t) / (1 - t) dt = Li2(1 - x)
 for x >= 0; nan for x < 0."""
+
 import math
 
 import numpy as np
 
-_PI2_6 = math.pi ** 2 / 6
+_PI2_6 = math.pi**2 / 6
 
 
 def _li2(z: float) -> float:

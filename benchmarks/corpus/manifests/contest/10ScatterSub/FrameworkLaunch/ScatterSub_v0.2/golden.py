@@ -1,5 +1,6 @@
 """ScatterSub (TensorFlow scatter_sub): x[index[i], ...] -= update[i, ...] for every i, repeated indices
 accumulating; the result is the updated x."""
+
 import numpy as np
 
 

@@ -1,5 +1,6 @@
 """ScatterMax (TensorFlow scatter_max): x[index[i], ...] = max(x[index[i], ...], update[i, ...]) for every i,
 repeated indices taking the maximum of all their updates; the result is the updated x."""
+
 import numpy as np
 
 

@@ -17,8 +17,7 @@ def _iou(a, b):
     return inter / union if union > 0 else 0.0
 
 
-def non_max_suppression(boxes, scores, max_output_boxes_per_class, iou_threshold, score_threshold,
-                        cneter_point_box=0):
+def non_max_suppression(boxes, scores, max_output_boxes_per_class, iou_threshold, score_threshold, cneter_point_box=0):
     """ONNX NonMaxSuppression: per batch and class, greedily take the highest-scoring box whose score is above
     score_threshold and whose IoU with every box already taken is at most iou_threshold, up to
     max_output_boxes_per_class boxes. Output: int32 [num_selected, 3] rows (batch, class, box), in batch, class,

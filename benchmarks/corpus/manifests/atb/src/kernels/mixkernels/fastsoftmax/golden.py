@@ -9,8 +9,8 @@ def fastsoftmax(data, head_num=1, q_seq_len=(1,)):
     pos = 0
     for s in q_seq_len:
         n = int(head_num) * int(s) * int(s)
-        rows = x[pos:pos + n].reshape(-1, int(s))
+        rows = x[pos : pos + n].reshape(-1, int(s))
         e = np.exp(rows - rows.max(axis=-1, keepdims=True))
-        out[pos:pos + n] = (e / e.sum(axis=-1, keepdims=True)).reshape(-1)
+        out[pos : pos + n] = (e / e.sum(axis=-1, keepdims=True)).reshape(-1)
         pos += n
     return out.astype(data.dtype)

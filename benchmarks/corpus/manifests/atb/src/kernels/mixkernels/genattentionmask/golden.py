@@ -8,6 +8,6 @@ def genattentionmask(attention_mask, head_num=1, q_seq_len=(1,)):
     m = attention_mask.reshape(b, attention_mask.shape[-2], attention_mask.shape[-1])
     parts = []
     for i, s in enumerate(q_seq_len):
-        block = m[i, :int(s), :int(s)]
+        block = m[i, : int(s), : int(s)]
         parts.append(np.tile(block.reshape(1, -1), (int(head_num), 1)).reshape(-1))
     return np.concatenate(parts).astype(attention_mask.dtype)

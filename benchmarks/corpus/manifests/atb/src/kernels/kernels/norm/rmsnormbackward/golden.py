@@ -10,6 +10,6 @@ def rms_norm_backward(dy, x, rstd, gamma, norm_type="RMS_NORM_BACKWARD"):
     dy64 = dy.reshape(-1, d).astype(np.float64)
     r = rstd.reshape(-1, 1).astype(np.float64)
     dyg = dy64 * gamma.astype(np.float64).reshape(1, d)
-    dx = r * dyg - r ** 3 * x64 * np.mean(dyg * x64, axis=-1, keepdims=True)
+    dx = r * dyg - r**3 * x64 * np.mean(dyg * x64, axis=-1, keepdims=True)
     dgamma = np.sum(dy64 * x64 * r, axis=0)
     return dx.reshape(x.shape).astype(x.dtype), dgamma.astype(np.float32)

@@ -1,4 +1,5 @@
 """FastGelu (CANN FastGelu): y = x / (1 + exp(-1.702 * x)), i.e. x * sigmoid(1.702 * x)."""
+
 import numpy as np
 
 

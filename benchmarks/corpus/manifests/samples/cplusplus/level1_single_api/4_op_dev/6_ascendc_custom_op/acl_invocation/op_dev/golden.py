@@ -1,4 +1,5 @@
 """AddCustom (the sample's elementwise add): z = x + y, computed in fp32 and rounded to fp16."""
+
 import numpy as np
 
 

@@ -1,4 +1,5 @@
 """add_custom (the sample's kernel-invocation add): z = x + y in fp16."""
+
 import numpy as np
 
 
