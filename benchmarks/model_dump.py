@@ -16,6 +16,7 @@ every finding's fixes, so an edit that moves one byte shows. Paths are written r
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import sys
 from pathlib import Path
@@ -27,7 +28,7 @@ sys.path.insert(0, str(HERE.parent))
 
 
 def plain(value: object, root: str) -> object:
-    """`value` as JSON data: every pydantic field (excluded ones too), paths under `root` made relative."""
+    """`value` as JSON data: every pydantic or dataclass field (excluded ones too), paths under `root` relative."""
     if isinstance(value, BaseModel):
         # A field never set (a model built without validation) reads as its default, as pydantic would fill it.
         fields = type(value).model_fields
@@ -36,6 +37,10 @@ def plain(value: object, root: str) -> object:
                 value.__dict__[name] if name in value.__dict__ else f.get_default(call_default_factory=True), root
             )
             for name, f in fields.items()
+        }
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):  # the same record as a dataclass dumps alike
+        return {
+            f.name: plain(getattr(value, f.name), root) for f in dataclasses.fields(value) if not f.name.startswith("_")
         }
     if isinstance(value, dict):
         return {str(k): plain(v, root) for k, v in value.items()}
