@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import bisect
 import re
+from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -204,7 +205,7 @@ def _apply(op: bytes, a: Value, b: Value) -> Value:
     }[op]()
 
 
-def is_defined(name: str, macros: dict[str, Value], undefined: set[str]) -> Value:
+def is_defined(name: str, macros: Mapping[str, Value], undefined: set[str]) -> Value:
     if name in macros:
         return 1
     return 0 if name in undefined else None

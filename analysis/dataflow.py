@@ -17,6 +17,7 @@ from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass
 from dataclasses import field as _field
+from functools import partial
 
 from tree_sitter import Node
 
@@ -33,7 +34,7 @@ def _last_name(sf: SourceFile, node: Node) -> str | None:
         f = node.child_by_field_name("field")
         return sf.node_text(f) if f is not None else None
     if node.type in ("pointer_declarator", "reference_declarator", "array_declarator"):
-        inner = node.child_by_field_name("declarator") or (node.named_children or [None])[-1]
+        inner = node.child_by_field_name("declarator") or (node.named_children[-1] if node.named_children else None)
         return _last_name(sf, inner) if inner is not None else None
     return None
 
@@ -45,7 +46,7 @@ class _ChunkFlow:
     # name <- expressions at [start, end): declarations, then assignments
     inits: dict[str, list[tuple[int, int]]] = _field(default_factory=dict)
     assigns: dict[str, list[tuple[int, int]]] = _field(default_factory=dict)
-    params: dict[str, list[str]] = _field(default_factory=dict)  # function -> parameter names
+    params: dict[str, list[str | None]] = _field(default_factory=dict)  # function -> parameter names
     calls: dict[str, list[list[tuple[int, int]]]] = _field(default_factory=dict)  # callee -> argument ranges
     ident_starts: list[int] = _field(default_factory=list)
     ident_names: list[str] = _field(default_factory=list)
@@ -66,18 +67,21 @@ def _chunk_flow(sf: SourceFile, chunk: Chunk, _movable: list) -> _ChunkFlow:
         decl = function_declarator(fn)
         if decl is None:
             continue
-        fname = sf.node_text(decl.child_by_field_name("declarator")).split("::")[-1]
+        name_node = decl.child_by_field_name("declarator")
+        if name_node is None:
+            continue
+        fname = sf.node_text(name_node).split("::")[-1]
         plist = decl.child_by_field_name("parameters")
-        pnames = []
+        pnames: list[str | None] = []
         for p in plist.named_children if plist is not None else []:
             d = p.child_by_field_name("declarator")
             pnames.append(_last_name(sf, d) if d is not None else "")
         out.params[fname] = pnames
     for call in caps.get("call", []):
-        fn = call.child_by_field_name("function")
-        if fn is None:
+        callee = call.child_by_field_name("function")
+        if callee is None:
             continue
-        name = _last_name(sf, fn) if fn.type != "qualified_identifier" else sf.node_text(fn).split("::")[-1]
+        name = _last_name(sf, callee) if callee.type != "qualified_identifier" else sf.node_text(callee).split("::")[-1]
         args = call.child_by_field_name("arguments")
         if name and args is not None:
             out.calls.setdefault(name, []).append(
@@ -100,9 +104,9 @@ class DefUse:
         self._defs: dict[str, list[tuple[SourceFile, int, int]]] | None = None
         # path -> (the file, its chunks' starts, (start, flow) per chunk)
         self._files: dict[str, tuple[SourceFile, list[int], list[tuple[int, _ChunkFlow]]]] = {}
-        params: dict[str, list[str]] = {}
+        params: dict[str, list[str | None]] = {}
         for sf in sources:
-            parts = memo(sf, "flow").run(sf, lambda chunk, movable, sf=sf: _chunk_flow(sf, chunk, movable))
+            parts = memo(sf, "flow").run(sf, partial(_chunk_flow, sf))
             self._files[sf.path] = (sf, [c.start for c, _ in parts], [(c.start, flow) for c, flow in parts])
             for _, flow in parts:
                 params.update(flow.params)

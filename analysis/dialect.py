@@ -25,7 +25,7 @@ from __future__ import annotations
 import re
 
 from analysis.macro_forms import neutralise_macro_forms
-from analysis.preprocess import Mark, Preprocessed, _Opaque
+from analysis.preprocess import Mark, Preprocessed, _Opaque, past_space
 from analysis.preprocess import _blank as blank
 from analysis.preprocess import _match_paren as match_paren
 
@@ -152,7 +152,7 @@ def _default_braces(
             continue
         after = re.compile(rb"\s*[,)]").match(src, close + 1)
         if after is None or b";" in src[brace:close]:
-            out.calls.append((m.start(), min(len(src), re.compile(rb"\s*").match(src, close + 1).end() + 1)))
+            out.calls.append((m.start(), min(len(src), past_space(src, close + 1) + 1)))
             continue
         opener, in_parens = _innermost_open(src, opaque, m.start())
         out.calls.append((opener, after.end()))  # the decision read back to the opening bracket
@@ -352,7 +352,7 @@ def _defines(src: bytes, buf: bytearray, opaque: _Opaque, out: Preprocessed, lo:
             a = empty.start(1)
             _put_bytes(buf, a, b"//" if empty.end(1) - a >= 2 else b";")
             out.marks.append(Mark("define_blank", "", a, empty.end(1)))
-        variadic = _NAMED_VARIADIC_RE.match(src, re.compile(rb"\s*").match(src, m.end()).end(), end)
+        variadic = _NAMED_VARIADIC_RE.match(src, past_space(src, m.end()), end)
         if variadic is not None:  # `#define LOG(fmt, args...)`: GNU's named variadic parameter
             blank(buf, variadic.start(2), variadic.end(2))
             out.marks.append(Mark("define_variadic", "", variadic.start(2), variadic.end(2)))

@@ -55,7 +55,7 @@ def launch_roles(texts: list[str], kernel: str) -> dict[int, str]:
 
 def _call_args(text: str, start: int) -> list[str]:
     """The comma-separated arguments of the call whose `(` ends just before `start`."""
-    depth, args, cur = 0, [], []
+    depth, args, cur = 0, list[str](), list[str]()
     for ch in text[start : start + 4000]:
         if ch in "([{":
             depth += 1

@@ -102,7 +102,7 @@ class FileSpec(_Strict):
     @field_validator("values")
     @classmethod
     def _values_fit(cls, v: list[int | float], info: ValidationInfo) -> list[int | float]:
-        dtype = info.data.get("dtype")  # validated before values (declared first); absent when it was bad
+        dtype = info.data.get("dtype") or ""  # validated before values (declared first); absent when it was bad
         ints, top = _INT_RANGES.get(dtype), _FLOAT_MAX.get(dtype)
         for i, x in enumerate(v):
             if ints is not None and (not float(x).is_integer() or not ints[0] <= x <= ints[1]):

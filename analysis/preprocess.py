@@ -230,6 +230,15 @@ def _split_args(src: bytes, start: int, end: int, opaque: _Opaque) -> tuple[Arg,
     return tuple(args)
 
 
+_SPACE_RE = re.compile(rb"\s*")
+
+
+def past_space(src: bytes, pos: int) -> int:
+    """The offset of the first non-space byte at or after `pos`."""
+    m = _SPACE_RE.match(src, pos)
+    return m.end() if m else pos  # `\s*` matches at any position: the fallback only satisfies the type checker
+
+
 def _blank(buf: bytearray, start: int, end: int) -> None:
     chunk = bytes(buf[start:end])
     blanked = re.sub(rb"[^\r\n]", b" ", chunk)
@@ -393,7 +402,7 @@ def _neutralise_tiling_macro(src: bytes, buf: bytearray, m: re.Match, opaque: _O
     if name == "END_TILING_DATA_DEF":
         _blank(buf, m.start(), m.end())
         buf[m.start()] = ord("}")
-        following = re.compile(rb"\s*").match(src, m.end()).end()
+        following = past_space(src, m.end())
         out.calls.append((m.start(), following + 1))  # the decision below reads up to the next code byte
         if src[following : following + 1] != b";":
             buf[m.start() + 1] = ord(";")  # the macro brings the struct's `};`, so public code may leave it out
@@ -428,7 +437,7 @@ def _neutralise_tiling_macro(src: bytes, buf: bytearray, m: re.Match, opaque: _O
         type_arg, name_arg = args[0], args[-1]
         _put(buf, type_arg.start, src[type_arg.start : type_arg.end])
         _put(buf, name_arg.start, src[name_arg.start : name_arg.end])
-        following = re.compile(rb"\s*").match(src, close + 1).end()
+        following = past_space(src, close + 1)
         out.calls.append((m.start(), following + 1))  # the decision below reads up to the next code byte
         if src[following : following + 1] != b";":
             buf[close] = ord(";")  # the macro brings its own `;`, so public code often leaves it out

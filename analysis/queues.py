@@ -91,8 +91,9 @@ def depth_index(kind: str) -> int | None:
 def declared_names(decl: Node) -> list[tuple[Node, Node | None]]:
     """Each declarator's name node, with the array size node for `inQueues[3]` (None otherwise)."""
     out = []
-    for d in decl.children_by_field_name("declarator"):
+    for declarator in decl.children_by_field_name("declarator"):
         size = None
+        d: Node | None = declarator
         while d is not None and d.type not in ("identifier", "field_identifier"):
             if d.type == "array_declarator" and size is None:
                 size = d.child_by_field_name("size")

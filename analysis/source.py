@@ -145,7 +145,7 @@ class SourceFile:
         self.text = text
         edit = _edit_range(old_data, self.data) if incremental and old_pre is not None else None
         pre = None
-        if edit is not None:
+        if edit is not None and old_pre is not None:
             start, old_end, new_end = edit
             lo, hi = _window(old_data, old_lines, start, old_end)
             pre = reprocess(old_pre, self.data, lo, hi, len(self.data) - len(old_data))
@@ -229,8 +229,11 @@ class SourceFile:
         return self.data[start:end].decode("utf-8", "replace").rstrip("\r\n")
 
     # ---- tree helpers ----------------------------------------------------------------------------------------
-    def node_text(self, node: Node) -> str:
-        """The user's own text for a node (not the neutralised one)."""
+    def node_text(self, node: Node | None) -> str:
+        """The user's own text for a node (not the neutralised one). A child tree-sitter could not find (None, in a
+        half-typed file) reads as empty text, so a caller never has to guard each `child_by_field_name`."""
+        if node is None:
+            return ""
         return self.data[node.start_byte : node.end_byte].decode("utf-8", "replace")
 
     def slice(self, start: int, end: int) -> str:

@@ -40,6 +40,8 @@ def load_golden(spec: str, base: Path):
     module_name = f"tilewise_golden_{abs(hash(str(path)))}"
     try:
         loader_spec = importlib.util.spec_from_file_location(module_name, path)
+        if loader_spec is None or loader_spec.loader is None:
+            raise ImportError(f"cannot load {path} as a Python module")
         module = importlib.util.module_from_spec(loader_spec)
         sys.modules[module_name] = module
         loader_spec.loader.exec_module(module)

@@ -11,6 +11,7 @@ import json
 import os
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from rich.console import Console
 from rich.table import Table
@@ -23,6 +24,9 @@ from analysis.model import OperatorModel, Problem
 from analysis.operator import Operator, load_operator
 from analysis.project import discover
 from device.registry import DEVICES
+
+if TYPE_CHECKING:
+    from search.verify_fix import FixVerdict
 
 out = Console(highlight=False, soft_wrap=True, width=None if sys.stdout.isatty() else 160)
 err = Console(stderr=True, highlight=False, soft_wrap=True)
@@ -129,7 +133,7 @@ def cmd_lint(args: argparse.Namespace) -> int:
         err.print(f"error: {exc.one_line()}", markup=False)
         return 2
     findings: list[Finding] = []
-    verdicts: dict[tuple[int, str], object] = {}  # (id of finding, fix title) -> FixVerdict, with --verify
+    verdicts: dict[tuple[int, str], FixVerdict] = {}  # (id of finding, fix title) -> its verdict, with --verify
     failed = False
     seen_roots: set[str] = set()
     for path in args.paths:

@@ -106,7 +106,7 @@ def dependencies(ctx, regions: list[tuple[SourceFile, Node]]) -> Dependencies:
     # caller's arguments, so a TBuf passed to Copy2Ub() and then to Copy2Gm() is seen as one tensor.
     # (name, receiver, argument texts, renames, class of the caller): a call resolves to the definitions in its
     # caller's own class when there are any (a kernel with several classes has a CopyIn in each).
-    calls = [
+    calls: list[tuple] = [
         (c[1], c[2], c[3], {}, _class_around(sf, region)) for sf, region in regions for c in _calls_of(ctx, sf, region)
     ]
     defs = _functions(ctx)

@@ -320,7 +320,8 @@ _DIVISOR_RE = re.compile(
 
 
 def _is_divisor(sf: SourceFile, n: Node) -> bool:
-    child, p = n, n.parent
+    child: Node = n
+    p: Node | None = n.parent
     while (
         p is not None
         and p.type in ("parenthesized_expression", "cast_expression", "argument_list", "call_expression")
@@ -328,7 +329,9 @@ def _is_divisor(sf: SourceFile, n: Node) -> bool:
     ):
         if p.type == "argument_list":
             call = p.parent
-            fn = call.child_by_field_name("function") if call is not None else None
+            if call is None:
+                return False
+            fn = call.child_by_field_name("function")
             args = [a for a in p.named_children if a.type != "comment"]
             text = sf.node_text(fn).lower() if fn is not None else ""
             if "ceil" in text or "div" in text:

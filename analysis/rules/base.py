@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Iterator
-from functools import cached_property
+from functools import cached_property, partial
 
 from tree_sitter import Node
 
@@ -15,7 +15,7 @@ from analysis.evaluate import DTYPE_SIZES, TYPE_SIZES, Evaluator
 from analysis.findings import Finding, Fix, Severity, TextEdit
 from analysis.model import ApiCall, Loc, OperatorModel
 from analysis.observed import CaseFacts
-from analysis.source import SourceFile
+from analysis.source import Chunk, SourceFile
 
 ALIGN_BYTES = 32
 GOOD_COPY_BYTES = 16 * 1024
@@ -102,9 +102,7 @@ class RuleContext:
             sf = self.sources.get(p)
             if sf is None:
                 continue
-            for _, found in memo(sf, "declared").run(
-                sf, lambda chunk, _m, sf=sf: _names_declared(sf.slice(chunk.start, chunk.end))
-            ):
+            for _, found in memo(sf, "declared").run(sf, partial(_declared_in_chunk, sf)):
                 yield found
             chunks = sf.chunks()
             yield _names_declared(sf.slice(chunks[-1].end if chunks else 0, len(sf.data)))  # text after the last
@@ -127,6 +125,10 @@ class RuleContext:
     def is_global(self, tensor_text: str) -> bool | None:
         found = self.tensor_types.get(tensor_text.split("[")[0].strip().replace("this->", ""))
         return None if found is None else found[0] == "GlobalTensor"
+
+
+def _declared_in_chunk(sf: SourceFile, chunk: Chunk, _movable: list) -> tuple[list[tuple[str, str, str]], list[str]]:
+    return _names_declared(sf.slice(chunk.start, chunk.end))
 
 
 def _names_declared(text: str) -> tuple[list[tuple[str, str, str]], list[str]]:

@@ -163,7 +163,7 @@ class UnpairedFlag(Rule):
                 ident = (kind, group.get(names[0], names[0]))
                 (sets if m.group(1).lower() == "set_flag" else waits).setdefault(ident, [])
         constants = _constant_names(ctx)
-        proven = {}  # event kind -> every id of that kind is a constant
+        proven: dict[str, bool] = {}  # event kind -> every id of that kind is a constant
         for c in calls_:
             kind = _event(c.template_args)
             names = _id_names(c.args[0].text) if c.args else [""]

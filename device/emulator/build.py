@@ -537,7 +537,7 @@ def compile_error(stderr: str, kind: str) -> RunError:
     hits = list(_ERROR_RE.finditer(stderr))
     ours = str(INCLUDE_DIR)
     user = [h for h in hits if not h.group("file").startswith(ours) and "/emulator/obj/" not in h.group("file")]
-    best = (user or hits or [None])[0]
+    best = (user or hits)[0] if user or hits else None
     if best is None:
         return RunError(kind="compile_error", message=f"{kind} compilation failed: {stderr.strip()[-400:]}")
     return RunError(
