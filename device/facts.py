@@ -17,10 +17,10 @@ from analysis.errors import TilewiseError
 from analysis.manifest import Case
 from analysis.observed import BufferSeen, CaseFacts
 from analysis.operator import Operator
-from device.protocol import Measurement
+from device.protocol import Device, Measurement
 
 
-def case_facts(device, op: Operator, cases: list[Case], problems: list[str] | None = None) -> list[CaseFacts]:
+def case_facts(device: Device, op: Operator, cases: list[Case], problems: list[str] | None = None) -> list[CaseFacts]:
     """One CaseFacts per case that ran (in order). A case that failed is left out and, when `problems` is given,
     one line saying which case and why is appended to it."""
     out: list[CaseFacts] = []
@@ -40,10 +40,10 @@ def case_facts(device, op: Operator, cases: list[Case], problems: list[str] | No
     return out
 
 
-def _run_chip(device, m: Measurement):
+def _run_chip(device: Device, m: Measurement):
     """The chip the run used: an operator's OpDef may move it to the one chip it registers."""
-    chip = getattr(device, "chip", None)
-    if m.chip and (chip is None or m.chip != chip.name):
+    chip = device.chip
+    if m.chip and m.chip != chip.name:
         try:
             return load_chip(m.chip)
         except TilewiseError:

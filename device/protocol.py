@@ -1,11 +1,20 @@
-"""What every device (the emulator today; a real NPU or a Ray cluster later) takes and returns."""
+"""What every device (the emulator today; a real NPU or a Ray cluster later) takes and returns.
+
+`Device` is the contract the tuner (search/tuner.py), the fix verifier (search/verify_fix.py), lint's case facts
+(device/facts.py) and the CLI and language server are written against; `EmulatorDevice` implements it. A device
+runs one operator on one case, with knob overrides (a tiling to try) or whole source texts (a fix to verify), and
+answers with a `Measurement`: whether it ran and was correct, the timing model's figures, and, when asked, the
+output arrays themselves (`Measurement.produced_outputs`) for callers that compare two runs without a golden.
+"""
 
 from __future__ import annotations
 
-from typing import Protocol
+from typing import Protocol, runtime_checkable
 
+import numpy as np
 from pydantic import BaseModel, Field, PrivateAttr
 
+from analysis.chip import Chip
 from analysis.manifest import Case
 from analysis.operator import Operator
 
@@ -103,12 +112,50 @@ class Measurement(BaseModel):
     schedule_s: float | None = None
     # per block and call site, when the run was asked for them; left out of dumps (thousands of rows on big runs)
     sites: list[SiteUse] = Field(default=[], exclude=True)
-    _outputs: list | None = PrivateAttr(default=None)  # produced arrays, when the caller asked to keep them
+    # The produced arrays, when the caller asked to keep them: private so that neither a dump nor the results
+    # cache carries them (megabytes per run); `produced_outputs` / `keep_outputs` are the way in and out.
+    _outputs: list[np.ndarray] | None = PrivateAttr(default=None)
+
+    def produced_outputs(self) -> list[np.ndarray] | None:
+        """The arrays the run produced, in `outputs` order and as floats, when the run was asked to keep them
+        (`Device.run(..., keep_outputs=True)`); None otherwise, and always for a measurement read from a cache."""
+        return self._outputs
+
+    def keep_outputs(self, arrays: list[np.ndarray]) -> None:
+        """Attach the produced arrays (the device does, when `keep_outputs=True` was asked)."""
+        self._outputs = list(arrays)
 
 
+@runtime_checkable
 class Device(Protocol):
+    """A place to measure an operator. `name` and `chip.name` key the results cache (a measurement on one device or
+    chip says nothing about another); `chip` is what the search checks a configuration against before paying for a
+    run (UB size, core count). `isinstance(x, Device)` checks the members exist; tests/search check the emulator's
+    `run` signature against this one."""
+
     name: str
+    chip: Chip
 
     def run(
-        self, op: Operator, case: Case, *, knobs: dict[str, int] | None = None, seed: int = 0, golden: str | None = None
-    ) -> Measurement: ...
+        self,
+        op: Operator,
+        case: Case,
+        *,
+        knobs: dict[str, int] | None = None,
+        seed: int = 0,
+        golden: str | None = None,
+        rtol: float | None = None,
+        atol: float | None = None,
+        inputs: dict[str, np.ndarray] | None = None,
+        texts: dict[str, str] | None = None,
+        trace_path: str | None = None,
+        keep_outputs: bool = False,
+        sites: bool = False,
+    ) -> Measurement:
+        """Build and run `op` on `case`. `knobs` overrides tiling constants by name (search/space.py's Config);
+        `texts` replaces whole source files (path -> text) without touching the disk; `seed` draws the inputs
+        unless `inputs` gives them; `golden` (`file.py:function`) and `rtol`/`atol` override the manifest's check;
+        `trace_path` asks for a Chrome trace there; `keep_outputs` keeps the produced arrays on the measurement
+        (`produced_outputs`); `sites` asks for per-call-site figures (`Measurement.sites`). Failures are reported
+        in the measurement (`ok`, `error`), never raised."""
+        ...

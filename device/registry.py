@@ -8,11 +8,12 @@ silently measuring on the emulator.
 from __future__ import annotations
 
 from analysis.chip import Chip
+from device.protocol import Device
 
 DEVICES: tuple[str, ...] = ("emulator",)
 
 
-def make_device(name: str, *, chip: Chip | str | None = None, timeout_s: float | None = None):
+def make_device(name: str, *, chip: Chip | str | None = None, timeout_s: float | None = None) -> Device:
     """The device called `name`; ValueError naming the allowed devices for any other name."""
     if name not in DEVICES:
         raise ValueError(

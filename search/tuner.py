@@ -22,7 +22,7 @@ from pydantic import BaseModel
 
 from analysis.manifest import Case
 from analysis.operator import Operator
-from device.protocol import MEMORY_WARNING_KINDS, Measurement, RunWarning
+from device.protocol import MEMORY_WARNING_KINDS, Device, Measurement, RunWarning
 from search.cache import BestConfig, ResultsCache, source_hash
 from search.space import Config, SearchSpace, build_space, config_texts, violations
 from search.strategies import STRATEGIES
@@ -79,7 +79,7 @@ class Tuner:
     def __init__(
         self,
         op: Operator,
-        device,
+        device: Device,
         cases: list[Case],
         *,
         strategy: str = "evo",
@@ -124,8 +124,7 @@ class Tuner:
         baseline = self.space.baseline()
         first = self._evaluate(0, baseline)  # the shipped configuration: the reference for speed and for outputs
         self.trials.append(first)
-        self.strategy.seen.add(self.strategy.key(baseline))
-        self.strategy.tell(baseline, first.time_us if first.ok else None)
+        self.strategy.seed(baseline, first.time_us if first.ok else None)  # the search starts from what ships
         if first.ok:
             best = first
         yield self._event("improved" if first.ok else "trial", first, best)
@@ -280,7 +279,7 @@ class Tuner:
         m = self.device.run(
             self.op, case, knobs=config, seed=self.data_seed, inputs=self.inputs or None, keep_outputs=True
         )
-        outputs = m._outputs
+        outputs = m.produced_outputs()
         if m.ok and outputs is not None:
             with self._lock:
                 if is_baseline or case.name not in self.baseline_outputs:

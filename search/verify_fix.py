@@ -160,7 +160,7 @@ def _new_warnings(before: Measurement, after: Measurement) -> str:
 
 def _differs(before: Measurement, after: Measurement) -> str:
     """With no golden: where the fixed run's outputs differ from the unfixed run's."""
-    a, b = before._outputs or [], after._outputs or []
+    a, b = before.produced_outputs() or [], after.produced_outputs() or []
     if len(a) != len(b):
         return f"{len(b)} outputs instead of {len(a)}"
     for out, x, y in zip(before.outputs, a, b, strict=True):

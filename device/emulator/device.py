@@ -374,7 +374,7 @@ class EmulatorDevice:
         if op.model.layout == "invocation":
             produced = [p.reshape(-1) for p in produced]
         if keep_outputs:
-            m._outputs = [as_float(p, o.dtype) for p, o in zip(produced, m.outputs, strict=True)]
+            m.keep_outputs([as_float(p, o.dtype) for p, o in zip(produced, m.outputs, strict=True)])
         if expected is None:
             return
         tol_r = rtol if rtol is not None else (op.manifest.golden.rtol if op.manifest and op.manifest.golden else 1e-3)

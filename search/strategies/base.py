@@ -1,4 +1,6 @@
-"""The interface every strategy implements: ask for configurations, be told their scores (lower is better)."""
+"""The interface every strategy implements: be seeded with the shipped configuration, ask for configurations, be
+told their scores (lower is better). A strategy keeps its own bookkeeping (what it proposed, what scored how): the
+tuner only calls `seed`, `ask` and `tell`."""
 
 from __future__ import annotations
 
@@ -20,10 +22,19 @@ class Strategy:
         self.space = space
         self.rng = random.Random(seed)
         self.feasible = feasible
-        self.seen: set[tuple] = set()
+        self.seen: set[tuple] = set()  # every configuration proposed or seeded: none is proposed twice
+        # where the search starts: the shipped configuration until `seed` says otherwise
+        self.start: Config = space.baseline()
 
     def key(self, config: Config) -> tuple:
         return tuple(config[k.name] for k in self.space.knobs)
+
+    def seed(self, config: Config, score: float | None) -> None:
+        """Start from `config`, measured before the search (the shipped configuration, by the tuner): it is never
+        proposed again, its score counts like any told one, and searches that work around a point work around it."""
+        self.start = dict(config)
+        self.seen.add(self.key(config))
+        self.tell(config, score)
 
     def ask(self) -> Config | None:
         raise NotImplementedError

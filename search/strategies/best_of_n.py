@@ -1,5 +1,5 @@
-"""Best-of-N: N independent perturbations of the shipped configuration (each knob moved with probability 1/2),
-the best kept. What a developer does by hand: try variations of what works."""
+"""Best-of-N: N independent perturbations of the starting configuration (the shipped one, `Strategy.seed`; each
+knob moved with probability 1/2), the best kept. What a developer does by hand: try variations of what works."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ class BestOfN(Strategy):
     name = "best-of-n"
 
     def ask(self):
-        base = self.space.baseline()
+        base = self.start
 
         def perturb():
             c = dict(base)

@@ -1,8 +1,9 @@
 """The default strategy: a small evolutionary search, aware of the constraints.
 
-Population seeded with the shipped configuration and random feasible ones; tournament selection; uniform crossover;
-mutation that mostly steps a knob to a neighbouring value in its domain (tiling landscapes are smooth along one
-knob) and sometimes jumps; elitism keeps the best found. Infeasible children are redrawn before any evaluation.
+Population seeded with the starting (shipped) configuration, `Strategy.seed`, and random feasible ones; tournament
+selection; uniform crossover; mutation that mostly steps a knob to a neighbouring value in its domain (tiling
+landscapes are smooth along one knob) and sometimes jumps; elitism keeps the best found. Infeasible children are
+redrawn before any evaluation.
 """
 
 from __future__ import annotations
@@ -20,15 +21,13 @@ class Evolutionary(Strategy):
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         self.scored: dict[tuple, tuple[dict, float]] = {}
-        self.initial: list = [self.space.baseline()]
 
     def ask(self):
-        if len(self.scored) + len(self.seen - set(self.scored)) < self.population:
-            while self.initial:
-                c = self.initial.pop(0)
-                if self.key(c) not in self.seen and self.feasible(c):
-                    self.seen.add(self.key(c))
-                    return c
+        if len(self.seen) < self.population:
+            # Unseeded, the starting configuration is the first member; seeded, it is one already.
+            if self.key(self.start) not in self.seen and self.feasible(self.start):
+                self.seen.add(self.key(self.start))
+                return dict(self.start)
             return self.fresh(self.random_config)
         return self.fresh(self._child) or self.fresh(self.random_config)
 

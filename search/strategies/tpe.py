@@ -1,4 +1,5 @@
-"""Optuna's Tree-structured Parzen Estimator over the knobs' domains (categorical), via its ask/tell API."""
+"""Optuna's Tree-structured Parzen Estimator over the knobs' domains (categorical), via its ask/tell API. The seeded
+(shipped) configuration enters the study as a finished trial, so the estimator knows it from the start."""
 
 from __future__ import annotations
 
@@ -37,6 +38,18 @@ class TPESearch(Strategy):
             self.pending[key] = trial
             return c
         return self.fresh(self.random_config)
+
+    def seed(self, config, score):
+        super().seed(config, score)
+        distributions = {k.name: optuna.distributions.CategoricalDistribution(k.domain) for k in self.space.knobs}
+        if all(config[k.name] in k.domain for k in self.space.knobs):
+            self.study.add_trial(
+                optuna.trial.create_trial(
+                    params={k.name: config[k.name] for k in self.space.knobs},
+                    distributions=distributions,
+                    value=self.scores[self.key(config)],
+                )
+            )
 
     def tell(self, config, score):
         key = self.key(config)

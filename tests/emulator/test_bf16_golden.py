@@ -109,7 +109,7 @@ def test_twice_rounded_bf16_kernel_is_within_one_unit_of_the_rounded_answer(tmp_
         keep_outputs=True,
     )
     assert m.ok, m.error
-    assert m._outputs[0].tolist() == Y  # both casts rounded half to even
+    assert m.produced_outputs()[0].tolist() == Y  # both casts rounded half to even
     assert m.correct and m.outputs[0].mismatches == 0, m.outputs
 
 
