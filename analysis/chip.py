@@ -17,6 +17,8 @@ from analysis.errors import TilewiseError
 
 CHIP_DIR = Path(__file__).parent / "data" / "chips"
 DEFAULT_CHIP = "910B2"
+BLOCK_BYTES = 32  # the DMA moves whole 32-byte blocks
+REPEAT_BYTES = 256  # one vector repeat covers 256 bytes
 
 
 class Chip(BaseModel):
@@ -77,25 +79,70 @@ class TimingConfig(BaseModel):
     vector_default: tuple[float, float]
     vector: dict[str, VectorCost] = {}
 
-    # The costs the emulator's timing model (tw/timing.h) charges, for estimates made without running: one place
-    # for the formulas, so hover and the lint rules' gain estimates cannot drift apart from each other.
+    # The costs the emulator's timing model (device/emulator/include/tw/timing.h) charges, for estimates made without
+    # running: one place for the formulas, so hover, explain and the lint rules' gain estimates cannot drift apart
+    # from each other or from the emulator. tests/emulator/test_cost_agreement.py runs the C++ model on the same
+    # calls and compares cycles.
+
+    def dma_efficiency(self, burst_bytes: float) -> float:
+        """Share of the per-core DMA peak one burst of `burst_bytes` reaches: B / (K + B), K = dma_half_bytes.
+        Mirrors the bandwidth fit in `Scheduler::cost_of` (timing.h)."""
+        return burst_bytes / (self.dma_half_bytes + burst_bytes)
+
     def dma_gibps(self, nbytes: float) -> float:
-        """Bandwidth one core reaches on a copy of `nbytes`: peak * B / (K + B). The emulator further caps it by
-        the core's share of HBM when many cores copy at once, which a single call cannot know."""
-        return self.dma_peak_gibps * nbytes / (self.dma_half_bytes + nbytes) if nbytes > 0 else 0.0
+        """Bandwidth one core reaches on a one-burst copy of `nbytes`: peak * B / (K + B). The emulator further caps
+        it by the core's share of HBM when many cores copy at once, which a single call cannot know."""
+        return self.dma_peak_gibps * self.dma_efficiency(nbytes) if nbytes > 0 else 0.0
+
+    def dma_cycles(
+        self,
+        nbytes: float,
+        clock_ghz: float,
+        bursts: int = 1,
+        pad: bool = False,
+        cap_bytes_per_s: float | None = None,
+    ) -> float:
+        """One MTE2/MTE3 copy, as `Scheduler::cost_of` (timing.h) charges it: startup, plus the bytes at the
+        bandwidth of one burst (`nbytes / bursts`: DataCopy's count form is one burst, its DataCopyParams form and
+        DataCopyPad one per row), capped by `cap_bytes_per_s` (the core's share of HBM, which the scheduler computes
+        from the whole launch), plus `pad_row_cycles` per row for DataCopyPad (`pad`)."""
+        bursts = max(bursts, 1)
+        burst = nbytes / bursts
+        fit = self.dma_gibps(burst) * 2**30  # bytes per second
+        bw = min(fit, cap_bytes_per_s) if cap_bytes_per_s is not None else fit
+        cycles = self.dma_startup_cycles + (nbytes / bw * clock_ghz * 1e9 if bw > 0 else 0.0)
+        if pad:
+            cycles += self.pad_row_cycles * bursts
+        return cycles
 
     def dma_us(self, nbytes: float, clock_ghz: float) -> float:
-        """One copy's time: its startup plus the bytes at `dma_gibps`."""
-        gibps = self.dma_gibps(nbytes)
-        transfer = nbytes / (gibps * 2**30) * 1e6 if gibps > 0 else 0.0
-        return transfer + self.dma_startup_cycles / (clock_ghz * 1e3)
+        """One single-burst copy's time in microseconds (`dma_cycles` at the chip's clock)."""
+        return self.dma_cycles(nbytes, clock_ghz) / (clock_ghz * 1e3)
 
-    def vector_cycles(self, name: str, elem_bytes: int, repeats: int) -> float:
-        """One vector instruction: startup + slope x repeats, from the API's row (fp16 or fp32 column) or the
-        default row for an API the chip file does not list."""
-        cost = self.vector.get(name)
+    @staticmethod
+    def datacopy_bytes(elements: int, elem_bytes: int) -> int:
+        """Bytes a count-form DataCopy moves: whole 32-byte blocks only (the device drops a partial last block;
+        the emulator's `whole_blocks` in tw/copy.h warns and does the same)."""
+        return elements * elem_bytes // BLOCK_BYTES * BLOCK_BYTES
+
+    @staticmethod
+    def vector_repeats(elements: int, elem_bytes: int) -> int:
+        """Repeats of a count-form vector instruction: one per 256 bytes started (`repeats_of` in
+        tw/vector_core.h, which the trace records and `Scheduler::cost_of` charges)."""
+        return -(-elements * elem_bytes // REPEAT_BYTES)
+
+    def vector_cycles(self, name: str | None, elem_bytes: int, repeats: int) -> float:
+        """One vector instruction, as `Scheduler::cost_of` (timing.h) charges it: startup + slope x repeats (at
+        least one), from the API's row (fp16 column for elements of 2 bytes or less, else fp32) or the default row
+        for an API the chip file does not list (`name` None: the default row)."""
+        cost = self.vector.get(name) if name is not None else None
         startup, slope = (cost.fp16 if elem_bytes <= 2 else cost.fp32) if cost else self.vector_default
         return startup + slope * max(repeats, 1)
+
+    def scalar_access_cycles(self, global_memory: bool) -> float:
+        """One GetValue/SetValue once the pipes it waits for are drained: its issue plus the UB or GM access
+        (`Scheduler::simulate`, the `Rec::Scalar` case, timing.h)."""
+        return self.scalar_issue_cycles + (self.gm_scalar_cycles if global_memory else self.ub_scalar_cycles)
 
 
 def timing_config(chip: Chip) -> TimingConfig:

@@ -31,7 +31,6 @@ from analysis.source import SourceFile
 # Which argument holds the element count, in the count form of each API (other forms: a mask and repeats, or a
 # parameter struct).
 COUNT_ARG = {**dict.fromkeys(VECTOR_BINARY + VECTOR_SCALAR, 3), **dict.fromkeys(VECTOR_UNARY, 2), "DataCopy": 2}
-REPEAT_BYTES = 256
 MAX_STEPS = 6  # derivation lines shown; the rest of the chain is summarised by what decides it
 
 # What decides a value at run time, recognised in the text of the assignments it comes from.
@@ -153,12 +152,12 @@ def explain_call(ctx: RuleContext, call: ApiCall, first_case: str | None = None)
     size = _size(ctx, call)
     copy = vector = None
     if size is not None and size.elements is not None and element is not None:
-        nbytes = size.elements * element.bytes
         clock = ctx.chip.clock_ghz
         if call.name == "DataCopy":
+            nbytes = t.datacopy_bytes(size.elements, element.bytes)
             copy = CopyFigures(nbytes, t.dma_gibps(nbytes), t.dma_us(nbytes, clock))
         elif pipe == "vector":
-            repeats = -(-nbytes // REPEAT_BYTES)
+            repeats = t.vector_repeats(size.elements, element.bytes)
             cycles = t.vector_cycles(call.name, element.bytes, repeats)
             vector = VectorFigures(repeats, cycles, cycles / (clock * 1e3))
     return CallExplanation(

@@ -1,4 +1,5 @@
-"""Estimated gains for fix titles, from the chip's timing constants (the ones the emulator's timing model uses).
+"""Estimated gains for fix titles, from the chip's cost model (`TimingConfig`'s methods, which mirror the emulator's
+timing model, tw/timing.h).
 
 These are estimates from the model's structure, stated as such; a tune or a run on the emulator measures the real
 effect. Where the sizes are unknown statically, the bound comes from how many pipes the fix lets overlap.
@@ -7,7 +8,7 @@ effect. Where the sizes are unknown statically, the bound comes from how many pi
 from __future__ import annotations
 
 from analysis.apis import COPIES, PIPES
-from analysis.chip import Chip, TimingConfig, load_chip, timing_config
+from analysis.chip import REPEAT_BYTES, Chip, TimingConfig, load_chip, timing_config
 from analysis.errors import TilewiseError
 
 
@@ -32,7 +33,7 @@ def loop_stages(ctx, owner: str | None) -> int:
 
 def dma_efficiency(chip: Chip, nbytes: int) -> float:
     """Share of peak DMA bandwidth one copy of `nbytes` reaches: bw(B) = peak * B / (K + B), K from the chip."""
-    return nbytes / (timing(chip).dma_half_bytes + nbytes)
+    return timing(chip).dma_efficiency(nbytes)
 
 
 def overlap_text(stages: int) -> str:
@@ -42,10 +43,8 @@ def overlap_text(stages: int) -> str:
 def scalar_loop_gain(chip, global_memory: bool, elem_bytes: int = 2) -> float:
     """Per-element scalar round trips against one vector repeat per 256 bytes, for a long loop."""
     t = timing(chip)
-    access = t.gm_scalar_cycles if global_memory else t.ub_scalar_cycles
-    scalar_per_repeat = (256 // elem_bytes) * (2 * access + 2 * t.scalar_issue_cycles)
-    startup, slope = t.vector_default
-    return scalar_per_repeat / (slope + startup / 8)  # startup amortised over a typical 8-repeat instruction
+    scalar_per_repeat = (REPEAT_BYTES // elem_bytes) * 2 * t.scalar_access_cycles(global_memory)  # a get and a set
+    return scalar_per_repeat / (t.vector_cycles(None, elem_bytes, 8) / 8)  # startup amortised over 8 repeats
 
 
 def double_buffer_gain(ctx, owner: str | None, tile_bytes: int | None, halves: bool) -> str:
@@ -73,8 +72,5 @@ def scalar_loop_trip_gain(chip, global_memory: bool, elem_bytes: int, trips: int
     """A loop of `trips` scalar round trips against one vector instruction over the same elements (its startup
     paid once): what vectorising a loop of known length gains."""
     t = timing(chip)
-    access = t.gm_scalar_cycles if global_memory else t.ub_scalar_cycles
-    scalar = trips * (2 * access + 2 * t.scalar_issue_cycles)
-    startup, slope = t.vector_default
-    repeats = max(1, -(-trips * elem_bytes // 256))
-    return scalar / (startup + slope * repeats)
+    scalar = trips * 2 * t.scalar_access_cycles(global_memory)  # a get and a set per trip
+    return scalar / t.vector_cycles(None, elem_bytes, t.vector_repeats(trips, elem_bytes))
