@@ -88,7 +88,7 @@ def _shares(ctx, knob) -> list[Share]:
     """Tiling fields the host sets from the count as a divisor, with the numerator stored in another field."""
     out = []
     setters = [s for tf in ctx.model.tiling.functions for s in tf.setters]
-    stored = {}
+    stored: dict[str, str] = {}
     for s in setters:
         found = ctx.node(s.expr.loc) if s.expr.loc is not None else None
         if found is not None and found[1].type == "identifier":
@@ -139,7 +139,7 @@ def _independent(ctx, field: str, knob) -> bool:
         for s in tf.setters:
             if s.field == field and s.expr.loc is not None:
                 found = ctx.node(s.expr.loc)
-                if found is None or knob.name in flow.sources(*found, kernel=False):
+                if found is None or knob.name in flow.sources(found[0], found[1], kernel=False):
                     return False
     return True
 

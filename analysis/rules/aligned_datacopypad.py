@@ -27,7 +27,10 @@ class AlignedDataCopyPad(Rule):
             sf, node = found
             if never_called(ctx, sf, node):
                 continue  # in a function nothing calls in the device build
-            args = [a for a in node.child_by_field_name("arguments").named_children if a.type != "comment"]
+            arg_list = node.child_by_field_name("arguments")
+            if arg_list is None:
+                continue  # a half-typed call
+            args = [a for a in arg_list.named_children if a.type != "comment"]
             params = param_items(sf, node, args[2])
             if params is None or len(params[1]) < 2:
                 continue

@@ -107,8 +107,10 @@ class RuleContext:
             chunks = sf.chunks()
             yield _names_declared(sf.slice(chunks[-1].end if chunks else 0, len(sf.data)))  # text after the last
 
-    def elem_size(self, call: ApiCall, tensor_text: str) -> int | None:
-        """Size of the element type of a tensor named in a call (`xLocal`, `xGm[offset]`)."""
+    def elem_size(self, call: ApiCall, tensor_text: str | None) -> int | None:
+        """Size of the element type of a tensor named in a call (`xLocal`, `xGm[offset]`); None when unknown."""
+        if tensor_text is None:
+            return None
         found = self.tensor_types.get(tensor_text.split("[")[0].strip().replace("this->", ""))
         if found is None:
             return None

@@ -16,6 +16,7 @@ from __future__ import annotations
 import re
 
 from analysis.findings import Fix
+from analysis.model import Knob
 from analysis.rules._gain import timing
 from analysis.rules._split_proof import proved_count
 from analysis.rules._valueflow import CAP, VALUE, resolved_value, value_flow
@@ -36,7 +37,7 @@ class LowBlockDim(Rule):
             len(c.args) > 1 and ctx.is_global(c.args[1].text) for c in copies
         ):
             return  # it reads no input from GM and writes its output once (a shape, a flag): nothing to split
-        candidates: dict[tuple[str, int, str], object] = {}
+        candidates: dict[tuple[str, int, str], Knob] = {}
         capped_knobs: set[str] = set()  # constants that bound the count rather than set it: notes, not warnings
         groups = self._sites(ctx)
         # Files with a path that launches a run-time count (an operator folder may hold several programs).
@@ -57,7 +58,7 @@ class LowBlockDim(Rule):
                         continue
                     # min(CONST, coreNum) and min(coreNum, CAP) look alike: a cap near the core count (36 of 48)
                     # is a deliberate limit; one that idles three quarters of the chip or more is worth a look.
-                    capped = not literal_here and CAP in how
+                    capped = not literal_here and CAP in (how or set())
                     if capped and knob.value > cores // 4:
                         continue
                     if literal_here and (site.loc.file in runtime or _in_branch(found[1])):
@@ -174,7 +175,9 @@ def _block_idx_used(ctx: RuleContext, file: str | None = None) -> bool:
         if call.loc.file not in files:
             continue
         found = ctx.node(call.loc)
-        parent = found[1].parent if found is not None else None
+        if found is None:
+            return True  # no node to read: assume the value is used where it is called
+        parent = found[1].parent
         while parent is not None and parent.type in ("parenthesized_expression", "cast_expression"):
             parent = parent.parent
         if parent is not None and parent.type == "assignment_expression":

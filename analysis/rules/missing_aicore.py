@@ -57,8 +57,9 @@ class MissingAicore(Rule):
 def _is_simt_kernel(ctx: RuleContext, entry: KernelEntry) -> bool:
     """Whether the entry is a SIMT kernel: launched with SIMT's four launch arguments, or its body reads the
     thread built-ins."""
-    for sf in ctx.sources.values():
-        if any(m.kind == "launch" and m.name == entry.name and len(m.args) == _SIMT_LAUNCH_ARGS for m in sf.pre.marks):
+    for each in ctx.sources.values():
+        marks = each.pre.marks
+        if any(m.kind == "launch" and m.name == entry.name and len(m.args) == _SIMT_LAUNCH_ARGS for m in marks):
             return True
     sf = ctx.sources.get(entry.file)
     if sf is None:

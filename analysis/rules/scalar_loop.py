@@ -21,8 +21,11 @@ from __future__ import annotations
 
 import re
 
+from tree_sitter import Node
+
 from analysis.apis import COPIES, PIPES
 from analysis.findings import Fix
+from analysis.model import ApiCall
 from analysis.rules._gain import scalar_loop_gain, scalar_loop_trip_gain
 from analysis.rules._scalar_bounds import (
     aligned_remainder,
@@ -40,6 +43,7 @@ from analysis.rules._scalar_bounds import (
     vector_helper,
 )
 from analysis.rules.base import Rule, RuleContext, edit_range
+from analysis.source import SourceFile
 
 _BINARY = {"+": "Add", "-": "Sub", "*": "Mul", "/": "Div"}
 _SCALAR = {"+": "Adds", "*": "Muls"}
@@ -94,7 +98,7 @@ class ScalarLoop(Rule):
         walkers = {var} if var else {a or b for a, b in _STEP_RE.findall(body)}
         local = _locals(body)
         stores = loads = False
-        walking: list[tuple[object, str]] = []  # (store, its resolved index) of the stores that walk
+        walking: list[tuple[ApiCall, str]] = []  # (store, its resolved index) of the stores that walk
         for call in calls:
             index = _resolve(call.args[0].text if call.args else "", dict(local))
             if "GetValue" in index or re.search(r"\w\s*\[", index):
@@ -214,8 +218,8 @@ class ScalarLoop(Rule):
             if value is not None and start is not None:
                 op = cond.child_by_field_name("operator").type if cond is not None else "<"
                 return max(0, value - start + (1 if op == "<=" else 0))
-        seen = [f.site_calls.get((c.loc.file, c.loc.line)) for f in ctx.facts for c in calls]
-        seen = [n for n in seen if n]
+        counts = [f.site_calls.get((c.loc.file, c.loc.line)) for f in ctx.facts for c in calls]
+        seen = [n for n in counts if n]
         return max(seen) if seen else None
 
 
@@ -243,16 +247,17 @@ def _at_most(ctx: RuleContext, found, var, bound, body: str, local: dict[str, st
     return shift_width(values, walkers)
 
 
-def _within_a_block(ctx: RuleContext, found, loop, bound: str) -> bool:
+def _within_a_block(ctx: RuleContext, found: tuple[SourceFile, Node], loop, bound: str) -> bool:
     """At most BLOCK_ELEMS elements, by construction: the bound is one 32-byte block's elements (`32 / sizeof(T)`,
     the host's `BLOCK_SIZE / dtypeSize`), or the loop pads its start up to the next multiple of at most BLOCK_ELEMS
     (before a sort or a vector instruction that needs the aligned count; its start is no aligned UB address)."""
-    if block_bound(ctx, *found, bound) is not None:
+    sf, node = found
+    if block_bound(ctx, sf, node, bound) is not None:
         return True
     init = _FOR_VAR_RE.search(loop.header)
-    tail = padded_tail(ctx, *found, init.group(2), bound) if init else None
+    tail = padded_tail(ctx, sf, node, init.group(2), bound) if init else None
     if tail is None and init is not None:
-        tail = paired_pad(ctx, *found, init.group(2).strip(), bound)
+        tail = paired_pad(ctx, sf, node, init.group(2).strip(), bound)
     return tail is not None and tail < BLOCK_ELEMS
 
 
@@ -364,7 +369,8 @@ def _vector_rewrite(ctx: RuleContext, sf, loop) -> Fix | None:
     if not zero:
         for t in dict.fromkeys(t for t in tensors if t):
             text = re.sub(rf"(?<![\w.>]){re.escape(t)}(?=,)", f"{t}[{start}]", text, count=1)
-    types = {ctx.tensor_types.get((t or "").replace("this->", "")) for t in tensors}
+    found_types = {ctx.tensor_types.get((t or "").replace("this->", "")) for t in tensors}
+    types = {t for t in found_types if t is not None}
     safe = (
         re.fullmatch(rf"[\w:<> ]*\b{re.escape(var)}\s*=\s*0[uUlL]*", sf.node_text(init).strip().rstrip(";")) is not None
         and update is not None
@@ -374,7 +380,7 @@ def _vector_rewrite(ctx: RuleContext, sf, loop) -> Fix | None:
             sf.node_text(update).strip(),
         )
         is not None
-        and None not in types
+        and None not in found_types
         and len(types) == 1
         and next(iter(types))[0] == "LocalTensor"
         and all("[" not in (t or "") for t in tensors)

@@ -33,7 +33,7 @@ from __future__ import annotations
 import re
 
 from analysis.apis import COPIES, PIPES
-from analysis.findings import Fix
+from analysis.findings import Fix, Severity
 from analysis.knobs import is_tuned
 from analysis.model import ApiCall, InitBufferCall, Loc
 from analysis.observed import CaseFacts
@@ -145,7 +145,7 @@ class SingleBuffer(Rule):
                     return None  # the host's tile already fills the UB in this case: no room for a second buffer
             tile = max(self._bytes(f, buf) for f in facts)
             note = self._halving_note(name) if halves else ""
-            severity = "info" if halves else "warning"
+            severity: Severity = "info" if halves else "warning"
             ceiling = self._ceiling(facts)
             if ceiling is None:
                 gain = double_buffer_gain(ctx, buf.owner, tile, halves) + _BOUND
@@ -232,7 +232,7 @@ class SingleBuffer(Rule):
         if b is buf or (b.loc.file, b.loc.line) == (buf.loc.file, buf.loc.line):
             return True
         text = b.num.text.replace("this->", "").strip().split("::")[-1]
-        return bool(name) and text == name.split("::")[-1]
+        return bool(name) and text == (name or "").split("::")[-1]
 
     def _static_sizes(
         self, ctx: RuleContext, buf: InitBufferCall, name: str | None
@@ -274,13 +274,13 @@ class SingleBuffer(Rule):
             return knob.literal if knob is not None else None
         for p in ctx.model.host_files:  # a plain `static int BUFFER_NUM = 1;`, which is not a knob
             sf = ctx.sources.get(p)
-            m = sf and re.search(
+            m = sf is not None and re.search(
                 rb"\b(?:static\s+|const\s+|constexpr\s+)*(?:u?int\d*_t|int|unsigned|size_t)\s+"
                 + re.escape(short.encode())
                 + rb"\s*=\s*(1)[uU]?\s*;",
                 sf.data,
             )
-            if m:
+            if sf is not None and m:
                 return ctx.loc_at(sf, m.start(1), m.end(1))
         return None
 

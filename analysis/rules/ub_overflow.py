@@ -48,7 +48,7 @@ class UbOverflow(Rule):
         for owner, bufs in by_owner.items():
             known = [b for b in bufs if b.bytes is not None]
             path = _largest_path(ctx, known)
-            total = sum(b.bytes for b in path)
+            total = sum(b.bytes or 0 for b in path)
             if total <= ctx.chip.ub_bytes:
                 continue
             parts = ", ".join(f"{b.queue} {b.bytes}" for b in path)

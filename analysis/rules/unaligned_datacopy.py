@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 
-from analysis.findings import Fix
+from analysis.findings import Fix, Severity
 from analysis.rules._scalar_bounds import never_called
 from analysis.rules.base import ALIGN_BYTES, Rule, RuleContext, edit
 
@@ -30,7 +30,10 @@ class UnalignedDataCopy(Rule):
             if found is None:
                 continue
             sf, node = found
-            args = [a for a in node.child_by_field_name("arguments").named_children if a.type != "comment"]
+            arg_list = node.child_by_field_name("arguments")
+            if arg_list is None:
+                continue  # a half-typed call
+            args = [a for a in arg_list.named_children if a.type != "comment"]
             ev = ctx.evaluator(sf)
             count = ev.value(args[2])
             elem = ctx.elem_size(call, call.args[0].text) or ctx.elem_size(call, call.args[1].text)
@@ -51,7 +54,7 @@ class UnalignedDataCopy(Rule):
                     f"{head}, so it writes {extra} bytes past the data into GM (the next elements of the "
                     "output). Use DataCopyPad for lengths that are not 32-byte multiples."
                 )
-                severity = None
+                severity: Severity | None = None
             elif to_gm is False and "[" not in dst and _is_global(ctx, call.args[1].text) is False:
                 continue  # UB to the start of a UB tensor: the extra bytes stay in the buffer's 32-byte rounding
             elif to_gm is False and "[" in dst:

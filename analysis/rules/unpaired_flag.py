@@ -18,6 +18,8 @@ from __future__ import annotations
 
 import re
 
+from tree_sitter import Node
+
 from analysis.findings import Fix
 from analysis.rules.base import Rule, RuleContext, edit_range, indent_of, statement_of
 
@@ -119,7 +121,8 @@ def _is_parameter(ctx: RuleContext, call, name: str) -> bool:
     found = ctx.node(call.loc)
     if found is None:
         return False
-    sf, node = found
+    sf, at = found
+    node: Node | None = at
     while node is not None and node.type not in ("function_definition", "lambda_expression"):
         node = node.parent
     if node is None:
