@@ -56,9 +56,10 @@ def main() -> None:
             f"{'met' if best.run_s < 1.0 else 'NOT met'}"
         )
         print(f"first call end to end (build + run + golden): {first_total:.2f} s")
-        share = best.schedule_s / best.run_s
+        schedule_s = best.schedule_s or 0.0  # None only when the run recorded no schedule
+        share = schedule_s / best.run_s
         print(
-            f"timing model: {best.time_us:.2f} us simulated; scheduling took {best.schedule_s * 1e3:.2f} ms = "
+            f"timing model: {best.time_us:.2f} us simulated; scheduling took {schedule_s * 1e3:.2f} ms = "
             f"{share:.1%} of the run's wall time (target < 20%: {'met' if share < 0.2 else 'NOT met'})"
         )
 

@@ -31,10 +31,14 @@ import tomllib
 from collections import Counter, defaultdict
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from benchmarks.corpus_fetch import load_sources, operator_ids
+
+if TYPE_CHECKING:
+    from analysis.findings import Finding
 
 LABELS = Path(__file__).resolve().parent / "corpus" / "lint_labels"
 VERDICTS = ("true", "low", "false")
@@ -165,7 +169,7 @@ def report(found: list[Found], labels: dict[Key, Label], only_rule: str | None =
         f"{'rule':28} {'findings':>8} {'labelled':>8} {'true':>5} {'low':>5} {'false':>5} {'FP':>6} "
         f"{'worth':>6}   labels no longer found"
     ]
-    total = Counter()
+    total: Counter[str] = Counter()
     for rule in rules:
         verdicts = Counter(labels[f.key].verdict for f in by_rule[rule] if f.key in labels)
         n = sum(verdicts.values())
@@ -199,12 +203,12 @@ def listing(found: list[Found], labels: dict[Key, Label], which: str) -> list[st
                 lines.append(f"[{label.verdict}] {key.rule} {key.op} {key.file}:{key.line}  ({label.reason})")
         return lines
     for f in sorted(found, key=lambda f: (f.key.rule, f.key.op, f.key.file, f.key.line)):
-        label = labels.get(f.key)
-        if which == "unlabelled" and label is not None:
+        verdict = labels[f.key].verdict if f.key in labels else None
+        if which == "unlabelled" and verdict is not None:
             continue
-        if which == "false" and (label is None or label.verdict != "false"):
+        if which == "false" and verdict != "false":
             continue
-        tag = f"[{label.verdict}]" if label else "[?]"
+        tag = f"[{verdict}]" if verdict else "[?]"
         fixes = "".join(f"\n      fix{'' if x.safe else ' (verify)'}: {x.title}" for x in f.fixes)
         lines.append(f"{tag} {f.key.rule} {f.severity} {f.key.op} {f.key.file}:{f.key.line}\n    {f.message}{fixes}")
     return lines
@@ -276,16 +280,16 @@ def _check_operator(root: str, op_id: str, wanted: list[tuple[Key, int]], facts:
     if not cases and op.model.layout == "project" and (made_up := made_up_case(op)) is not None:
         cases = [made_up]
     device = EmulatorDevice(timeout_s=RUN_TIMEOUT_S)
-    by_key = {}
+    by_key: dict[Key, Finding] = {}
     for f in lint(op, facts=facts or None):
         rel = str(Path(f.file).relative_to(op_dir)) if f.file.startswith(str(op_dir)) else f.file
         by_key.setdefault(Key(f.rule, op_id, rel, f.line), f)
     out = []
     for key, i in wanted:
-        f = by_key.get(key)
-        if f is None or i >= len(f.fixes):
+        finding = by_key.get(key)
+        if finding is None or i >= len(finding.fixes):
             continue
-        fix = f.fixes[i]
+        fix = finding.fixes[i]
         check = FixCheck(op_id, key.rule, key.file, key.line, fix.title, fix.safe)
         try:
             verdict = verify_fix(op, fix, device, cases)

@@ -24,7 +24,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from lsprotocol import types
 from pytest_lsp.client import make_test_lsp_client
-from synth import write_big_invocation_operator, write_big_operator
+
+from benchmarks.synth import write_big_invocation_operator, write_big_operator
 
 
 def pct(xs: list[float], p: float) -> float:
@@ -115,7 +116,9 @@ async def main(edits: int, lines: int, invocation: bool) -> None:
             types.HoverParams(text_document=doc, position=types.Position(line=0, character=0))
         )
     )
-    pid = client._server.pid
+    server = client._server
+    assert server is not None, "the client started no server process"
+    pid = server.pid
     status = Path(f"/proc/{pid}/status").read_text().splitlines()
     rss_kb = next(int(s.split()[1]) for s in status if s.startswith("VmRSS"))
     await client.shutdown_session()

@@ -16,9 +16,7 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from synth import write_big_operator
 from tree_sitter import Parser
 
 from analysis.chip import load_chip
@@ -28,6 +26,7 @@ from analysis.operator import Operator, load_sources
 from analysis.preprocess import preprocess
 from analysis.project import locate
 from analysis.source import CPP, SourceFile
+from benchmarks.synth import write_big_operator
 
 
 def best(fn, repeat: int) -> tuple[float, float]:

@@ -83,7 +83,7 @@ def main() -> None:
                     reached = None
                     best = math.inf
                     for ev in t.events():
-                        if ev.trial is not None and ev.trial.ok:
+                        if ev.trial is not None and ev.trial.ok and ev.trial.time_us is not None:
                             best = min(best, ev.trial.time_us)
                             if reached is None and optimum[name] / best >= 0.95:
                                 reached = ev.evaluations
