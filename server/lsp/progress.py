@@ -6,21 +6,12 @@ from __future__ import annotations
 import uuid
 
 from lsprotocol import types
+from pygls.lsp.server import LanguageServer
 
 
-def get(params, key, default=None):
-    """A request parameter, whether pygls handed the params over as a dict or as an object."""
-    if params is None:
-        return default
-    if isinstance(params, dict):
-        return params.get(key, default)
-    return getattr(params, key, default)
-
-
-async def start(ls, title: str, params=None):
+async def start(ls: LanguageServer, title: str, token: str | int | None = None) -> str | int | None:
     """Progress on the client's own `workDoneToken` when it sent one (its UI shows our messages), else on a token
-    the server creates."""
-    token = get(params, "workDoneToken") or get(params, "work_done_token")
+    the server creates; None when the client has no progress support."""
     if token:
         ls.work_done_progress.begin(token, types.WorkDoneProgressBegin(title=title, cancellable=True))
         return token
@@ -33,11 +24,11 @@ async def start(ls, title: str, params=None):
         return None
 
 
-def report(ls, token, message: str, percentage: int | None = None) -> None:
+def report(ls: LanguageServer, token: str | int | None, message: str, percentage: int | None = None) -> None:
     if token:
         ls.work_done_progress.report(token, types.WorkDoneProgressReport(message=message, percentage=percentage))
 
 
-def end(ls, token, message: str) -> None:
+def end(ls: LanguageServer, token: str | int | None, message: str) -> None:
     if token:
         ls.work_done_progress.end(token, types.WorkDoneProgressEnd(message=message))

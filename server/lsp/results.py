@@ -1,4 +1,5 @@
-"""Run and tune results as editor items, rebuilt from the *current* analysis each time they are published.
+"""An operator's diagnostics, rebuilt from the *current* analysis each time they are published: lint findings and
+problems, and run and tune results as editor items (a diagnostic, and for a tune an "Apply" action).
 
 A tuned configuration is kept as data (knob values and times), not as ranges: placing it on the knobs' literals of
 the latest analysis keeps it on the right lines while the user edits, and drops a knob once its literal already
@@ -8,14 +9,19 @@ holds the tuned value (after "Apply", the diagnostic clears).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
 
 from lsprotocol import types
 
-from analysis.findings import Fix
+from analysis.findings import Finding, Fix
 from analysis.rewrite import changed_knobs, tuned_edits
 from search.cache import BestConfig
-from server.lsp.convert import lsp_range, workspace_edit
-from server.lsp.state import path_to_uri
+from server.lsp.convert import diagnostic, lsp_range, workspace_edit
+from server.lsp.state import Analysis, OperatorSession, path_to_uri
+
+if TYPE_CHECKING:
+    from search.verify_fix import FixVerdict
 
 
 @dataclass
@@ -99,22 +105,58 @@ def verify_arguments(finding, fix) -> list[dict]:
     return [{"uri": path_to_uri(finding.file), "rule": finding.rule, "start": finding.start, "title": fix.title}]
 
 
-def verdict_for(state, analysis, finding, fix):
+def verdict_for(session: OperatorSession, analysis: Analysis, finding: Finding, fix: Fix) -> FixVerdict | None:
     """The emulator's verdict on one finding's fix, when it was verified on exactly the current sources."""
-    stored = state.verified.get(str(analysis.op.project.root), {}).get(
-        (finding.rule, finding.file, finding.start, fix.title)
-    )
+    stored = session.verified.get((finding.rule, finding.file, finding.start, fix.title))
     if stored is None or stored.sources != analysis.sources_hash:
         return None
     return stored.verdict
 
 
-def finding_message(state, analysis, finding) -> str:
+def finding_message(session: OperatorSession, analysis: Analysis, finding: Finding) -> str:
     """A finding's message, followed by what the emulator showed of each of its fixes that was verified."""
-    verdicts = [v for v in (verdict_for(state, analysis, finding, x) for x in finding.fixes if not x.safe) if v]
+    verdicts = [v for v in (verdict_for(session, analysis, finding, x) for x in finding.fixes if not x.safe) if v]
     return " ".join([finding.message] + [v.message() for v in verdicts])
 
 
-def editor_items(state, analysis) -> list[EditorItem]:
-    root = str(analysis.op.project.root)
-    return tuned_items(analysis, state.tuned.get(root)) + run_error_items(analysis, state.last_run.get(root))
+def editor_items(session: OperatorSession, analysis: Analysis) -> list[EditorItem]:
+    return tuned_items(analysis, session.tuned) + run_error_items(analysis, session.last_run)
+
+
+def diagnostics_by_file(session: OperatorSession, analysis: Analysis) -> dict[str, list[types.Diagnostic]]:
+    """Every source of diagnostics for one operator, merged per file: lint findings (with the verdicts of their
+    verified fixes), the operator's problems (syntax errors, a bad tilewise.toml), the tune's result and the last
+    run's errors. Each source file is present, with an empty list when it has nothing."""
+    by_file: dict[str, list[types.Diagnostic]] = {path: [] for path in analysis.op.sources}
+    for f in analysis.findings:
+        sf = analysis.op.sources.get(f.file)
+        if sf is not None:
+            message = finding_message(session, analysis, f) if session.verified else f.message
+            by_file.setdefault(f.file, []).append(diagnostic(sf, f, message))
+    for p in analysis.op.problems:
+        found = _problem(analysis, p)
+        if found is not None:
+            by_file.setdefault(p.file, []).append(found)
+    for item in editor_items(session, analysis):
+        by_file.setdefault(item.file, []).append(item.diagnostic)
+    return by_file
+
+
+def _problem(analysis: Analysis, p) -> types.Diagnostic | None:
+    """A problem at its line: in a source, the whole line; in another file of the operator (tilewise.toml, a
+    header that is not UTF-8), the start of the line."""
+    sf = analysis.op.sources.get(p.file)
+    if sf is not None and not p.line:
+        return None  # e.g. the operator-level problems shown by `tilewise lint`
+    if sf is None and not Path(p.file).is_file():
+        return None  # a missing folder: there is no file to attach it to
+    line = max(p.line or 1, 1)
+    end = len(sf.line_text(line)) if sf is not None and line <= sf.line_count() else 0
+    return types.Diagnostic(
+        range=types.Range(
+            start=types.Position(line=line - 1, character=0), end=types.Position(line=line - 1, character=end)
+        ),
+        message=p.message,
+        severity=types.DiagnosticSeverity.Error,
+        source="tilewise",
+    )

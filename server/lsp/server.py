@@ -11,20 +11,40 @@ import functools
 import gc
 import logging
 import threading
+from collections.abc import Callable
+from typing import Any, TypeVar
 
+from lsprotocol import types
 from pygls.lsp.server import LanguageServer
 
-from server.lsp.state import ServerState, Superseded, path_to_uri, uri_to_path
+from server.lsp.results import diagnostics_by_file
+from server.lsp.state import (
+    Analysis,
+    OperatorSession,
+    ServerState,
+    StoredFacts,
+    Superseded,
+    path_to_uri,
+    uri_to_path,
+)
 
 log = logging.getLogger("tilewise.lsp")
 FACTS_DELAY_S = 1.0
+F = TypeVar("F", bound=Callable[..., Any])
 
 
 class TilewiseServer(LanguageServer):
-    def __init__(self):
+    """The server and the services its features use: analyses per operator (`analysis_for`, `schedule`), and
+    `publish`, the one place diagnostics are sent from. Features register handlers and call these; none imports
+    another."""
+
+    def __init__(self) -> None:
         super().__init__("tilewise", "0.1.0")
         self.state = ServerState()
         self._collections = 0
+
+    def session(self, root: str) -> OperatorSession:
+        return self.state.session(root)
 
     # ---- analysis ---------------------------------------------------------------------------------------------
     def open_texts(self, root: str) -> dict[str, str]:
@@ -42,18 +62,19 @@ class TilewiseServer(LanguageServer):
         if root is None:
             self.text_document_publish_diagnostics_for(uri, [])
             return
-        old = self.state.pending.pop(root, None)
-        if old is not None:
-            old.cancel()
+        session = self.state.session(root)
+        if session.pending is not None:
+            session.pending.cancel()
         wait = self.state.settings.debounce_ms / 1000 if delay is None else delay
-        self.state.pending[root] = asyncio.ensure_future(self._analyse_later(root, wait))
+        session.pending = asyncio.ensure_future(self._analyse_later(session, wait))
 
-    async def _analyse_later(self, root: str, delay: float) -> None:
+    async def _analyse_later(self, session: OperatorSession, delay: float) -> None:
+        root = session.root
         superseded = threading.Event()
         try:
             await asyncio.sleep(delay)
-            snapshot = self.open_texts(root)
-            analysis = await asyncio.to_thread(self.state.analyse, root, snapshot, superseded)
+            snap = self.state.snapshot(root, self.open_texts(root))
+            analysis = await asyncio.to_thread(self.state.analyse, snap, superseded)
         except asyncio.CancelledError:
             superseded.set()  # the worker thread stops at its next step; its result would be stale anyway
             return
@@ -61,14 +82,12 @@ class TilewiseServer(LanguageServer):
             return
         except Exception as exc:
             log.exception("analysis of %s failed", root)
-            self._report_failure(root, f"tilewise could not analyse {root}: {type(exc).__name__}: {exc}")
+            self._report_failure(session, f"tilewise could not analyse {root}: {type(exc).__name__}: {exc}")
             return
-        self.state.failures.pop(root, None)
-        self.state.analyses[root] = analysis
+        session.failure = None
+        session.analysis = analysis
         await self._replay_stored_tune(root, analysis)
-        from server.lsp.features.diagnostics import publish
-
-        publish(self, root, analysis)
+        self.publish(root, analysis)
         self.collect_garbage()
 
     def refresh_facts(self, uri: str) -> None:
@@ -77,17 +96,17 @@ class TilewiseServer(LanguageServer):
         root = self.state.root_of(uri_to_path(uri))
         if root is None or not self.state.settings.case_facts:
             return
-        job = self.state.facts_jobs.get(root)
-        if job is not None and not job.done():
-            self.state.facts_again.add(root)
+        session = self.state.session(root)
+        if session.facts_job is not None and not session.facts_job.done():
+            session.facts_again = True
             return
-        self.state.facts_jobs[root] = asyncio.ensure_future(self._facts_job(root, uri))
+        session.facts_job = asyncio.ensure_future(self._facts_job(session, uri))
 
-    async def _facts_job(self, root: str, uri: str) -> None:
+    async def _facts_job(self, session: OperatorSession, uri: str) -> None:
         from device.emulator import EmulatorDevice
         from device.facts import case_facts
-        from server.lsp.state import StoredFacts
 
+        root = session.root
         try:
             # A moment's wait, then the setting again: an editor opens the documents it restores before it sends
             # the settings (a `caseFacts: false` may arrive just after the open), and a burst of opens or saves
@@ -101,14 +120,12 @@ class TilewiseServer(LanguageServer):
             if not cases:
                 return
             texts = {p: sf.text for p, sf in op.sources.items()}
-            stored = self.state.facts.get(root)
-            if stored is not None and stored.texts == texts:
+            if session.facts is not None and session.facts.texts == texts:
                 return  # these very sources already ran
             problems: list[str] = []
-            facts = await asyncio.to_thread(
-                case_facts, EmulatorDevice(chip=self.state.settings.chip), op, cases, problems
-            )
-            self.state.facts[root] = StoredFacts(texts, facts, problems)
+            device = EmulatorDevice(chip=self.state.settings.chip)  # the worker reads only op, cases and device
+            facts = await asyncio.to_thread(case_facts, device, op, cases, problems)
+            session.facts = StoredFacts(texts, facts, problems)
             for line in problems:
                 log.info("%s: %s", root, line)
             self.schedule(uri, delay=0)
@@ -117,9 +134,9 @@ class TilewiseServer(LanguageServer):
         except Exception:
             log.exception("running the cases of %s for lint facts failed", root)
         finally:
-            if root in self.state.facts_again:
-                self.state.facts_again.discard(root)
-                self.state.facts_jobs.pop(root, None)
+            if session.facts_again:
+                session.facts_again = False
+                session.facts_job = None
                 self.refresh_facts(uri)
 
     def collect_garbage(self) -> None:
@@ -129,46 +146,47 @@ class TilewiseServer(LanguageServer):
         self._collections += 1
         gc.collect(2 if self._collections % 200 == 0 else 1)
 
-    def _report_failure(self, root: str, message: str) -> None:
+    def _report_failure(self, session: OperatorSession, message: str) -> None:
         """Tell the user, once per distinct failure (not on every keystroke); the log has the traceback."""
-        from lsprotocol import types
-
-        if self.state.failures.get(root) == message:
+        if session.failure == message:
             return
-        self.state.failures[root] = message
+        session.failure = message
         self.window_show_message(
             types.ShowMessageParams(type=types.MessageType.Error, message=message + " (the server log has the details)")
         )
 
-    async def _replay_stored_tune(self, root: str, analysis) -> None:
+    async def _replay_stored_tune(self, root: str, analysis: Analysis) -> None:
         """Once per operator: show what an earlier tune of these very sources found."""
-        if root in self.state.replayed or root in self.state.tuned:
+        session = self.state.session(root)
+        if session.replayed or session.tuned is not None:
             return
         try:
-            best = await asyncio.to_thread(self.state.stored_best, analysis)
+            best = await asyncio.to_thread(self.state.stored_best, analysis, self.state.settings)
         except asyncio.CancelledError:
             raise  # a newer edit cancelled this analysis: the next one looks again
         except Exception:
             log.exception("could not read stored tune results for %s", root)
             best = None
-        self.state.replayed.add(root)
+        session.replayed = True
         if best is not None:
-            self.state.tuned[root] = best
+            session.tuned = best
 
-    async def analysis_for(self, uri: str):
+    async def analysis_for(self, uri: str) -> Analysis | None:
         """The analysis of the operator holding `uri`, computed now if none is current."""
         root = self.state.root_of(uri_to_path(uri))
         if root is None:
             return None
-        pending = self.state.pending.get(root)
+        session = self.state.session(root)
+        pending = session.pending
         if pending is not None and not pending.done():
             with contextlib.suppress(asyncio.CancelledError):  # superseded by a newer edit: analyse below
                 await asyncio.shield(pending)
-        if root not in self.state.analyses:
-            self.state.analyses[root] = await asyncio.to_thread(self.state.analyse, root, self.open_texts(root))
-        return self.state.analyses[root]
+        if session.analysis is None:
+            snap = self.state.snapshot(root, self.open_texts(root))
+            session.analysis = await asyncio.to_thread(self.state.analyse, snap)
+        return session.analysis
 
-    async def analysis_at(self, uri: str, position):
+    async def analysis_at(self, uri: str, position: types.Position) -> tuple[Analysis, str, int] | None:
         """(analysis, path, byte offset) of an LSP position in one of an operator's sources, else None."""
         analysis = await self.analysis_for(uri)
         path = uri_to_path(uri)
@@ -176,16 +194,40 @@ class TilewiseServer(LanguageServer):
             return None
         return analysis, path, analysis.op.sources[path].offset_of_lsp(position.line, position.character)
 
-    def text_document_publish_diagnostics_for(self, uri: str, diagnostics) -> None:
-        from lsprotocol import types
+    # ---- diagnostics ------------------------------------------------------------------------------------------
+    def publish(self, root: str, analysis: Analysis | None = None) -> None:
+        """Send the diagnostics of the operator at `root`, every source merged (results.diagnostics_by_file), built
+        on its latest analysis (else on `analysis`, when settings dropped it meanwhile). Only what changed goes out:
+        a file whose text and diagnostics the client already has (the host files, while the kernel is edited) is
+        not sent again on every keystroke; a file that had diagnostics and has none now (a fixed tilewise.toml) is
+        cleared."""
+        session = self.state.session(root)
+        analysis = session.analysis or analysis
+        if analysis is None:
+            return
+        by_file = diagnostics_by_file(session, analysis)
+        sent = session.published
+        for path in set(sent) - set(by_file):
+            by_file[path] = []
+        for path, diagnostics in by_file.items():
+            sf = analysis.op.sources.get(path)
+            state = (hash(sf.text) if sf is not None else 0, diagnostics)
+            if sent.get(path) == state:
+                continue
+            if diagnostics or sf is not None:
+                sent[path] = state
+            else:
+                sent.pop(path, None)  # a cleared file that is not a source: nothing to remember
+            self.text_document_publish_diagnostics_for(path_to_uri(path), diagnostics)
 
+    def text_document_publish_diagnostics_for(self, uri: str, diagnostics: list[types.Diagnostic]) -> None:
         self.text_document_publish_diagnostics(types.PublishDiagnosticsParams(uri=uri, diagnostics=diagnostics))
 
 
-def safe(default):
+def safe(default: object) -> Callable[[F], F]:
     """Wrap a feature handler so an exception is logged and answered with `default`."""
 
-    def wrap(fn):
+    def wrap(fn: F) -> F:
         if asyncio.iscoroutinefunction(fn):
 
             @functools.wraps(fn)
@@ -198,7 +240,7 @@ def safe(default):
                     log.exception("%s failed", fn.__name__)
                     return default
 
-            return run_async
+            return run_async  # type: ignore[return-value]
 
         @functools.wraps(fn)
         def run(*args, **kwargs):
@@ -208,16 +250,17 @@ def safe(default):
                 log.exception("%s failed", fn.__name__)
                 return default
 
-        return run
+        return run  # type: ignore[return-value]
 
     return wrap
 
 
 def create_server() -> TilewiseServer:
-    from server.lsp.features import code_actions, code_lens, config, definition, diagnostics, hover, requests, verify
+    # Imported here, to register them: each feature imports this module for TilewiseServer and `safe`.
+    from server.lsp.features import code_actions, code_lens, config, definition, documents, hover, requests, verify
 
     server = TilewiseServer()
-    for feature in (diagnostics, code_actions, hover, code_lens, definition, requests, config, verify):
+    for feature in (documents, code_actions, hover, code_lens, definition, requests, config, verify):
         feature.register(server)
     warm_up(server)
     return server
@@ -226,8 +269,6 @@ def create_server() -> TilewiseServer:
 def warm_up(server: TilewiseServer) -> None:
     """cattrs writes its (un)structuring functions for a message type the first time it sees one: 25 ms or more
     for the first code action. Pay that at startup, not on the user's first lightbulb or hover."""
-    from lsprotocol import types
-
     convert = server.protocol._converter
     position = types.Position(line=0, character=0)
     span = types.Range(start=position, end=position)
@@ -268,4 +309,4 @@ def warm_up(server: TilewiseServer) -> None:
             log.debug("warm-up of %s failed", type(sample).__name__, exc_info=True)
 
 
-__all__ = ["TilewiseServer", "create_server", "path_to_uri", "safe"]
+__all__ = ["OperatorSession", "TilewiseServer", "create_server", "path_to_uri", "safe"]

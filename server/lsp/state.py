@@ -1,5 +1,6 @@
-"""What the server knows between requests: per-operator analyses of the open documents' snapshot, settings, and
-the last run and tune results. Analyses run on worker threads against an immutable snapshot of the texts."""
+"""What the server knows between requests: the settings, and one `OperatorSession` per operator (its latest analysis,
+jobs, last run and tune results, verified fixes, the diagnostics sent). Sessions change on the event loop only;
+analyses run on worker threads against an immutable `OperatorSnapshot` (texts, settings, facts) taken before."""
 
 from __future__ import annotations
 
@@ -7,10 +8,12 @@ import asyncio
 import logging
 import os
 import threading
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
-from typing import Literal
+from types import MappingProxyType
+from typing import TYPE_CHECKING, Literal
 from urllib.parse import unquote, urlparse
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
@@ -25,6 +28,9 @@ from analysis.project import locate
 from analysis.rules import RuleContext
 from analysis.source import SourceFile
 from search.cache import BestConfig
+
+if TYPE_CHECKING:
+    from device.protocol import Measurement
 
 log = logging.getLogger("tilewise.lsp")
 _ANALYSIS_LOCK = threading.Lock()
@@ -42,7 +48,7 @@ def path_to_uri(path: str) -> str:
 class Settings(BaseModel):
     """What the client may set (section `tilewise`); other keys, such as the client's own, are ignored."""
 
-    model_config = ConfigDict(populate_by_name=True)
+    model_config = ConfigDict(populate_by_name=True, frozen=True)  # replaced whole, so snapshots may share it
 
     device: Literal["emulator"] = "emulator"
     chip: str = "910B2"
@@ -67,11 +73,16 @@ class Settings(BaseModel):
     @field_validator("strategy")
     @classmethod
     def _known_strategy(cls, strategy: str) -> str:
-        from search.strategies import STRATEGIES
+        return known_strategy(strategy)
 
-        if strategy not in STRATEGIES:
-            raise ValueError(f"unknown strategy '{strategy}'; use one of {', '.join(STRATEGIES)}")
-        return strategy
+
+def known_strategy(strategy: str) -> str:
+    """`strategy` if search/strategies has it; a validator's error naming the ones it has otherwise."""
+    from search.strategies import STRATEGIES
+
+    if strategy not in STRATEGIES:
+        raise ValueError(f"unknown strategy '{strategy}'; use one of {', '.join(STRATEGIES)}")
+    return strategy
 
 
 class Superseded(Exception):
@@ -115,7 +126,7 @@ class VerifiedFix:
     verdict: object  # search.verify_fix.FixVerdict
 
 
-@dataclass
+@dataclass(frozen=True)
 class StoredFacts:
     """What the last runs of an operator's cases showed, and the sources they ran on (analysis/observed.py moves
     the facts to the lines of the sources being edited)."""
@@ -125,26 +136,77 @@ class StoredFacts:
     problems: list[str]  # one line per case that gave no facts
 
 
+@dataclass(slots=True)
+class OperatorSession:
+    """Everything the server holds about one operator (by its root): one record, read and changed on the event loop
+    only. Background work takes an `OperatorSnapshot` instead and never reads this after it started."""
+
+    root: str
+    analysis: Analysis | None = None  # the latest analysis of the open documents
+    pending: asyncio.Task | None = None  # the debounced analysis not yet finished
+    last_run: Measurement | None = None  # the last `tilewise/run`
+    run_lines: RunLines | None = None  # the last run, per line, for hovers
+    tuned: BestConfig | None = None  # the best tuned configuration (this session's tune, or a stored one)
+    replayed: bool = False  # the stored tune results were looked up
+    # path -> (hash of its text, diagnostics) as last sent to the client
+    published: dict[str, tuple[int, list]] = field(default_factory=dict)
+    failure: str | None = None  # the last analysis failure shown to the user
+    # (rule, file, finding start, fix title) -> the fix's verdict on the emulator
+    verified: dict[tuple[str, str, int, str], VerifiedFix] = field(default_factory=dict)
+    facts: StoredFacts | None = None  # what the last runs of its cases showed
+    facts_job: asyncio.Task | None = None  # the running job that runs its cases for facts
+    facts_again: bool = False  # saved during the facts job: run the cases once more after it
+
+
+@dataclass(frozen=True, slots=True)
+class OperatorSnapshot:
+    """What an analysis on a worker thread reads, taken on the event loop: the open documents' texts, the settings
+    and the cases' facts as they were. Edits and setting changes that arrive meanwhile do not reach a running job;
+    the next one sees them."""
+
+    root: str
+    texts: Mapping[str, str]
+    settings: Settings
+    facts: StoredFacts | None
+
+
 @dataclass
 class ServerState:
     settings: Settings = field(default_factory=Settings)
-    analyses: dict[str, Analysis] = field(default_factory=dict)  # operator root -> latest analysis
-    pending: dict[str, asyncio.Task] = field(default_factory=dict)  # operator root -> debounced analysis
+    operators: dict[str, OperatorSession] = field(default_factory=dict)  # operator root -> its session
     sources: dict[str, SourceFile] = field(default_factory=dict)  # parsed open documents, reused incrementally
-    last_run: dict[str, object] = field(default_factory=dict)  # operator root -> Measurement
-    run_lines: dict[str, RunLines] = field(default_factory=dict)  # operator root -> its last run, per line
-    tuned: dict[str, BestConfig] = field(default_factory=dict)  # operator root -> best tuned configuration
-    replayed: set[str] = field(default_factory=set)  # operator roots whose stored tune results were looked up
-    # operator root -> path -> (hash of its text, diagnostics) as last sent to the client
-    published: dict[str, dict[str, tuple[int, list]]] = field(default_factory=dict)
-    failures: dict[str, str] = field(default_factory=dict)  # operator root -> the last analysis failure shown
-    # operator root -> (rule, file, finding start, fix title) -> the fix's verdict on the emulator
-    verified: dict[str, dict[tuple[str, str, int, str], VerifiedFix]] = field(default_factory=dict)
-    facts: dict[str, StoredFacts] = field(default_factory=dict)  # operator root -> its cases' facts
-    facts_jobs: dict[str, asyncio.Task] = field(default_factory=dict)  # operator root -> running facts job
-    facts_again: set[str] = field(default_factory=set)  # saved during their job: run the cases once more after
     version: int = 0
     _loaded_chip: tuple[str, Chip] | None = None
+
+    def session(self, root: str) -> OperatorSession:
+        """The session of the operator at `root`, started on first use."""
+        found = self.operators.get(root)
+        if found is None:
+            found = self.operators[root] = OperatorSession(root)
+        return found
+
+    def snapshot(self, root: str, texts: dict[str, str]) -> OperatorSnapshot:
+        """An immutable view of the operator at `root` for a worker thread, with the open documents' `texts`."""
+        session = self.operators.get(root)
+        return OperatorSnapshot(root, MappingProxyType(dict(texts)), self.settings, session.facts if session else None)
+
+    @property
+    def run_lines(self) -> Mapping[str, RunLines]:
+        """Read-only: each operator's last run per line, by root (what features/hover.py reads)."""
+        return MappingProxyType({r: s.run_lines for r, s in self.operators.items() if s.run_lines is not None})
+
+    def change_settings(self, new: Settings) -> None:
+        """New settings: what they make stale in every session is dropped (each is analysed again after)."""
+        old, self.settings = self.settings, new
+        for session in self.operators.values():
+            if (new.device, new.chip) != (old.device, old.chip):
+                session.tuned = None  # measured on another device or chip: look up the stored results again
+                session.replayed = False
+            if new.chip != old.chip or not new.case_facts:
+                session.facts = None  # another chip's UB and core count, or facts the user turned off
+                if session.facts_job is not None:
+                    session.facts_job.cancel()
+            session.analysis = None
 
     def root_of(self, path: str) -> str | None:
         try:
@@ -152,20 +214,20 @@ class ServerState:
         except TilewiseError:
             return None
 
-    def analyse(self, root: str, overlay: dict[str, str], superseded: threading.Event | None = None) -> Analysis:
-        """Runs on a worker thread: the overlay is a snapshot, so edits that arrive meanwhile do not interfere.
+    def analyse(self, snap: OperatorSnapshot, superseded: threading.Event | None = None) -> Analysis:
+        """Runs on a worker thread and reads only `snap`, so edits that arrive meanwhile do not interfere.
         Serialised, because re-parsing reuses (and updates) the open documents' trees. `superseded` is set when a
         newer edit made this work stale: it then stops at the next step instead of finishing for nothing."""
         with _ANALYSIS_LOCK:
             if superseded is not None and superseded.is_set():
                 raise Superseded
-            op = load_operator(root, overlay=overlay, cache=self.sources)
+            op = load_operator(snap.root, overlay=dict(snap.texts), cache=self.sources)
             self._keep_recent(op.sources)
             if superseded is not None and superseded.is_set():
                 raise Superseded
-            stored = self.facts.get(root)
+            stored = snap.facts
             facts = moved(stored.facts, stored.texts, {p: sf.text for p, sf in op.sources.items()}) if stored else None
-            context = RuleContext(op.model, op.sources, self._chip(), facts)
+            context = RuleContext(op.model, op.sources, self._chip(snap.settings.chip), facts)
             findings = lint(op, context=context)
             # Hovers read these later on the event loop; computing them here keeps every use of the sources'
             # per-chunk memory (which the next analysis updates) under this lock.
@@ -173,10 +235,10 @@ class ServerState:
             self.version += 1
             return Analysis(op, findings, self.version, context)
 
-    def _chip(self) -> Chip:
-        """The chip of the current settings, read once per setting rather than on every keystroke."""
-        if self._loaded_chip is None or self._loaded_chip[0] != self.settings.chip:
-            self._loaded_chip = (self.settings.chip, load_chip(self.settings.chip))
+    def _chip(self, name: str) -> Chip:
+        """The chip of the settings, read once per setting rather than on every keystroke (under the lock)."""
+        if self._loaded_chip is None or self._loaded_chip[0] != name:
+            self._loaded_chip = (name, load_chip(name))
         return self._loaded_chip[1]
 
     def _keep_recent(self, used: dict[str, SourceFile]) -> None:
@@ -188,8 +250,9 @@ class ServerState:
             if path not in used:
                 del self.sources[path]
 
-    def stored_best(self, analysis: Analysis) -> BestConfig | None:
-        """A tune's result from an earlier session for exactly these sources (runs on a worker thread)."""
+    def stored_best(self, analysis: Analysis, settings: Settings) -> BestConfig | None:
+        """A tune's result from an earlier session for exactly these sources, on the device and chip of `settings`
+        (runs on a worker thread)."""
         from search.cache import ResultsCache, default_results_path
 
         path = default_results_path()
@@ -197,6 +260,6 @@ class ServerState:
             return None
         cache = ResultsCache(path)
         try:
-            return cache.best(analysis.sources_hash, self.settings.device, self.settings.chip)
+            return cache.best(analysis.sources_hash, settings.device, settings.chip)
         finally:
             cache.close()

@@ -17,8 +17,8 @@ def test_a_superseded_analysis_stops_and_a_current_one_finishes():
     stale = threading.Event()
     stale.set()
     with pytest.raises(Superseded):
-        state.analyse(root, {}, stale)
-    analysis = state.analyse(root, {}, threading.Event())
+        state.analyse(state.snapshot(root, {}), stale)
+    analysis = state.analyse(state.snapshot(root, {}), threading.Event())
     assert any(f.rule == "pipe-all-in-loop" for f in analysis.findings)
 
 
@@ -56,21 +56,21 @@ async def test_a_stored_tune_lookup_cut_short_by_an_edit_is_made_again():
     best = BestConfig(cases=["c"], config={"TILE_LENGTH": 4096}, best_us=1.0, baseline_us=2.0)
     started = threading.Event()
 
-    def slow_lookup(analysis):
+    def slow_lookup(analysis, settings):
         started.set()
         threading.Event().wait(0.3)
         return best
 
     server.state.stored_best = slow_lookup
-    analysis = await asyncio.to_thread(server.state.analyse, root, {})
+    analysis = await asyncio.to_thread(server.state.analyse, server.state.snapshot(root, {}))
     first = asyncio.ensure_future(server._replay_stored_tune(root, analysis))
     await asyncio.to_thread(started.wait, 5)
     first.cancel()
     with pytest.raises(asyncio.CancelledError):
         await first
-    assert root not in server.state.tuned
+    assert server.state.session(root).tuned is None
     await server._replay_stored_tune(root, analysis)
-    assert server.state.tuned[root] == best
+    assert server.state.session(root).tuned == best
 
 
 def test_the_parsed_source_cache_keeps_the_recent_operators_only(monkeypatch):
@@ -79,10 +79,10 @@ def test_the_parsed_source_cache_keeps_the_recent_operators_only(monkeypatch):
     monkeypatch.setattr(state_module, "KEPT_SOURCES", 4)
     state = ServerState()
     first = str(EXAMPLES / "add_custom")
-    state.analyse(first, {})
+    state.analyse(state.snapshot(first, {}))
     for name in ("silu", "gelu", "leaky_relu"):
-        state.analyse(str(EXAMPLES / name), {})
+        state.analyse(state.snapshot(str(EXAMPLES / name), {}))
     assert len(state.sources) <= 4
     assert not any(p.startswith(first + "/") for p in state.sources)  # the oldest operator's files went first
-    last = state.analyse(str(EXAMPLES / "leaky_relu"), {})
+    last = state.analyse(state.snapshot(str(EXAMPLES / "leaky_relu"), {}))
     assert all(state.sources[p] is sf for p, sf in last.op.sources.items())  # the current one's are all kept

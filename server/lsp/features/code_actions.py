@@ -5,10 +5,11 @@ from __future__ import annotations
 
 from lsprotocol import types
 
+from analysis.findings import Finding, Fix
 from server.lsp.convert import lsp_range, workspace_edit
 from server.lsp.results import VERIFY_COMMAND, editor_items, verdict_for, verify_arguments
-from server.lsp.server import safe
-from server.lsp.state import uri_to_path
+from server.lsp.server import TilewiseServer, safe
+from server.lsp.state import Analysis, OperatorSession, uri_to_path
 
 
 def _overlaps(a: types.Range, b: types.Range) -> bool:
@@ -18,7 +19,9 @@ def _overlaps(a: types.Range, b: types.Range) -> bool:
     )
 
 
-def _action(ls, analysis, finding, fix, diagnostics) -> types.CodeAction | None:
+def _action(
+    session: OperatorSession, analysis: Analysis, finding: Finding, fix: Fix, diagnostics: list[types.Diagnostic]
+) -> types.CodeAction | None:
     if fix.safe:
         return types.CodeAction(
             title=fix.title,
@@ -27,7 +30,7 @@ def _action(ls, analysis, finding, fix, diagnostics) -> types.CodeAction | None:
             diagnostics=diagnostics,
             edit=workspace_edit(analysis.op.sources, fix),
         )
-    verdict = verdict_for(ls.state, analysis, finding, fix)
+    verdict = verdict_for(session, analysis, finding, fix)
     if verdict is None:
         title = f"Verify on the emulator: {fix.title}"
         return types.CodeAction(
@@ -47,12 +50,12 @@ def _action(ls, analysis, finding, fix, diagnostics) -> types.CodeAction | None:
     )
 
 
-def register(server) -> None:
+def register(server: TilewiseServer) -> None:
     @server.feature(
         types.TEXT_DOCUMENT_CODE_ACTION, types.CodeActionOptions(code_action_kinds=[types.CodeActionKind.QuickFix])
     )
     @safe([])
-    async def code_action(ls, params: types.CodeActionParams):
+    async def code_action(ls: TilewiseServer, params: types.CodeActionParams) -> list[types.CodeAction] | None:
         analysis = await ls.analysis_for(params.text_document.uri)
         if analysis is None:
             return []
@@ -60,16 +63,17 @@ def register(server) -> None:
         sf = analysis.op.sources.get(path)
         if sf is None:
             return []
+        session = ls.session(str(analysis.op.project.root))
         actions = []
         for f in analysis.findings:
             if f.file != path or not f.fixes or not _overlaps(lsp_range(sf, f.start, f.end), params.range):
                 continue
             diagnostics = [d for d in params.context.diagnostics if d.code == f.rule]
             for fix in f.fixes:
-                action = _action(ls, analysis, f, fix, diagnostics)
+                action = _action(session, analysis, f, fix, diagnostics)
                 if action is not None:
                     actions.append(action)
-        for item in editor_items(ls.state, analysis):
+        for item in editor_items(session, analysis):
             if item.action is not None and item.file == path and _overlaps(item.diagnostic.range, params.range):
                 actions.append(item.action)
         return actions

@@ -5,19 +5,19 @@ from __future__ import annotations
 from lsprotocol import types
 
 from server.lsp.convert import lsp_range
-from server.lsp.server import safe
+from server.lsp.server import TilewiseServer, safe
 from server.lsp.state import uri_to_path
 
 
-def register(server) -> None:
+def register(server: TilewiseServer) -> None:
     @server.feature(types.TEXT_DOCUMENT_CODE_LENS)
     @safe([])
-    async def code_lens(ls, params: types.CodeLensParams):
+    async def code_lens(ls: TilewiseServer, params: types.CodeLensParams) -> list[types.CodeLens] | None:
         analysis = await ls.analysis_for(params.text_document.uri)
         path = uri_to_path(params.text_document.uri)
         if analysis is None:
             return []
-        root = str(analysis.op.project.root)
+        session = ls.session(str(analysis.op.project.root))
         lenses = []
         for entry in analysis.op.model.kernel.entries:
             if entry.file != path:
@@ -34,7 +34,7 @@ def register(server) -> None:
                     range=rng, command=types.Command(title="Tune tiling", command="tilewise.tune", arguments=args)
                 )
             )
-            last = ls.state.last_run.get(root)
+            last = session.last_run
             if last is not None and last.time_us is not None:
                 title = f"last: {last.time_us:.1f} µs, bottleneck {last.bottleneck.upper()}"
                 lenses.append(types.CodeLens(range=rng, command=types.Command(title=title, command="")))

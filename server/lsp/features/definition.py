@@ -6,14 +6,14 @@ from __future__ import annotations
 from lsprotocol import types
 
 from server.lsp.convert import lsp_range
-from server.lsp.server import safe
+from server.lsp.server import TilewiseServer, safe
 from server.lsp.state import path_to_uri
 
 
-def register(server) -> None:
+def register(server: TilewiseServer) -> None:
     @server.feature(types.TEXT_DOCUMENT_DEFINITION)
     @safe(None)
-    async def definition(ls, params: types.DefinitionParams):
+    async def definition(ls: TilewiseServer, params: types.DefinitionParams) -> types.Location | None:
         at = await ls.analysis_at(params.text_document.uri, params.position)
         if at is None:
             return None

@@ -18,7 +18,7 @@ from analysis.explain_markdown import (
     queue_markdown,
     tiling_read_markdown,
 )
-from server.lsp.server import safe
+from server.lsp.server import TilewiseServer, safe
 
 # The formatters are re-exported: callers (and tests) that format an explanation the way hover does import them here.
 __all__ = ["describe", "format_buffer", "format_call", "format_measured", "register"]
@@ -56,10 +56,10 @@ def _line_of(analysis, path: str, offset: int) -> int:
     return analysis.op.sources[path].line_col(offset)[0]
 
 
-def register(server) -> None:
+def register(server: TilewiseServer) -> None:
     @server.feature(types.TEXT_DOCUMENT_HOVER)
     @safe(None)
-    async def hover(ls, params: types.HoverParams):
+    async def hover(ls: TilewiseServer, params: types.HoverParams) -> types.Hover | None:
         at = await ls.analysis_at(params.text_document.uri, params.position)
         run = ls.state.run_lines.get(str(at[0].op.project.root)) if at else None
         text = describe(*at, run=run) if at else None

@@ -7,88 +7,92 @@ from __future__ import annotations
 
 import asyncio
 import threading
+from typing import Any
 
 from device.sites import per_line
 from search.cache import BestConfig
+from server.lsp.params import RunParams, TuneParams, validated
 from server.lsp.progress import end as _end
-from server.lsp.progress import get as _get
 from server.lsp.progress import report as _report
 from server.lsp.progress import start as _progress
-from server.lsp.state import RunLines, uri_to_path
+from server.lsp.server import TilewiseServer
+from server.lsp.state import Analysis, RunLines, uri_to_path
 
 
-def _cases(op, name):
+def _cases(op, name: str | None) -> list:
     if op.manifest and op.manifest.cases:
         return [op.manifest.case(name)] if name else list(op.manifest.cases)
     raise ValueError("the operator has no tilewise.toml with shape cases; add one to run or tune it")
 
 
-async def _operator_analysis(ls, params):
-    """The analysis of the operator holding the request's `uri`; an error the client shows when there is none."""
-    uri = _get(params, "uri")
+async def _operator_analysis(ls: TilewiseServer, uri: str) -> Analysis:
+    """The analysis of the operator holding `uri`; an error the client shows when there is none."""
     analysis = await ls.analysis_for(uri)
     if analysis is None:
         raise ValueError(f"{uri_to_path(uri)} is not inside an AscendC operator")
     return analysis
 
 
-def register(server) -> None:
+def register(server: TilewiseServer) -> None:
     from device.emulator import EmulatorDevice
-    from server.lsp.features.diagnostics import publish
 
     @server.feature("tilewise/run")
-    async def run(ls, params):
-        analysis = await _operator_analysis(ls, params)
+    @validated("tilewise/run", RunParams)
+    async def run(ls: TilewiseServer, params: RunParams) -> dict[str, Any]:
+        analysis = await _operator_analysis(ls, params.uri)
         op = analysis.op
         root = str(op.project.root)
-        cases = _cases(op, _get(params, "case"))
-        token = await _progress(ls, f"Running {op.model.operator} on the emulator", params)
-        timeout = _get(params, "timeout")
-        device = EmulatorDevice(chip=ls.state.settings.chip, **({"timeout_s": float(timeout)} if timeout else {}))
+        cases = _cases(op, params.case)
+        token = await _progress(ls, f"Running {op.model.operator} on the emulator", params.work_done_token)
+        timeout = {"timeout_s": params.timeout} if params.timeout else {}
+        device = EmulatorDevice(chip=ls.state.settings.chip, **timeout)
         _report(ls, token, f"case {cases[0].name}")
         try:
-            m = await asyncio.to_thread(device.run, op, cases[0], trace_path=_get(params, "trace"), sites=True)
+            m = await asyncio.to_thread(device.run, op, cases[0], trace_path=params.trace, sites=True)
         except asyncio.CancelledError:  # the run's subprocess ends by itself, bounded by the device's timeout
             _end(ls, token, "cancelled")
             raise
-        ls.state.last_run[root] = m
+        session = ls.session(root)
+        session.last_run = m
         if m.sites:
-            ls.state.run_lines[root] = RunLines(
+            session.run_lines = RunLines(
                 case=m.case,
                 lines=per_line(m.sites, m.block_dim),
                 stopped=m.error is not None,
                 text_hashes={p: hash(sf.text) for p, sf in op.sources.items()},
             )
         else:  # no per-line figures (a kernel-invocation program, or a run that never reached the kernel)
-            ls.state.run_lines.pop(root, None)  # an older run's would pass for this one's
-        publish(ls, root, ls.state.analyses.get(root, analysis))
+            session.run_lines = None  # an older run's would pass for this one's
+        ls.publish(root, analysis)
         _end(ls, token, f"{m.time_us:.1f} µs" if m.time_us is not None else (m.error.kind if m.error else "done"))
         return m.model_dump(mode="json")
 
     @server.feature("tilewise/tune")
-    async def tune(ls, params):
+    @validated("tilewise/tune", TuneParams)
+    async def tune(ls: TilewiseServer, params: TuneParams) -> dict[str, Any]:
         from search.cache import ResultsCache, default_results_path
         from search.tuner import Tuner
 
-        analysis = await _operator_analysis(ls, params)
+        analysis = await _operator_analysis(ls, params.uri)
         op = analysis.op  # the tune keeps this snapshot whatever the user types meanwhile
         root = str(op.project.root)
         settings = ls.state.settings
         device = EmulatorDevice(chip=settings.chip)
+        cases = _cases(op, params.case)
         cache = ResultsCache(default_results_path())
         tuner = Tuner(
             op,
             device,
-            _cases(op, _get(params, "case")),
+            cases,
             cache=cache,
-            strategy=_get(params, "strategy", settings.strategy),
-            budget=int(_get(params, "budget", settings.budget)),
+            strategy=params.strategy or settings.strategy,
+            budget=params.budget or settings.budget,
         )
-        token = await _progress(ls, f"Tuning {op.model.operator}", params)
+        token = await _progress(ls, f"Tuning {op.model.operator}", params.work_done_token)
         loop = asyncio.get_running_loop()
         queue: asyncio.Queue = asyncio.Queue()
 
-        def produce():
+        def produce() -> None:
             try:
                 for ev in tuner.events():
                     loop.call_soon_threadsafe(queue.put_nowait, ev)
@@ -101,13 +105,13 @@ def register(server) -> None:
             while (ev := await queue.get()) is not None:
                 _report(ls, token, _progress_text(ev), int(100 * ev.evaluations / max(ev.budget, 1)))
                 if ev.kind == "improved" and ev.trial and ev.trial.index > 0 and ev.baseline_us:
-                    ls.state.tuned[root] = BestConfig(
+                    ls.session(root).tuned = BestConfig(
                         config=ev.best,
                         best_us=ev.best_us,
                         baseline_us=ev.baseline_us,
                         cases=[c.name for c in tuner.cases],
                     )
-                    publish(ls, root, ls.state.analyses.get(root, analysis))
+                    ls.publish(root, analysis)
         except asyncio.CancelledError:
             tuner.stop()  # the search stops after the measurements in flight; results stay in the cache
             _end(ls, token, "cancelled")

@@ -13,39 +13,38 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from typing import Any
 
 from lsprotocol import types
 
 from search.verify_fix import verify_fix
-from server.lsp.progress import end, get, start
+from server.lsp.params import VerifyFixArgs, register_command_args
+from server.lsp.progress import end, start
 from server.lsp.results import VERIFY_COMMAND
+from server.lsp.server import TilewiseServer
 from server.lsp.state import VerifiedFix, uri_to_path
 
 log = logging.getLogger("tilewise.lsp")
 
 
-def register(server) -> None:
+def register(server: TilewiseServer) -> None:
     from device.emulator import EmulatorDevice
-    from server.lsp.features.diagnostics import publish
+
+    register_command_args(server, VerifyFixArgs, VERIFY_COMMAND)
 
     @server.command(VERIFY_COMMAND)
-    async def verify(ls, args):
-        params = args[0] if isinstance(args, list) and args else args
-        uri = get(params, "uri")
+    async def verify(ls: TilewiseServer, params: VerifyFixArgs) -> dict[str, Any]:
         log.info("verify on the emulator: %s", params)
-        analysis = await ls.analysis_for(uri)
+        analysis = await ls.analysis_for(params.uri)
         if analysis is None:
-            raise ValueError(f"{uri_to_path(uri)} is not inside an AscendC operator")
-        path = uri_to_path(uri)
+            raise ValueError(f"{uri_to_path(params.uri)} is not inside an AscendC operator")
+        path = uri_to_path(params.uri)
         found = next(
             (
                 (f, x)
                 for f in analysis.findings
                 for x in f.fixes
-                if f.file == path
-                and f.rule == get(params, "rule")
-                and f.start == get(params, "start")
-                and x.title == get(params, "title")
+                if f.file == path and f.rule == params.rule and f.start == params.start and x.title == params.title
             ),
             None,
         )
@@ -56,7 +55,7 @@ def register(server) -> None:
         finding, fix = found
         op = analysis.op
         cases = list(op.manifest.cases) if op.manifest and op.manifest.cases else []
-        token = await start(ls, f"Verifying '{fix.title}' on the emulator", params)
+        token = await start(ls, f"Verifying '{fix.title}' on the emulator")
         device = EmulatorDevice(chip=ls.state.settings.chip)
         try:
             verdict = await asyncio.to_thread(verify_fix, op, fix, device, cases)
@@ -64,10 +63,10 @@ def register(server) -> None:
             end(ls, token, "done")
         root = str(op.project.root)
         log.info("verified '%s': %s", fix.title, verdict.message())
-        ls.state.verified.setdefault(root, {})[(finding.rule, finding.file, finding.start, fix.title)] = VerifiedFix(
+        ls.session(root).verified[(finding.rule, finding.file, finding.start, fix.title)] = VerifiedFix(
             analysis.sources_hash, verdict
         )
-        publish(ls, root, ls.state.analyses.get(root, analysis))
+        ls.publish(root, analysis)
         message = verdict.message()
         kind = types.MessageType.Info if verdict.correct else types.MessageType.Warning
         ls.window_show_message(types.ShowMessageParams(type=kind, message=f"{fix.title}: {message}"))
