@@ -1,13 +1,12 @@
-"""The emulator as a Device: build, run one case in a sandboxed subprocess, check the outputs against the golden."""
+"""The emulator as a Device (device/protocol.py): build, run one case in a bounded subprocess (process.py), read
+what it wrote back into a Measurement (results.py) and check the outputs against the golden."""
 
 from __future__ import annotations
 
 import json
 import os
 import re
-import resource
 import shutil
-import signal
 import subprocess
 import tempfile
 import time
@@ -25,10 +24,20 @@ from device.emulator.build import Builder, BuildError
 from device.emulator.caller import infer_shape_notes, read_back_names, writes_into_inputs
 from device.emulator.dtypes import BY_GE, DTYPES, as_float
 from device.emulator.inputs import make_inputs, write_case_files
+from device.emulator.process import crash_message, run_bounded
+from device.emulator.results import (
+    captured_launch,
+    dtype_name,
+    host_texts,
+    output_stub,
+    read_site_uses,
+    read_timing,
+    run_warnings,
+)
 from device.emulator.target import choose_chip
 from device.emulator.timing import spec_lines as timing_spec_lines
 from device.golden import GoldenError, check_outputs, golden_arguments, run_golden
-from device.protocol import InitBufferUse, Measurement, PipeUse, RunError, RunWarning, SiteUse
+from device.protocol import InitBufferUse, Measurement, RunError
 
 DEFAULT_TIMEOUT_S = 60.0
 DEFAULT_MEMORY_BYTES = 8 * 1024**3
@@ -200,41 +209,30 @@ class EmulatorDevice:
         (workdir / "spec.txt").write_text("\n".join(spec) + "\n")
 
         start = time.perf_counter()
-        try:
-            proc = subprocess.run(
-                [str(exe), str(workdir / "spec.txt")],
-                cwd=workdir,
-                capture_output=True,
-                text=True,
-                timeout=self.timeout_s,
-                preexec_fn=self._limits,
-                env=env,
-            )
-        except subprocess.TimeoutExpired:
-            m.run_s = time.perf_counter() - start
+        proc = self._bounded([str(exe), str(workdir / "spec.txt")], workdir, env)
+        m.run_s = time.perf_counter() - start
+        if proc is None:
             m.error = RunError(
                 kind="timeout",
                 message=(
                     f"the kernel did not finish within {self.timeout_s:g} s (an endless loop, or a wait that never "
-                    "ends); "
-                    "it was killed"
+                    "ends); it was killed"
                 ),
             )
             return
-        m.run_s = time.perf_counter() - start
         result_file = workdir / "result.json"
         if proc.returncode != 0 or not result_file.exists():
-            m.error = RunError(kind="crash", message=_crash_message(proc.returncode, proc.stderr))
+            m.error = RunError(kind="crash", message=crash_message(proc.returncode, proc.stderr))
             return
         result = json.loads(result_file.read_text())
-        m.warnings = _warnings(result) + infer_shape_notes(op, result.get("outputs", []))
+        m.warnings = run_warnings(result) + infer_shape_notes(op, result.get("outputs", []))
         m.block_dim = result.get("block_dim")
         m.tiling_key = result.get("tiling_key")
         m.workspace = result.get("workspace", [])
         m.ub_peak_bytes = result.get("ub_peak_bytes")
         m.init_buffers = [InitBufferUse(**b) for b in result.get("init_buffers", [])]
         m.trace_path = trace_path
-        _read_timing(result, m, chip.name)
+        read_timing(result, m, chip.name)
         if sites and (workdir / "sites.tsv").exists():
             m.sites = read_site_uses(workdir / "sites.tsv", chip.clock_ghz)
         if result["status"] != "ok":
@@ -247,7 +245,7 @@ class EmulatorDevice:
         m.outputs = []
         for out in result.get("outputs", []):
             dtype = BY_GE.get(out["dtype"])
-            m.outputs.append(_output_stub(out["name"], out["shape"], dtype.name if dtype else "float32"))
+            m.outputs.append(output_stub(out["name"], out["shape"], dtype.name if dtype else "float32"))
 
     def _execute_invocation(
         self,
@@ -270,7 +268,7 @@ class EmulatorDevice:
         (workdir / "output").mkdir()
         # Reading the launch costs a copy of every device argument to disk: only for a program whose host code
         # names no output file of its own (it checks its own results), the one kind that needs it.
-        capture = not output_file_names(_host_texts(op))
+        capture = not output_file_names(host_texts(op))
         if capture:
             (workdir / "capture").mkdir()
         for name, values in arrays.items():
@@ -285,24 +283,18 @@ class EmulatorDevice:
             **({"TW_CAPTURE": str(workdir / "capture")} if capture else {}),
         }
         start = time.perf_counter()
-        try:
-            proc = subprocess.run(
-                [str(exe)],
-                cwd=workdir,
-                capture_output=True,
-                text=True,
-                env=env,
-                timeout=self.timeout_s,
-                preexec_fn=self._limits,
-            )
-        except subprocess.TimeoutExpired:
-            m.run_s = time.perf_counter() - start
-            m.error = RunError(kind="timeout", message=f"the program did not finish within {self.timeout_s:g} s")
-            return
+        proc = self._bounded([str(exe)], workdir, env)
         m.run_s = time.perf_counter() - start
+        if proc is None:
+            m.error = RunError(
+                kind="timeout",
+                message=f"the program did not finish within {self.timeout_s:g} s; it and every process it started "
+                "were killed",
+            )
+            return
         result_file = workdir / "result.json"
         result = json.loads(result_file.read_text()) if result_file.exists() else None
-        m.warnings = _warnings(result or {})
+        m.warnings = run_warnings(result or {})
         if result and result["status"] != "ok":
             e = result["error"]
             m.error = RunError(
@@ -312,7 +304,7 @@ class EmulatorDevice:
         if proc.returncode != 0 or result is None:
             m.error = RunError(
                 kind="crash",
-                message=_crash_message(proc.returncode, proc.stderr)
+                message=crash_message(proc.returncode, proc.stderr)
                 if proc.returncode
                 else "the program launched no kernel",
             )
@@ -329,7 +321,7 @@ class EmulatorDevice:
             written = sorted({p.name for d in (workdir, workdir / "output") for p in d.glob("output_*.bin")})
             names = [n[len("output_") : -len(".bin")] for n in written]
             first = next(iter(case.inputs.values())).dtype if case.inputs else "float32"
-            out_dtypes = [_dtype_name(hints[i].dtype) if i < len(hints or []) else first for i in range(len(names))]
+            out_dtypes = [dtype_name(hints[i].dtype) if i < len(hints or []) else first for i in range(len(names))]
         for i, name in enumerate(names):
             found = [
                 p for p in (workdir / f"output_{name}.bin", workdir / "output" / f"output_{name}.bin") if p.exists()
@@ -343,7 +335,7 @@ class EmulatorDevice:
             dtype = out_dtypes[i] if i < len(out_dtypes) else "float32"
             raw = np.fromfile(found[0], dtype=DTYPES[dtype].numpy)
             raw.tofile(workdir / f"out_{i}.bin")
-            m.outputs.append(_output_stub(name, [int(raw.size)], dtype))
+            m.outputs.append(output_stub(name, [int(raw.size)], dtype))
         m.ok = True
 
     def _check(
@@ -405,10 +397,11 @@ class EmulatorDevice:
         m.max_abs_err = max((c.max_abs_err for c in errs), default=None)
         m.max_rel_err = max((c.max_rel_err for c in errs), default=None)
 
-    def _limits(self) -> None:
-        # In the child, before exec: bound its memory, and give it its own process group so a timeout kills it all.
-        resource.setrlimit(resource.RLIMIT_AS, (self.memory_bytes, self.memory_bytes))
-        resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+    def _bounded(
+        self, argv: list[str], workdir: Path, env: dict[str, str] | None
+    ) -> subprocess.CompletedProcess[str] | None:
+        """Run one program within this device's time and memory limits (process.py); None when it timed out."""
+        return run_bounded(argv, cwd=workdir, env=env, timeout_s=self.timeout_s, memory_bytes=self.memory_bytes)
 
 
 def split_knobs(
@@ -527,60 +520,6 @@ def output_names(op: Operator, produced: int, counts: list[int] | None = None) -
     return names
 
 
-def _dtype_name(dt: np.dtype) -> str:
-    """The dtype name of a numpy dtype (float32 for one the table lacks)."""
-    return next((d.name for d in DTYPES.values() if np.dtype(d.numpy) == dt and d.name != "bfloat16"), "float32")
-
-
-def _warnings(result: dict) -> list[RunWarning]:
-    """The run's sanitizer warnings (the device went on, so the run did): one per call site, with its count."""
-    return [
-        RunWarning(
-            kind=w["kind"],
-            message=w["message"],
-            file=w.get("file") or None,
-            line=w.get("line") or None,
-            count=w.get("count", 1),
-        )
-        for w in result.get("warnings", [])
-    ]
-
-
-def _read_timing(result: dict, m: Measurement, chip: str) -> None:
-    if "time_us" not in result:
-        return
-    m.time_us, m.cycles, m.launch_us = result["time_us"], result["cycles"], result["launch_us"]
-    m.bottleneck, m.waves, m.schedule_s, m.chip = result["bottleneck"], result["waves"], result.get("schedule_s"), chip
-    m.pipes = {k: PipeUse(**v) for k, v in result["pipes"].items()}
-
-
-def read_site_uses(path: Path, clock_ghz: float) -> list[SiteUse]:
-    """The runner's per-block, per-call-site lines (tw/timing.h `write_site_uses`), busy cycles as microseconds."""
-    out = []
-    for row in path.read_text(encoding="utf-8", errors="replace").splitlines():
-        f = row.split("\t", 12)
-        if len(f) != 13:
-            continue
-        out.append(
-            SiteUse(
-                block=int(f[0]),
-                pipe=f[1],
-                calls=int(f[2]),
-                bytes=int(f[3]),
-                min_bytes=int(f[4]),
-                max_bytes=int(f[5]),
-                repeats=int(f[6]),
-                min_repeats=int(f[7]),
-                max_repeats=int(f[8]),
-                busy_us=float(f[9]) / (clock_ghz * 1e3),
-                api=f[10],
-                line=int(f[11]),
-                file=f[12],
-            )
-        )
-    return out
-
-
 def _attr_text(value) -> str:
     if isinstance(value, bool):
         return f"b {int(value)}"
@@ -593,86 +532,3 @@ def _attr_text(value) -> str:
             return "li " + " ".join(str(v) for v in value)
         return "lf " + " ".join(repr(float(v)) for v in value)
     return f"s {value}"
-
-
-def _output_stub(name: str, shape: list[int], dtype: str):
-    from device.protocol import OutputCheck
-
-    return OutputCheck(name=name, shape=shape, dtype=dtype)
-
-
-def _crash_message(code: int, stderr: str) -> str:
-    if code < 0:
-        try:
-            sig = signal.Signals(-code).name
-        except ValueError:
-            sig = f"signal {-code}"
-        hint = {
-            "SIGSEGV": "a wild pointer or an access far outside a tensor",
-            "SIGABRT": "an abort or a failed assertion",
-            "SIGKILL": "it ran out of memory",
-            "SIGFPE": "an integer division by zero",
-        }.get(sig, "")
-        return f"the kernel process crashed with {sig}" + (f" ({hint})" if hint else "") + _tail(stderr)
-    return f"the runner exited with status {code}" + _tail(stderr)
-
-
-def _tail(stderr: str) -> str:
-    text = stderr.strip().splitlines()[-3:] if stderr.strip() else []
-    return (": " + " | ".join(text)) if text else ""
-
-
-def captured_launch(
-    op: Operator, case: Case, out_dtypes: list[str], workdir: Path, m: Measurement
-) -> dict[str, np.ndarray] | None:
-    """A program that wrote no output file, read at its launch (tw/invocation.h's TW_CAPTURE): the kernel's
-    arguments the host copied to the device before it are the case's inputs, in order, and those it copied back
-    after it are the outputs. Sets m's outputs (out_<i>.bin) and returns the inputs, or sets m.error."""
-    table = workdir / "capture" / "capture.txt"
-    rows = table.read_text().split("\n") if table.exists() else []
-    args = [r.split() for r in rows if r.startswith("arg ")]
-    launches = int(rows[0].split()[1]) if rows and rows[0].startswith("launches ") else 0
-    ins = [a for a in args if a[3] == "1" and a[4] == "0"]
-    outs = [a for a in args if a[4] == "1"]
-    names = [o.name for o in op.model.outputs]
-    missing = f"the program wrote no output_{names[0]}.bin (in its working directory or output/)"
-    if not (workdir / "capture").is_dir():  # its host code names output files, so its launch was not read
-        why = (
-            f"{missing}, though its host code names output files ({', '.join(output_file_names(_host_texts(op)))})"
-            f": write each output to output_<name>.bin ({', '.join(names)})"
-        )
-    elif launches > 1:
-        # one launch is what a case's golden describes: a later one may start from an earlier one's outputs
-        why = (
-            f"{missing}, and it launched kernels {launches} times, so its arguments are not the case's inputs "
-            "and outputs: write the outputs to output_<name>.bin, or launch the kernel once"
-        )
-    elif len(ins) != len(case.inputs) or len(outs) != len(names):
-        why = (
-            f"{missing}, and its launch does not say which arguments are inputs and outputs: write the outputs to "
-            f"output_<name>.bin, or launch the kernel once with the {len(case.inputs)} input(s) copied to the "
-            f"device (aclrtMemcpy) before it and the {len(names)} output(s) copied back after it"
-        )
-    else:
-        why = None
-    if why is not None:
-        m.ok = False
-        m.error = RunError(kind="bad_output", message=why)
-        return None
-    drawn = {}
-    for (name, spec), a in zip(case.inputs.items(), ins, strict=True):
-        raw = np.fromfile(workdir / "capture" / f"arg{a[1]}.in", dtype=DTYPES[spec.dtype].numpy)
-        size = int(np.prod(spec.shape))
-        drawn[name] = raw[:size].reshape(spec.shape) if raw.size >= size else raw
-    m.outputs = []
-    for i, (name, a) in enumerate(zip(names, outs, strict=True)):
-        dtype = out_dtypes[i] if i < len(out_dtypes) else "float32"
-        raw = np.fromfile(workdir / "capture" / f"arg{a[1]}.out", dtype=DTYPES[dtype].numpy)
-        raw.tofile(workdir / f"out_{i}.bin")
-        m.outputs.append(_output_stub(name, [int(raw.size)], dtype))
-    m.ok = True
-    return drawn
-
-
-def _host_texts(op: Operator) -> list[str]:
-    return [op.sources[p].text for p in op.model.host_files if p in op.sources]
