@@ -502,9 +502,27 @@ def _case_flags(p: argparse.ArgumentParser, note: str = "") -> None:
     )
 
 
+def installed_version() -> str | None:
+    """The version of the installed tilewise distribution, None when there is none (the modules imported from a
+    bare checkout). Editors check it to tell tilewise from another package that happens to be called `server`."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("tilewise")
+    except PackageNotFoundError:
+        return None
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="tilewise", description="Language server, emulator and tiling optimiser for AscendC operators."
+    )
+    found = installed_version()
+    parser.add_argument(
+        "--version",
+        action="version",
+        version=f"tilewise {found}" if found else "tilewise: not installed (pip install -e <the tilewise checkout>)",
+        help="print the installed tilewise version (`tilewise X.Y.Z`) and exit",
     )
     sub = parser.add_subparsers(dest="command", required=True)
 
