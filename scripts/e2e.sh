@@ -48,7 +48,7 @@ fi
 "$CS_BIN" --version | head -1
 
 step "Python environment (.venv with tilewise)"
-if ! (cd /tmp && "$ROOT/.venv/bin/python" -c "import server.cli") 2>/dev/null; then
+if ! (cd /tmp && "$ROOT/.venv/bin/python" -m server.cli --version | grep -q '^tilewise [0-9]') 2>/dev/null; then
     bash scripts/setup.sh
 fi
 
@@ -63,7 +63,7 @@ fi
 rm -rf out
 npx tsc -p .
 node --test out/test/
-npx vsce package --allow-missing-repository --skip-license -o tilewise.vsix
+npx vsce package --allow-missing-repository -o tilewise.vsix  # compiles again first (vscode:prepublish)
 cd "$ROOT"
 
 step "browser test"

@@ -306,7 +306,7 @@ async function badPython() {
     await closeNotifications();
     const bad = path.join(tmp, 'no-such-venv', 'bin', 'python');
     writeJson(path.join(ws, '.vscode', 'settings.json'), { 'tilewise.pythonPath': bad, 'tilewise.budget': 6 });
-    const note = page.locator('.notifications-toasts', { hasText: 'no Python with the tilewise server was found' });
+    const note = page.locator('.notifications-toasts', { hasText: 'no Python with tilewise installed was found' });
     await note.waitFor({ timeout: 30_000 });
     const text = await note.innerText();
     if (!text.includes(bad) || !text.includes('Fix tilewise.pythonPath')) {

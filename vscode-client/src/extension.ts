@@ -6,7 +6,7 @@ import * as vscode from 'vscode';
 import { LanguageClient, LanguageClientOptions, ServerOptions } from 'vscode-languageclient/node';
 import { Commands } from './commands';
 import { HEAD_CHARS, shouldBeAscendc } from './detect';
-import { candidates, findPython, notFoundMessage } from './python';
+import { VERSION_ARGS, candidates, findPython, notFoundMessage, parseVersion } from './python';
 
 let client: LanguageClient | undefined;
 
@@ -46,11 +46,13 @@ async function relabel(doc: vscode.TextDocument): Promise<void> {
     }
 }
 
-/** Runs `python -c "import server.cli"` away from any checkout (cwd = temp dir), so only an installed
- *  tilewise counts, the same way the server is started below. */
-function canImport(python: string): Promise<boolean> {
+/** Runs `python -m server.cli --version` away from any checkout (cwd = temp dir), the same way the server is
+ *  started below, and accepts only tilewise's own answer: the installed distribution's version. */
+function tilewiseVersion(python: string): Promise<string | undefined> {
     return new Promise((resolve) => {
-        execFile(python, ['-c', 'import server.cli'], { cwd: os.tmpdir(), timeout: 30_000 }, (err) => resolve(!err));
+        execFile(python, VERSION_ARGS, { cwd: os.tmpdir(), timeout: 30_000 }, (err, stdout) =>
+            resolve(err ? undefined : parseVersion(String(stdout))),
+        );
     });
 }
 
@@ -78,7 +80,7 @@ async function startClient(output: vscode.LogOutputChannel): Promise<void> {
         platform: process.platform,
         home: os.homedir(),
     });
-    const { found, tried } = await findPython(list, canImport);
+    const { found, tried } = await findPython(list, tilewiseVersion);
     if (!found) {
         const message = notFoundMessage(tried, configured.trim() !== '');
         output.appendLine(message);
@@ -88,7 +90,7 @@ async function startClient(output: vscode.LogOutputChannel): Promise<void> {
         }
         return;
     }
-    output.appendLine(`tilewise server: ${found.python} -m server.cli serve (${found.why})`);
+    output.appendLine(`tilewise ${found.version} server: ${found.python} -m server.cli serve (${found.why})`);
     const serverOptions: ServerOptions = {
         command: found.python,
         // stdio without a `transport` field: stdio is the default of `serve` (which also accepts --stdio)

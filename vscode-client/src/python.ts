@@ -1,5 +1,5 @@
 // Finding the Python that has tilewise installed. The candidate order and the search are pure functions of
-// their inputs; the "can this interpreter import the server" check is injected, so tests need no Python.
+// their inputs; the "which tilewise does this interpreter have" check is injected, so tests need no Python.
 import * as path from 'node:path';
 
 export interface PythonSources {
@@ -51,15 +51,27 @@ export function candidates(src: PythonSources): Candidate[] {
     return out.filter((c) => (seen.has(c.python) ? false : (seen.add(c.python), true)));
 }
 
-/** Returns the first candidate that can import the server, or the list of failures. */
+/** What the extension runs to ask an interpreter for tilewise: the CLI prints the installed distribution's
+ *  version, `tilewise X.Y.Z`. Importing `server.cli` is not enough: any package called `server` imports. */
+export const VERSION_ARGS = ['-m', 'server.cli', '--version'];
+
+/** The tilewise version in the output of VERSION_ARGS, or undefined when the output is anything else (another
+ *  program's `--version`, tilewise imported from a checkout that was never installed). */
+export function parseVersion(stdout: string): string | undefined {
+    const m = /^tilewise (\d+\.\d+[^\s]*)\s*$/.exec(stdout.trim());
+    return m ? m[1] : undefined;
+}
+
+/** Returns the first candidate that has tilewise (with its version), or the list of failures. */
 export async function findPython(
     list: Candidate[],
-    canImport: (python: string) => Promise<boolean>,
-): Promise<{ found?: Candidate; tried: Candidate[] }> {
+    versionOf: (python: string) => Promise<string | undefined>,
+): Promise<{ found?: Candidate & { version: string }; tried: Candidate[] }> {
     const tried: Candidate[] = [];
     for (const c of list) {
-        if (await canImport(c.python)) {
-            return { found: c, tried };
+        const version = await versionOf(c.python);
+        if (version !== undefined) {
+            return { found: { ...c, version }, tried };
         }
         tried.push(c);
     }
@@ -70,8 +82,8 @@ export async function findPython(
 export function notFoundMessage(tried: Candidate[], configured: boolean): string {
     const list = tried.map((c) => `${c.python} (${c.why})`).join(', ');
     const fix = configured
-        ? 'Fix tilewise.pythonPath so it names a Python where `python -c "import server.cli"` works'
+        ? 'Fix tilewise.pythonPath so it names a Python where `python -m server.cli --version` prints `tilewise <version>`'
         : 'Install tilewise into a virtual environment (`python3 -m venv .venv && .venv/bin/pip install -e /path/to/tilewise`, ' +
           'or `bash scripts/setup.sh` in the tilewise checkout) and set tilewise.pythonPath to its python';
-    return `tilewise: no Python with the tilewise server was found (tried ${list}). ${fix}.`;
+    return `tilewise: no Python with tilewise installed was found (tried ${list}). ${fix}.`;
 }

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
-import { candidates, expandPath, findPython, notFoundMessage } from '../src/python';
+import { VERSION_ARGS, candidates, expandPath, findPython, notFoundMessage, parseVersion } from '../src/python';
 
 const base = { configured: '', workspaceFolders: ['/ws/a', '/ws/b'], platform: 'linux' as NodeJS.Platform, home: '/home/u' };
 
@@ -34,17 +34,19 @@ test('a configured path is the only candidate, with ~ and ${workspaceFolder} exp
     assert.equal(expandPath('/x/~/y', '/ws', '/root'), '/x/~/y');
 });
 
-test('findPython returns the first candidate that can import the server and what failed before it', async () => {
+test('findPython returns the first candidate that has tilewise, its version, and what failed before it', async () => {
     const checked: string[] = [];
-    const canImport = async (py: string) => (checked.push(py), py === '/ws/b/.venv/bin/python' || py === 'python3');
-    const { found, tried } = await findPython(candidates(base), canImport);
+    const versionOf = async (py: string) => (
+        checked.push(py), py === '/ws/b/.venv/bin/python' || py === 'python3' ? '0.1.0' : undefined);
+    const { found, tried } = await findPython(candidates(base), versionOf);
     assert.equal(found?.python, '/ws/b/.venv/bin/python');
+    assert.equal(found?.version, '0.1.0');
     assert.deepEqual(tried.map((c) => c.python), ['/ws/a/.venv/bin/python', '/ws/a/venv/bin/python']);
     assert.equal(checked.length, 3); // stops at the first that works
 });
 
 test('when nothing works the message lists every candidate and says how to fix it', async () => {
-    const { found, tried } = await findPython(candidates(base), async () => false);
+    const { found, tried } = await findPython(candidates(base), async () => undefined);
     assert.equal(found, undefined);
     assert.equal(tried.length, 5);
     const msg = notFoundMessage(tried, false);
@@ -53,4 +55,24 @@ test('when nothing works the message lists every candidate and says how to fix i
     assert.match(msg, /tilewise\.pythonPath/);
     assert.match(msg, /pip install -e/);
     assert.match(notFoundMessage([{ python: '/bad', why: 'tilewise.pythonPath' }], true), /Fix tilewise\.pythonPath/);
+});
+
+test('only tilewise\'s own version line counts as tilewise', () => {
+    assert.deepEqual(VERSION_ARGS, ['-m', 'server.cli', '--version']);
+    assert.equal(parseVersion('tilewise 0.1.0\n'), '0.1.0');
+    assert.equal(parseVersion('tilewise 1.2.3rc1'), '1.2.3rc1');
+    // another package's `server.cli` (a web framework's, say) answers something else, or nothing
+    assert.equal(parseVersion(''), undefined);
+    assert.equal(parseVersion('server 2.0.1'), undefined);
+    assert.equal(parseVersion('usage: cli.py [-h]'), undefined);
+    // tilewise imported from a checkout that was never installed has no version to give
+    assert.equal(parseVersion('tilewise: not installed (pip install -e <the tilewise checkout>)'), undefined);
+    assert.equal(parseVersion('tilewise 0.1.0\nsomething else'), undefined);
+});
+
+test('the messages name the version check, not an import', () => {
+    const msg = notFoundMessage([{ python: '/bad', why: 'tilewise.pythonPath' }], true);
+    assert.match(msg, /python -m server\.cli --version/);
+    assert.doesNotMatch(msg, /import server/);
+    assert.match(notFoundMessage([], false), /no Python with tilewise installed/);
 });
