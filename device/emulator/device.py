@@ -44,6 +44,9 @@ DEFAULT_MEMORY_BYTES = 8 * 1024**3
 
 
 class EmulatorDevice:
+    """The CPU emulator, a `device.protocol.Device`: each run builds the operator against our AscendC headers (cached
+    per source and dtype binding) and runs it in a subprocess bounded by `timeout_s` and `memory_bytes`."""
+
     name = "emulator"
 
     def __init__(
