@@ -18,7 +18,7 @@ from device.protocol import Device
 from device.registry import make_device
 
 
-def test_the_emulator_satisfies_the_protocol():
+def test_the_emulator_satisfies_the_protocol() -> None:
     device: Device = EmulatorDevice()  # the static check: a type checker refuses this line if the class drifts
     assert isinstance(device, Device) and isinstance(make_device("emulator"), Device)
     assert isinstance(device.name, str) and device.chip.name

@@ -96,7 +96,7 @@ class BowlDevice:
         return m
 
 
-def test_the_fake_device_satisfies_the_protocol():
+def test_the_fake_device_satisfies_the_protocol() -> None:
     device: Device = BowlDevice()  # the static check: a type checker refuses this line if the class drifts
     assert isinstance(device, Device)
 
@@ -110,6 +110,7 @@ def op(tmp_path_factory) -> Operator:
 
 def tune(op: Operator, name: str, budget: int, seed: int = 0, workers: int = 1) -> tuple[TuneResult, BowlDevice]:
     device = BowlDevice()
+    assert op.manifest is not None
     tuner = Tuner(op, device, op.manifest.cases, strategy=name, budget=budget, seed=seed, workers=workers, space=SPACE)
     list(tuner.events())
     return tuner.result(), device
