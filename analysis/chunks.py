@@ -22,29 +22,29 @@ T = TypeVar("T")
 
 
 class _Entry(Generic[T]):
-    """One chunk's result, and the fields of the objects in it that hold positions (sorted once, moved often)."""
+    """One chunk's result, and the objects in it that hold positions, sorted once by what they hold (moved often)."""
 
     __slots__ = ("value", "start", "row", "_spans", "_lines", "_ranges")
 
     def __init__(self, value: T, start: int, row: int, movable: list):
         self.value, self.start, self.row = value, start, row
-        dicts = [obj.__dict__ for obj in movable]
-        self._spans = [d for d in dicts if "start" in d]  # byte offsets: start, end
-        self._lines = [d for d in dicts if "line" in d and "end_line" not in d]  # a line alone (a knob)
-        self._ranges = [d for d in dicts if "end_line" in d]  # lines: line, end_line
+        # A record holds byte offsets (`start`, `end`), a line range (`line`, `end_line`), or a line alone (a knob).
+        self._spans = [o for o in movable if hasattr(o, "start")]
+        self._ranges = [o for o in movable if hasattr(o, "end_line")]
+        self._lines = [o for o in movable if hasattr(o, "line") and not hasattr(o, "end_line")]
 
     def move_to(self, start: int, row: int) -> None:
         delta, rows = start - self.start, row - self.row
         if delta:
-            for d in self._spans:
-                d["start"] += delta
-                d["end"] += delta
+            for o in self._spans:
+                o.start += delta
+                o.end += delta
         if rows:
-            for d in self._ranges:
-                d["line"] += rows
-                d["end_line"] += rows
-            for d in self._lines:
-                d["line"] += rows
+            for o in self._ranges:
+                o.line += rows
+                o.end_line += rows
+            for o in self._lines:
+                o.line += rows
         self.start, self.row = start, row
 
 

@@ -1,16 +1,27 @@
 """The typed operator model: everything the sources say about one AscendC operator.
 
 Built by `analysis.extract`; read by the lint rules, the CLI (`tilewise inspect`), and later the emulator and tuner.
+
+The records are slotted dataclasses: the extractor builds thousands per file on every keystroke, and plain
+constructors are several times cheaper than pydantic's validation (values come from tilewise itself, never from
+users, so there is nothing to validate). Pydantic stays at the boundary: `model_json` serialises a model for
+`tilewise inspect --format json`, leaving out the byte offsets marked `_HIDDEN`.
 """
 
 from __future__ import annotations
 
-from typing import Literal
+from dataclasses import dataclass, field
+from functools import cache
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, Field, PrivateAttr
+from pydantic import Field, TypeAdapter
+
+# Byte offsets and caches: kept for edits and lookups, left out of the JSON a user or a client reads.
+_HIDDEN = Field(exclude=True)
 
 
-class Loc(BaseModel):
+@dataclass(slots=True, kw_only=True)
+class Loc:
     """A range in a file: 1-based lines, 1-based columns in characters, plus byte offsets for edits."""
 
     file: str
@@ -18,11 +29,12 @@ class Loc(BaseModel):
     col: int
     end_line: int
     end_col: int
-    start: int = Field(0, exclude=True)
-    end: int = Field(0, exclude=True)
+    start: Annotated[int, _HIDDEN] = 0
+    end: Annotated[int, _HIDDEN] = 0
 
 
-class Expr(BaseModel):
+@dataclass(slots=True, kw_only=True)
+class Expr:
     """A source expression, with its value when it evaluates to a constant integer.
 
     API-call arguments carry only byte offsets, counted from the start of their call (`loc` None, `value` only for
@@ -32,20 +44,22 @@ class Expr(BaseModel):
     text: str
     value: int | None = None
     loc: Loc | None = None
-    start: int = Field(0, exclude=True)
-    end: int = Field(0, exclude=True)
+    start: Annotated[int, _HIDDEN] = 0
+    end: Annotated[int, _HIDDEN] = 0
 
 
-class TensorParam(BaseModel):
+@dataclass(slots=True, kw_only=True)
+class TensorParam:
     name: str
     param_type: str = "REQUIRED"
-    dtypes: list[str] = []
+    dtypes: list[str] = field(default_factory=list)
     dtype_note: str | None = None  # why `dtypes` is empty when the OpDef's list could not be read (a helper call)
-    formats: list[str] = []
+    formats: list[str] = field(default_factory=list)
     loc: Loc | None = None
 
 
-class AttrDef(BaseModel):
+@dataclass(slots=True, kw_only=True)
+class AttrDef:
     name: str
     type: str = "unknown"  # Float | Int | Bool | String | ListInt | ListFloat | ...
     required: bool = False
@@ -53,19 +67,21 @@ class AttrDef(BaseModel):
     loc: Loc | None = None
 
 
-class OpDef(BaseModel):
+@dataclass(slots=True, kw_only=True)
+class OpDef:
     name: str
-    inputs: list[TensorParam] = []
-    outputs: list[TensorParam] = []
-    attrs: list[AttrDef] = []
+    inputs: list[TensorParam] = field(default_factory=list)
+    outputs: list[TensorParam] = field(default_factory=list)
+    attrs: list[AttrDef] = field(default_factory=list)
     tiling_func: str | None = None
     infer_shape: str | None = None
     infer_dtype: str | None = None
-    configs: list[str] = []
+    configs: list[str] = field(default_factory=list)
     loc: Loc | None = None
 
 
-class TilingField(BaseModel):
+@dataclass(slots=True, kw_only=True)
+class TilingField:
     name: str
     type: str
     array_len: int | None = None
@@ -73,30 +89,34 @@ class TilingField(BaseModel):
     loc: Loc
 
 
-class TilingStruct(BaseModel):
+@dataclass(slots=True, kw_only=True)
+class TilingStruct:
     name: str
     op_type: str | None = None
-    fields: list[TilingField] = []
+    fields: list[TilingField] = field(default_factory=list)
     loc: Loc
 
 
-class SetterCall(BaseModel):
+@dataclass(slots=True, kw_only=True)
+class SetterCall:
     field: str
     expr: Expr
     loc: Loc
 
 
-class TilingFunction(BaseModel):
+@dataclass(slots=True, kw_only=True)
+class TilingFunction:
     name: str
     loc: Loc
-    block_dim: list[Expr] = []
-    setters: list[SetterCall] = []
-    tiling_keys: list[Expr] = []
-    workspace: list[Expr] = []
+    block_dim: list[Expr] = field(default_factory=list)
+    setters: list[SetterCall] = field(default_factory=list)
+    tiling_keys: list[Expr] = field(default_factory=list)
+    workspace: list[Expr] = field(default_factory=list)
     uses_platform: bool = False
 
 
-class KernelParam(BaseModel):
+@dataclass(slots=True, kw_only=True)
+class KernelParam:
     type: str  # as written, without the `__gm__` the parser does not see (`float*` for `__gm__ float* x`)
     name: str
     gm: bool = False  # a pointer into global memory: `GM_ADDR x`, `__gm__ float* x`, `const __gm__ uint8_t* x`
@@ -107,23 +127,26 @@ class KernelParam(BaseModel):
         return self.gm or "GM_ADDR" in self.type
 
 
-class KernelEntry(BaseModel):
+@dataclass(slots=True, kw_only=True)
+class KernelEntry:
     name: str
     file: str
-    params: list[KernelParam] = []
+    params: list[KernelParam] = field(default_factory=list)
     has_aicore: bool = True
     has_global: bool = True
     loc: Loc
 
 
-class KernelClass(BaseModel):
+@dataclass(slots=True, kw_only=True)
+class KernelClass:
     name: str
-    template_params: list[str] = []
-    methods: list[str] = []
+    template_params: list[str] = field(default_factory=list)
+    methods: list[str] = field(default_factory=list)
     loc: Loc
 
 
-class QueueDecl(BaseModel):
+@dataclass(slots=True, kw_only=True)
+class QueueDecl:
     name: str
     kind: Literal["TQue", "TQueBind", "TBuf"]
     position: str | None = None  # VECIN, VECOUT, VECCALC, ... (src->dst for TQueBind)
@@ -134,7 +157,8 @@ class QueueDecl(BaseModel):
     loc: Loc
 
 
-class InitBufferCall(BaseModel):
+@dataclass(slots=True, kw_only=True)
+class InitBufferCall:
     queue: str
     num: Expr
     size: Expr
@@ -143,42 +167,48 @@ class InitBufferCall(BaseModel):
     loc: Loc
 
 
-class LoopInfo(BaseModel):
+@dataclass(slots=True, kw_only=True)
+class LoopInfo:
     kind: Literal["for", "while", "do"]
     header: str
     loc: Loc
 
 
-class ApiCall(BaseModel):
+@dataclass(slots=True, kw_only=True)
+class ApiCall:
     name: str
     receiver: str | None = None
     template_args: str | None = None
-    args: list[Expr] = []
+    args: list[Expr] = field(default_factory=list)
     function: str | None = None  # enclosing function or method
     owner: str | None = None  # enclosing class
-    loops: list[LoopInfo] = []  # lexically enclosing loops, innermost first
+    loops: list[LoopInfo] = field(default_factory=list)  # lexically enclosing loops, innermost first
     in_loop: bool = False  # lexically, or because a caller calls its function from a loop
     loc: Loc
 
 
-class TilingDataUse(BaseModel):
+@dataclass(slots=True, kw_only=True)
+class TilingDataUse:
     var: str
     struct: str | None = None
     loc: Loc
 
 
-class TilingRead(BaseModel):
+@dataclass(slots=True, kw_only=True)
+class TilingRead:
     var: str
     field: str
     loc: Loc
 
 
-class TilingKeyBranch(BaseModel):
+@dataclass(slots=True, kw_only=True)
+class TilingKeyBranch:
     key: Expr
     loc: Loc
 
 
-class Knob(BaseModel):
+@dataclass(slots=True, kw_only=True)
+class Knob:
     """An integer constant that decides the tiling, and where its literal stands so a tuner can rewrite it."""
 
     name: str
@@ -194,28 +224,32 @@ class Knob(BaseModel):
     literal: Loc
 
 
-class Launch(BaseModel):
+@dataclass(slots=True, kw_only=True)
+class Launch:
     kernel: str
     block_dim: Expr
     loc: Loc
 
 
-class Kernel(BaseModel):
+@dataclass(slots=True, kw_only=True)
+class Kernel:
     entry: str | None = None
     file: str | None = None
-    entries: list[KernelEntry] = []
-    classes: list[KernelClass] = []
+    entries: list[KernelEntry] = field(default_factory=list)
+    classes: list[KernelClass] = field(default_factory=list)
 
 
-class Tiling(BaseModel):
+@dataclass(slots=True, kw_only=True)
+class Tiling:
     struct: str | None = None
-    fields: list[TilingField] = []
-    structs: list[TilingStruct] = []
+    fields: list[TilingField] = field(default_factory=list)
+    structs: list[TilingStruct] = field(default_factory=list)
     function: str | None = None
-    functions: list[TilingFunction] = []
+    functions: list[TilingFunction] = field(default_factory=list)
 
 
-class Problem(BaseModel):
+@dataclass(slots=True, kw_only=True)
+class Problem:
     """Something that stopped part of the model from being built, as a one-line message."""
 
     file: str
@@ -223,33 +257,36 @@ class Problem(BaseModel):
     message: str
 
 
-class OperatorModel(BaseModel):
+@dataclass(slots=True, kw_only=True)
+class OperatorModel:
     operator: str
     layout: Literal["project", "invocation", "atb"]
     root: str
-    files: list[str] = []
-    host_files: list[str] = []
-    kernel_files: list[str] = []
+    files: list[str] = field(default_factory=list)
+    host_files: list[str] = field(default_factory=list)
+    kernel_files: list[str] = field(default_factory=list)
     opdef: OpDef | None = None
-    inputs: list[TensorParam] = []
-    outputs: list[TensorParam] = []
-    attrs: list[AttrDef] = []
-    kernel: Kernel = Kernel()
-    tiling: Tiling = Tiling()
-    pipes: list[str] = []  # TPipe objects
-    queues: list[QueueDecl] = []
-    init_buffers: list[InitBufferCall] = []
-    api_calls: list[ApiCall] = []
-    tiling_data_uses: list[TilingDataUse] = []
-    tiling_reads: list[TilingRead] = []
-    tiling_key_branches: list[TilingKeyBranch] = []
-    launches: list[Launch] = []
-    knobs: list[Knob] = []
-    syntax_errors: list[Loc] = []
-    problems: list[Problem] = []
+    inputs: list[TensorParam] = field(default_factory=list)
+    outputs: list[TensorParam] = field(default_factory=list)
+    attrs: list[AttrDef] = field(default_factory=list)
+    kernel: Kernel = field(default_factory=Kernel)
+    tiling: Tiling = field(default_factory=Tiling)
+    pipes: list[str] = field(default_factory=list)  # TPipe objects
+    queues: list[QueueDecl] = field(default_factory=list)
+    init_buffers: list[InitBufferCall] = field(default_factory=list)
+    api_calls: list[ApiCall] = field(default_factory=list)
+    tiling_data_uses: list[TilingDataUse] = field(default_factory=list)
+    tiling_reads: list[TilingRead] = field(default_factory=list)
+    tiling_key_branches: list[TilingKeyBranch] = field(default_factory=list)
+    launches: list[Launch] = field(default_factory=list)
+    knobs: list[Knob] = field(default_factory=list)
+    syntax_errors: list[Loc] = field(default_factory=list)
+    problems: list[Problem] = field(default_factory=list)
 
     # (id, length) of `api_calls` when indexed, then API name -> positions in it, and class -> positions
-    _call_index: tuple[int, int, dict[str, list[int]], dict[str | None, list[int]]] | None = PrivateAttr(None)
+    _call_index: Annotated[tuple[int, int, dict[str, list[int]], dict[str | None, list[int]]] | None, _HIDDEN] = field(
+        default=None, init=False, repr=False, compare=False
+    )
 
     def set_call_index(self, by_name: dict[str, list[int]], by_owner: dict[str | None, list[int]]) -> None:
         """The builder knows both indexes already (kept per chunk): hand them over instead of rebuilding them."""
@@ -283,42 +320,11 @@ class OperatorModel(BaseModel):
         return next((k for k in self.knobs if k.name == name), None)
 
 
-_DEFAULTS: dict[type, tuple[dict[str, object], dict[str, object]]] = {}
-_set = object.__setattr__
+@cache
+def _adapter() -> TypeAdapter[OperatorModel]:
+    return TypeAdapter(OperatorModel)  # (built on first use: only `inspect --format json` needs it)
 
 
-def make(cls: type[BaseModel], **values):
-    """Construct a model from values tilewise computed itself, skipping validation.
-
-    The extractor builds thousands of these per file and pydantic's `model_construct` is slower than validation.
-    Values must already have the right types; anything read from users goes through validation instead.
-    """
-    plain, factories = _DEFAULTS.get(cls) or _defaults(cls)
-    if len(values) < len(plain) + len(factories):
-        for name, default in plain.items():
-            values.setdefault(name, default)
-        for name, factory in factories.items():
-            if name not in values:
-                values[name] = factory()
-    obj = cls.__new__(cls)
-    _set(obj, "__dict__", values)
-    _set(obj, "__pydantic_fields_set__", set())
-    _set(obj, "__pydantic_extra__", None)
-    _set(obj, "__pydantic_private__", None)
-    return obj
-
-
-def _defaults(cls: type[BaseModel]) -> tuple[dict[str, object], dict[str, object]]:
-    plain: dict[str, object] = {}
-    factories: dict[str, object] = {}
-    for name, f in cls.model_fields.items():
-        if f.default_factory is not None:
-            factories[name] = f.default_factory
-        elif isinstance(f.default, list | dict):
-            factories[name] = type(f.default)
-        elif f.is_required():
-            continue
-        else:
-            plain[name] = f.default
-    _DEFAULTS[cls] = (plain, factories)
-    return plain, factories
+def model_json(model: OperatorModel) -> dict[str, Any]:
+    """The model as JSON data, as `tilewise inspect --format json` prints it (byte offsets and caches left out)."""
+    return _adapter().dump_python(model, mode="json")

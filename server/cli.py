@@ -20,7 +20,7 @@ from analysis.chip import builtin_chips, load_chip
 from analysis.errors import TilewiseError
 from analysis.findings import Finding
 from analysis.lint import lint
-from analysis.model import OperatorModel, Problem
+from analysis.model import OperatorModel, Problem, model_json
 from analysis.operator import Operator, load_operator
 from analysis.project import discover
 from device.registry import DEVICES
@@ -46,7 +46,7 @@ def _problem_line(p: Problem) -> str:
 
 # ---- inspect -------------------------------------------------------------------------------------------------
 def inspect_json(model: OperatorModel) -> dict:
-    data = model.model_dump(mode="json")
+    data = model_json(model)
     data["kernel"] = {**data["kernel"], "file": _rel(model.kernel.file) if model.kernel.file else None}
     return data
 

@@ -4,6 +4,7 @@ analysis of the same text gives."""
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import random
 import re
@@ -12,7 +13,6 @@ from pathlib import Path
 import pytest
 from opgen import big_kernel, write_operator
 from paths import EXAMPLES
-from pydantic import BaseModel
 
 from analysis.chip import load_chip
 from analysis.chunks import memo
@@ -51,9 +51,9 @@ SNIPPETS = [
 
 
 def dump(obj):
-    """Everything in a model, positions included (`start`/`end` are left out of pydantic's own dump)."""
-    if isinstance(obj, BaseModel):
-        return {k: dump(v) for k, v in obj.__dict__.items()}
+    """Everything in a model, positions included (`start`/`end` are left out of its JSON), caches left out."""
+    if dataclasses.is_dataclass(obj) and not isinstance(obj, type):
+        return {f.name: dump(getattr(obj, f.name)) for f in dataclasses.fields(obj) if not f.name.startswith("_")}
     if isinstance(obj, list):
         return [dump(x) for x in obj]
     return obj

@@ -15,7 +15,7 @@ from tree_sitter import Node
 from analysis.evaluate import Evaluator, parse_int_literal
 from analysis.extract.context import BuildContext, FileFacts
 from analysis.knobs import is_tuned, parse_annotation, role_of
-from analysis.model import Knob, OperatorModel, Problem, make
+from analysis.model import Knob, OperatorModel, Problem
 from analysis.source import SourceFile
 from analysis.treeutil import arg_nodes, enclosing_function, squash
 
@@ -140,8 +140,7 @@ def make_knob(
     """The knob whose literal spans `start`..`end`, with the tuning annotations of its line."""
     literal = ctx.loc(sf, start, end)
     line = sf.line_text(literal.line)
-    knob = make(
-        Knob,
+    knob = Knob(
         name=name,
         value=value,
         file=sf.path,

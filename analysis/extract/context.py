@@ -16,7 +16,7 @@ from tree_sitter import Node
 from analysis.chunks import memo
 from analysis.errors import TilewiseError
 from analysis.evaluate import Evaluator
-from analysis.model import Expr, Loc, Problem, make
+from analysis.model import Expr, Loc, Problem
 from analysis.project import OperatorProject
 from analysis.queues import QueueType
 from analysis.source import Chunk, SourceFile
@@ -68,7 +68,7 @@ class BuildContext:
     def loc(self, sf: SourceFile, start: int, end: int) -> Loc:
         line, col = sf.line_col(start)
         end_line, end_col = sf.line_col(end)
-        loc = make(Loc, file=sf.path, line=line, col=col, end_line=end_line, end_col=end_col, start=start, end=end)
+        loc = Loc(file=sf.path, line=line, col=col, end_line=end_line, end_col=end_col, start=start, end=end)
         if self.movable is not None:
             self.movable.append(loc)
         return loc
@@ -78,10 +78,9 @@ class BuildContext:
 
     def expr(self, sf: SourceFile, node: Node | None, ev: Evaluator | None = None) -> Expr:
         if node is None:
-            return make(Expr, text="", value=None, loc=None)
+            return Expr(text="", value=None, loc=None)
         value = ev.value(node) if ev else None
-        expr = make(
-            Expr,
+        expr = Expr(
             text=squash(sf.node_text(node)),
             value=value,
             loc=self.nloc(sf, node),

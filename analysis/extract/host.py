@@ -25,7 +25,6 @@ from analysis.model import (
     TilingField,
     TilingFunction,
     TilingStruct,
-    make,
 )
 from analysis.source import Chunk, SourceFile
 from analysis.treeutil import arg_nodes, call_parts, function_name, squash
@@ -38,15 +37,12 @@ def tiling_structs(ctx: BuildContext, model: OperatorModel) -> None:
         current: TilingStruct | None = None
         for m in f.sf.pre.marks:
             if m.kind == "tiling_begin" and m.args:
-                current = make(
-                    TilingStruct, name=m.args[0].text, op_type=None, fields=[], loc=ctx.loc(f.sf, m.start, m.end)
-                )
+                current = TilingStruct(name=m.args[0].text, op_type=None, fields=[], loc=ctx.loc(f.sf, m.start, m.end))
                 structs.append(current)
             elif m.kind.startswith("tiling_field") and current is not None and len(m.args) >= 2:
                 array_len = parse_int_literal(m.args[1].text) if m.kind == "tiling_field_arr" else None
                 current.fields.append(
-                    make(
-                        TilingField,
+                    TilingField(
                         name=m.args[-1].text,
                         type=m.args[0].text,
                         array_len=array_len,
@@ -64,8 +60,7 @@ def tiling_structs(ctx: BuildContext, model: OperatorModel) -> None:
         s.op_type = registered.get(s.name)
     main = next((s for s in structs if model.opdef and s.op_type == model.opdef.name), None)
     main = main or next((s for s in structs if s.op_type), None) or (structs[0] if structs else None)
-    model.tiling = make(
-        Tiling,
+    model.tiling = Tiling(
         struct=main.name if main else None,
         fields=main.fields if main else [],
         structs=structs,
@@ -91,15 +86,14 @@ def _plain_structs_in(ctx: BuildContext, f: FileFacts, _chunk: Chunk) -> list[Ti
         body = cls.child_by_field_name("body")
         if name is None or body is None or "tiling" not in f.sf.node_text(name).lower():
             continue
-        s = make(TilingStruct, name=f.sf.node_text(name), op_type=None, fields=[], loc=ctx.nloc(f.sf, name))
+        s = TilingStruct(name=f.sf.node_text(name), op_type=None, fields=[], loc=ctx.nloc(f.sf, name))
         for fd in body.named_children:
             t = fd.child_by_field_name("type")
             for d in fd.children_by_field_name("declarator") if fd.type == "field_declaration" else []:
                 ident = d if d.type == "field_identifier" else d.child_by_field_name("declarator")
                 if t is not None and ident is not None:
                     s.fields.append(
-                        make(
-                            TilingField,
+                        TilingField(
                             name=f.sf.node_text(ident),
                             type=squash(f.sf.node_text(t)),
                             array_len=None,
@@ -122,8 +116,7 @@ def tiling_functions(ctx: BuildContext, model: OperatorModel) -> None:
             found += functions
     # Kept results are shared between builds: the model gets copies, and the folding below extends those.
     funcs = [
-        make(
-            TilingFunction,
+        TilingFunction(
             name=tf.name,
             loc=tf.loc,
             block_dim=list(tf.block_dim),
@@ -169,8 +162,7 @@ def _tiling_functions_in(ctx: BuildContext, f: FileFacts, wanted: str | None) ->
             continue
         if is_tiling:
             covered.append(fn)
-        tf = make(
-            TilingFunction,
+        tf = TilingFunction(
             name=name or "",
             loc=ctx.nloc(f.sf, fn),
             block_dim=[],
@@ -198,7 +190,7 @@ def _tiling_calls(ctx: BuildContext, sf: SourceFile, fn: Node, tf: TilingFunctio
         elif name in ("SetTilingKey", "SetTilingId") and args:
             tf.tiling_keys.append(ctx.expr(sf, args[0], ev))
         elif name.startswith("set_") and len(args) == 1:
-            tf.setters.append(make(SetterCall, field=name[4:], expr=ctx.expr(sf, args[0], ev), loc=ctx.nloc(sf, call)))
+            tf.setters.append(SetterCall(field=name[4:], expr=ctx.expr(sf, args[0], ev), loc=ctx.nloc(sf, call)))
         elif name == "GetWorkspaceSizes":
             assign = call.parent
             while assign is not None and assign.type not in ("init_declarator", "assignment_expression"):
@@ -232,10 +224,9 @@ def launches(ctx: BuildContext, model: OperatorModel) -> None:
                 node = f.sf.tree.root_node.named_descendant_for_byte_range(a.start, a.end)
                 value = ev.value(node) if node is not None and f.sf.node_text(node) == a.text else None
             model.launches.append(
-                make(
-                    Launch,
+                Launch(
                     kernel=m.name,
-                    block_dim=make(Expr, text=a.text, value=value, loc=ctx.loc(f.sf, a.start, a.end)),
+                    block_dim=Expr(text=a.text, value=value, loc=ctx.loc(f.sf, a.start, a.end)),
                     loc=ctx.loc(f.sf, m.start, m.end),
                 )
             )

@@ -33,7 +33,6 @@ from analysis.model import (
     TilingDataUse,
     TilingKeyBranch,
     TilingRead,
-    make,
 )
 from analysis.queues import (
     QueueType,
@@ -122,7 +121,6 @@ def kernel(ctx: BuildContext, model: OperatorModel) -> None:
             lambda _c: fingerprint,
         )
         tiling_vars: set[str] = set()
-        # (the model's lists are extended in place: `model.x += ...` would go through pydantic's __setattr__)
         queues, pipes, buffers = model.queues, model.pipes, model.init_buffers
         uses, branches = model.tiling_data_uses, model.tiling_key_branches
         for _, part in parts:
@@ -142,8 +140,7 @@ def kernel(ctx: BuildContext, model: OperatorModel) -> None:
         _tiling_reads(ctx, model, f.sf, parts, tiling_vars)
     main = next((e for e in entries if Path(e.file).stem == Path(ctx.project.root).name), None)
     main = main or (entries[0] if entries else None)
-    model.kernel = make(
-        Kernel,
+    model.kernel = Kernel(
         entry=main.name if main else None,
         file=main.file if main else None,
         entries=entries,
@@ -174,7 +171,7 @@ def _tiling_reads(ctx: BuildContext, model: OperatorModel, sf: SourceFile, parts
         ]
         for start, base, name, end in sorted(reads):
             model.tiling_reads.append(
-                make(TilingRead, var=base, field=name, loc=ctx.loc(sf, chunk.start + start, chunk.start + end))
+                TilingRead(var=base, field=name, loc=ctx.loc(sf, chunk.start + start, chunk.start + end))
             )
 
 
@@ -199,9 +196,8 @@ def _calls_in_loops(model: OperatorModel, kept: list[KernelChunk], looping: froz
     for part in kept:
         if part.in_loop_applied != looping:  # (a kept chunk's flags are right while the call graph is the same)
             for api, fn_name in part.calls:
-                # Kept objects are shared between models: set the flag afresh, never accumulate (and skip
-                # pydantic's __setattr__, which costs more than the rest of this loop).
-                api.__dict__["in_loop"] = bool(api.loops) or fn_name in looping
+                # Kept objects are shared between models: set the flag afresh, never accumulate.
+                api.in_loop = bool(api.loops) or fn_name in looping
             part.in_loop_applied = looping
         base = len(model.api_calls)
         for index, local in ((by_name, part.by_name), (by_owner, part.by_owner)):
@@ -253,8 +249,7 @@ def _kernel_entries(ctx: BuildContext, f: FileFacts, part: KernelChunk) -> None:
         if not name or name == "main" or not (has_global or (extern_c and takes_gm)):
             continue
         part.entries.append(
-            make(
-                KernelEntry,
+            KernelEntry(
                 name=name,
                 file=f.sf.path,
                 params=_entry_params(f.sf, decl),
@@ -300,8 +295,7 @@ def _classes_and_queues(ctx: BuildContext, f: FileFacts, part: KernelChunk) -> N
             if m.type in ("function_definition", "declaration", "field_declaration") and function_name(f.sf, m)
         ]
         part.classes.append(
-            make(
-                KernelClass,
+            KernelClass(
                 name=f.sf.node_text(name),
                 template_params=tparams,
                 methods=methods,
@@ -326,7 +320,7 @@ def _queue_decl(ctx: BuildContext, part: KernelChunk, sf: SourceFile, decl: Node
         if alias is None:
             return
         kind = alias.kind
-        args = [make(Expr, text=a, value=eval_text(a, ev.env, ctx.type_sizes), loc=None) for a in alias.args]
+        args = [Expr(text=a, value=eval_text(a, ev.env, ctx.type_sizes), loc=None) for a in alias.args]
     if kind == "TPipe":
         part.pipes.extend(sf.node_text(d) for d, _ in declared_names(decl))
         return
@@ -335,15 +329,14 @@ def _queue_decl(ctx: BuildContext, part: KernelChunk, sf: SourceFile, decl: Node
     depth = None
     if index is not None:
         # AscendC's default depth is 1
-        depth = args[index] if len(args) > index else make(Expr, text="", value=1, loc=None)
+        depth = args[index] if len(args) > index else Expr(text="", value=1, loc=None)
         if depth.value is None:
             value = ev.env.get(depth.text)
             depth.value = value if value is not None else member_constant(sf, decl, depth.text, ev.value)
     owner = owner_class(sf, decl)
     for ident, size in declared_names(decl):
         part.queues.append(
-            make(
-                QueueDecl,
+            QueueDecl(
                 name=sf.node_text(ident),
                 kind=kind,
                 position=position,
@@ -379,12 +372,11 @@ def _api_calls(ctx: BuildContext, f: FileFacts, part: KernelChunk, user_function
         for lp in loops:
             info = loop_infos.get(lp.id)
             if info is None:
-                info = loop_infos[lp.id] = make(
-                    LoopInfo, kind=LOOP_TYPES[lp.type], header=loop_header(sf, lp), loc=ctx.nloc(sf, lp)
+                info = loop_infos[lp.id] = LoopInfo(
+                    kind=LOOP_TYPES[lp.type], header=loop_header(sf, lp), loc=ctx.nloc(sf, lp)
                 )
             infos.append(info)
-        api = make(
-            ApiCall,
+        api = ApiCall(
             name=name,
             receiver=receiver,
             template_args=targs,
@@ -415,8 +407,7 @@ def _fn_info(sf: SourceFile, fn: Node | None, cache: dict) -> tuple[str | None, 
 def _arg_expr(sf: SourceFile, node: Node, call_start: int) -> Expr:
     """An API call's argument; its offsets count from the call's start, so they stay true when the call moves."""
     value = parse_int_literal(sf.node_text(node)) if node.type == "number_literal" else None
-    return make(
-        Expr,
+    return Expr(
         text=squash(sf.node_text(node)),
         value=value,
         loc=None,
@@ -431,13 +422,12 @@ def _init_buffer(ctx: BuildContext, part: KernelChunk, sf: SourceFile, api: ApiC
         queue, num, size = (ctx.expr(sf, n, ev) for n in nodes)
     elif len(nodes) == 2:
         queue, size = (ctx.expr(sf, n, ev) for n in nodes)
-        num = make(Expr, text="1", value=1, loc=None)
+        num = Expr(text="1", value=1, loc=None)
     else:
         return
     total = num.value * size.value if num.value is not None and size.value is not None else None
     part.init_buffers.append(
-        make(
-            InitBufferCall,
+        InitBufferCall(
             queue=init_buffer_queue(queue.text),
             num=num,
             size=size,
@@ -464,8 +454,7 @@ def _tiling_data(
             var = sf.node_text(var_node)
             part.tiling_vars.add(var)
             part.data_uses.append(
-                make(
-                    TilingDataUse,
+                TilingDataUse(
                     var=var,
                     struct=sf.node_text(args[0]) if name != "GET_TILING_DATA" else struct,
                     loc=ctx.nloc(sf, call),
@@ -473,7 +462,7 @@ def _tiling_data(
             )
         elif name == "TILING_KEY_IS" and args:
             ev = ctx.evaluator(sf, "kernel")
-            part.key_branches.append(make(TilingKeyBranch, key=ctx.expr(sf, args[0], ev), loc=ctx.nloc(sf, call)))
+            part.key_branches.append(TilingKeyBranch(key=ctx.expr(sf, args[0], ev), loc=ctx.nloc(sf, call)))
     # Parameters and locals typed as the tiling struct also carry tiling data (`const FooTiling* t`).
     for decl in f.caps.get("decl", []) + f.caps.get("param", []):
         t = decl.child_by_field_name("type")

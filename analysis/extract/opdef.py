@@ -11,7 +11,7 @@ from tree_sitter import Node
 
 from analysis.evaluate import DTYPE_SIZES
 from analysis.extract.context import BuildContext, FileFacts
-from analysis.model import AttrDef, OpDef, OperatorModel, Problem, TensorParam, make
+from analysis.model import AttrDef, OpDef, OperatorModel, Problem, TensorParam
 from analysis.source import Chunk, SourceFile
 from analysis.treeutil import arg_nodes, function_name, param_names, squash
 
@@ -95,8 +95,7 @@ def _opdef_in(ctx: BuildContext, f: FileFacts, _chunk: Chunk) -> tuple[OpDef | N
         name = cls.child_by_field_name("name")
         if base is None or name is None or "OpDef" not in f.sf.node_text(base):
             continue
-        op = make(
-            OpDef,
+        op = OpDef(
             name=f.sf.node_text(name),
             inputs=[],
             outputs=[],
@@ -125,7 +124,7 @@ def _opdef_chain(
     head, head_args = chain[0]
     first_arg = _string_arg(sf, head_args)
     if head in ("Input", "Output") and first_arg:
-        t = make(TensorParam, name=first_arg, param_type="REQUIRED", dtypes=[], formats=[], loc=ctx.nloc(sf, head_args))
+        t = TensorParam(name=first_arg, param_type="REQUIRED", dtypes=[], formats=[], loc=ctx.nloc(sf, head_args))
         for method, args in chain[1:]:
             if method == "ParamType":
                 t.param_type = sf.node_text(args).strip("()").split("::")[-1]
@@ -140,7 +139,7 @@ def _opdef_chain(
         else:  # the same tensor declared again for another SoC config: merge what it allows
             known.dtypes += [d for d in t.dtypes if d not in known.dtypes]
     elif head == "Attr" and first_arg:
-        a = make(AttrDef, name=first_arg, type="unknown", required=False, default=None, loc=ctx.nloc(sf, head_args))
+        a = AttrDef(name=first_arg, type="unknown", required=False, default=None, loc=ctx.nloc(sf, head_args))
         for method, args in chain[1:]:
             if method == "AttrType":
                 a.required = "REQUIRED" in sf.node_text(args)
