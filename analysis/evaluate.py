@@ -12,6 +12,8 @@ import re
 
 from tree_sitter import Node
 
+from analysis.dtypes import DTYPE_SIZES as DTYPE_SIZES  # re-exported for the modules that import it from here
+
 TYPE_SIZES = {
     "half": 2,
     "float16_t": 2,
@@ -35,22 +37,6 @@ TYPE_SIZES = {
     "uint64_t": 8,
     "long": 8,
     "size_t": 8,
-}
-DTYPE_SIZES = {
-    "float16": 2,
-    "bfloat16": 2,
-    "float32": 4,
-    "float": 4,
-    "float64": 8,
-    "int8": 1,
-    "uint8": 1,
-    "bool": 1,
-    "int16": 2,
-    "uint16": 2,
-    "int32": 4,
-    "uint32": 4,
-    "int64": 8,
-    "uint64": 8,
 }
 _INT_RE = re.compile(r"^(0[xX][0-9a-fA-F']+|0[bB][01']+|[0-9][0-9']*)([uUlL]*)$")
 _MEMBER_PREFIXES = ("this->",)

@@ -22,8 +22,9 @@ from tree_sitter import Node
 
 from analysis.apis import COPIES, DOCS, VECTOR_BINARY, VECTOR_SCALAR, VECTOR_UNARY, pipe_of
 from analysis.chip import TimingConfig, load_chip, timing_config
+from analysis.dtypes import DTYPE_SIZES
 from analysis.errors import TilewiseError
-from analysis.evaluate import DTYPE_SIZES, TYPE_SIZES, Evaluator, parse_int_literal
+from analysis.evaluate import TYPE_SIZES, Evaluator, parse_int_literal
 from analysis.model import ApiCall, InitBufferCall
 from analysis.rules.base import RuleContext
 from analysis.source import SourceFile

@@ -13,23 +13,10 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, ValidationInfo, field_validator
 
+from analysis.dtypes import RUNNABLE
 from analysis.errors import ManifestError
 
-DTYPES = (
-    "float16",
-    "float32",
-    "bfloat16",
-    "float64",
-    "int8",
-    "uint8",
-    "int16",
-    "uint16",
-    "int32",
-    "uint32",
-    "int64",
-    "uint64",
-    "bool",
-)
+DTYPES = RUNNABLE  # the dtypes a case may give a tensor: those the emulator runs (analysis/dtypes.py)
 _DTYPE_ALIASES = {"half": "float16", "fp16": "float16", "float": "float32", "fp32": "float32", "bf16": "bfloat16"}
 
 

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 from tree_sitter import Node
 
-from analysis.evaluate import DTYPE_SIZES
+from analysis.dtypes import DTYPE_SIZES
 from analysis.rules._valueflow import VALUE, resolved_value, value_flow
 from analysis.source import SourceFile
 

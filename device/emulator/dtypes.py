@@ -1,4 +1,5 @@
-"""One table for the dtype names used by manifests, numpy, C++ and ge::DataType codes.
+"""The emulator's view of the dtype table (analysis/dtypes.py): each runnable dtype with its numpy type, C++ type
+and ge::DataType code, and the bfloat16 bit conversions.
 
 numpy has no bfloat16: bfloat16 tensors travel as their uint16 bit patterns and are widened to float32 for the
 golden and the comparison.
@@ -10,6 +11,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from analysis.dtypes import DTYPES as TABLE
+
 
 @dataclass(frozen=True)
 class DType:
@@ -19,23 +22,11 @@ class DType:
     ge: int  # ge::DataType code the host headers use
 
 
+# Derived from the analysis's table (names, C++ types, ge codes, numpy names), with numpy's types for the files.
 DTYPES = {
-    d.name: d
-    for d in (
-        DType("float32", np.float32, "float", 0),
-        DType("float16", np.float16, "half", 1),
-        DType("int8", np.int8, "int8_t", 2),
-        DType("int32", np.int32, "int32_t", 3),
-        DType("uint8", np.uint8, "uint8_t", 4),
-        DType("int16", np.int16, "int16_t", 6),
-        DType("uint16", np.uint16, "uint16_t", 7),
-        DType("uint32", np.uint32, "uint32_t", 8),
-        DType("int64", np.int64, "int64_t", 9),
-        DType("uint64", np.uint64, "uint64_t", 10),
-        DType("float64", np.float64, "double", 11),
-        DType("bool", np.bool_, "bool", 12),
-        DType("bfloat16", np.uint16, "bfloat16_t", 27),
-    )
+    d.name: DType(d.name, np.dtype(d.numpy).type, d.cpp, d.ge_code)
+    for d in TABLE
+    if d.cpp is not None and d.numpy is not None and d.ge_code is not None
 }
 BY_GE = {d.ge: d for d in DTYPES.values()}
 

@@ -1,0 +1,31 @@
+"""The one dtype table (analysis/dtypes.py) and what derives from it: the sizes, the manifest's list, the OpDef
+reader's ge::DataType names and the emulator's numpy types must say the same thing about each dtype."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from analysis import dtypes
+from analysis.evaluate import DTYPE_SIZES, TYPE_SIZES
+from analysis.extract import GE_DTYPES, GE_DTYPES_UNMODELLED
+from analysis.manifest import DTYPES as MANIFEST_DTYPES
+from device.emulator.dtypes import BY_GE, DTYPES
+
+
+def test_every_runnable_dtype_has_one_size_in_every_spelling():
+    for d in dtypes.DTYPES:
+        if d.cpp is None:
+            continue
+        assert np.dtype(d.numpy).itemsize == d.size == TYPE_SIZES[d.cpp] == DTYPE_SIZES[d.name], d.name
+        assert DTYPES[d.name].ge == d.ge_code and DTYPES[d.name].cpp == d.cpp
+    assert DTYPES["bfloat16"].numpy is np.uint16  # numpy has no bfloat16: its files hold the bit patterns
+    assert len(BY_GE) == len(DTYPES)  # ge codes are unique
+
+
+def test_the_other_tables_derive_from_it():
+    assert MANIFEST_DTYPES == tuple(DTYPES) == dtypes.RUNNABLE
+    assert GE_DTYPES == dtypes.GE_DTYPES and GE_DTYPES_UNMODELLED == dtypes.GE_DTYPES_UNMODELLED
+    assert GE_DTYPES["DT_FLOAT"] == "float32" and GE_DTYPES["DT_BF16"] == "bfloat16"
+    assert not set(dtypes.GE_DTYPES) & dtypes.GE_DTYPES_UNMODELLED
+    # types an OpDef may name but nothing runs or sizes
+    assert "complex64" not in DTYPE_SIZES and "complex64" not in DTYPES
