@@ -155,6 +155,15 @@ def timing_config(chip: Chip) -> TimingConfig:
         raise TilewiseError(chip.name, 0, f"chip timing section is invalid: {exc}") from None
 
 
+def cost_model(chip: Chip) -> TimingConfig:
+    """The chip's cost model for estimates (hover, explain, the lint rules' gains); a user's chip file without a
+    valid timing section borrows the default chip's, so an estimate never fails for want of one."""
+    try:
+        return timing_config(chip)
+    except TilewiseError:
+        return timing_config(load_chip())
+
+
 def chip_in_soc(chip_name: str, soc: str) -> bool:
     """Whether a chip file's name belongs to a SoC family: `910B2` to `ascend910b`, `310B` to `ascend310b`; `910B2`
     is not an `ascend910` (the first-generation 910) nor an `ascend910_93`."""

@@ -21,9 +21,8 @@ from typing import Literal
 from tree_sitter import Node
 
 from analysis.apis import COPIES, DOCS, VECTOR_BINARY, VECTOR_SCALAR, VECTOR_UNARY, pipe_of
-from analysis.chip import TimingConfig, load_chip, timing_config
+from analysis.chip import cost_model
 from analysis.dtypes import DTYPE_SIZES
-from analysis.errors import TilewiseError
 from analysis.evaluate import TYPE_SIZES, Evaluator, parse_int_literal
 from analysis.model import ApiCall, InitBufferCall
 from analysis.rules.base import RuleContext
@@ -135,19 +134,11 @@ class BufferExplanation:
     first_case: str | None = None
 
 
-def chip_timing(ctx: RuleContext) -> TimingConfig:
-    """The chip's timing constants; a user's chip file without a valid timing section borrows the default's."""
-    try:
-        return timing_config(ctx.chip)
-    except TilewiseError:
-        return timing_config(load_chip())
-
-
 def explain_call(ctx: RuleContext, call: ApiCall, first_case: str | None = None) -> CallExplanation:
     """The facts about one API call; `first_case` is the name of the manifest's first shape case, if any."""
     to_global = ctx.is_global(call.args[0].text) if call.name in COPIES and call.args else None
     pipe = pipe_of(call.name, receiver_is_global=to_global)
-    t = chip_timing(ctx)
+    t = cost_model(ctx.chip)
     cost = t.vector.get(call.name) if pipe == "vector" else None
     element = element_of(ctx, call)
     size = _size(ctx, call)

@@ -8,16 +8,12 @@ effect. Where the sizes are unknown statically, the bound comes from how many pi
 from __future__ import annotations
 
 from analysis.apis import COPIES, PIPES
-from analysis.chip import REPEAT_BYTES, Chip, TimingConfig, load_chip, timing_config
-from analysis.errors import TilewiseError
+from analysis.chip import REPEAT_BYTES, Chip, TimingConfig, cost_model
 
 
 def timing(chip: Chip) -> TimingConfig:
-    """The chip's timing constants; a user's chip file without a valid timing section borrows the default chip's."""
-    try:
-        return timing_config(chip)
-    except TilewiseError:
-        return timing_config(load_chip())
+    """The chip's cost model (`analysis.chip.cost_model`: the default chip's when the file has no valid timing)."""
+    return cost_model(chip)
 
 
 def loop_stages(ctx, owner: str | None) -> int:
