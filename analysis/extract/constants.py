@@ -92,23 +92,9 @@ def _constant(
     ctx: BuildContext, f: FileFacts, node: Node, ev: Evaluator, side: str, env: dict[str, int]
 ) -> Knob | None:
     """Add what a `#define` or declaration defines to `env`; the knob, when its value is a literal."""
-    sf = f.sf
     if node.type == "preproc_def":
-        name_node, value_node = node.child_by_field_name("name"), node.child_by_field_name("value")
-        if name_node is None or value_node is None:
-            return None
-        name = sf.node_text(name_node)
-        raw = sf.node_text(value_node)
-        literal = _literal_in(raw)
-        if literal is not None:
-            value, off, length = literal
-            env[name] = value
-            start = value_node.start_byte + len(raw[:off].encode())
-            return make_knob(ctx, sf, name, value, "define", side, start, start + length)
-        value = eval_text(raw, env, ctx.type_sizes)
-        if value is not None:
-            env[name] = value
-        return None
+        return _define(ctx, f.sf, node, side, env)
+    sf = f.sf
     quals = {sf.node_text(c) for c in node.children if c.type in ("type_qualifier", "storage_class_specifier")}
     kind = "constexpr" if "constexpr" in quals else "const" if "const" in quals else None
     type_node = node.child_by_field_name("type")
@@ -116,22 +102,47 @@ def _constant(
         return None
     knob = None
     for decl in node.children_by_field_name("declarator"):
-        if decl.type != "init_declarator":
+        found = _initialised(sf, decl, ev)
+        if found is None:
             continue
-        name_node, value_node = decl.child_by_field_name("declarator"), decl.child_by_field_name("value")
-        if name_node is None or value_node is None or name_node.type not in ("identifier", "field_identifier"):
-            continue
-        if value_node.type == "initializer_list" and value_node.named_child_count == 1:
-            value_node = value_node.named_children[0]
-        name = sf.node_text(name_node)
-        value = ev.value(value_node)
-        if value is None:
-            continue
+        name, value, value_node = found
         env[name] = value
         lit = _literal_node(value_node)
-        if lit is not None and knob is None:
+        if lit is not None and knob is None:  # (one knob per declaration: the first name a literal sets)
             knob = make_knob(ctx, sf, name, value, kind, side, lit.start_byte, lit.end_byte)
     return knob
+
+
+def _define(ctx: BuildContext, sf: SourceFile, node: Node, side: str, env: dict[str, int]) -> Knob | None:
+    """`#define NAME body`: its value when the body evaluates, and a knob when the body is one literal."""
+    name_node, value_node = node.child_by_field_name("name"), node.child_by_field_name("value")
+    if name_node is None or value_node is None:
+        return None
+    name = sf.node_text(name_node)
+    raw = sf.node_text(value_node)
+    literal = _literal_in(raw)
+    if literal is not None:
+        value, off, length = literal
+        env[name] = value
+        start = value_node.start_byte + len(raw[:off].encode())
+        return make_knob(ctx, sf, name, value, "define", side, start, start + length)
+    value = eval_text(raw, env, ctx.type_sizes)
+    if value is not None:
+        env[name] = value
+    return None
+
+
+def _initialised(sf: SourceFile, decl: Node, ev: Evaluator) -> tuple[str, int, Node] | None:
+    """(name, value, value node) of one `name = value` / `name{value}` declarator whose value evaluates."""
+    if decl.type != "init_declarator":
+        return None
+    name_node, value_node = decl.child_by_field_name("declarator"), decl.child_by_field_name("value")
+    if name_node is None or value_node is None or name_node.type not in ("identifier", "field_identifier"):
+        return None
+    if value_node.type == "initializer_list" and value_node.named_child_count == 1:
+        value_node = value_node.named_children[0]
+    value = ev.value(value_node)
+    return None if value is None else (sf.node_text(name_node), value, value_node)
 
 
 def make_knob(

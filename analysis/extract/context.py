@@ -78,7 +78,7 @@ class BuildContext:
 
     def expr(self, sf: SourceFile, node: Node | None, ev: Evaluator | None = None) -> Expr:
         if node is None:
-            return Expr(text="", value=None, loc=None)
+            return Expr(text="")
         value = ev.value(node) if ev else None
         expr = Expr(
             text=squash(sf.node_text(node)),

@@ -37,7 +37,7 @@ def tiling_structs(ctx: BuildContext, model: OperatorModel) -> None:
         current: TilingStruct | None = None
         for m in f.sf.pre.marks:
             if m.kind == "tiling_begin" and m.args:
-                current = TilingStruct(name=m.args[0].text, op_type=None, fields=[], loc=ctx.loc(f.sf, m.start, m.end))
+                current = TilingStruct(name=m.args[0].text, loc=ctx.loc(f.sf, m.start, m.end))
                 structs.append(current)
             elif m.kind.startswith("tiling_field") and current is not None and len(m.args) >= 2:
                 array_len = parse_int_literal(m.args[1].text) if m.kind == "tiling_field_arr" else None
@@ -64,8 +64,6 @@ def tiling_structs(ctx: BuildContext, model: OperatorModel) -> None:
         struct=main.name if main else None,
         fields=main.fields if main else [],
         structs=structs,
-        function=None,
-        functions=[],
     )
 
 
@@ -86,7 +84,7 @@ def _plain_structs_in(ctx: BuildContext, f: FileFacts, _chunk: Chunk) -> list[Ti
         body = cls.child_by_field_name("body")
         if name is None or body is None or "tiling" not in f.sf.node_text(name).lower():
             continue
-        s = TilingStruct(name=f.sf.node_text(name), op_type=None, fields=[], loc=ctx.nloc(f.sf, name))
+        s = TilingStruct(name=f.sf.node_text(name), loc=ctx.nloc(f.sf, name))
         for fd in body.named_children:
             t = fd.child_by_field_name("type")
             for d in fd.children_by_field_name("declarator") if fd.type == "field_declaration" else []:
@@ -96,8 +94,6 @@ def _plain_structs_in(ctx: BuildContext, f: FileFacts, _chunk: Chunk) -> list[Ti
                         TilingField(
                             name=f.sf.node_text(ident),
                             type=squash(f.sf.node_text(t)),
-                            array_len=None,
-                            struct_type=None,
                             loc=ctx.nloc(f.sf, fd),
                         )
                     )
@@ -165,11 +161,6 @@ def _tiling_functions_in(ctx: BuildContext, f: FileFacts, wanted: str | None) ->
         tf = TilingFunction(
             name=name or "",
             loc=ctx.nloc(f.sf, fn),
-            block_dim=[],
-            setters=[],
-            tiling_keys=[],
-            workspace=[],
-            uses_platform=False,
         )
         _tiling_calls(ctx, f.sf, fn, tf, ev)
         out.append((is_tiling, tf))
@@ -192,15 +183,28 @@ def _tiling_calls(ctx: BuildContext, sf: SourceFile, fn: Node, tf: TilingFunctio
         elif name.startswith("set_") and len(args) == 1:
             tf.setters.append(SetterCall(field=name[4:], expr=ctx.expr(sf, args[0], ev), loc=ctx.nloc(sf, call)))
         elif name == "GetWorkspaceSizes":
-            assign = call.parent
-            while assign is not None and assign.type not in ("init_declarator", "assignment_expression"):
-                assign = assign.parent
-            if assign is not None:
-                target = assign.child_by_field_name("declarator") or assign.child_by_field_name("left")
-                if target is not None:
-                    ws_vars.add(re.sub(r"[*&\s]", "", sf.node_text(target)))
-    if not ws_vars:
-        return
+            target = _assigned_to(sf, call)
+            if target is not None:
+                ws_vars.add(target)
+    if ws_vars:
+        _workspace_sizes(ctx, sf, fn, tf, ev, ws_vars)
+
+
+def _assigned_to(sf: SourceFile, call: Node) -> str | None:
+    """The variable a call's result is stored in (`size_t* ws = ctx->GetWorkspaceSizes(1);` -> `ws`)."""
+    assign = call.parent
+    while assign is not None and assign.type not in ("init_declarator", "assignment_expression"):
+        assign = assign.parent
+    if assign is None:
+        return None
+    target = assign.child_by_field_name("declarator") or assign.child_by_field_name("left")
+    return re.sub(r"[*&\s]", "", sf.node_text(target)) if target is not None else None
+
+
+def _workspace_sizes(
+    ctx: BuildContext, sf: SourceFile, fn: Node, tf: TilingFunction, ev: Evaluator, ws_vars: set[str]
+) -> None:
+    """The values a function stores through its workspace-size pointers (`ws[0] = size;`)."""
     for node in sf.facts("assign", fn):
         if node.type != "assignment_expression":
             continue

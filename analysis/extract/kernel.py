@@ -320,7 +320,7 @@ def _queue_decl(ctx: BuildContext, part: KernelChunk, sf: SourceFile, decl: Node
         if alias is None:
             return
         kind = alias.kind
-        args = [Expr(text=a, value=eval_text(a, ev.env, ctx.type_sizes), loc=None) for a in alias.args]
+        args = [Expr(text=a, value=eval_text(a, ev.env, ctx.type_sizes)) for a in alias.args]
     if kind == "TPipe":
         part.pipes.extend(sf.node_text(d) for d, _ in declared_names(decl))
         return
@@ -329,7 +329,7 @@ def _queue_decl(ctx: BuildContext, part: KernelChunk, sf: SourceFile, decl: Node
     depth = None
     if index is not None:
         # AscendC's default depth is 1
-        depth = args[index] if len(args) > index else Expr(text="", value=1, loc=None)
+        depth = args[index] if len(args) > index else Expr(text="", value=1)
         if depth.value is None:
             value = ev.env.get(depth.text)
             depth.value = value if value is not None else member_constant(sf, decl, depth.text, ev.value)
@@ -422,7 +422,7 @@ def _init_buffer(ctx: BuildContext, part: KernelChunk, sf: SourceFile, api: ApiC
         queue, num, size = (ctx.expr(sf, n, ev) for n in nodes)
     elif len(nodes) == 2:
         queue, size = (ctx.expr(sf, n, ev) for n in nodes)
-        num = Expr(text="1", value=1, loc=None)
+        num = Expr(text="1", value=1)
     else:
         return
     total = num.value * size.value if num.value is not None and size.value is not None else None

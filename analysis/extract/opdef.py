@@ -95,17 +95,7 @@ def _opdef_in(ctx: BuildContext, f: FileFacts, _chunk: Chunk) -> tuple[OpDef | N
         name = cls.child_by_field_name("name")
         if base is None or name is None or "OpDef" not in f.sf.node_text(base):
             continue
-        op = OpDef(
-            name=f.sf.node_text(name),
-            inputs=[],
-            outputs=[],
-            attrs=[],
-            tiling_func=None,
-            infer_shape=None,
-            infer_dtype=None,
-            configs=[],
-            loc=ctx.nloc(f.sf, name),
-        )
+        op = OpDef(name=f.sf.node_text(name), loc=ctx.nloc(f.sf, name))
         body = cls.child_by_field_name("body")
         for call in f.sf.facts("call", body) if body else []:
             if call.parent is not None and call.parent.type == "expression_statement":
@@ -124,14 +114,7 @@ def _opdef_chain(
     head, head_args = chain[0]
     first_arg = _string_arg(sf, head_args)
     if head in ("Input", "Output") and first_arg:
-        t = TensorParam(name=first_arg, param_type="REQUIRED", dtypes=[], formats=[], loc=ctx.nloc(sf, head_args))
-        for method, args in chain[1:]:
-            if method == "ParamType":
-                t.param_type = sf.node_text(args).strip("()").split("::")[-1]
-            elif method in ("DataType", "DataTypeList"):
-                _tensor_dtypes(ctx, sf, t, args, scope, problems)
-            elif method in ("Format", "FormatList"):
-                t.formats = [s.split("::")[-1].replace("FORMAT_", "") for s in _list_items(sf, args, scope)]
+        t = _tensor(ctx, sf, first_arg, chain, scope, problems)
         tensors = op.inputs if head == "Input" else op.outputs
         known = next((x for x in tensors if x.name == t.name), None)
         if known is None:
@@ -139,26 +122,51 @@ def _opdef_chain(
         else:  # the same tensor declared again for another SoC config: merge what it allows
             known.dtypes += [d for d in t.dtypes if d not in known.dtypes]
     elif head == "Attr" and first_arg:
-        a = AttrDef(name=first_arg, type="unknown", required=False, default=None, loc=ctx.nloc(sf, head_args))
-        for method, args in chain[1:]:
-            if method == "AttrType":
-                a.required = "REQUIRED" in sf.node_text(args)
-            elif method in ("Float", "Int", "Bool", "String", "ListInt", "ListFloat", "ListBool", "Type"):
-                a.type = method
-                inner = sf.node_text(args)[1:-1].strip()
-                a.default = inner or None
-        op.attrs.append(a)
+        op.attrs.append(_attr(ctx, sf, first_arg, chain))
     else:
-        for method, args in chain:
-            text = sf.node_text(args)[1:-1].strip()
-            if method == "SetTiling":
-                op.tiling_func = text.split("::")[-1]
-            elif method == "SetInferShape":
-                op.infer_shape = text.split("::")[-1]
-            elif method == "SetInferDataType":
-                op.infer_dtype = text.split("::")[-1]
-            elif method == "AddConfig":
-                op.configs.append(text.split(",")[0].strip().strip('"'))
+        _settings(sf, op, chain)
+
+
+def _tensor(
+    ctx: BuildContext, sf: SourceFile, name: str, chain: list[tuple[str, Node]], scope: Node, problems: list[Problem]
+) -> TensorParam:
+    """`Input("x").ParamType(...).DataType(...).Format(...)`."""
+    t = TensorParam(name=name, loc=ctx.nloc(sf, chain[0][1]))
+    for method, args in chain[1:]:
+        if method == "ParamType":
+            t.param_type = sf.node_text(args).strip("()").split("::")[-1]
+        elif method in ("DataType", "DataTypeList"):
+            _tensor_dtypes(ctx, sf, t, args, scope, problems)
+        elif method in ("Format", "FormatList"):
+            t.formats = [s.split("::")[-1].replace("FORMAT_", "") for s in _list_items(sf, args, scope)]
+    return t
+
+
+def _attr(ctx: BuildContext, sf: SourceFile, name: str, chain: list[tuple[str, Node]]) -> AttrDef:
+    """`Attr("alpha").AttrType(OPTIONAL).Float(1.0)`: the type is the method that gives the default."""
+    a = AttrDef(name=name, loc=ctx.nloc(sf, chain[0][1]))
+    for method, args in chain[1:]:
+        if method == "AttrType":
+            a.required = "REQUIRED" in sf.node_text(args)
+        elif method in ("Float", "Int", "Bool", "String", "ListInt", "ListFloat", "ListBool", "Type"):
+            a.type = method
+            inner = sf.node_text(args)[1:-1].strip()
+            a.default = inner or None
+    return a
+
+
+def _settings(sf: SourceFile, op: OpDef, chain: list[tuple[str, Node]]) -> None:
+    """`this->SetInferShape(...)`, `this->AICore().SetTiling(...).AddConfig("ascend910b")` and the like."""
+    for method, args in chain:
+        text = sf.node_text(args)[1:-1].strip()
+        if method == "SetTiling":
+            op.tiling_func = text.split("::")[-1]
+        elif method == "SetInferShape":
+            op.infer_shape = text.split("::")[-1]
+        elif method == "SetInferDataType":
+            op.infer_dtype = text.split("::")[-1]
+        elif method == "AddConfig":
+            op.configs.append(text.split(",")[0].strip().strip('"'))
 
 
 def _tensor_dtypes(
