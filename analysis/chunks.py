@@ -67,7 +67,8 @@ class ChunkMemo(Generic[T]):
         appends each position-bearing object it creates to `movable`. `fingerprint(chunk)` is called just before
         a chunk is looked up, and `then(result)` just after, kept or computed: a pass whose chunks depend on the
         ones before them (constants) applies each result there, so the next fingerprint sees it."""
-        old, new = self._entries, {}
+        old: dict[tuple[bytes, Hashable], list[_Entry[T]]] = self._entries
+        new: dict[tuple[bytes, Hashable], list[_Entry[T]]] = {}
         out: list[tuple[Chunk, T]] = []
         self.hits = self.misses = 0
         for chunk in sf.chunks():

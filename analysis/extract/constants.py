@@ -76,7 +76,7 @@ def _constants_in(ctx: BuildContext, f: FileFacts, env: dict[str, int]) -> Const
     before = dict(env)
     part = ConstantsChunk({}, [], [])
     ev = Evaluator(f.sf.node_text, env, ctx.type_sizes)
-    items = [(n.start_byte, n) for n in f.caps.get("define", []) + f.caps.get("decl", [])]
+    items = [(n.start_byte, n) for n in f.caps.get("define") + f.caps.get("decl")]
     try:
         for _, node in sorted(items, key=lambda x: x[0]):
             knob = _constant(ctx, f, node, ev, f.side, env)

@@ -10,10 +10,11 @@ from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Iterable
 from dataclasses import dataclass, field
+from typing import TypeVar
 
 from tree_sitter import Node
 
-from analysis.chunks import memo
+from analysis.chunks import ChunkMemo, memo
 from analysis.errors import TilewiseError
 from analysis.evaluate import Evaluator
 from analysis.model import Expr, Loc, Problem
@@ -21,6 +22,8 @@ from analysis.project import OperatorProject
 from analysis.queues import QueueType
 from analysis.source import Chunk, SourceFile
 from analysis.treeutil import call_parts, squash
+
+T = TypeVar("T")
 
 
 @dataclass(slots=True)
@@ -30,7 +33,7 @@ class Facts:
     sf: SourceFile
     chunk: Chunk | None = None
 
-    def get(self, kind: str, default: list[Node] | None = None) -> list[Node]:
+    def get(self, kind: str) -> list[Node]:
         if self.chunk is None:
             return self.sf.facts(kind)
         return self.sf.facts_in(self.chunk.start, self.chunk.end).get(kind, [])
@@ -120,18 +123,19 @@ class BuildContext:
         self,
         f: FileFacts,
         name: str,
-        extract: Callable[[FileFacts, Chunk], object],
+        extract: Callable[[FileFacts, Chunk], T],
         fingerprint: Callable[[Chunk], Hashable],
-        then: Callable | None = None,
-    ) -> list[tuple[Chunk, object]]:
+        then: Callable[[T], None] | None = None,
+    ) -> list[tuple[Chunk, T]]:
         """(chunk, `extract(view, chunk)`) for every chunk of f's file, taking back what an earlier build kept for
         chunks that did not change (same text, same `fingerprint(chunk)`)."""
 
-        def compute(chunk: Chunk, movable: list):
+        def compute(chunk: Chunk, movable: list) -> T:
             self.movable = movable
             try:
                 return extract(f.of(chunk), chunk)
             finally:
                 self.movable = None
 
-        return memo(f.sf, f"{name}:{f.side}").run(f.sf, compute, fingerprint, then)
+        found: ChunkMemo[T] = memo(f.sf, f"{name}:{f.side}")
+        return found.run(f.sf, compute, fingerprint, then)

@@ -79,7 +79,7 @@ def _plain_tiling_structs(ctx: BuildContext) -> list[TilingStruct]:
 
 def _plain_structs_in(ctx: BuildContext, f: FileFacts, _chunk: Chunk) -> list[TilingStruct]:
     out = []
-    for cls in f.caps.get("class", []):
+    for cls in f.caps.get("class"):
         name = cls.child_by_field_name("name")
         body = cls.child_by_field_name("body")
         if name is None or body is None or "tiling" not in f.sf.node_text(name).lower():
@@ -149,7 +149,7 @@ def _tiling_functions_in(ctx: BuildContext, f: FileFacts, wanted: str | None) ->
     ev = ctx.evaluator(f.sf, "host")
     out: list[tuple[bool, TilingFunction]] = []
     covered: list[Node] = []
-    for fn in f.caps.get("function", []):
+    for fn in f.caps.get("function"):
         name = function_name(f.sf, fn)
         params = squash(f.sf.node_text(fn.child_by_field_name("declarator") or fn))
         # An mki (ATB) tiling takes the LaunchParam and fills a KernelInfo.

@@ -208,7 +208,7 @@ def _calls_in_loops(model: OperatorModel, kept: list[KernelChunk], looping: froz
 
 
 def _function_names(f: FileFacts, _chunk: Chunk) -> set[str]:
-    return {n for n in (function_name(f.sf, fn) for fn in f.caps.get("function", [])) if n}
+    return {n for n in (function_name(f.sf, fn) for fn in f.caps.get("function")) if n}
 
 
 def kernel_chunk(
@@ -235,7 +235,7 @@ def kernel_chunk(
 
 
 def _kernel_entries(ctx: BuildContext, f: FileFacts, part: KernelChunk) -> None:
-    for fn in f.caps.get("function", []):
+    for fn in f.caps.get("function"):
         decl = fn.child_by_field_name("declarator")
         if decl is None:
             continue
@@ -280,7 +280,7 @@ def _entry_params(sf: SourceFile, decl: Node) -> list[KernelParam]:
 
 def _classes_and_queues(ctx: BuildContext, f: FileFacts, part: KernelChunk) -> None:
     ev = ctx.evaluator(f.sf, "kernel")
-    for cls in f.caps.get("class", []):
+    for cls in f.caps.get("class"):
         name = cls.child_by_field_name("name")
         body = cls.child_by_field_name("body")
         if name is None or body is None:
@@ -302,7 +302,7 @@ def _classes_and_queues(ctx: BuildContext, f: FileFacts, part: KernelChunk) -> N
                 loc=ctx.nloc(f.sf, name),
             )
         )
-    for decl in f.caps.get("decl", []):
+    for decl in f.caps.get("decl"):
         _queue_decl(ctx, part, f.sf, decl, ev)
 
 
@@ -355,7 +355,7 @@ def _api_calls(ctx: BuildContext, f: FileFacts, part: KernelChunk, user_function
     ev = ctx.evaluator(sf, "kernel")
     fn_cache: dict[int, tuple[str | None, str | None]] = {}
     loop_infos: dict[int, LoopInfo] = {}  # calls in one loop share its LoopInfo
-    for call in f.caps.get("call", []):
+    for call in f.caps.get("call"):
         name, receiver, targs = ctx.call_parts(sf, call)
         is_api = name in FREE_APIS if receiver is None else (name in MEMBER_APIS or name in FREE_APIS)
         if not is_api and name not in user_functions:
@@ -444,7 +444,7 @@ def _tiling_data(
     """`GET_TILING_DATA` uses, `TILING_KEY_IS` branches, the variables that hold tiling data, and the chunk's
     `base.field` expressions (which of them read tiling data is decided once the file's variables are known)."""
     sf = f.sf
-    for call in f.caps.get("call", []):
+    for call in f.caps.get("call"):
         name, receiver, _ = ctx.call_parts(sf, call)
         if receiver is not None or name not in _TILING_DATA_CALLS:
             continue
@@ -464,13 +464,13 @@ def _tiling_data(
             ev = ctx.evaluator(sf, "kernel")
             part.key_branches.append(TilingKeyBranch(key=ctx.expr(sf, args[0], ev), loc=ctx.nloc(sf, call)))
     # Parameters and locals typed as the tiling struct also carry tiling data (`const FooTiling* t`).
-    for decl in f.caps.get("decl", []) + f.caps.get("param", []):
+    for decl in f.caps.get("decl") + f.caps.get("param"):
         t = decl.child_by_field_name("type")
         if t is not None and sf.node_text(t).split("::")[-1].strip() in struct_names:
             for d in decl.children_by_field_name("declarator"):
                 part.tiling_vars.add(re.sub(r"[*&\s]|=.*", "", sf.node_text(d)))
     # Which of these read tiling data is known once the whole file's tiling variables are: keep them all.
-    for fe in f.caps.get("field", []):
+    for fe in f.caps.get("field"):
         arg = fe.child_by_field_name("argument")
         fld = fe.child_by_field_name("field")
         if arg is not None and fld is not None:

@@ -90,7 +90,7 @@ def dtype_sizes(ctx: BuildContext, model: OperatorModel) -> None:
 def _opdef_in(ctx: BuildContext, f: FileFacts, _chunk: Chunk) -> tuple[OpDef | None, list[Problem]]:
     """The first OpDef class of a chunk, and the problems reading it raised (kept with it)."""
     problems: list[Problem] = []
-    for cls in f.caps.get("class", []):
+    for cls in f.caps.get("class"):
         base = next((c for c in cls.children if c.type == "base_class_clause"), None)
         name = cls.child_by_field_name("name")
         if base is None or name is None or "OpDef" not in f.sf.node_text(base):
@@ -197,7 +197,7 @@ def _helper_dtypes(ctx: BuildContext, sf: SourceFile, call: Node) -> list[str] |
     name = sf.node_text(call.child_by_field_name("function")).split("::")[-1]
     actual = [squash(sf.node_text(a)) for a in arg_nodes(call)]
     for f in sorted(ctx.files, key=lambda f: f.sf is not sf):
-        for fn in f.caps.get("function", []):
+        for fn in f.caps.get("function"):
             if function_name(f.sf, fn) != name:
                 continue
             items = _returned_list(f.sf, fn)
