@@ -19,6 +19,6 @@ def make_device(name: str, *, chip: Chip | str | None = None, timeout_s: float |
         raise ValueError(
             f"unknown device '{name}'; use one of: {', '.join(DEVICES)} (only the CPU emulator exists so far)"
         )
-    from device.emulator import EmulatorDevice
+    from device.emulator.device import DEFAULT_TIMEOUT_S, EmulatorDevice
 
-    return EmulatorDevice(chip=chip, **({"timeout_s": timeout_s} if timeout_s is not None else {}))
+    return EmulatorDevice(chip=chip, timeout_s=timeout_s if timeout_s is not None else DEFAULT_TIMEOUT_S)

@@ -16,7 +16,7 @@ import numpy as np
 
 from analysis.chip import Chip, load_chip
 from analysis.host_copies import output_file_names
-from analysis.manifest import Case
+from analysis.manifest import Case, InputSpec
 from analysis.model import Knob
 from analysis.operator import Operator
 from analysis.rewrite import apply_edits, changed_knobs, knob_edit
@@ -118,7 +118,8 @@ class EmulatorDevice:
         # allocates the outputs itself, so real operators often never infer them), its answer gives the shape.
         expected = self._golden(op, case, arrays, golden)
         workdir = Path(tempfile.mkdtemp(prefix="tilewise-run-"))
-        env = {**os.environ, "TILEWISE_KNOBS": ",".join(f"{k.name}={knobs[k.name]}" for k in runtime)}
+        values = knobs or {}  # a run-time knob is one split_knobs found in `knobs`
+        env = {**os.environ, "TILEWISE_KNOBS": ",".join(f"{k.name}={values[k.name]}" for k in runtime)}
         try:
             if op.model.layout == "invocation":
                 hints = expected if isinstance(expected, list) else []
@@ -294,7 +295,7 @@ class EmulatorDevice:
                 message=f"the program did not finish within {self.timeout_s:g} s; it and every process it started "
                 "were killed",
             )
-            return
+            return None
         result_file = workdir / "result.json"
         result = json.loads(result_file.read_text()) if result_file.exists() else None
         m.warnings = run_warnings(result or {})
@@ -303,7 +304,7 @@ class EmulatorDevice:
             m.error = RunError(
                 kind=e["kind"], message=e["message"], file=e.get("file") or None, line=e.get("line") or None
             )
-            return
+            return None
         if proc.returncode != 0 or result is None:
             m.error = RunError(
                 kind="crash",
@@ -311,7 +312,7 @@ class EmulatorDevice:
                 if proc.returncode
                 else "the program launched no kernel",
             )
-            return
+            return None
         m.block_dim, m.tiling_key, m.ub_peak_bytes = result["block_dim"], 0, result.get("ub_peak_bytes")
         m.trace_path = trace_path
         m.outputs = []
@@ -324,7 +325,8 @@ class EmulatorDevice:
             written = sorted({p.name for d in (workdir, workdir / "output") for p in d.glob("output_*.bin")})
             names = [n[len("output_") : -len(".bin")] for n in written]
             first = next(iter(case.inputs.values())).dtype if case.inputs else "float32"
-            out_dtypes = [dtype_name(hints[i].dtype) if i < len(hints or []) else first for i in range(len(names))]
+            known = hints or []
+            out_dtypes = [dtype_name(known[i].dtype) if i < len(known) else first for i in range(len(names))]
         for i, name in enumerate(names):
             found = [
                 p for p in (workdir / f"output_{name}.bin", workdir / "output" / f"output_{name}.bin") if p.exists()
@@ -334,12 +336,13 @@ class EmulatorDevice:
                     kind="bad_output",
                     message=(f"the program wrote no output_{name}.bin (in its working directory or output/)"),
                 )
-                return
+                return None
             dtype = out_dtypes[i] if i < len(out_dtypes) else "float32"
             raw = np.fromfile(found[0], dtype=DTYPES[dtype].numpy)
             raw.tofile(workdir / f"out_{i}.bin")
             m.outputs.append(output_stub(name, [int(raw.size)], dtype))
         m.ok = True
+        return None
 
     def _check(
         self,
@@ -396,9 +399,9 @@ class EmulatorDevice:
             return
         m.outputs = checks
         m.correct = all(c.ok for c in checks)
-        errs = [c for c in checks if c.max_abs_err is not None]
-        m.max_abs_err = max((c.max_abs_err for c in errs), default=None)
-        m.max_rel_err = max((c.max_rel_err for c in errs), default=None)
+        # golden.check_outputs sets both errors or neither (none for an output with no finite value)
+        m.max_abs_err = max((c.max_abs_err for c in checks if c.max_abs_err is not None), default=None)
+        m.max_rel_err = max((c.max_rel_err for c in checks if c.max_rel_err is not None), default=None)
 
     def _bounded(
         self, argv: list[str], workdir: Path, env: dict[str, str] | None
@@ -445,7 +448,7 @@ def bind_dtypes(op: Operator, case: Case) -> tuple[dict[str, str], list[str]]:
     """DTYPE_<NAME> macros and output dtypes for a case: the OpDef's dtype column whose inputs match the case."""
     model = op.model
     names = list(dict.fromkeys(ir_name(op, n) for n in case.inputs))
-    given = {}  # OpDef input -> the spec of its (first) tensor
+    given: dict[str, InputSpec] = {}  # OpDef input -> the spec of its (first) tensor
     for n, spec_in in case.inputs.items():
         given.setdefault(ir_name(op, n), spec_in)
     if model.inputs:
@@ -487,13 +490,13 @@ def bind_dtypes(op: Operator, case: Case) -> tuple[dict[str, str], list[str]]:
     for t in model.outputs:
         declared = t.dtypes[chosen] if chosen is not None and chosen < len(t.dtypes) else None
         dt = declared if declared in DTYPES else first
-        if t.name in case.outputs and case.outputs[t.name].dtype is not None:  # what the sources cannot say
-            if model.opdef and declared in DTYPES and declared != case.outputs[t.name].dtype:
+        asked = case.outputs[t.name].dtype if t.name in case.outputs else None
+        if asked is not None:  # what the sources cannot say
+            if model.opdef and declared in DTYPES and declared != asked:
                 raise ValueError(
-                    f"the case says output {t.name} is {case.outputs[t.name].dtype}, but the OpDef "
-                    f"makes it {declared} for these inputs"
+                    f"the case says output {t.name} is {asked}, but the OpDef makes it {declared} for these inputs"
                 )
-            dt = case.outputs[t.name].dtype
+            dt = asked
         macros[f"DTYPE_{t.name.upper()}"] = DTYPES[dt].cpp
         out_dtypes.append(dt)
     return macros, out_dtypes

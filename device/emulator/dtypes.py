@@ -17,7 +17,7 @@ from analysis.dtypes import DTYPES as TABLE
 @dataclass(frozen=True)
 class DType:
     name: str
-    numpy: type
+    numpy: type[np.generic]
     cpp: str
     ge: int  # ge::DataType code the host headers use
 
