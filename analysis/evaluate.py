@@ -113,7 +113,10 @@ class Evaluator:
         b = self.value(node.child_by_field_name("right"))
         if a is None or b is None:
             return None
-        op = node.child_by_field_name("operator").type
+        operator = node.child_by_field_name("operator")
+        if operator is None:
+            return None
+        op = operator.type
         try:
             return {
                 "+": lambda: a + b,
@@ -140,9 +143,12 @@ class Evaluator:
 
     def _call(self, node: Node) -> int | None:
         fn = _callee(self.text_of(node.child_by_field_name("function")))
-        args = [c for c in node.child_by_field_name("arguments").named_children if c.type != "comment"]
-        vals = [self.value(a) for a in args]
-        if None in vals:
+        arguments = node.child_by_field_name("arguments")
+        if arguments is None:
+            return None
+        args = [c for c in arguments.named_children if c.type != "comment"]
+        vals = [v for v in (self.value(a) for a in args) if v is not None]
+        if len(vals) != len(args):
             return None
         if fn == "min" and vals:
             return min(vals)
@@ -161,12 +167,13 @@ class Evaluator:
             return v
         if node.type == "call_expression":
             fn = _callee(self.text_of(node.child_by_field_name("function")))
-            if fn == "min":
-                bounds = [self.upper_bound(a) for a in node.child_by_field_name("arguments").named_children]
+            arguments = node.child_by_field_name("arguments")
+            if fn == "min" and arguments is not None:
+                bounds = [self.upper_bound(a) for a in arguments.named_children]
                 known = [b for b in bounds if b is not None]
                 return min(known) if known else None
         if node.type in ("parenthesized_expression", "cast_expression"):
-            inner = node.child_by_field_name("value") or (node.named_children or [None])[0]
+            inner = node.child_by_field_name("value") or (node.named_children[0] if node.named_children else None)
             return self.upper_bound(inner)
         return None
 
@@ -198,10 +205,12 @@ class Evaluator:
         if t == "cast_expression":
             return self.divisor(node.child_by_field_name("value"))
         if t == "call_expression" and _callee(self.text_of(node.child_by_field_name("function"))) in _CASTS:
-            args = [c for c in node.child_by_field_name("arguments").named_children if c.type != "comment"]
+            arguments = node.child_by_field_name("arguments")
+            args = [c for c in arguments.named_children if c.type != "comment"] if arguments is not None else []
             return self.divisor(args[0]) if len(args) == 1 else 1
         if t == "binary_expression":
-            op = node.child_by_field_name("operator").type
+            operator = node.child_by_field_name("operator")
+            op = operator.type if operator is not None else None
             a = self.divisor(node.child_by_field_name("left"))
             b = self.divisor(node.child_by_field_name("right"))
             if op == "*":

@@ -208,10 +208,11 @@ def known_values(ctx: RuleContext) -> dict[str, int]:
         for s in tf.setters:
             by_field.setdefault(s.field, set()).add(s.expr.value)
     for name, values in by_field.items():
-        if len(values) != 1 or None in values or name in env:
+        value = next(iter(values))  # (never empty: a field is only there with a setter)
+        if len(values) != 1 or value is None or name in env:
             continue
         if all(_passes_on(_def_text(d), name) for d in ctx.flow.kernel.defs(name)):
-            env[name] = next(iter(values))
+            env[name] = value
     return env
 
 
@@ -283,7 +284,7 @@ def derive(ctx: RuleContext, sf: SourceFile, node: Node) -> Derivation:
     used_knobs: dict[str, int] = {}
     decided: dict[str, None] = {}
     fields: dict[str, None] = {}
-    work: deque[tuple[str, str]] = deque(("kernel", n) for n in flow.kernel.names_in(sf, node))
+    work: deque[tuple[Literal["kernel", "host"], str]] = deque(("kernel", n) for n in flow.kernel.names_in(sf, node))
     _decided_by(sf.node_text(node), decided)
     seen: set[tuple[str, str]] = set()
     while work and len(seen) < 200:
