@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from functools import cache
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, NamedTuple
 
 from pydantic import Field, TypeAdapter
 
@@ -257,6 +257,16 @@ class Problem:
     message: str
 
 
+class _CallIndex(NamedTuple):
+    """`api_calls` as it was indexed (its id and length: a replaced or grown list is indexed again), and the index
+    from API name, and from class, to positions in it."""
+
+    calls_id: int
+    length: int
+    by_name: dict[str, list[int]]
+    by_owner: dict[str | None, list[int]]
+
+
 @dataclass(slots=True, kw_only=True)
 class OperatorModel:
     operator: str
@@ -283,26 +293,23 @@ class OperatorModel:
     syntax_errors: list[Loc] = field(default_factory=list)
     problems: list[Problem] = field(default_factory=list)
 
-    # (id, length) of `api_calls` when indexed, then API name -> positions in it, and class -> positions
-    _call_index: Annotated[tuple[int, int, dict[str, list[int]], dict[str | None, list[int]]] | None, _HIDDEN] = field(
-        default=None, init=False, repr=False, compare=False
-    )
+    _call_index: Annotated[_CallIndex | None, _HIDDEN] = field(default=None, init=False, repr=False, compare=False)
 
     def set_call_index(self, by_name: dict[str, list[int]], by_owner: dict[str | None, list[int]]) -> None:
         """The builder knows both indexes already (kept per chunk): hand them over instead of rebuilding them."""
-        self._call_index = (id(self.api_calls), len(self.api_calls), by_name, by_owner)
+        self._call_index = _CallIndex(id(self.api_calls), len(self.api_calls), by_name, by_owner)
 
     def _index(self) -> tuple[dict[str, list[int]], dict[str | None, list[int]]]:
         index = self._call_index
-        if index is None or index[0] != id(self.api_calls) or index[1] != len(self.api_calls):
-            by_name: dict[str, list[int]] = {}
-            by_owner: dict[str | None, list[int]] = {}
-            for i, c in enumerate(self.api_calls):
-                by_name.setdefault(c.name, []).append(i)
-                by_owner.setdefault(c.owner, []).append(i)
-            self.set_call_index(by_name, by_owner)
-            index = self._call_index
-        return index[2], index[3]
+        if index is not None and index.calls_id == id(self.api_calls) and index.length == len(self.api_calls):
+            return index.by_name, index.by_owner
+        by_name: dict[str, list[int]] = {}
+        by_owner: dict[str | None, list[int]] = {}
+        for i, c in enumerate(self.api_calls):
+            by_name.setdefault(c.name, []).append(i)
+            by_owner.setdefault(c.owner, []).append(i)
+        self.set_call_index(by_name, by_owner)
+        return by_name, by_owner
 
     def calls(self, *names: str) -> list[ApiCall]:
         """The calls of these APIs, in source order (indexed once: every rule asks, and a kernel has thousands)."""
