@@ -102,9 +102,10 @@ def test_lint_verify_tries_the_unproven_fixes_and_says_what_held(tmp_path, capsy
     """`tilewise lint --verify`: an unproven fix is run on the cases and printed with its verdict."""
     import json
 
-    import server.cli as cli
+    import server.cli.lint_command as lint_command
     from analysis.findings import Finding
     from analysis.lint import lint as real_lint
+    from server.cli import main
 
     root = tmp_path / "op"
     _operator(root, WITH_GOLDEN)
@@ -128,9 +129,9 @@ def test_lint_verify_tries_the_unproven_fixes_and_says_what_held(tmp_path, capsy
         )
         return [*real_lint(op, chip, **kw), found]
 
-    monkeypatch.setattr(cli, "lint", lint_with_an_unproven_fix)
+    monkeypatch.setattr(lint_command, "lint", lint_with_an_unproven_fix)
     monkeypatch.setenv("TILEWISE_CACHE", str(tmp_path / "cache"))
-    cli.main(["lint", str(root), "--verify", "--format", "json"])
+    main(["lint", str(root), "--verify", "--format", "json"])
     data = json.loads(capsys.readouterr().out)
     [verified] = [fix["verified"] for f in data for fix in f["fixes"] if "verified" in fix]
     assert verified["correct"] and verified["checked"] and verified["speedup"] > 1.0

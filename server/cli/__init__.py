@@ -1,0 +1,141 @@
+"""The `tilewise` command line: thin adapters from arguments to the rooms below, and from results to text or JSON.
+
+Bad input never ends in a traceback: each problem prints as one line naming the file, the line and what to do,
+and the rest of the output still comes out.
+
+Each command lives in its own module (`inspect_command.py`, `lint_command.py`, `run_command.py`, `tune_command.py`,
+`serve_command.py`); this one holds the argument parser and the entry point.
+"""
+
+from __future__ import annotations
+
+import argparse
+
+from analysis.chip import builtin_chips
+from device.registry import DEVICES
+from server.cli.common import err
+from server.cli.inspect_command import cmd_inspect
+from server.cli.lint_command import cmd_lint
+from server.cli.run_command import cmd_run
+from server.cli.serve_command import cmd_serve
+from server.cli.tune_command import cmd_tune
+
+
+def _case_flags(p: argparse.ArgumentParser, note: str = "") -> None:
+    """--shape/--dtype/--attr/--input, shared by run and tune. A list (DYNAMIC) input's tensors are `x[0]`, `x[1]`."""
+    p.add_argument(
+        "--shape",
+        action="append",
+        metavar="IN=D0,D1,...",
+        help=f"input shape; x[0]=... for a tensor of a list input (repeatable){note}",
+    )
+    p.add_argument(
+        "--dtype",
+        action="append",
+        metavar="IN=DTYPE",
+        help="input dtype, e.g. x=float16 (every tensor of a list x) or x[1]=float32 (repeatable)",
+    )
+    p.add_argument("--attr", action="append", metavar="NAME=VALUE", help="attribute value (repeatable)")
+    p.add_argument(
+        "--input",
+        action="append",
+        metavar="IN=FILE.npy",
+        help="input data from a .npy file, e.g. x=a.npy or x[0]=a.npy (repeatable)",
+    )
+
+
+def installed_version() -> str | None:
+    """The version of the installed tilewise distribution, None when there is none (the modules imported from a
+    bare checkout). Editors check it to tell tilewise from another package that happens to be called `server`."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("tilewise")
+    except PackageNotFoundError:
+        return None
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="tilewise", description="Language server, emulator and tiling optimiser for AscendC operators."
+    )
+    found = installed_version()
+    parser.add_argument(
+        "--version",
+        action="version",
+        version=f"tilewise {found}" if found else "tilewise: not installed (pip install -e <the tilewise checkout>)",
+        help="print the installed tilewise version (`tilewise X.Y.Z`) and exit",
+    )
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    p = sub.add_parser("inspect", help="print the operator model of the operator containing PATH")
+    p.add_argument("path")
+    p.add_argument("--format", choices=("text", "json"), default="text")
+    p.set_defaults(func=cmd_inspect)
+
+    p = sub.add_parser("lint", help="report performance and correctness problems; exit 1 on errors")
+    p.add_argument("paths", nargs="+", metavar="PATH")
+    p.add_argument("--format", choices=("text", "json"), default="text")
+    p.add_argument("--chip", default=None, help=f"chip name ({', '.join(builtin_chips())}) or a JSON file")
+    p.add_argument(
+        "--verify",
+        action="store_true",
+        help="try each fix a rule could not prove safe on the manifest's cases and say whether it held",
+    )
+    p.add_argument(
+        "--cases",
+        action="store_true",
+        help="run the manifest's cases on the emulator first, so rules check sizes the host decides",
+    )
+    p.set_defaults(func=cmd_lint)
+
+    p = sub.add_parser("run", help="build and run the operator on the emulator and check it against its golden")
+    p.add_argument("path", metavar="OPDIR")
+    p.add_argument("--case", help="manifest case to run (default: the first)")
+    _case_flags(p)
+    p.add_argument("--golden", metavar="FILE.py:FN", help="numpy golden (default: the manifest's)")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--device", default="emulator", help=f"device to run on: {', '.join(DEVICES)}")
+    p.add_argument("--chip", default=None, help=f"chip name ({', '.join(builtin_chips())}) or a JSON file")
+    p.add_argument("--timeout", type=float, default=60.0, help="seconds before the run is killed")
+    p.add_argument("--trace", metavar="OUT.json", help="write a Chrome trace-event pipeline trace (Perfetto)")
+    p.add_argument("--format", choices=("text", "json"), default="text")
+    p.set_defaults(func=cmd_run)
+
+    from search.strategies import STRATEGIES
+
+    p = sub.add_parser("tune", help="search the host tiling's knobs for the fastest correct configuration")
+    p.add_argument("path", metavar="OPDIR")
+    p.add_argument("--budget", type=int, default=32, help="configurations to measure, the shipped one included")
+    p.add_argument("--strategy", choices=sorted(STRATEGIES), default="evo")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--device", default="emulator", help=f"device to measure on: {', '.join(DEVICES)}")
+    p.add_argument("--chip", default=None, help=f"chip name ({', '.join(builtin_chips())}) or a JSON file")
+    p.add_argument("--case", action="append", help="manifest case (repeatable; default: all)")
+    _case_flags(p, " (with any of these, tune that one case)")
+    p.add_argument("--golden", metavar="FILE.py:FN")
+    p.add_argument("--workers", type=int, default=2, help="evaluations in parallel")
+    p.add_argument("--timeout", type=float, default=60.0)
+    p.add_argument("--apply", action="store_true", help="rewrite the knob literals to the best configuration")
+    p.add_argument("--no-cache", action="store_true", help="do not read or write the persistent results cache")
+    p.add_argument("--verbose", "-v", action="store_true", help="print every trial")
+    p.add_argument("--format", choices=("text", "json"), default="text")
+    p.set_defaults(func=cmd_tune)
+
+    p = sub.add_parser("serve", help="run the language server (LSP over stdio, or websockets with --ws)")
+    p.add_argument("--ws", type=int, metavar="PORT", help="serve websockets on 127.0.0.1:PORT instead of stdio")
+    p.add_argument("--stdio", action="store_true", help="LSP over stdio (the default; editors pass it)")
+    p.add_argument("--verbose", "-v", action="store_true")
+    p.set_defaults(func=cmd_serve)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        return args.func(args)
+    except KeyboardInterrupt:
+        err.print("interrupted")
+        return 130
+    except BrokenPipeError:
+        return 0

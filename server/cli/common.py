@@ -1,0 +1,46 @@
+"""What every `tilewise` command shares: the two consoles, paths relative to where the user stands, one-line
+problems, and the device the flags name."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+
+from rich.console import Console
+
+from analysis.errors import TilewiseError
+from analysis.model import Problem
+from device.protocol import Device
+
+out = Console(highlight=False, soft_wrap=True, width=None if sys.stdout.isatty() else 160)
+err = Console(stderr=True, highlight=False, soft_wrap=True)
+
+
+def rel(path: str) -> str:
+    try:
+        return os.path.relpath(path)
+    except ValueError:
+        return path
+
+
+def problem_line(p: Problem) -> str:
+    where = f"{rel(p.file)}:{p.line}" if p.line else rel(p.file)
+    return f"{where}: error: {p.message}"
+
+
+def escape(text: str) -> str:
+    """`text` with rich's markup brackets escaped, for messages that quote code."""
+    from rich.markup import escape as rich_escape
+
+    return rich_escape(text)
+
+
+def device_from_args(args: argparse.Namespace) -> Device:
+    """The --device the command names (the emulator today); an unknown name is a one-line error naming the flag."""
+    from device.registry import make_device
+
+    try:
+        return make_device(args.device, chip=args.chip, timeout_s=args.timeout)
+    except ValueError as exc:
+        raise TilewiseError("--device", 0, str(exc)) from None

@@ -1,0 +1,85 @@
+"""`tilewise run`: one case on the device, checked against its golden, with the pipe timeline."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+
+from rich.table import Table
+
+from analysis.errors import TilewiseError
+from analysis.operator import Operator, load_operator
+from server.cli.common import device_from_args, err, escape, out, problem_line, rel
+
+
+def cmd_run(args: argparse.Namespace) -> int:
+    from pydantic import ValidationError
+
+    from server.cases import build_case, input_arrays, load_arrays
+
+    try:
+        device = device_from_args(args)
+        op = load_operator(args.path)
+        for p in op.problems:
+            err.print(problem_line(p), markup=False)
+        arrays = load_arrays(args.input)
+        case = build_case(op, args, arrays)
+        trace = str(Path(args.trace).resolve()) if args.trace else None
+        m = device.run(op, case, seed=args.seed, golden=args.golden, inputs=input_arrays(arrays), trace_path=trace)
+    except TilewiseError as exc:
+        err.print(f"error: {exc.one_line()}", markup=False)
+        return 2
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        err.print(f"error: {'.'.join(map(str, first['loc']))}: {first['msg']}", markup=False)
+        return 2
+    data = m.model_dump(mode="json")
+    if m.error and m.error.file:
+        data["error"]["file"] = rel(m.error.file)
+    for w in data.get("warnings", []):
+        if w["file"]:
+            w["file"] = rel(w["file"])
+    if args.format == "json":
+        print(json.dumps(data, indent=2))
+    else:
+        _print_run(op, m)
+    return 0 if m.ok and m.correct is not False else 1
+
+
+def _print_run(op: Operator, m) -> None:
+    status = "[green]ok[/green]" if m.ok and m.correct is not False else "[red]failed[/red]"
+    out.print(
+        f"{op.model.operator} case {m.case}: {status}  (blockDim {m.block_dim}, tiling key {m.tiling_key}, "
+        f"compile {m.compile_s:.2f} s{' cached' if m.cached_build else ''}, run {m.run_s:.2f} s)"
+    )
+    if m.error:
+        where = (
+            f"{rel(m.error.file)}:{m.error.line}: "
+            if m.error.file and m.error.line
+            else (f"{rel(m.error.file)}: " if m.error.file else "")
+        )
+        out.print(f"{where}[red]error[/red] [{m.error.kind}]: {escape(m.error.message)}")
+    for w in m.warnings:  # the device went on, so the run did; the output check below decides
+        where = f"{rel(w.file)}:{w.line}: " if w.file and w.line else ""
+        times = f" ({w.count} times)" if w.count > 1 else ""
+        out.print(f"{where}[yellow]warning[/yellow] {escape(f'[{w.kind}]')}: {escape(w.message)}{times}")
+    if m.time_us is not None:
+        t = Table("pipe", "busy µs", "ratio", box=None, pad_edge=False)
+        for name in ("vector", "mte2", "mte3", "scalar"):
+            use = m.pipes.get(name)
+            if use:
+                mark = "  <- bottleneck" if name == m.bottleneck else ""
+                t.add_row(name, f"{use.busy_us:.2f}", f"{use.ratio:.2f}{mark}")
+        out.print(
+            f"simulated time on {m.chip}: [bold]{m.time_us:.2f} µs[/bold] ({m.cycles:,.0f} cycles + "
+            f"{m.launch_us:.1f} µs launch), {m.waves} wave(s), UB peak {m.ub_peak_bytes:,} bytes"
+        )
+        out.print(t)
+    if m.trace_path:
+        out.print(f"pipeline trace: {rel(m.trace_path)} (open it in Perfetto or chrome://tracing)")
+    for o in m.outputs:
+        verdict = "matches the golden" if o.ok else f"{o.mismatches} mismatches"
+        errs = f"max abs err {o.max_abs_err:.3g}, max rel err {o.max_rel_err:.3g}" if o.max_abs_err is not None else ""
+        shown = verdict if m.correct is not None else "no golden"
+        out.print(f"  output {o.name} {o.dtype}{o.shape}: {shown} {errs}")

@@ -1,0 +1,143 @@
+"""`tilewise tune`: the host tiling's knobs searched on the device, the best configuration printed or applied."""
+
+from __future__ import annotations
+
+import argparse
+import json
+
+from analysis.errors import TilewiseError
+from analysis.operator import Operator, load_operator
+from server.cli.common import device_from_args, err, escape, out, problem_line, rel
+
+
+def cmd_tune(args: argparse.Namespace) -> int:
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    from search.cache import ResultsCache, default_results_path
+    from search.tuner import Tuner
+    from server.cases import build_case, input_arrays, load_arrays
+
+    try:
+        device = device_from_args(args)
+        op = load_operator(args.path)
+        for p in op.problems:
+            err.print(problem_line(p), markup=False)
+        arrays = load_arrays(args.input)
+        if op.manifest and op.manifest.cases and not (args.shape or args.dtype or args.attr or arrays):
+            cases = [op.manifest.case(name) for name in args.case] if args.case else list(op.manifest.cases)
+        else:  # the flags describe one case: tune that one
+            if args.case and len(args.case) > 1:
+                raise TilewiseError(
+                    "--case",
+                    0,
+                    "give one --case with --shape/--dtype/--attr/--input (they describe "
+                    "one case), or drop those flags to tune several cases",
+                )
+            args.case = args.case[0] if args.case else None
+            cases = [build_case(op, args, arrays)]
+        cache = None if args.no_cache else ResultsCache(default_results_path())
+        tuner = Tuner(
+            op,
+            device,
+            cases,
+            strategy=args.strategy,
+            budget=args.budget,
+            seed=args.seed,
+            cache=cache,
+            workers=args.workers,
+            inputs=input_arrays(arrays),
+        )
+    except (TilewiseError, ValueError) as exc:
+        err.print(f"error: {exc.one_line() if isinstance(exc, TilewiseError) else exc}", markup=False)
+        return 2
+    if args.golden:
+        err.print("note: --golden applies to `tilewise run`; tune uses the manifest's golden or the shipped outputs")
+    space = tuner.space
+    if args.format == "text":
+        out.print(
+            f"tuning {op.model.operator}: {len(space.knobs)} knobs "
+            f"({', '.join(f'{k.name} in {k.domain}' for k in space.knobs) or 'none'}), "
+            f"{space.size():,} configurations, budget {args.budget}, strategy {args.strategy}, "
+            f"cases {', '.join(c.name for c in cases)}"
+        )
+    progress = Progress(
+        TextColumn("{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        console=err,
+        transient=True,
+        disable=args.format == "json" or not err.is_terminal,
+    )
+    try:
+        with progress:
+            task = progress.add_task("measuring the shipped tiling", total=args.budget)
+            for ev in tuner.events():
+                if ev.best_us is not None and ev.baseline_us:
+                    progress.update(task, description=f"best {ev.best_us:.2f} µs ({ev.baseline_us / ev.best_us:.2f}x)")
+                progress.update(task, completed=min(ev.evaluations, args.budget))
+                if ev.trial is not None and args.format == "text" and args.verbose:
+                    t = ev.trial
+                    status = f"{t.time_us:.2f} µs" if t.ok else f"failed: {t.error}"
+                    err.print(f"  #{t.index} {t.config}: {status}{' (cached)' if t.cached else ''}", markup=False)
+    except KeyboardInterrupt:
+        tuner.stop()
+        err.print("interrupted: stopping after the measurements in flight; every result is kept")
+    result = tuner.result()
+    applied = None
+    if args.apply and result.best and result.best != result.baseline:
+        applied = _apply_best(op, tuner, result, device)
+    if args.format == "json":
+        data = result.model_dump(mode="json")
+        data["applied"] = applied
+        print(json.dumps(data, indent=2))
+    else:
+        _print_tune(result, applied)
+    if cache:
+        cache.close()
+    return 0 if result.best is not None else 1
+
+
+def _apply_best(op: Operator, tuner, result, device) -> dict:
+    """Rewrite the knob literals in the sources, then prove the operator still builds and passes."""
+    from analysis.findings import Fix
+    from analysis.operator import load_operator as reload
+    from analysis.rewrite import apply_fix, changed_knobs, tuned_edits
+
+    edits = tuned_edits(op.model, op.sources, result.best)
+    apply_fix(Fix(title="apply tuned tiling", edits=edits), write=True)
+    fresh = reload(op.project.root)
+    failures = []
+    for case in tuner.cases:
+        m = device.run(fresh, case, seed=tuner.data_seed, inputs=tuner.inputs)
+        if not m.ok or m.correct is False:
+            failures.append(f"{case.name}: {m.error.message if m.error else 'wrong output'}")
+    return {
+        "files": sorted({e.file for e in edits}),
+        "edits": len(changed_knobs(op.model, result.best)),
+        "verified": not failures,
+        "failures": failures,
+    }
+
+
+def _print_tune(result, applied) -> None:
+    if result.baseline_us is None:
+        out.print(
+            "[red]the shipped configuration does not run correctly[/red]: "
+            f"{result.trials[0].error if result.trials else ''}"
+        )
+    else:
+        out.print(f"shipped tiling: {result.baseline_us:.2f} µs  {result.baseline}")
+    if result.best and result.speedup:
+        out.print(
+            f"best found:     [bold]{result.best_us:.2f} µs[/bold]  {result.best}  ([bold]{result.speedup:.2f}x[/bold])"
+        )
+    out.print(
+        f"{result.evaluations} evaluations ({result.cached} from the cache), {len(result.failed)} failed"
+        + (", stopped early" if result.stopped else "")
+    )
+    for t in result.failed[:5]:
+        out.print(f"  failed {t.config}: {escape(t.error or '')}")
+    if applied:
+        verdict = "[green]still builds and passes[/green]" if applied["verified"] else "[red]FAILS[/red]"
+        out.print(f"applied to {', '.join(rel(f) for f in applied['files'])}: {verdict}")
