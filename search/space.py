@@ -69,6 +69,7 @@ def build_space(op: Operator, chip: Chip) -> SearchSpace:
     specs = []
     for name, k in knobs.items():
         o = overrides.get(name)
+        domain: list[int] | None  # None: no domain inferred for this knob
         if o is not None and o.domain:
             domain, source = o.domain, "manifest"
         elif k.domain:

@@ -164,6 +164,8 @@ class Tuner:
         base = self.trials[0]
         if self.cache is None or not base.ok or best.index == 0:
             return
+        if base.time_us is None or best.time_us is None:  # an ok trial always has its time
+            return
         try:
             self.cache.put_best(
                 source_hash(self.base_texts),
@@ -192,8 +194,8 @@ class Tuner:
         )
 
     def result(self) -> TuneResult:
-        ok = [t for t in self.trials if t.ok]
-        best = min(ok, key=lambda t: t.time_us) if ok else None
+        timed = [(t.time_us, t) for t in self.trials if t.ok and t.time_us is not None]  # ok: timed
+        best_us, best = min(timed, key=lambda pair: pair[0]) if timed else (None, None)
         base = self.trials[0] if self.trials else None
         baseline_us = base.time_us if base and base.ok else None
         return TuneResult(
@@ -206,8 +208,8 @@ class Tuner:
             baseline=self.space.baseline(),
             baseline_us=baseline_us,
             best=best.config if best else None,
-            best_us=best.time_us if best else None,
-            speedup=(baseline_us / best.time_us) if best and baseline_us else None,
+            best_us=best_us,
+            speedup=(baseline_us / best_us) if best_us is not None and baseline_us else None,
             evaluations=len(self.trials),
             cached=sum(t.cached for t in self.trials),
             failed=[t for t in self.trials if not t.ok],
@@ -243,8 +245,8 @@ class Tuner:
                     self.cache.put(src, config, case_key, self.device.name, self.device.chip.name, m)
             trial.per_case[case.name] = m.time_us
             problem = _problem(m) or self._new_overrun(case.name, m, index == 0)
-            if problem:
-                trial.error = f"{case.name}: {problem}"
+            if problem or m.time_us is None:  # (_problem says "no timing" for a run without a time)
+                trial.error = f"{case.name}: {problem or 'no timing'}"
                 break
             times.append(m.time_us)
         trial.cached = cached_all

@@ -18,7 +18,7 @@ class Evolutionary(Strategy):
     elite = 2
     mutation = 0.35
 
-    def __init__(self, *args, **kwargs):
+    def __init__(self, *args, **kwargs) -> None:
         super().__init__(*args, **kwargs)
         self.scored: dict[tuple, tuple[dict, float]] = {}
 

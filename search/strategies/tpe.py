@@ -15,7 +15,7 @@ FAILED_PENALTY = 1e12
 class TPESearch(Strategy):
     name = "tpe"
 
-    def __init__(self, *args, **kwargs):
+    def __init__(self, *args, **kwargs) -> None:
         super().__init__(*args, **kwargs)
         optuna.logging.set_verbosity(logging.WARNING)
         seed = self.rng.randrange(2**31)
