@@ -12,7 +12,7 @@ flag, because the kernel would see a two-tensor list and the user meant three. E
 from __future__ import annotations
 
 import re
-from typing import NamedTuple
+from dataclasses import dataclass
 
 import numpy as np
 from pydantic import ValidationError
@@ -25,8 +25,10 @@ from analysis.operator import Operator
 _REF_RE = re.compile(r"([A-Za-z_]\w*)(?:\[(\d+)\])?")
 
 
-class TensorRef(NamedTuple):
-    """A tensor named on the command line: `x` (index None) or the tensor `x[2]` of a list."""
+@dataclass(frozen=True, slots=True)
+class TensorRef:
+    """A tensor named on the command line: `x` (index None) or the tensor `x[2]` of a list. Hashable: flags are
+    keyed by it."""
 
     base: str
     index: int | None
@@ -121,10 +123,15 @@ def build_case(op: Operator, args, arrays: dict[TensorRef, np.ndarray] | None = 
         inputs = _opdef_inputs(op, params, base, shapes, dtypes, arrays)
     else:
         inputs = _plain_inputs(op, base, shapes, dtypes, arrays)
+    if base is None:
+        return Case(name="cli", inputs=inputs, attrs=attrs)
     # The base case's output dtypes and output initialisation stand: no flag sets them.
-    kept = {"outputs": base.outputs, "outputs_init": base.outputs_init} if base else {}
     return Case(
-        name=base.name if base else "cli", inputs=inputs, attrs={**(base.attrs if base else {}), **attrs}, **kept
+        name=base.name,
+        inputs=inputs,
+        attrs={**base.attrs, **attrs},
+        outputs=base.outputs,
+        outputs_init=base.outputs_init,
     )
 
 
@@ -239,8 +246,10 @@ def _tensor(
         shape = _shape(shapes[ref], ref)
     elif array is not None:
         shape = list(array.shape) or [1]
-    else:
+    elif prev is not None:
         shape = prev.shape
+    else:  # the callers pass only tensors some flag, array or manifest case gives a shape
+        raise TilewiseError("--shape", 0, f"no shape for input '{ref.text}': pass --shape {ref.text}=D0,D1,...")
     from_array = str(array.dtype) if array is not None and str(array.dtype) in t.dtypes else None
     dtype = (
         dtypes.get(ref)
@@ -281,13 +290,14 @@ def _plain_inputs(op: Operator, base: Case | None, shapes, dtypes, arrays) -> di
     for name in names:
         prev = base.inputs.get(name) if base else None
         array = array_by_text.get(name)
-        shape = (
-            _shape(by_text[name], TensorRef(name, None))
-            if name in by_text
-            else list(array.shape)
-            if array is not None
-            else prev.shape
-        )
+        if name in by_text:
+            shape = _shape(by_text[name], TensorRef(name, None))
+        elif array is not None:
+            shape = list(array.shape)
+        elif prev is not None:
+            shape = prev.shape
+        else:  # a name comes from a --shape, an --input or the base case
+            raise TilewiseError("--shape", 0, f"no shape for input '{name}': pass --shape {name}=D0,D1,...")
         dtype = (
             dtype_by_text.get(name)
             or (prev.dtype if prev else None)
