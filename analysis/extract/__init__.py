@@ -18,12 +18,13 @@ import re
 from collections.abc import Callable
 
 from analysis.atb import atb_tensors
+from analysis.dtypes import GE_DTYPES, GE_DTYPES_UNMODELLED
 from analysis.extract.constants import INT_TYPES, constants
 from analysis.extract.context import BuildContext, Facts, FileFacts
 from analysis.extract.host import launches, tiling_functions, tiling_structs
 from analysis.extract.kernel import kernel
-from analysis.extract.opdef import GE_DTYPES, GE_DTYPES_UNMODELLED, dtype_sizes, opdef
-from analysis.model import OperatorModel, Problem
+from analysis.extract.opdef import dtype_sizes, opdef
+from analysis.model import OperatorModel, Problem, Side
 from analysis.project import OperatorProject
 from analysis.source import SourceFile
 
@@ -51,7 +52,7 @@ def build_model(project: OperatorProject, sources: dict[str, SourceFile]) -> Ope
         sf = sources.get(path)
         if sf is None:
             continue
-        side = "kernel" if path in kernel_files and (path not in host or p.layout == "invocation") else "host"
+        side: Side = "kernel" if path in kernel_files and (path not in host or p.layout == "invocation") else "host"
         ctx.files.append(FileFacts(sf, side, Facts(sf)))
 
     model = OperatorModel(operator=p.name, layout=p.layout, root=str(p.root))

@@ -9,61 +9,11 @@ from __future__ import annotations
 
 from tree_sitter import Node
 
-from analysis.evaluate import DTYPE_SIZES
+from analysis.dtypes import DTYPE_SIZES, GE_DTYPES, GE_DTYPES_UNMODELLED
 from analysis.extract.context import BuildContext, FileFacts
 from analysis.model import AttrDef, OpDef, OperatorModel, Problem, TensorParam
 from analysis.source import Chunk, SourceFile
 from analysis.treeutil import arg_nodes, function_name, param_names, squash
-
-GE_DTYPES = {
-    "DT_FLOAT16": "float16",
-    "DT_FLOAT": "float32",
-    "DT_BF16": "bfloat16",
-    "DT_DOUBLE": "float64",
-    "DT_INT8": "int8",
-    "DT_UINT8": "uint8",
-    "DT_INT16": "int16",
-    "DT_UINT16": "uint16",
-    "DT_INT32": "int32",
-    "DT_UINT32": "uint32",
-    "DT_INT64": "int64",
-    "DT_UINT64": "uint64",
-    "DT_BOOL": "bool",
-    "DT_COMPLEX64": "complex64",
-    "DT_INT4": "int4",
-    "DT_HIFLOAT8": "hifloat8",
-    "DT_FLOAT8_E4M3FN": "float8_e4m3",
-    "DT_FLOAT8_E5M2": "float8_e5m2",
-}
-# ge::DataType names the analysis does not model (sub-byte, quantised, string and 4/6-bit float types, the CANN
-# Graph API's DataType list): valid in an OpDef, so no "unknown dtype" problem; the model carries the lower-case name.
-GE_DTYPES_UNMODELLED = frozenset(
-    {
-        "DT_STRING",
-        "DT_DUAL_SUB_INT8",
-        "DT_DUAL_SUB_UINT8",
-        "DT_COMPLEX128",
-        "DT_QINT8",
-        "DT_QINT16",
-        "DT_QINT32",
-        "DT_QUINT8",
-        "DT_QUINT16",
-        "DT_RESOURCE",
-        "DT_STRING_REF",
-        "DT_DUAL",
-        "DT_VARIANT",
-        "DT_UNDEFINED",
-        "DT_UINT1",
-        "DT_INT2",
-        "DT_UINT2",
-        "DT_COMPLEX32",
-        "DT_FLOAT8_E8M0",
-        "DT_FLOAT6_E3M2",
-        "DT_FLOAT6_E2M3",
-        "DT_FLOAT4_E2M1",
-        "DT_FLOAT4_E1M2",
-    }
-)
 
 
 def opdef(ctx: BuildContext, model: OperatorModel) -> None:
@@ -97,7 +47,9 @@ def _opdef_in(ctx: BuildContext, f: FileFacts, _chunk: Chunk) -> tuple[OpDef | N
             continue
         op = OpDef(name=f.sf.node_text(name), loc=ctx.nloc(f.sf, name))
         body = cls.child_by_field_name("body")
-        for call in f.sf.facts("call", body) if body else []:
+        if body is None:
+            return op, problems
+        for call in f.sf.facts("call", body):
             if call.parent is not None and call.parent.type == "expression_statement":
                 _opdef_chain(ctx, f.sf, op, call, body, problems)
         return op, problems
@@ -233,7 +185,7 @@ def _dtype(sf: SourceFile, item: str, node: Node, problems: list[Problem]) -> st
 def _flatten_chain(sf: SourceFile, call: Node) -> list[tuple[str, Node]]:
     """`this->Input("x").ParamType(R).DataType({...})` -> [(Input, args), (ParamType, args), (DataType, args)]."""
     chain: list[tuple[str, Node]] = []
-    node = call
+    node: Node | None = call
     while node is not None and node.type == "call_expression":
         fn = node.child_by_field_name("function")
         args = node.child_by_field_name("arguments")

@@ -11,7 +11,8 @@ from tree_sitter import Node
 from analysis.chip import Chip
 from analysis.chunks import memo
 from analysis.dataflow import OperatorFlow
-from analysis.evaluate import DTYPE_SIZES, TYPE_SIZES, Evaluator
+from analysis.dtypes import DTYPE_SIZES
+from analysis.evaluate import TYPE_SIZES, Evaluator
 from analysis.findings import Finding, Fix, Severity, TextEdit
 from analysis.model import ApiCall, Loc, OperatorModel
 from analysis.observed import CaseFacts
