@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import re
 
+from analysis.model import KnobRole
+
 _ANNOTATION_RE = re.compile(r"tilewise:\s*tune\s+(?P<name>[A-Za-z_]\w*)\s+in\s*\[(?P<values>[^\]]*)\]")
 
 
@@ -28,7 +30,7 @@ def is_tuned(line: str) -> bool:
     return bool(_TUNED_RE.search(line))
 
 
-def role_of(name: str) -> str:
+def role_of(name: str) -> KnobRole:
     upper = name.upper()
     if "BUFFER_NUM" in upper or "BUFFERNUM" in upper or "DOUBLE_BUFFER" in upper or upper in ("BUF_NUM", "DB_NUM"):
         return "buffer_num"

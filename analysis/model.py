@@ -19,6 +19,10 @@ from pydantic import Field, TypeAdapter
 # Byte offsets and caches: kept for edits and lookups, left out of the JSON a user or a client reads.
 _HIDDEN = Field(exclude=True)
 
+Side = Literal["host", "kernel"]  # which side of the operator a file, or a constant, belongs to
+KnobKind = Literal["define", "constexpr", "const", "set_block_dim", "launch"]
+KnobRole = Literal["block_dim", "buffer_num", "tile", "other"]
+
 
 @dataclass(slots=True, kw_only=True)
 class Loc:
@@ -216,9 +220,9 @@ class Knob:
     file: str
     line: int
     col: int
-    kind: Literal["define", "constexpr", "const", "set_block_dim", "launch"]
-    side: Literal["host", "kernel"]
-    role: Literal["block_dim", "buffer_num", "tile", "other"] = "other"
+    kind: KnobKind
+    side: Side
+    role: KnobRole = "other"
     domain: list[int] | None = None  # from a `// tilewise: tune NAME in [...]` annotation
     tuned: bool = False  # `// tilewise: tuned` on its line: a measured choice the rules leave alone
     literal: Loc

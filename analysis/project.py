@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Literal
 
 from analysis.atb import atb_files, is_atb_operator
 from analysis.errors import ProjectError
@@ -25,7 +26,7 @@ _MAX_SOURCE_BYTES = 4 * 1024 * 1024
 @dataclass
 class OperatorProject:
     root: Path
-    layout: str  # "project" | "invocation" | "atb"
+    layout: Literal["project", "invocation", "atb"]
     host_files: list[Path] = field(default_factory=list)
     kernel_files: list[Path] = field(default_factory=list)
     manifest: Path | None = None

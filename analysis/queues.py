@@ -10,13 +10,15 @@ declaration's tree into those facts; `extract` puts them into the model.
 from __future__ import annotations
 
 import re
-from typing import NamedTuple
+from typing import Literal, NamedTuple
 
 from tree_sitter import Node
 
 from analysis.source import SourceFile, walk
 
-QUEUE_KINDS = frozenset({"TQue", "TQueBind", "TBuf", "TPipe"})
+QueueKind = Literal["TQue", "TQueBind", "TBuf", "TPipe"]
+# A type's last name -> its kind (a lookup, not `in`, so that the kind keeps its Literal type).
+_KINDS: dict[str, QueueKind] = {"TQue": "TQue", "TQueBind": "TQueBind", "TBuf": "TBuf", "TPipe": "TPipe"}
 _ALIAS_HINT_RE = re.compile(rb"\b(using|typedef)\b[^;]*\b(TQue|TQueBind|TBuf|TPipe)\b")
 _SUBSCRIPT_RE = re.compile(r"\[[^\]]*\]$")
 
@@ -24,7 +26,7 @@ _SUBSCRIPT_RE = re.compile(r"\[[^\]]*\]$")
 class QueueType(NamedTuple):
     """A queue type as written: its kind and its template arguments (as text; nodes when read in place)."""
 
-    kind: str
+    kind: QueueKind
     args: tuple[str, ...]
 
 
@@ -38,16 +40,16 @@ def unwrap_type(node: Node) -> Node:
     return node
 
 
-def queue_type_node(sf: SourceFile, type_node: Node) -> tuple[str, list[Node]] | None:
+def queue_type_node(sf: SourceFile, type_node: Node) -> tuple[QueueKind, list[Node]] | None:
     """(kind, template argument nodes) when `type_node` names a queue type directly, else None."""
     t = unwrap_type(type_node)
     if t.type == "template_type":
         name = t.child_by_field_name("name")
         args = t.child_by_field_name("arguments")
-        kind = sf.node_text(name).split("::")[-1] if name is not None else ""
-        return (kind, list(args.named_children) if args is not None else []) if kind in QUEUE_KINDS else None
-    kind = sf.node_text(t).split("::")[-1]
-    return (kind, []) if kind in QUEUE_KINDS else None
+        kind = _KINDS.get(sf.node_text(name).split("::")[-1]) if name is not None else None
+        return (kind, list(args.named_children) if args is not None else []) if kind is not None else None
+    kind = _KINDS.get(sf.node_text(t).split("::")[-1])
+    return (kind, []) if kind is not None else None
 
 
 def queue_aliases(sf: SourceFile, node: Node) -> dict[str, QueueType]:

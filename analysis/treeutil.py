@@ -7,7 +7,7 @@ They are free functions over nodes and a SourceFile's text, with no state, so ev
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Literal
 
 from tree_sitter import Node
 
@@ -15,7 +15,12 @@ if TYPE_CHECKING:  # only the hints need it, and analysis.source may one day ask
     from analysis.source import SourceFile
 
 # loop node type -> the keyword the model reports for it
-LOOP_TYPES = {"for_statement": "for", "for_range_loop": "for", "while_statement": "while", "do_statement": "do"}
+LOOP_TYPES: dict[str, Literal["for", "while", "do"]] = {
+    "for_statement": "for",
+    "for_range_loop": "for",
+    "while_statement": "while",
+    "do_statement": "do",
+}
 
 
 def enclosing_function(node: Node) -> Node | None:

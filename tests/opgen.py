@@ -159,7 +159,7 @@ def big_kernel(lines: int = 3000) -> str:
     """A realistic large kernel: copies of KERNEL's class, renamed, until the file has about `lines` lines."""
     head, _, rest = KERNEL.partition("class KernelScale {")
     cls, _, entry = rest.partition("};\n\nextern")
-    body = []
+    body: list[str] = []
     i = 0
     while True:
         chunk = f"class KernelScale{i} {{" + cls.replace("KernelScale()", f"KernelScale{i}()") + "};\n\n"

@@ -15,7 +15,7 @@ from tree_sitter import Node
 from analysis.evaluate import Evaluator, parse_int_literal
 from analysis.extract.context import BuildContext, FileFacts
 from analysis.knobs import is_tuned, parse_annotation, role_of
-from analysis.model import Knob, OperatorModel, Problem
+from analysis.model import Knob, KnobKind, OperatorModel, Problem, Side
 from analysis.source import SourceFile
 from analysis.treeutil import arg_nodes, enclosing_function, squash
 
@@ -53,23 +53,30 @@ class ConstantsChunk:
 
 def constants(ctx: BuildContext, model: OperatorModel) -> None:
     sizes = frozenset(ctx.type_sizes.items())
-    for side in ("host", "kernel"):
+    sides: tuple[Side, ...] = ("host", "kernel")
+    for side in sides:
         env = ctx.host_env if side == "host" else ctx.kernel_env
         for f in ctx.of_side(side):
-            # A chunk's constants depend on those before it: its fingerprint is the environment it starts in.
-            view = FileFacts(f.sf, side, f.caps)
-            parts = ctx.chunked(
-                view,
-                "constants",
-                lambda v, _c, env=env: _constants_in(ctx, v, env),
-                lambda _c, env=env: (frozenset(env.items()), sizes, ctx.project.layout),
-                lambda part, env=env: env.update(part.env),
-            )
-            for _, part in parts:
-                ctx.problems.extend(part.problems)
-                for knob in part.knobs:
-                    if not any(k.name == knob.name and k.file == knob.file for k in model.knobs):
-                        model.knobs.append(knob)
+            _constants_of(ctx, model, FileFacts(f.sf, side, f.caps), env, sizes)
+
+
+def _constants_of(
+    ctx: BuildContext, model: OperatorModel, view: FileFacts, env: dict[str, int], sizes: frozenset[tuple[str, int]]
+) -> None:
+    """One file's constants, as `view.side` sees them, added to `env` and its knobs to the model."""
+    # A chunk's constants depend on those before it: its fingerprint is the environment it starts in.
+    parts = ctx.chunked(
+        view,
+        "constants",
+        lambda v, _c: _constants_in(ctx, v, env),
+        lambda _c: (frozenset(env.items()), sizes, ctx.project.layout),
+        lambda part: env.update(part.env),
+    )
+    for _, part in parts:
+        ctx.problems.extend(part.problems)
+        for knob in part.knobs:
+            if not any(k.name == knob.name and k.file == knob.file for k in model.knobs):
+                model.knobs.append(knob)
 
 
 def _constants_in(ctx: BuildContext, f: FileFacts, env: dict[str, int]) -> ConstantsChunk:
@@ -89,14 +96,14 @@ def _constants_in(ctx: BuildContext, f: FileFacts, env: dict[str, int]) -> Const
 
 
 def _constant(
-    ctx: BuildContext, f: FileFacts, node: Node, ev: Evaluator, side: str, env: dict[str, int]
+    ctx: BuildContext, f: FileFacts, node: Node, ev: Evaluator, side: Side, env: dict[str, int]
 ) -> Knob | None:
     """Add what a `#define` or declaration defines to `env`; the knob, when its value is a literal."""
     if node.type == "preproc_def":
         return _define(ctx, f.sf, node, side, env)
     sf = f.sf
     quals = {sf.node_text(c) for c in node.children if c.type in ("type_qualifier", "storage_class_specifier")}
-    kind = "constexpr" if "constexpr" in quals else "const" if "const" in quals else None
+    kind: KnobKind | None = "constexpr" if "constexpr" in quals else "const" if "const" in quals else None
     type_node = node.child_by_field_name("type")
     if kind is None or type_node is None or squash(sf.node_text(type_node)) not in INT_TYPES:
         return None
@@ -113,7 +120,7 @@ def _constant(
     return knob
 
 
-def _define(ctx: BuildContext, sf: SourceFile, node: Node, side: str, env: dict[str, int]) -> Knob | None:
+def _define(ctx: BuildContext, sf: SourceFile, node: Node, side: Side, env: dict[str, int]) -> Knob | None:
     """`#define NAME body`: its value when the body evaluates, and a knob when the body is one literal."""
     name_node, value_node = node.child_by_field_name("name"), node.child_by_field_name("value")
     if name_node is None or value_node is None:
@@ -126,9 +133,9 @@ def _define(ctx: BuildContext, sf: SourceFile, node: Node, side: str, env: dict[
         env[name] = value
         start = value_node.start_byte + len(raw[:off].encode())
         return make_knob(ctx, sf, name, value, "define", side, start, start + length)
-    value = eval_text(raw, env, ctx.type_sizes)
-    if value is not None:
-        env[name] = value
+    evaluated = eval_text(raw, env, ctx.type_sizes)
+    if evaluated is not None:
+        env[name] = evaluated
     return None
 
 
@@ -146,7 +153,7 @@ def _initialised(sf: SourceFile, decl: Node, ev: Evaluator) -> tuple[str, int, N
 
 
 def make_knob(
-    ctx: BuildContext, sf: SourceFile, name: str, value: int, kind: str, side: str, start: int, end: int
+    ctx: BuildContext, sf: SourceFile, name: str, value: int, kind: KnobKind, side: Side, start: int, end: int
 ) -> Knob:
     """The knob whose literal spans `start`..`end`, with the tuning annotations of its line."""
     literal = ctx.loc(sf, start, end)
@@ -169,7 +176,7 @@ def make_knob(
     return knob
 
 
-def _literal_node(node: Node) -> Node | None:
+def _literal_node(node: Node | None) -> Node | None:
     """The integer literal that sets a constant's value, through casts, parentheses and a unary minus."""
     while node is not None:
         if node.type == "number_literal":
@@ -193,8 +200,11 @@ def _literal_in(raw: str) -> tuple[int, int, int] | None:
     m = _LITERAL_IN_RE.match(raw.strip())
     if not m:
         return None
+    value = parse_int_literal(m.group("num"))
+    if value is None:  # (never: the pattern only matches what parses)
+        return None
     lead = len(raw) - len(raw.lstrip())
-    return parse_int_literal(m.group("num")), lead + m.start("num"), len(m.group("num"))
+    return value, lead + m.start("num"), len(m.group("num"))
 
 
 def eval_text(text: str, env: dict[str, int], type_sizes: dict[str, int]) -> int | None:
@@ -208,7 +218,7 @@ def eval_text(text: str, env: dict[str, int], type_sizes: dict[str, int]) -> int
     return Evaluator(sf.node_text, env, type_sizes).value(value)
 
 
-def _knob_side(f: FileFacts, node: Node, layout: str) -> str:
+def _knob_side(f: FileFacts, node: Node, layout: str) -> Side:
     """Which side a constant's knob belongs to: its file's, or in an invocation operator (host and kernel in one
     file) the side of the function it is declared in (file scope counts as the kernel's)."""
     if layout != "invocation":

@@ -17,7 +17,7 @@ from tree_sitter import Node
 from analysis.chunks import ChunkMemo, memo
 from analysis.errors import TilewiseError
 from analysis.evaluate import Evaluator
-from analysis.model import Expr, Loc, Problem
+from analysis.model import Expr, Loc, Problem, Side
 from analysis.project import OperatorProject
 from analysis.queues import QueueType
 from analysis.source import Chunk, SourceFile
@@ -44,7 +44,7 @@ class FileFacts:
     """One file as a pass sees it: which side it is analysed as, and its facts (of the file, or of one chunk)."""
 
     sf: SourceFile
-    side: str
+    side: Side
     caps: Facts
 
     def of(self, chunk: Chunk) -> FileFacts:

@@ -234,10 +234,9 @@ def launches(ctx: BuildContext, model: OperatorModel) -> None:
                     loc=ctx.loc(f.sf, m.start, m.end),
                 )
             )
-            if parse_int_literal(a.text) is not None:
-                model.knobs.append(
-                    make_knob(ctx, f.sf, "blockDim", parse_int_literal(a.text), "launch", "host", a.start, a.end)
-                )
+            literal = parse_int_literal(a.text)
+            if literal is not None:
+                model.knobs.append(make_knob(ctx, f.sf, "blockDim", literal, "launch", "host", a.start, a.end))
     for tf in model.tiling.functions:
         for bd in tf.block_dim:
             lit = parse_int_literal(bd.text)

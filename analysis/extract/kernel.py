@@ -200,9 +200,10 @@ def _calls_in_loops(model: OperatorModel, kept: list[KernelChunk], looping: froz
                 api.in_loop = bool(api.loops) or fn_name in looping
             part.in_loop_applied = looping
         base = len(model.api_calls)
-        for index, local in ((by_name, part.by_name), (by_owner, part.by_owner)):
-            for key, positions in local.items():
-                index.setdefault(key, []).extend([base + i for i in positions])
+        for name, positions in part.by_name.items():
+            by_name.setdefault(name, []).extend([base + i for i in positions])
+        for owner, positions in part.by_owner.items():
+            by_owner.setdefault(owner, []).extend([base + i for i in positions])
         model.api_calls.extend([api for api, _ in part.calls])
     model.set_call_index(by_name, by_owner)
 
