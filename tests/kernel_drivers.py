@@ -21,28 +21,31 @@ CXX = shutil.which("g++")
 
 def build_driver(tmp_path_factory: pytest.TempPathFactory, source: Path, error_lines: int = 40) -> Path:
     """The driver's executable, in a fresh folder of its own (cases may write their files beside it)."""
-    exe = tmp_path_factory.mktemp(source.stem) / source.stem
+    return compile_driver(source, tmp_path_factory.mktemp(source.stem) / source.stem, error_lines)
+
+
+def compile_driver(source: Path, exe: Path, error_lines: int = 40) -> Path:
+    """`source` built against the emulator's headers with every warning an error; the first compiler errors when
+    it does not build."""
     proc = subprocess.run(
-        [
-            CXX,
-            "-std=c++17",
-            "-O0",
-            "-Wall",
-            "-Wextra",
-            "-Werror",
-            "-pthread",
-            "-I",
-            str(INCLUDE),
-            str(source),
-            "-o",
-            str(exe),
-        ],
+        [CXX or "g++", "-std=c++17", "-O0", "-Wall", "-Wextra", "-Werror", "-pthread", "-I", str(INCLUDE)]
+        + [str(source), "-o", str(exe)],
         capture_output=True,
         text=True,
         timeout=600,
     )
     assert proc.returncode == 0, "\n".join(proc.stderr.splitlines()[:error_lines])
     return exe
+
+
+def run_selftest(source: Path, folder: Path) -> subprocess.CompletedProcess:
+    """Build and run a self-checking C++ program (it prints `all checks passed`); its output, for more checks."""
+    run = subprocess.run(
+        [str(compile_driver(source, folder / source.stem))], capture_output=True, text=True, timeout=60
+    )
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert "all checks passed" in run.stdout
+    return run
 
 
 @dataclass

@@ -7,44 +7,18 @@ OP_LOGE_FOR_INVALID_TENSORNUM logs."""
 
 from __future__ import annotations
 
-import shutil
-import subprocess
 from pathlib import Path
 
 import pytest
+from kernel_drivers import CXX, run_selftest
 
-ROOT = Path(__file__).resolve().parents[2]
-INCLUDE = ROOT / "device" / "emulator" / "include"
 HERE = Path(__file__).resolve().parent
-CXX = shutil.which("g++")
 
 pytestmark = pytest.mark.skipif(CXX is None, reason="g++ is not installed")
 
 
 def test_host_breadth_names(tmp_path: Path):
-    exe = tmp_path / "breadth_host"
-    proc = subprocess.run(
-        [
-            CXX,
-            "-std=c++17",
-            "-O0",
-            "-Wall",
-            "-Wextra",
-            "-Werror",
-            "-I",
-            str(INCLUDE),
-            str(HERE / "breadth_host_selftest.cpp"),
-            "-o",
-            str(exe),
-        ],
-        capture_output=True,
-        text=True,
-        timeout=600,
-    )
-    assert proc.returncode == 0, "\n".join(proc.stderr.splitlines()[:40])
-    run = subprocess.run([str(exe)], capture_output=True, text=True, timeout=60)
-    assert run.returncode == 0, run.stdout + run.stderr
-    assert "all checks passed" in run.stdout
+    run = run_selftest(HERE / "breadth_host_selftest.cpp", tmp_path)
     # Each log names the node, what was invalid and the arguments, at error level.
     assert run.stderr.splitlines() == [
         "[E] Cat_1: invalid input dtype; x; DT_INT8; DT_FLOAT, DT_FLOAT16",

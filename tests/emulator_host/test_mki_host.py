@@ -5,44 +5,21 @@ the outputs and running InferShapeImpl, GetBestKernel picking a REG_KERNEL_BASE 
 
 from __future__ import annotations
 
-import shutil
 import subprocess
 from pathlib import Path
 
 import pytest
+from kernel_drivers import CXX, run_selftest
 
 ROOT = Path(__file__).resolve().parents[2]
 INCLUDE = ROOT / "device" / "emulator" / "include"
 HERE = Path(__file__).resolve().parent
-CXX = shutil.which("g++")
 
 pytestmark = pytest.mark.skipif(CXX is None, reason="g++ is not installed")
 
 
 def test_mki_operation_base(tmp_path: Path):
-    exe = tmp_path / "mki_host"
-    proc = subprocess.run(
-        [
-            CXX,
-            "-std=c++17",
-            "-O0",
-            "-Wall",
-            "-Wextra",
-            "-Werror",
-            "-I",
-            str(INCLUDE),
-            str(HERE / "mki_host_selftest.cpp"),
-            "-o",
-            str(exe),
-        ],
-        capture_output=True,
-        text=True,
-        timeout=600,
-    )
-    assert proc.returncode == 0, "\n".join(proc.stderr.splitlines()[:40])
-    run = subprocess.run([str(exe)], capture_output=True, text=True, timeout=60)
-    assert run.returncode == 0, run.stdout + run.stderr
-    assert "all checks passed" in run.stdout
+    run = run_selftest(HERE / "mki_host_selftest.cpp", tmp_path)
     # Each refusal was logged at error level on stderr.
     assert [line.split(": ", 1)[1] for line in run.stderr.splitlines()] == [
         "BlendOperation: 1 input tensors, expected 2",

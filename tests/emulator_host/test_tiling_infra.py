@@ -6,44 +6,18 @@ the OP_CHECK_IF / OPS_CHECK / OP_TILING_CHECK macros logging and returning the g
 
 from __future__ import annotations
 
-import shutil
-import subprocess
 from pathlib import Path
 
 import pytest
+from kernel_drivers import CXX, run_selftest
 
-ROOT = Path(__file__).resolve().parents[2]
-INCLUDE = ROOT / "device" / "emulator" / "include"
 HERE = Path(__file__).resolve().parent
-CXX = shutil.which("g++")
 
 pytestmark = pytest.mark.skipif(CXX is None, reason="g++ is not installed")
 
 
 def test_tiling_infrastructure(tmp_path: Path):
-    exe = tmp_path / "infra"
-    proc = subprocess.run(
-        [
-            CXX,
-            "-std=c++17",
-            "-O0",
-            "-Wall",
-            "-Wextra",
-            "-Werror",
-            "-I",
-            str(INCLUDE),
-            str(HERE / "tiling_infra_selftest.cpp"),
-            "-o",
-            str(exe),
-        ],
-        capture_output=True,
-        text=True,
-        timeout=600,
-    )
-    assert proc.returncode == 0, "\n".join(proc.stderr.splitlines()[:40])
-    run = subprocess.run([str(exe)], capture_output=True, text=True, timeout=60)
-    assert run.returncode == 0, run.stdout + run.stderr
-    assert "all checks passed" in run.stdout
+    run = run_selftest(HERE / "tiling_infra_selftest.cpp", tmp_path)
     # Each failed check logged its message at error level before returning.
     assert run.stderr.splitlines() == [
         "[E] Infra: cols is 0",
