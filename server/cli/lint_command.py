@@ -121,7 +121,7 @@ def _lint_facts(args: argparse.Namespace, op):
     return facts
 
 
-def _verify_fixes(args: argparse.Namespace, op, findings: list[Finding]) -> dict[tuple[int, str], object]:
+def _verify_fixes(args: argparse.Namespace, op, findings: list[Finding]) -> dict[tuple[int, str], FixVerdict]:
     """--verify: try every fix a rule could not prove safe on the manifest's cases (search/verify_fix.py)."""
     from device.emulator import EmulatorDevice
     from search.verify_fix import verify_fix
