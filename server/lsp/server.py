@@ -1,22 +1,22 @@
 """The pygls server: state changes on the event loop, analysis on worker threads, one module per feature.
 
-A feature that fails is logged and answered with an empty result; it never takes the server down.
+A feature that fails is logged and answered with an empty result (handlers.safe); it never takes the server down.
+The imports run one way: this module imports the features at the top, and a feature imports TilewiseServer only for
+type checking (tests/lsp/test_sessions.py checks it).
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import functools
 import gc
 import logging
 import threading
-from collections.abc import Callable
-from typing import Any, TypeVar
 
 from lsprotocol import types
 from pygls.lsp.server import LanguageServer
 
+from server.lsp.features import code_actions, code_lens, config, definition, documents, hover, requests, verify
 from server.lsp.results import diagnostics_by_file
 from server.lsp.state import (
     Analysis,
@@ -30,7 +30,6 @@ from server.lsp.state import (
 
 log = logging.getLogger("tilewise.lsp")
 FACTS_DELAY_S = 1.0
-F = TypeVar("F", bound=Callable[..., Any])
 
 
 class TilewiseServer(LanguageServer):
@@ -115,8 +114,10 @@ class TilewiseServer(LanguageServer):
             if not self.state.settings.case_facts:
                 return
             analysis = await self.analysis_for(uri)
-            op = analysis.op if analysis is not None else None
-            cases = list(op.manifest.cases) if op is not None and op.manifest and op.manifest.cases else []
+            if analysis is None:
+                return
+            op = analysis.op
+            cases = list(op.manifest.cases) if op.manifest and op.manifest.cases else []
             if not cases:
                 return
             texts = {p: sf.text for p, sf in op.sources.items()}
@@ -224,41 +225,7 @@ class TilewiseServer(LanguageServer):
         self.text_document_publish_diagnostics(types.PublishDiagnosticsParams(uri=uri, diagnostics=diagnostics))
 
 
-def safe(default: object) -> Callable[[F], F]:
-    """Wrap a feature handler so an exception is logged and answered with `default`."""
-
-    def wrap(fn: F) -> F:
-        if asyncio.iscoroutinefunction(fn):
-
-            @functools.wraps(fn)
-            async def run_async(*args, **kwargs):
-                try:
-                    return await fn(*args, **kwargs)
-                except asyncio.CancelledError:
-                    raise
-                except Exception:
-                    log.exception("%s failed", fn.__name__)
-                    return default
-
-            return run_async  # type: ignore[return-value]
-
-        @functools.wraps(fn)
-        def run(*args, **kwargs):
-            try:
-                return fn(*args, **kwargs)
-            except Exception:
-                log.exception("%s failed", fn.__name__)
-                return default
-
-        return run  # type: ignore[return-value]
-
-    return wrap
-
-
 def create_server() -> TilewiseServer:
-    # Imported here, to register them: each feature imports this module for TilewiseServer and `safe`.
-    from server.lsp.features import code_actions, code_lens, config, definition, documents, hover, requests, verify
-
     server = TilewiseServer()
     for feature in (documents, code_actions, hover, code_lens, definition, requests, config, verify):
         feature.register(server)
@@ -309,4 +276,4 @@ def warm_up(server: TilewiseServer) -> None:
             log.debug("warm-up of %s failed", type(sample).__name__, exc_info=True)
 
 
-__all__ = ["OperatorSession", "TilewiseServer", "create_server", "path_to_uri", "safe"]
+__all__ = ["OperatorSession", "TilewiseServer", "create_server", "path_to_uri"]

@@ -31,6 +31,7 @@ from search.cache import BestConfig
 
 if TYPE_CHECKING:
     from device.protocol import Measurement
+    from search.verify_fix import FixVerdict
 
 log = logging.getLogger("tilewise.lsp")
 _ANALYSIS_LOCK = threading.Lock()
@@ -52,9 +53,9 @@ class Settings(BaseModel):
 
     device: Literal["emulator"] = "emulator"
     chip: str = "910B2"
-    budget: int = Field(32, ge=1, le=10_000)
+    budget: int = Field(default=32, ge=1, le=10_000)
     strategy: str = "evo"
-    debounce_ms: int = Field(200, ge=0, le=10_000)
+    debounce_ms: int = Field(default=200, ge=0, le=10_000)
     # Run the manifest's cases in the background on open and save, so rules prove premises with real sizes
     # (analysis/observed.py). TILEWISE_CASE_FACTS=0 turns the default off (the tests of other features do).
     case_facts: bool = Field(
@@ -123,7 +124,7 @@ class VerifiedFix:
     """A fix tried on the emulator (search/verify_fix.py), for the sources it ran on: stale once they change."""
 
     sources: str  # search.cache.source_hash of the operator's texts
-    verdict: object  # search.verify_fix.FixVerdict
+    verdict: FixVerdict
 
 
 @dataclass(frozen=True)
@@ -189,11 +190,6 @@ class ServerState:
         """An immutable view of the operator at `root` for a worker thread, with the open documents' `texts`."""
         session = self.operators.get(root)
         return OperatorSnapshot(root, MappingProxyType(dict(texts)), self.settings, session.facts if session else None)
-
-    @property
-    def run_lines(self) -> Mapping[str, RunLines]:
-        """Read-only: each operator's last run per line, by root (what features/hover.py reads)."""
-        return MappingProxyType({r: s.run_lines for r, s in self.operators.items() if s.run_lines is not None})
 
     def change_settings(self, new: Settings) -> None:
         """New settings: what they make stale in every session is dropped (each is analysed again after)."""

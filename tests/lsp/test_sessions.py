@@ -1,6 +1,7 @@
 """The server's structure: one session per operator (a second operator keeps its own), custom requests' params
 checked where they enter (bad ones get a clear Invalid Params error, and the server answers the next request), and
-features that never import each other (they call the server's services instead)."""
+features that never import each other (they call the server's services instead) nor the server module at run time
+(it imports them)."""
 
 from __future__ import annotations
 
@@ -97,36 +98,58 @@ def test_sessions_are_per_operator_and_snapshots_do_not_follow_them():
     assert state.session(a).tuned is None  # measured on another chip: looked up again
 
 
-def _imports(path: Path) -> set[str]:
-    found = set()
-    for node in ast.walk(ast.parse(path.read_text())):
+def _imports(tree: ast.AST, *, runtime_only: bool = False) -> set[str]:
+    """The modules (and `module.name`s) imported anywhere in `tree`; with `runtime_only`, not those under
+    `if TYPE_CHECKING:`, which never run."""
+    found: set[str] = set()
+    for node in ast.iter_child_nodes(tree):
+        if (
+            runtime_only
+            and isinstance(node, ast.If)
+            and ast.unparse(node.test) in ("TYPE_CHECKING", "typing.TYPE_CHECKING")
+        ):
+            found |= {m for n in node.orelse for m in _imports(ast.Module([n], []), runtime_only=True)}
+            continue
         if isinstance(node, ast.ImportFrom):
             found.add(("." * node.level) + (node.module or ""))
             found.update(f"{node.module}.{a.name}" for a in node.names if node.module)
         elif isinstance(node, ast.Import):
             found.update(a.name for a in node.names)
+        found |= _imports(node, runtime_only=runtime_only)
     return found
+
+
+def _tree(path: Path) -> ast.Module:
+    return ast.parse(path.read_text())
 
 
 def test_no_feature_imports_another():
     modules = sorted(FEATURES.glob("*.py"))
     assert len(modules) > 5
     for path in modules:
-        bad = {m for m in _imports(path) if m.startswith(("server.lsp.features", "."))}
+        bad = {m for m in _imports(_tree(path)) if m.startswith(("server.lsp.features", "."))}
         assert not bad, f"{path.name} imports {bad}: call a service of TilewiseServer instead"
 
 
-def test_the_server_imports_features_only_to_register_them():
-    tree = ast.parse((ROOT / "server" / "lsp" / "server.py").read_text())
-    top = [n for n in tree.body if isinstance(n, ast.Import | ast.ImportFrom)]
-    assert not any("features" in (getattr(n, "module", None) or "") for n in top)
-    (create,) = [n for n in tree.body if isinstance(n, ast.FunctionDef) and n.name == "create_server"]
-    inside = {n.module for n in ast.walk(create) if isinstance(n, ast.ImportFrom)}
-    elsewhere = {
-        n.module
-        for f in tree.body
-        if f is not create
-        for n in ast.walk(f)
-        if isinstance(n, ast.ImportFrom) and n.module and "features" in n.module
-    }
-    assert inside == {"server.lsp.features"} and not elsewhere
+def test_imports_run_one_way_from_the_server_to_its_features():
+    # A feature (or a module features use) imports the server class only for type checking, so server.py can
+    # import every feature at the top; `safe` and the like live in server/lsp/handlers.py.
+    lsp = ROOT / "server" / "lsp"
+    for path in sorted(FEATURES.glob("*.py")) + sorted(p for p in lsp.glob("*.py") if p.name != "server.py"):
+        bad = {m for m in _imports(_tree(path), runtime_only=True) if m.startswith("server.lsp.server")}
+        bad |= {m for m in _imports(_tree(path)) if path.parent == lsp and m.startswith("server.lsp.features")}
+        assert not bad, f"{path.relative_to(ROOT)} imports {bad} at run time: import it under `if TYPE_CHECKING:`"
+    server = _tree(lsp / "server.py")
+    top = {m for n in server.body if isinstance(n, ast.ImportFrom) for m in _imports(ast.Module([n], []))}
+    assert {f"server.lsp.features.{p.stem}" for p in FEATURES.glob("*.py") if p.stem != "__init__"} <= top
+
+
+def test_the_import_checks_see_a_run_time_import_of_the_server():
+    sneaky = ast.parse(
+        "from typing import TYPE_CHECKING\n"
+        "if TYPE_CHECKING:\n    from server.lsp.server import TilewiseServer\n"
+        "def register(server):\n    from server.lsp.server import safe\n"
+    )
+    assert _imports(sneaky, runtime_only=True) >= {"server.lsp.server", "server.lsp.server.safe"}
+    guarded = ast.parse("from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    import server.lsp.server\n")
+    assert "server.lsp.server" not in _imports(guarded, runtime_only=True)

@@ -3,13 +3,18 @@ once verified on the current sources, "Apply (verified ...)" when it held); and 
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from lsprotocol import types
 
 from analysis.findings import Finding, Fix
 from server.lsp.convert import lsp_range, workspace_edit
+from server.lsp.handlers import safe
 from server.lsp.results import VERIFY_COMMAND, editor_items, verdict_for, verify_arguments
-from server.lsp.server import TilewiseServer, safe
 from server.lsp.state import Analysis, OperatorSession, uri_to_path
+
+if TYPE_CHECKING:
+    from server.lsp.server import TilewiseServer
 
 
 def _overlaps(a: types.Range, b: types.Range) -> bool:

@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from lsprotocol import types
 
 from server.lsp.convert import lsp_range
-from server.lsp.server import TilewiseServer, safe
+from server.lsp.handlers import safe
 from server.lsp.state import uri_to_path
+
+if TYPE_CHECKING:
+    from server.lsp.server import TilewiseServer
 
 
 def register(server: TilewiseServer) -> None:
@@ -36,7 +41,9 @@ def register(server: TilewiseServer) -> None:
             )
             last = session.last_run
             if last is not None and last.time_us is not None:
-                title = f"last: {last.time_us:.1f} µs, bottleneck {last.bottleneck.upper()}"
+                title = f"last: {last.time_us:.1f} µs"
+                if last.bottleneck is not None:  # a timed run names it; a measurement from elsewhere may not
+                    title += f", bottleneck {last.bottleneck.upper()}"
                 lenses.append(types.CodeLens(range=rng, command=types.Command(title=title, command="")))
             elif last is not None and last.error is not None:
                 lenses.append(

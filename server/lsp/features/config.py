@@ -3,11 +3,15 @@ strategy. Invalid values are reported to the user and leave the old settings in 
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from lsprotocol import types
 from pydantic import ValidationError
 
-from server.lsp.server import TilewiseServer
 from server.lsp.state import Settings
+
+if TYPE_CHECKING:
+    from server.lsp.server import TilewiseServer
 
 
 def register(server: TilewiseServer) -> None:

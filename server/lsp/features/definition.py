@@ -3,11 +3,16 @@ its declaration."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from lsprotocol import types
 
 from server.lsp.convert import lsp_range
-from server.lsp.server import TilewiseServer, safe
+from server.lsp.handlers import safe
 from server.lsp.state import path_to_uri
+
+if TYPE_CHECKING:
+    from server.lsp.server import TilewiseServer
 
 
 def register(server: TilewiseServer) -> None:

@@ -3,9 +3,12 @@ the server then publishes (TilewiseServer.publish); an open or a save also refre
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from lsprotocol import types
 
-from server.lsp.server import TilewiseServer
+if TYPE_CHECKING:
+    from server.lsp.server import TilewiseServer
 
 
 def register(server: TilewiseServer) -> None:

@@ -7,6 +7,8 @@ server state's last run); this module only finds what the cursor is on and wraps
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from lsprotocol import types
 
 from analysis.explain_markdown import (
@@ -18,7 +20,10 @@ from analysis.explain_markdown import (
     queue_markdown,
     tiling_read_markdown,
 )
-from server.lsp.server import TilewiseServer, safe
+from server.lsp.handlers import safe
+
+if TYPE_CHECKING:
+    from server.lsp.server import TilewiseServer
 
 # The formatters are re-exported: callers (and tests) that format an explanation the way hover does import them here.
 __all__ = ["describe", "format_buffer", "format_call", "format_measured", "register"]
@@ -61,7 +66,7 @@ def register(server: TilewiseServer) -> None:
     @safe(None)
     async def hover(ls: TilewiseServer, params: types.HoverParams) -> types.Hover | None:
         at = await ls.analysis_at(params.text_document.uri, params.position)
-        run = ls.state.run_lines.get(str(at[0].op.project.root)) if at else None
+        run = ls.session(str(at[0].op.project.root)).run_lines if at else None
         text = describe(*at, run=run) if at else None
         if text is None:
             return None

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import threading
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from device.sites import per_line
 from search.cache import BestConfig
@@ -15,8 +15,10 @@ from server.lsp.params import RunParams, TuneParams, validated
 from server.lsp.progress import end as _end
 from server.lsp.progress import report as _report
 from server.lsp.progress import start as _progress
-from server.lsp.server import TilewiseServer
 from server.lsp.state import Analysis, RunLines, uri_to_path
+
+if TYPE_CHECKING:
+    from server.lsp.server import TilewiseServer
 
 
 def _cases(op, name: str | None) -> list:
@@ -34,7 +36,7 @@ async def _operator_analysis(ls: TilewiseServer, uri: str) -> Analysis:
 
 
 def register(server: TilewiseServer) -> None:
-    from device.emulator import EmulatorDevice
+    from device.emulator.device import DEFAULT_TIMEOUT_S, EmulatorDevice
 
     @server.feature("tilewise/run")
     @validated("tilewise/run", RunParams)
@@ -44,8 +46,7 @@ def register(server: TilewiseServer) -> None:
         root = str(op.project.root)
         cases = _cases(op, params.case)
         token = await _progress(ls, f"Running {op.model.operator} on the emulator", params.work_done_token)
-        timeout = {"timeout_s": params.timeout} if params.timeout else {}
-        device = EmulatorDevice(chip=ls.state.settings.chip, **timeout)
+        device = EmulatorDevice(chip=ls.state.settings.chip, timeout_s=params.timeout or DEFAULT_TIMEOUT_S)
         _report(ls, token, f"case {cases[0].name}")
         try:
             m = await asyncio.to_thread(device.run, op, cases[0], trace_path=params.trace, sites=True)

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from lsprotocol import types
 
@@ -21,8 +21,10 @@ from search.verify_fix import verify_fix
 from server.lsp.params import VerifyFixArgs, register_command_args
 from server.lsp.progress import end, start
 from server.lsp.results import VERIFY_COMMAND
-from server.lsp.server import TilewiseServer
 from server.lsp.state import VerifiedFix, uri_to_path
+
+if TYPE_CHECKING:
+    from server.lsp.server import TilewiseServer
 
 log = logging.getLogger("tilewise.lsp")
 
@@ -32,8 +34,12 @@ def register(server: TilewiseServer) -> None:
 
     register_command_args(server, VerifyFixArgs, VERIFY_COMMAND)
 
+    # pygls reads a command handler's annotations at run time (to structure its arguments), and TilewiseServer is
+    # imported for type checking only: the handler takes the server from here rather than as its `ls` parameter.
+    ls = server
+
     @server.command(VERIFY_COMMAND)
-    async def verify(ls: TilewiseServer, params: VerifyFixArgs) -> dict[str, Any]:
+    async def verify(params: VerifyFixArgs) -> dict[str, Any]:
         log.info("verify on the emulator: %s", params)
         analysis = await ls.analysis_for(params.uri)
         if analysis is None:
