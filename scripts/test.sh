@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# The whole test suite: set up, lint the code with ruff, run pytest. Exits non-zero on any failure.
+# The whole test suite: set up, check the code (ruff lint and format, mypy), run pytest. Exits non-zero on any failure.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
 .venv/bin/ruff check .
 .venv/bin/ruff format --check .
+.venv/bin/mypy
 .venv/bin/python -m pytest -q "$@"
