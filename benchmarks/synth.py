@@ -8,8 +8,9 @@ import shutil
 import sys
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-from tests.opgen import HOST, TILING_H, big_kernel, write_operator
+# tests/ on the path, as pytest's conftest and mypy's mypy_path have it: one module name for the test operator
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
+from opgen import HOST, TILING_H, big_kernel, write_operator
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 
