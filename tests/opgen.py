@@ -137,6 +137,24 @@ def scale_manifest(elements: int, golden: bool = True) -> str:
     return head + f'[[cases]]\nname = "small"\n[cases.inputs.x]\nshape = [{elements}]\ndtype = "float16"\n'
 
 
+# The host with two knobs annotated for the tuner, set to their slow values (8 cores, small tiles); the kernel is
+# unchanged. A 3145728-element case (scale_manifest) makes big tiles and HBM saturation show in the time.
+TUNED_HOST = HOST.replace(
+    "constexpr uint32_t BLOCK_DIM = 48;", "constexpr uint32_t BLOCK_DIM = 8;  // tilewise: tune BLOCK_DIM in [1, 8, 48]"
+).replace(
+    "constexpr uint32_t TILE_LENGTH = 8192;",
+    "constexpr uint32_t TILE_LENGTH = 1024;  // tilewise: tune TILE_LENGTH in [1024, 8192]",
+)
+TUNED_ELEMENTS = 3145728
+
+
+def tuned_operator(root: Path, host: str = TUNED_HOST, kernel: str = KERNEL) -> Path:
+    """The scale operator with tunable knobs, a golden and one large case, written to `root`."""
+    write_operator(root, kernel=kernel, host=host, manifest=scale_manifest(TUNED_ELEMENTS))
+    (root / "golden.py").write_text(SCALE_GOLDEN)
+    return root
+
+
 def write_operator(
     root: Path, kernel: str = KERNEL, host: str = HOST, tiling_h: str = TILING_H, manifest: str | None = None
 ) -> Path:
