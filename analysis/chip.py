@@ -9,9 +9,10 @@ from __future__ import annotations
 
 import json
 import re
+from functools import cache
 from pathlib import Path
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, ValidationError, model_validator
 
 from analysis.errors import TilewiseError
 
@@ -33,6 +34,21 @@ class Chip(BaseModel):
     clock_ghz: float = Field(gt=0)
     hbm_gbps: float = Field(gt=0)
     sources: dict[str, str] = {}
+    # The `timing` section, validated once with the chip (estimates ask for it per finding and per hover): its
+    # TimingConfig, or why it has none (`timing_config` raises that).
+    _timing: TimingConfig | str = PrivateAttr(default="")
+
+    @model_validator(mode="after")
+    def _validate_timing(self) -> Chip:
+        raw = (self.model_extra or {}).get("timing")
+        if raw is None:
+            self._timing = "chip file has no 'timing' section; copy one from a built-in chip file"
+            return self
+        try:
+            self._timing = TimingConfig.model_validate(raw)
+        except ValidationError as exc:  # pydantic's message names the field
+            self._timing = f"chip timing section is invalid: {exc}"
+        return self
 
 
 def builtin_chips() -> list[str]:
@@ -146,22 +162,22 @@ class TimingConfig(BaseModel):
 
 
 def timing_config(chip: Chip) -> TimingConfig:
-    raw = (chip.model_extra or {}).get("timing")
-    if raw is None:
-        raise TilewiseError(chip.name, 0, "chip file has no 'timing' section; copy one from a built-in chip file")
-    try:
-        return TimingConfig.model_validate(raw)
-    except ValidationError as exc:  # pydantic's message names the field
-        raise TilewiseError(chip.name, 0, f"chip timing section is invalid: {exc}") from None
+    """The chip's validated timing section; a TilewiseError when it has none or it is invalid."""
+    if isinstance(chip._timing, str):
+        raise TilewiseError(chip.name, 0, chip._timing)
+    return chip._timing
 
 
 def cost_model(chip: Chip) -> TimingConfig:
     """The chip's cost model for estimates (hover, explain, the lint rules' gains); a user's chip file without a
-    valid timing section borrows the default chip's, so an estimate never fails for want of one."""
-    try:
-        return timing_config(chip)
-    except TilewiseError:
-        return timing_config(load_chip())
+    valid timing section borrows the default chip's, so an estimate never fails for want of one. A lookup: the
+    section was validated with the chip."""
+    return chip._timing if isinstance(chip._timing, TimingConfig) else _default_cost_model()
+
+
+@cache
+def _default_cost_model() -> TimingConfig:
+    return timing_config(load_chip())
 
 
 def chip_in_soc(chip_name: str, soc: str) -> bool:

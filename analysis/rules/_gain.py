@@ -8,12 +8,7 @@ effect. Where the sizes are unknown statically, the bound comes from how many pi
 from __future__ import annotations
 
 from analysis.apis import COPIES, PIPES
-from analysis.chip import REPEAT_BYTES, Chip, TimingConfig, cost_model
-
-
-def timing(chip: Chip) -> TimingConfig:
-    """The chip's cost model (`analysis.chip.cost_model`: the default chip's when the file has no valid timing)."""
-    return cost_model(chip)
+from analysis.chip import REPEAT_BYTES, Chip, cost_model
 
 
 def loop_stages(ctx, owner: str | None) -> int:
@@ -29,7 +24,7 @@ def loop_stages(ctx, owner: str | None) -> int:
 
 def dma_efficiency(chip: Chip, nbytes: int) -> float:
     """Share of peak DMA bandwidth one copy of `nbytes` reaches: bw(B) = peak * B / (K + B), K from the chip."""
-    return timing(chip).dma_efficiency(nbytes)
+    return cost_model(chip).dma_efficiency(nbytes)
 
 
 def overlap_text(stages: int) -> str:
@@ -38,7 +33,7 @@ def overlap_text(stages: int) -> str:
 
 def scalar_loop_gain(chip, global_memory: bool, elem_bytes: int = 2) -> float:
     """Per-element scalar round trips against one vector repeat per 256 bytes, for a long loop."""
-    t = timing(chip)
+    t = cost_model(chip)
     scalar_per_repeat = (REPEAT_BYTES // elem_bytes) * 2 * t.scalar_access_cycles(global_memory)  # a get and a set
     return scalar_per_repeat / (t.vector_cycles(None, elem_bytes, 8) / 8)  # startup amortised over 8 repeats
 
@@ -67,6 +62,6 @@ def double_buffer_gain(ctx, owner: str | None, tile_bytes: int | None, halves: b
 def scalar_loop_trip_gain(chip, global_memory: bool, elem_bytes: int, trips: int) -> float:
     """A loop of `trips` scalar round trips against one vector instruction over the same elements (its startup
     paid once): what vectorising a loop of known length gains."""
-    t = timing(chip)
+    t = cost_model(chip)
     scalar = trips * 2 * t.scalar_access_cycles(global_memory)  # a get and a set per trip
     return scalar / t.vector_cycles(None, elem_bytes, t.vector_repeats(trips, elem_bytes))

@@ -7,8 +7,8 @@ the same (issue 13's reading of the corpus found none worth acting on).
 
 from __future__ import annotations
 
+from analysis.chip import cost_model
 from analysis.findings import Fix
-from analysis.rules._gain import timing
 from analysis.rules._params import param_items
 from analysis.rules._scalar_bounds import never_called
 from analysis.rules.base import ALIGN_BYTES, Rule, RuleContext, edit
@@ -47,7 +47,7 @@ class AlignedDataCopyPad(Rule):
                 fixes.append(
                     Fix(
                         title="Use DataCopy: the length is a whole number of 32-byte blocks (saves about "
-                        f"{timing(ctx.chip).pad_row_cycles:.0f} cycles per copy, estimate)",
+                        f"{cost_model(ctx.chip).pad_row_cycles:.0f} cycles per copy, estimate)",
                         edits=[edit(call.loc, f"DataCopy({dst}, {src}, {elems})")],
                     )
                 )
@@ -55,9 +55,8 @@ class AlignedDataCopyPad(Rule):
                 call.loc,
                 (
                     f"DataCopyPad moves '{sf.node_text(length)}' bytes, a provable multiple of 32, so plain DataCopy "
-                    f"would do; the cost model puts the saving at about {timing(ctx.chip).pad_row_cycles:.0f} cycles "
-                    "per "
-                    "copy, small unless the copy is short and frequent."
+                    f"would do; the cost model puts the saving at about {cost_model(ctx.chip).pad_row_cycles:.0f} "
+                    "cycles per copy, small unless the copy is short and frequent."
                 ),
                 fixes,
             )

@@ -15,9 +15,9 @@ from __future__ import annotations
 
 import re
 
+from analysis.chip import cost_model
 from analysis.findings import Fix
 from analysis.model import Knob
-from analysis.rules._gain import timing
 from analysis.rules._split_proof import proved_count
 from analysis.rules._valueflow import CAP, VALUE, resolved_value, value_flow
 from analysis.rules.base import Rule, RuleContext, edit
@@ -215,7 +215,7 @@ def _in_branch(node) -> bool:
 
 def _gain_text(ctx: RuleContext, now: int, target: int) -> str:
     """Bandwidth model: k cores stream at most min(k x one core's DMA peak, HBM). Compute-bound work scales with k."""
-    t = timing(ctx.chip)
+    t = cost_model(ctx.chip)
     per_core = t.dma_peak_gibps * 2**30 / 1e9  # GB/s
     bw_now = min(now * per_core, ctx.chip.hbm_gbps)
     bw_target = min(target * per_core, ctx.chip.hbm_gbps)
