@@ -12,8 +12,6 @@ import re
 
 from tree_sitter import Node
 
-from analysis.dtypes import DTYPE_SIZES as DTYPE_SIZES  # re-exported for the modules that import it from here
-
 TYPE_SIZES = {
     "half": 2,
     "float16_t": 2,

@@ -15,6 +15,7 @@ from typing import Literal, NamedTuple
 from tree_sitter import Node
 
 from analysis.source import SourceFile, walk
+from analysis.treeutil import squash
 
 QueueKind = Literal["TQue", "TQueBind", "TBuf", "TPipe"]
 # A type's last name -> its kind (a lookup, not `in`, so that the kind keeps its Literal type).
@@ -68,7 +69,7 @@ def queue_aliases(sf: SourceFile, node: Node) -> dict[str, QueueType]:
             continue
         qt = queue_type_node(sf, target)
         if qt is not None:
-            found[sf.node_text(name)] = QueueType(qt[0], tuple(_squash(sf.node_text(a)) for a in qt[1]))
+            found[sf.node_text(name)] = QueueType(qt[0], tuple(squash(sf.node_text(a)) for a in qt[1]))
     return found
 
 
@@ -124,7 +125,3 @@ def member_constant(sf: SourceFile, decl: Node, name: str, value_of) -> int | No
 def init_buffer_queue(text: str) -> str:
     """The queue an `InitBuffer` first argument names: `this->inQueueX` -> inQueueX, `inQueues[i]` -> inQueues."""
     return _SUBSCRIPT_RE.sub("", re.split(r"\.|->", text.strip())[-1]).strip()
-
-
-def _squash(text: str) -> str:
-    return " ".join(text.split())

@@ -6,8 +6,9 @@ from __future__ import annotations
 import numpy as np
 
 from analysis import dtypes
-from analysis.evaluate import DTYPE_SIZES, TYPE_SIZES
-from analysis.extract import GE_DTYPES, GE_DTYPES_UNMODELLED
+from analysis.dtypes import DTYPE_SIZES, GE_DTYPES
+from analysis.evaluate import TYPE_SIZES
+from analysis.extract import opdef
 from analysis.manifest import DTYPES as MANIFEST_DTYPES
 from device.emulator.dtypes import BY_GE, DTYPES
 
@@ -24,7 +25,8 @@ def test_every_runnable_dtype_has_one_size_in_every_spelling():
 
 def test_the_other_tables_derive_from_it():
     assert MANIFEST_DTYPES == tuple(DTYPES) == dtypes.RUNNABLE
-    assert GE_DTYPES == dtypes.GE_DTYPES and GE_DTYPES_UNMODELLED == dtypes.GE_DTYPES_UNMODELLED
+    # the OpDef reader reads ge::DataType names with this table
+    assert opdef.GE_DTYPES is GE_DTYPES and opdef.GE_DTYPES_UNMODELLED is dtypes.GE_DTYPES_UNMODELLED
     assert GE_DTYPES["DT_FLOAT"] == "float32" and GE_DTYPES["DT_BF16"] == "bfloat16"
     assert not set(dtypes.GE_DTYPES) & dtypes.GE_DTYPES_UNMODELLED
     # types an OpDef may name but nothing runs or sizes

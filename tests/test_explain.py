@@ -9,9 +9,9 @@ from opgen import HOST, KERNEL, replace_once, write_operator
 
 from analysis.chip import load_chip, timing_config
 from analysis.explain import explain_buffer, explain_call
+from analysis.explain_markdown import format_buffer, format_call
 from analysis.operator import load_operator
 from analysis.rules import RuleContext
-from server.lsp.features.hover import format_buffer, format_call
 
 # The host computes the tile from the input shape: the only knob that reaches the copy's length is TILE_NUM = 8,
 # which the old hover took for the length ("8 elements: 16 bytes at about 0 GiB/s").

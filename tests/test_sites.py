@@ -3,9 +3,9 @@ the rows are written by hand, as the runner would)."""
 
 from __future__ import annotations
 
+from analysis.explain_markdown import format_measured
 from device.protocol import SiteUse
 from device.sites import per_line
-from server.lsp.features.hover import format_measured
 from server.lsp.state import RunLines
 
 

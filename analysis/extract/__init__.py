@@ -18,7 +18,6 @@ import re
 from collections.abc import Callable
 
 from analysis.atb import atb_tensors
-from analysis.dtypes import GE_DTYPES, GE_DTYPES_UNMODELLED
 from analysis.extract.constants import INT_TYPES, constants
 from analysis.extract.context import BuildContext, Facts, FileFacts
 from analysis.extract.host import launches, tiling_functions, tiling_structs
@@ -28,7 +27,7 @@ from analysis.model import OperatorModel, Problem, Side
 from analysis.project import OperatorProject
 from analysis.source import SourceFile
 
-__all__ = ["GE_DTYPES", "GE_DTYPES_UNMODELLED", "INT_TYPES", "BuildContext", "build_model"]
+__all__ = ["INT_TYPES", "BuildContext", "build_model"]
 
 # (name in an internal-error problem, pass), in the order their inputs need
 _PASSES: tuple[tuple[str, Callable[[BuildContext, OperatorModel], None]], ...] = (

@@ -13,8 +13,6 @@ from lsprotocol import types
 
 from analysis.explain_markdown import (
     call_markdown,
-    format_buffer,
-    format_call,
     format_measured,
     knob_markdown,
     queue_markdown,
@@ -25,8 +23,7 @@ from server.lsp.handlers import safe
 if TYPE_CHECKING:
     from server.lsp.server import TilewiseServer
 
-# The formatters are re-exported: callers (and tests) that format an explanation the way hover does import them here.
-__all__ = ["describe", "format_buffer", "format_call", "format_measured", "register"]
+__all__ = ["describe", "register"]
 
 
 def _at(loc, path: str, offset: int) -> bool:
