@@ -8,7 +8,8 @@ import numpy as np
 from analysis import dtypes
 from analysis.dtypes import DTYPE_SIZES, GE_DTYPES
 from analysis.evaluate import TYPE_SIZES
-from analysis.extract import opdef
+from analysis.extract.opdef import GE_DTYPES as OPDEF_GE_DTYPES
+from analysis.extract.opdef import GE_DTYPES_UNMODELLED as OPDEF_GE_DTYPES_UNMODELLED
 from analysis.manifest import DTYPES as MANIFEST_DTYPES
 from device.emulator.dtypes import BY_GE, DTYPES
 
@@ -26,7 +27,7 @@ def test_every_runnable_dtype_has_one_size_in_every_spelling():
 def test_the_other_tables_derive_from_it():
     assert MANIFEST_DTYPES == tuple(DTYPES) == dtypes.RUNNABLE
     # the OpDef reader reads ge::DataType names with this table
-    assert opdef.GE_DTYPES is GE_DTYPES and opdef.GE_DTYPES_UNMODELLED is dtypes.GE_DTYPES_UNMODELLED
+    assert OPDEF_GE_DTYPES is GE_DTYPES and OPDEF_GE_DTYPES_UNMODELLED is dtypes.GE_DTYPES_UNMODELLED
     assert GE_DTYPES["DT_FLOAT"] == "float32" and GE_DTYPES["DT_BF16"] == "bfloat16"
     assert not set(dtypes.GE_DTYPES) & dtypes.GE_DTYPES_UNMODELLED
     # types an OpDef may name but nothing runs or sizes
