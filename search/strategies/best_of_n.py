@@ -3,16 +3,17 @@ knob moved with probability 1/2), the best kept. What a developer does by hand: 
 
 from __future__ import annotations
 
+from search.space import Config
 from search.strategies.base import Strategy
 
 
 class BestOfN(Strategy):
     name = "best-of-n"
 
-    def ask(self):
+    def ask(self) -> Config | None:
         base = self.start
 
-        def perturb():
+        def perturb() -> Config:
             c = dict(base)
             for k in self.space.knobs:
                 if self.rng.random() < 0.5:

@@ -8,6 +8,7 @@ redrawn before any evaluation.
 
 from __future__ import annotations
 
+from search.space import Config
 from search.strategies.base import Strategy
 
 
@@ -22,7 +23,7 @@ class Evolutionary(Strategy):
         super().__init__(*args, **kwargs)
         self.scored: dict[tuple, tuple[dict, float]] = {}
 
-    def ask(self):
+    def ask(self) -> Config | None:
         if len(self.seen) < self.population:
             # Unseeded, the starting configuration is the first member; seeded, it is one already.
             if self.key(self.start) not in self.seen and self.feasible(self.start):
@@ -31,7 +32,7 @@ class Evolutionary(Strategy):
             return self.fresh(self.random_config)
         return self.fresh(self._child) or self.fresh(self.random_config)
 
-    def tell(self, config, score):
+    def tell(self, config: Config, score: float | None) -> None:
         if score is not None:
             self.scored[self.key(config)] = (config, score)
 

@@ -2,17 +2,18 @@
 
 from __future__ import annotations
 
-from search.strategies.base import Strategy
+from search.space import Config, SearchSpace
+from search.strategies.base import Feasible, Strategy
 
 
 class GridSearch(Strategy):
     name = "grid"
 
-    def __init__(self, *args, **kwargs):
-        super().__init__(*args, **kwargs)
+    def __init__(self, space: SearchSpace, seed: int, feasible: Feasible) -> None:
+        super().__init__(space, seed, feasible)
         self._it = self.space.grid()
 
-    def ask(self):
+    def ask(self) -> Config | None:
         for c in self._it:
             if self.key(c) not in self.seen and self.feasible(c):
                 self.seen.add(self.key(c))

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+from search.space import Config
 from search.strategies.base import Strategy
 
 
 class RandomSearch(Strategy):
     name = "random"
 
-    def ask(self):
+    def ask(self) -> Config | None:
         return self.fresh(self.random_config)

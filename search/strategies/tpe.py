@@ -7,6 +7,7 @@ import logging
 
 import optuna
 
+from search.space import Config
 from search.strategies.base import Strategy
 
 FAILED_PENALTY = 1e12
@@ -25,7 +26,7 @@ class TPESearch(Strategy):
         self.pending: dict[tuple, optuna.trial.Trial] = {}
         self.scores: dict[tuple, float] = {}  # what every told configuration scored, failures as the penalty
 
-    def ask(self):
+    def ask(self) -> Config | None:
         for _ in range(50):
             trial = self.study.ask()
             c = {k.name: trial.suggest_categorical(k.name, k.domain) for k in self.space.knobs}
@@ -39,9 +40,11 @@ class TPESearch(Strategy):
             return c
         return self.fresh(self.random_config)
 
-    def seed(self, config, score):
+    def seed(self, config: Config, score: float | None) -> None:
         super().seed(config, score)
-        distributions = {k.name: optuna.distributions.CategoricalDistribution(k.domain) for k in self.space.knobs}
+        distributions: dict[str, optuna.distributions.BaseDistribution] = {
+            k.name: optuna.distributions.CategoricalDistribution(k.domain) for k in self.space.knobs
+        }
         if all(config[k.name] in k.domain for k in self.space.knobs):
             self.study.add_trial(
                 optuna.trial.create_trial(
@@ -51,7 +54,7 @@ class TPESearch(Strategy):
                 )
             )
 
-    def tell(self, config, score):
+    def tell(self, config: Config, score: float | None) -> None:
         key = self.key(config)
         self.scores[key] = score if score is not None else FAILED_PENALTY
         trial = self.pending.pop(key, None)
