@@ -130,8 +130,8 @@ class Measurement(BaseModel):
 class Device(Protocol):
     """A place to measure an operator. `name` and `chip.name` key the results cache (a measurement on one device or
     chip says nothing about another); `chip` is what the search checks a configuration against before paying for a
-    run (UB size, core count). `isinstance(x, Device)` checks the members exist; tests/search check the emulator's
-    `run` signature against this one."""
+    run (buffers within the UB; block counts up to the core count). `isinstance(x, Device)` checks the members
+    exist; tests/emulator/test_device_protocol.py checks the emulator's `run` signature against this one."""
 
     name: str
     chip: Chip

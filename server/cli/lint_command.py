@@ -107,15 +107,15 @@ def cmd_lint(args: argparse.Namespace) -> int:
 def _lint_facts(args: argparse.Namespace, op):
     """--cases: run the manifest's cases once each for the facts rules prove premises with (device/facts.py). A
     case that fails costs only its facts, said in one line; without cases lint stays static."""
-    from device.emulator import EmulatorDevice
     from device.facts import case_facts
+    from device.registry import make_device
 
     cases = list(op.manifest.cases) if op.manifest else []
     if not cases:
         err.print(f"{rel(op.model.root)}: no manifest cases to run: lint reads the sources only", markup=False)
         return None
     problems: list[str] = []
-    facts = case_facts(EmulatorDevice(chip=args.chip), op, cases, problems)
+    facts = case_facts(make_device("emulator", chip=args.chip), op, cases, problems)
     for line in problems:
         err.print(f"{rel(op.model.root)}: {line}; lint goes on without it", markup=False)
     return facts
@@ -123,12 +123,12 @@ def _lint_facts(args: argparse.Namespace, op):
 
 def _verify_fixes(args: argparse.Namespace, op, findings: list[Finding]) -> dict[tuple[int, str], FixVerdict]:
     """--verify: try every fix a rule could not prove safe on the manifest's cases (search/verify_fix.py)."""
-    from device.emulator import EmulatorDevice
+    from device.registry import make_device
     from search.verify_fix import verify_fix
 
     todo = [(f, fix) for f in findings for fix in f.fixes if not fix.safe]
     if not todo:
         return {}
     cases = list(op.manifest.cases) if op.manifest else []
-    device = EmulatorDevice(chip=args.chip)
+    device = make_device("emulator", chip=args.chip)
     return {(id(f), fix.title): verify_fix(op, fix, device, cases) for f, fix in todo}

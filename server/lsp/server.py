@@ -16,12 +16,15 @@ import threading
 from lsprotocol import types
 from pygls.lsp.server import LanguageServer
 
+from device.protocol import Device
+from device.registry import make_device
 from server.lsp.features import code_actions, code_lens, config, definition, documents, hover, requests, verify
 from server.lsp.results import diagnostics_by_file
 from server.lsp.state import (
     Analysis,
     OperatorSession,
     ServerState,
+    Settings,
     StoredFacts,
     Superseded,
     path_to_uri,
@@ -54,6 +57,12 @@ class TilewiseServer(LanguageServer):
             if path.startswith(root.rstrip("/") + "/"):
                 out[path] = doc.source
         return out
+
+    def device(self, settings: Settings | None = None, timeout_s: float | None = None) -> Device:
+        """The device the settings name (`tilewise.device`), on their chip: every run, tune, verification and
+        facts job measures on it, so a new device registered in device/registry.py reaches the editor too."""
+        s = settings or self.state.settings
+        return make_device(s.device, chip=s.chip, timeout_s=timeout_s)
 
     def schedule(self, uri: str, delay: float | None = None) -> None:
         """Debounced, per operator: a newer edit cancels the analysis that has not started yet."""
@@ -102,7 +111,6 @@ class TilewiseServer(LanguageServer):
         session.facts_job = asyncio.ensure_future(self._facts_job(session, uri))
 
     async def _facts_job(self, session: OperatorSession, uri: str) -> None:
-        from device.emulator import EmulatorDevice
         from device.facts import case_facts
 
         root = session.root
@@ -124,7 +132,7 @@ class TilewiseServer(LanguageServer):
             if session.facts is not None and session.facts.texts == texts:
                 return  # these very sources already ran
             problems: list[str] = []
-            device = EmulatorDevice(chip=self.state.settings.chip)  # the worker reads only op, cases and device
+            device = self.device()  # the worker reads only op, cases and device
             facts = await asyncio.to_thread(case_facts, device, op, cases, problems)
             session.facts = StoredFacts(texts, facts, problems)
             for line in problems:

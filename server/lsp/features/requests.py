@@ -36,8 +36,6 @@ async def _operator_analysis(ls: TilewiseServer, uri: str) -> Analysis:
 
 
 def register(server: TilewiseServer) -> None:
-    from device.emulator.device import DEFAULT_TIMEOUT_S, EmulatorDevice
-
     @server.feature("tilewise/run")
     @validated("tilewise/run", RunParams)
     async def run(ls: TilewiseServer, params: RunParams) -> dict[str, Any]:
@@ -46,7 +44,7 @@ def register(server: TilewiseServer) -> None:
         root = str(op.project.root)
         cases = _cases(op, params.case)
         token = await _progress(ls, f"Running {op.model.operator} on the emulator", params.work_done_token)
-        device = EmulatorDevice(chip=ls.state.settings.chip, timeout_s=params.timeout or DEFAULT_TIMEOUT_S)
+        device = ls.device(timeout_s=params.timeout)
         _report(ls, token, f"case {cases[0].name}")
         try:
             m = await asyncio.to_thread(device.run, op, cases[0], trace_path=params.trace, sites=True)
@@ -78,7 +76,7 @@ def register(server: TilewiseServer) -> None:
         op = analysis.op  # the tune keeps this snapshot whatever the user types meanwhile
         root = str(op.project.root)
         settings = ls.state.settings
-        device = EmulatorDevice(chip=settings.chip)
+        device = ls.device(settings)
         cases = _cases(op, params.case)
         cache = ResultsCache(default_results_path())
         tuner = Tuner(

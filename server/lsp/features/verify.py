@@ -30,8 +30,6 @@ log = logging.getLogger("tilewise.lsp")
 
 
 def register(server: TilewiseServer) -> None:
-    from device.emulator import EmulatorDevice
-
     register_command_args(server, VerifyFixArgs, VERIFY_COMMAND)
 
     # pygls reads a command handler's annotations at run time (to structure its arguments), and TilewiseServer is
@@ -62,7 +60,7 @@ def register(server: TilewiseServer) -> None:
         op = analysis.op
         cases = list(op.manifest.cases) if op.manifest and op.manifest.cases else []
         token = await start(ls, f"Verifying '{fix.title}' on the emulator")
-        device = EmulatorDevice(chip=ls.state.settings.chip)
+        device = ls.device()
         try:
             verdict = await asyncio.to_thread(verify_fix, op, fix, device, cases)
         finally:
