@@ -48,6 +48,18 @@ def test_published_figures_need_a_complete_measure():
         Published()
 
 
+def test_kernel_measure_and_scale_are_read_and_bounded(tmp_path):
+    text = CASE.format(speedup=2.0).replace(
+        'case = "fp16_base"', 'case = "fp16_base"\nmeasure = "kernel"\nscale = 0.25'
+    )
+    (tmp_path / "case.toml").write_text(text)
+    info = load_case(tmp_path)
+    assert (info.run.measure, info.run.scale) == ("kernel", 0.25)
+    (tmp_path / "case.toml").write_text(text.replace("scale = 0.25", "scale = 4"))
+    with pytest.raises(SystemExit, match="run.scale: Input should be less than or equal to 1"):
+        load_case(tmp_path)
+
+
 def test_a_malformed_case_file_names_the_file_and_the_field(tmp_path):
     (tmp_path / "case.toml").write_text(CASE.format(speedup=2.0).replace('kind = "core-count"\n', ""))
     with pytest.raises(SystemExit, match=r"case.toml: case.kind: Field required"):
