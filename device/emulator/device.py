@@ -279,11 +279,14 @@ class EmulatorDevice:
             values.tofile(workdir / f"input_{name}.bin")
             values.tofile(workdir / "input" / f"input_{name}.bin")
         write_case_files(case, workdir)  # the data files it reads besides its inputs (a tiling.bin)
+        timing = workdir / "timing.txt"  # the chip's constants: the launcher times each launch with them
+        timing.write_text("\n".join(timing_spec_lines(chip or self.chip)) + "\n")
         env = {
             **os.environ,
             "TW_RESULT": str(workdir / "result.json"),
             "TW_TRACE": str(trace_path or workdir / "trace.txt"),
             "TW_UB_BYTES": str((chip or self.chip).ub_bytes),
+            "TW_TIMING": str(timing),
             **({"TW_CAPTURE": str(workdir / "capture")} if capture else {}),
         }
         start = time.perf_counter()
@@ -314,6 +317,7 @@ class EmulatorDevice:
             )
             return None
         m.block_dim, m.tiling_key, m.ub_peak_bytes = result["block_dim"], 0, result.get("ub_peak_bytes")
+        read_timing(result, m, (chip or self.chip).name)
         m.trace_path = trace_path
         m.outputs = []
         names = [out.name for out in op.model.outputs]

@@ -7,10 +7,14 @@
 // number of launches and says which of them the host filled before it and read back after it (tw/acl_memory.h): how
 // tilewise checks a program that draws its own inputs and writes no output file (device/emulator/device.py), which
 // sets TW_CAPTURE only for a program whose host code names no output file of its own.
+// With TW_TIMING naming a file of `timing KEY VALUE...` lines (the chip's constants, as a runner spec gives them),
+// every launch is also timed by the pipeline model (tw/timing.h) and the result gets the launches' summed times.
 #pragma once
 #include <cstdlib>
 #include <fstream>
+#include <memory>
 #include <mutex>
+#include <sstream>
 #include <string>
 #include <tuple>
 #include <type_traits>
@@ -18,6 +22,7 @@
 
 #include "tw/acl_memory.h"
 #include "tw/launcher.h"
+#include "tw/timing.h"
 
 namespace tw {
 
@@ -36,6 +41,9 @@ struct InvocationLog {
     };
     std::vector<CapturedArg> captured;  // the first launch's
     uint64_t capture_stamp = 0;
+    bool timed = false;
+    KernelTiming timing;  // summed over the launches: a host that launches twice waits for both
+    double longest_us = 0;  // the longest launch, whose bottleneck and pipe ratios the sum reports
 
     ~InvocationLog() { flush(); }
     void flush() {
@@ -51,7 +59,7 @@ struct InvocationLog {
         if (const char* path = std::getenv("TW_RESULT")) {
             std::ofstream out(path);
             out << "{" << result << ", \"warnings\": " << warnings_json(warnings) << ", \"block_dim\": " << block_dim << ", \"tiling_key\": 0, \"launches\": " << launches
-                << ", \"ub_peak_bytes\": " << ub_peak << "}\n";
+                << ", \"ub_peak_bytes\": " << ub_peak << (timed ? ", " + timing_json(timing, 0) : std::string()) << "}\n";
         }
         if (const char* path = std::getenv("TW_TRACE")) {
             std::ofstream out(path);
@@ -61,6 +69,41 @@ struct InvocationLog {
 };
 
 inline InvocationLog& invocation_log() { static InvocationLog log; return log; }
+
+// The timing constants named by TW_TIMING, read once; null when the run asked for no timing.
+inline const TimingParams* invocation_timing() {
+    static const std::unique_ptr<TimingParams> params = [] {
+        const char* path = std::getenv("TW_TIMING");
+        if (path == nullptr) return std::unique_ptr<TimingParams>();
+        auto p = std::make_unique<TimingParams>();
+        std::ifstream in(path);
+        std::string line;
+        while (std::getline(in, line)) {
+            std::istringstream ls(line);
+            std::string word, key;
+            if (ls >> word >> key && word == "timing") p->set(key, ls);
+        }
+        return p;
+    }();
+    return params.get();
+}
+
+// One launch's time added to the log's sum (cycles, launch overhead and pipe busy time add up; waves is the most
+// any launch needed; the bottleneck and the pipe ratios are the longest launch's).
+inline void add_launch_timing(InvocationLog& log, const KernelTiming& kt) {
+    KernelTiming& sum = log.timing;
+    if (!log.timed || kt.time_us > log.longest_us) {
+        sum.bottleneck = kt.bottleneck;
+        for (int k = 0; k < TP_COUNT; ++k) sum.ratio[k] = kt.ratio[k];
+        log.longest_us = kt.time_us;
+    }
+    sum.cycles += kt.cycles;
+    sum.launch_us += kt.launch_us;
+    sum.time_us += kt.time_us;
+    for (int k = 0; k < TP_COUNT; ++k) sum.busy_us[k] += kt.busy_us[k];
+    sum.waves = std::max(log.timed ? sum.waves : 0, kt.waves);
+    log.timed = true;
+}
 
 inline std::string escape(const std::string& s) {
     std::string out;
@@ -129,9 +172,13 @@ struct KernelLauncher {
             for (const auto& c : captured)
                 capture_bytes(std::string(dir) + "/arg" + std::to_string(c.index) + ".out", ptrs[c.index], c.bytes);
         }
+        const TimingParams* timing = r.ok ? invocation_timing() : nullptr;
+        KernelTiming kt;
+        if (timing != nullptr) kt = Scheduler(*timing, l.names, static_cast<int>(block_dim), false).run(r.blocks);
         InvocationLog& log = invocation_log();
         std::lock_guard<std::mutex> lock(log.mu);
         ++log.launches;
+        if (timing != nullptr) add_launch_timing(log, kt);
         for (const Warning& w : r.warnings) {  // launches repeat sites: merge them like blocks
             bool seen = false;
             for (Warning& v : log.warnings) {
