@@ -149,6 +149,25 @@ void case_pad_unset() {
     print("pad", t.data(), 8);
 }
 
+// SetL2CacheHint with the reference's enumerators, on the source (default read/write mode) and on the destination
+// (an explicit mode); the copy through UB is the same with either hint.
+static_assert(static_cast<int>(CacheMode::CACHE_MODE_DISABLE) == 0 && static_cast<int>(CacheMode::CACHE_MODE_NORMAL) == 1,
+              "CacheMode values as in the API reference");
+static_assert(CacheRwMode::READ == 1 && CacheRwMode::WRITE == 2 && CacheRwMode::RW == 3,
+              "CacheRwMode values as in the API reference");
+void case_l2_cache_hint() {
+    GlobalTensor<float> src, dst;
+    src.SetGlobalBuffer(G<float>(0), 16);
+    dst.SetGlobalBuffer(G<float>(1), 16);
+    src.SetL2CacheHint(CacheMode::CACHE_MODE_DISABLE);
+    dst.SetL2CacheHint<CacheRwMode::WRITE>(AscendC::CacheMode::CACHE_MODE_NORMAL);
+    LocalTensor<float> t(TPosition::VECCALC, 0, 16);
+    DataCopy(t, src, 16);
+    SetFlag<HardEvent::MTE2_MTE3>(EVENT_ID0);
+    WaitFlag<HardEvent::MTE2_MTE3>(EVENT_ID0);
+    DataCopy(dst, t, 16);
+}
+
 // The twice-expanded ASCENDC_TPL_* declarations are one declaration: two parameters, and the selection's 2 x 1
 // combinations (mode 0 or 2, flag 1).
 constexpr size_t kTplCombos = ::tw::tplargs::combo_count(tw_tpl_decl, tw_tpl_sel, true);
@@ -284,6 +303,7 @@ const std::map<std::string, std::pair<std::function<void()>, int>> CASES = {
     {"slice_mismatch", {case_slice_mismatch, 1}},
     {"pad_value", {case_pad_value, 1}},
     {"pad_unset", {case_pad_unset, 1}},
+    {"l2_cache_hint", {case_l2_cache_hint, 1}},
 };
 
 }  // namespace

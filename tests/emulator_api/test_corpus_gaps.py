@@ -226,3 +226,13 @@ def test_region_proposal_calls_are_an_error_for_the_a2(tmp_path):
     )
     assert p.returncode != 0
     assert "region-proposal instruction" in p.stderr and "Atlas A2" in p.stderr
+
+
+def test_l2_cache_hint_takes_the_reference_enums_and_changes_no_data(run):
+    # CacheMode / CacheRwMode as the SetL2CacheHint reference declares them (the driver does not build otherwise);
+    # the hint is advice to the cache, so the copy through UB moves the same 16 floats, with no extra transfer.
+    o = run("l2_cache_hint")
+    assert o.ok, o.error
+    assert o.values["gm1"][:16] == list(range(16)) and not any(o.values["gm1"][16:])
+    copies = [t for t in o.trace if t[0].startswith("DataCopy")]
+    assert copies == [("DataCopy", PIPE_MTE2, 64, 1), ("DataCopy", PIPE_MTE3, 64, 1)]

@@ -193,8 +193,8 @@ class GlobalTensor {
     uint64_t GetSize() const { return size_; }
     T* GetPhyAddr() const { return ptr_; }
     T* GetPhyAddr(uint64_t offset) const { return ptr_ + offset; }
-    template <typename U>
-    void SetL2CacheHint(U) {}
+    template <CacheRwMode rwMode = CacheRwMode::RW>
+    void SetL2CacheHint(CacheMode) {}
     T* address_() const { return ptr_; }
     T* data() const { return ptr_; }
 
