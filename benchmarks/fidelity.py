@@ -23,7 +23,10 @@ runs both on the emulator, checks their outputs, and prints per case the predict
 times, then per kind and overall the figure `exp(mean |ln(predicted speedup / published speedup)|)`: 1.0 is a
 perfect model, 1.8 means predictions are typically off by a factor of 1.8.
 
-    python benchmarks/fidelity.py [--only ID] [--chip 910B2] [--json OUT]
+    python benchmarks/fidelity.py [--only ID] [--chip 910B2] [--json OUT] [--write-error]
+
+`--write-error` stores the residuals in analysis/data/model_error.json, from which `tilewise run` gives a range
+around its time and `tune` says when a gain is within the model's typical error (analysis/model_error.py).
 """
 
 from __future__ import annotations
@@ -42,7 +45,9 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_valida
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-CASES = Path(__file__).resolve().parent / "fidelity" / "cases"
+ROOT = Path(__file__).resolve().parent.parent
+CASES = ROOT / "benchmarks" / "fidelity" / "cases"
+ERROR_FILE = ROOT / "analysis" / "data" / "model_error.json"
 
 
 class Published(BaseModel):
@@ -173,6 +178,34 @@ def figure(outcomes: list[Outcome]) -> float | None:
     return math.exp(sum(errors) / len(errors)) if errors else None
 
 
+def absolute_errors(outcomes: list[Outcome]) -> list[float]:
+    """|ln(predicted / published)| of every absolute time published (both sides of a case that gives times)."""
+    return [
+        abs(math.log(pred / pub))
+        for o in outcomes
+        if o.error is None and o.published_us and o.predicted_us
+        for pred, pub in zip(o.predicted_us, o.published_us, strict=True)
+    ]
+
+
+def model_error(outcomes: list[Outcome], source: str) -> dict:
+    """The content of analysis/data/model_error.json (read by analysis/model_error.py): the typical error overall,
+    per kind of change, and on absolute times."""
+    ran = [o for o in outcomes if o.error is None]
+    by_kind: dict[str, list[Outcome]] = defaultdict(list)
+    for o in ran:
+        by_kind[o.kind].append(o)
+    absolute = absolute_errors(ran)
+    return {
+        "source": source,
+        "overall": {"factor": round(figure(ran) or 1.0, 3), "cases": len(ran)},
+        "absolute": {"factor": round(math.exp(sum(absolute) / len(absolute)), 3), "cases": len(absolute)}
+        if absolute
+        else None,
+        "kinds": {k: {"factor": round(figure(g) or 1.0, 3), "cases": len(g)} for k, g in sorted(by_kind.items())},
+    }
+
+
 def report(outcomes: list[Outcome]) -> list[str]:
     lines = [f"{'case':34} {'kind':14} {'published':>9} {'predicted':>9} {'off by':>7}   times us (published -> model)"]
     for o in sorted(outcomes, key=lambda o: (o.kind, o.id)):
@@ -198,6 +231,12 @@ def report(outcomes: list[Outcome]) -> list[str]:
         )
     total = figure(outcomes)
     ran = sum(o.error is None for o in outcomes)
+    absolute = absolute_errors(outcomes)
+    if absolute:
+        lines.append(
+            f"absolute times: {len(absolute)} published, typically off by "
+            f"{math.exp(sum(absolute) / len(absolute)):.2f}x"
+        )
     lines.append(
         f"overall: {ran}/{len(outcomes)} cases ran; exp(mean |ln(predicted / published)|) = "
         + (f"{total:.2f}" if total else "-")
@@ -211,6 +250,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--chip", default=None, help="chip name or JSON file (default: 910B2)")
     parser.add_argument("--json", type=Path, metavar="OUT", help="also write every case's figures as JSON")
     parser.add_argument("--cases", type=Path, default=CASES, help="folder of cases (default: benchmarks/fidelity)")
+    parser.add_argument(
+        "--write-error",
+        nargs="?",
+        const=ERROR_FILE,
+        type=Path,
+        metavar="OUT",
+        help=f"write the residuals as the model's typical error (default {ERROR_FILE.relative_to(ROOT)})",
+    )
     args = parser.parse_args(argv)
     folders = sorted(p for p in args.cases.iterdir() if (p / "case.toml").is_file()) if args.cases.is_dir() else []
     if args.only:
@@ -221,6 +268,16 @@ def main(argv: list[str] | None = None) -> int:
     outcomes = [run_pair(f, load_case(f), args.chip) for f in folders]
     for line in report(outcomes):
         print(line)
+    if args.write_error:
+        if args.only:
+            print("not writing the model error from a subset of the cases: drop --only")
+            return 1
+        ran = sum(o.error is None for o in outcomes)
+        source = f"benchmarks/fidelity.py: {ran} of {len(outcomes)} cases ran, chip {args.chip or '910B2'}"
+        tmp = args.write_error.with_suffix(".tmp")
+        tmp.write_text(json.dumps(model_error(outcomes, source), indent=2) + "\n")
+        tmp.replace(args.write_error)  # a killed run leaves the old file, never half of a new one
+        print(f"model error written to {args.write_error}")
     if args.json:
         rows = [{**o.__dict__, "predicted": o.predicted, "log_error": o.log_error} for o in outcomes]
         args.json.write_text(json.dumps(rows, indent=2) + "\n")

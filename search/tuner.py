@@ -21,6 +21,7 @@ import numpy as np
 from pydantic import BaseModel
 
 from analysis.manifest import Case
+from analysis.model_error import kinds_of_roles, load_model_error
 from analysis.operator import Operator
 from device.protocol import MEMORY_WARNING_KINDS, Device, Measurement, RunWarning
 from search.cache import BestConfig, ResultsCache, source_hash
@@ -66,6 +67,9 @@ class TuneResult(BaseModel):
     failed: list[Trial]
     trials: list[Trial]
     stopped: bool = False
+    # Set when the gain is within the timing model's typical error for the kinds of change the best configuration
+    # makes (analysis/model_error.py): a prediction that needs hardware to confirm.
+    uncertain: str | None = None
 
 
 log = logging.getLogger(__name__)
@@ -198,6 +202,7 @@ class Tuner:
         best_us, best = min(timed, key=lambda pair: pair[0]) if timed else (None, None)
         base = self.trials[0] if self.trials else None
         baseline_us = base.time_us if base and base.ok else None
+        speedup = (baseline_us / best_us) if best_us is not None and baseline_us else None
         return TuneResult(
             operator=self.op.model.operator,
             strategy=self.strategy_name,
@@ -209,13 +214,25 @@ class Tuner:
             baseline_us=baseline_us,
             best=best.config if best else None,
             best_us=best_us,
-            speedup=(baseline_us / best_us) if best_us is not None and baseline_us else None,
+            speedup=speedup,
             evaluations=len(self.trials),
             cached=sum(t.cached for t in self.trials),
             failed=[t for t in self.trials if not t.ok],
             trials=self.trials,
             stopped=self._stop.is_set(),
+            uncertain=self._uncertain(best.config if best else None, speedup),
         )
+
+    def _uncertain(self, best: Config | None, speedup: float | None) -> str | None:
+        """Why the gain may be the model's error rather than the hardware's (None when it is larger than that error,
+        or when no error has been measured)."""
+        error = load_model_error()
+        if error is None or best is None or speedup is None or speedup <= 1.0:
+            return None
+        baseline = self.space.baseline()
+        moved = [self.op.model.knob(k.name) for k in self.space.knobs if best.get(k.name) != baseline.get(k.name)]
+        roles = [knob.role for knob in moved if knob is not None]
+        return error.gain_note(speedup, kinds_of_roles(roles))
 
     # ---- one evaluation ---------------------------------------------------------------------------------------
     def _evaluate(self, index: int, config: Config) -> Trial:

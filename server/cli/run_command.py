@@ -13,6 +13,14 @@ from analysis.operator import Operator, load_operator
 from server.cli.common import device_from_args, err, escape, out, problem_line, rel
 
 
+def time_range(time_us: float | None) -> tuple[float, float] | None:
+    """The range the model's measured error puts around a simulated time (None before any fidelity run)."""
+    from analysis.model_error import load_model_error
+
+    error = load_model_error()
+    return error.time_range(time_us) if error is not None and time_us is not None else None
+
+
 def cmd_run(args: argparse.Namespace) -> int:
     from pydantic import ValidationError
 
@@ -35,6 +43,8 @@ def cmd_run(args: argparse.Namespace) -> int:
         err.print(f"error: {'.'.join(map(str, first['loc']))}: {first['msg']}", markup=False)
         return 2
     data = m.model_dump(mode="json")
+    span = time_range(m.time_us)
+    data["time_range_us"] = list(span) if span else None
     if m.error and m.error.file:
         data["error"]["file"] = rel(m.error.file)
     for w in data.get("warnings", []):
@@ -75,6 +85,9 @@ def _print_run(op: Operator, m) -> None:
             f"simulated time on {m.chip}: [bold]{m.time_us:.2f} µs[/bold] ({m.cycles:,.0f} cycles + "
             f"{m.launch_us:.1f} µs launch), {m.waves} wave(s), UB peak {m.ub_peak_bytes:,} bytes"
         )
+        span = time_range(m.time_us)
+        if span:
+            out.print(f"  on hardware, likely {span[0]:.2f}-{span[1]:.2f} µs (the model's typical error on times)")
         out.print(t)
     if m.trace_path:
         out.print(f"pipeline trace: {rel(m.trace_path)} (open it in Perfetto or chrome://tracing)")

@@ -132,6 +132,8 @@ def _print_tune(result, applied) -> None:
         out.print(
             f"best found:     [bold]{result.best_us:.2f} µs[/bold]  {result.best}  ([bold]{result.speedup:.2f}x[/bold])"
         )
+        if result.uncertain:
+            out.print(f"[yellow]note[/yellow]: {escape(result.uncertain)}")
     out.print(
         f"{result.evaluations} evaluations ({result.cached} from the cache), {len(result.failed)} failed"
         + (", stopped early" if result.stopped else "")

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 from lsprotocol import types
 
 from analysis.findings import Finding, Fix
+from analysis.model_error import kinds_of_roles, load_model_error
 from analysis.rewrite import changed_knobs, tuned_edits
 from search.cache import BestConfig
 from server.lsp.convert import diagnostic, lsp_range, workspace_edit
@@ -47,6 +48,11 @@ def tuned_items(analysis, best: BestConfig | None) -> list[EditorItem]:
         return []
     message = tuned_message(best, [k.name for k in changed])
     fix = Fix(title=f"Apply tuned tiling: {message}", edits=tuned_edits(op.model, op.sources, best.config))
+    error = load_model_error()
+    kinds = kinds_of_roles([k.role for k in changed])
+    note = error.gain_note(best.baseline_us / best.best_us, kinds) if error and best.best_us else None
+    if note:  # the diagnostic says so; the action's title stays short
+        message = f"{message}. {note[0].upper()}{note[1:]}"
     items = []
     for k in changed:
         diagnostic = types.Diagnostic(
