@@ -92,6 +92,12 @@ class TimingConfig(BaseModel):
     ub_scalar_cycles: float = Field(ge=0)
     gm_scalar_cycles: float = Field(ge=0)
     sync_all_cycles: float = Field(ge=0)
+    # Completion latency beyond occupancy (what a dependant waits for, not what the pipe is busy with), and the drain
+    # a PipeBarrier<PIPE_V> adds when vector work is in flight; 0 when the chip file says nothing.
+    vector_latency_cycles: float = Field(0.0, ge=0)
+    mte2_latency_cycles: float = Field(0.0, ge=0)
+    mte3_latency_cycles: float = Field(0.0, ge=0)
+    barrier_v_cycles: float = Field(0.0, ge=0)
     vector_default: tuple[float, float]
     vector: dict[str, VectorCost] = {}
 

@@ -27,6 +27,10 @@ def spec_lines(chip: Chip) -> list[str]:
         "ub_scalar_cycles",
         "gm_scalar_cycles",
         "sync_all_cycles",
+        "vector_latency_cycles",
+        "mte2_latency_cycles",
+        "mte3_latency_cycles",
+        "barrier_v_cycles",
     ):
         lines.append(f"timing {name} {getattr(t, name)}")
     lines.append(f"timing vector_default {t.vector_default[0]} {t.vector_default[1]}")

@@ -11,6 +11,9 @@
 //   params   ROWS BLK  DataCopy GM -> UB with DataCopyParams: ROWS blocks of BLK 32-byte units
 //   pad      ROWS LEN  DataCopyPad GM -> UB: ROWS rows of LEN bytes
 //   add N / adds N / sigmoid N   one count-form vector instruction over N elements
+//   chain N            Add, Add: two independent vector instructions back to back
+//   chain_barrier N    Add, PipeBarrier<PIPE_V>, Add: the second waits for the first to complete
+//   copy_flag_add N    DataCopy GM -> UB, SetFlag/WaitFlag MTE2 -> V, Add over what was copied
 #include <cstdio>
 #include <cstdlib>
 #include <iostream>
@@ -58,6 +61,15 @@ void run_case(const std::string& name, uint32_t n, uint32_t m) {
         Adds(z, x, static_cast<T>(1), n);
     } else if (name == "sigmoid") {
         Sigmoid(z, x, n);
+    } else if (name == "chain" || name == "chain_barrier") {
+        Add(z, x, y, n);
+        if (name == "chain_barrier") PipeBarrier<PIPE_V>();
+        Add(x, y, y, n);
+    } else if (name == "copy_flag_add") {
+        DataCopy(x, src, n);
+        SetFlag<HardEvent::MTE2_V>(EVENT_ID0);
+        WaitFlag<HardEvent::MTE2_V>(EVENT_ID0);
+        Add(z, x, y, n);
     } else {
         std::fprintf(stderr, "unknown case %s\n", name.c_str());
         std::exit(2);
@@ -104,6 +116,7 @@ int main(int argc, char** argv) {
     tw::Scheduler scheduler(params, l.names, 1, false);
     tw::KernelTiming kt = scheduler.run(r.blocks);
     std::printf("result ok\n");
+    std::printf("cycles %.17g\n", kt.cycles);
     for (int p = tw::TP_VECTOR; p < tw::TP_COUNT; ++p)
         std::printf("busy %s %.17g\n", tw::timed_pipe_name(p), kt.cores[0].busy[p]);
     for (const tw::TraceRecord& t : r.blocks[0].trace)

@@ -37,6 +37,13 @@ struct TimingParams {
     double ub_scalar_cycles = 10.0;     // one GetValue/SetValue on UB after the pipes drained
     double gm_scalar_cycles = 250.0;    // one GetValue/SetValue on GM
     double sync_all_cycles = 400.0;
+    // Completion latency beyond a pipe's occupancy: the next instruction on the same pipe may start when the pipe is
+    // free, but whatever depends on the result (a queue's consumer, a flag, a barrier, a scalar read) waits for it
+    // to complete. 0 makes completion equal to the end of occupancy.
+    double vector_latency_cycles = 0.0;
+    double mte2_latency_cycles = 0.0;
+    double mte3_latency_cycles = 0.0;
+    double barrier_v_cycles = 0.0;      // PipeBarrier<PIPE_V> with vector work still in flight
     std::pair<double, double> vector_default{6.0, 2.0};
     std::map<std::string, std::pair<double, double>> vector16, vector32;  // op -> (startup, slope per repeat)
 
@@ -54,6 +61,10 @@ struct TimingParams {
         else if (key == "ub_scalar_cycles") in >> ub_scalar_cycles;
         else if (key == "gm_scalar_cycles") in >> gm_scalar_cycles;
         else if (key == "sync_all_cycles") in >> sync_all_cycles;
+        else if (key == "vector_latency_cycles") in >> vector_latency_cycles;
+        else if (key == "mte2_latency_cycles") in >> mte2_latency_cycles;
+        else if (key == "mte3_latency_cycles") in >> mte3_latency_cycles;
+        else if (key == "barrier_v_cycles") in >> barrier_v_cycles;
         else if (key == "vector_default") in >> vector_default.first >> vector_default.second;
         else if (key == "vcost") {  // vcost OP BYTES STARTUP SLOPE
             std::string op;
@@ -183,16 +194,18 @@ class Scheduler {
   private:
     struct State {
         double issue = 0;
-        double free[TP_COUNT] = {0, 0, 0, 0};
+        double free[TP_COUNT] = {0, 0, 0, 0};  // when the pipe accepts its next instruction
+        double done[TP_COUNT] = {0, 0, 0, 0};  // when everything issued to the pipe has completed
         double busy[TP_COUNT] = {0, 0, 0, 0};
         std::map<std::pair<int, int>, double> ready, released;  // (queue, buffer) -> time
         std::map<std::pair<int, int>, int> consumer;
         std::map<std::pair<int, int>, double> flags;             // (event, id) -> time set
         int last_pipe = TP_SCALAR;
-        double now() const { return std::max({issue, free[0], free[1], free[2], free[3]}); }
+        double now() const { return std::max({issue, done[0], done[1], done[2], done[3]}); }
         void release(double t) {
             issue = t;
             for (double& f : free) f = std::max(f, t);
+            for (double& d : done) d = std::max(d, t);
         }
     };
 
@@ -215,6 +228,7 @@ class Scheduler {
                     }
                     double start = std::max(s.issue, s.free[pipe]);
                     s.free[pipe] = start + cost;
+                    s.done[pipe] = std::max(s.done[pipe], start + cost + latency_of(pipe));
                     s.busy[pipe] += cost;
                     s.last_pipe = pipe;
                     if (keep_events_) core.events.push_back({static_cast<uint8_t>(pipe), start, cost, r.op, r.file, r.line});
@@ -224,12 +238,12 @@ class Scheduler {
                     if (keep_sites_) note_site(core, r, TP_SCALAR, 0);
                     int pipe = next_pipe(trace, pos);
                     auto it = s.released.find({r.a, r.b});
-                    if (it != s.released.end() && pipe != TP_SCALAR) s.free[pipe] = std::max(s.free[pipe], it->second);
+                    if (it != s.released.end() && pipe != TP_SCALAR) wait_for(s, pipe, it->second);
                     break;
                 }
                 case Rec::EnQue:
                     if (keep_sites_) note_site(core, r, TP_SCALAR, 0);  // how many tiles a queue streams
-                    s.ready[{r.a, r.b}] = s.last_pipe == TP_SCALAR ? s.issue : s.free[s.last_pipe];
+                    s.ready[{r.a, r.b}] = s.last_pipe == TP_SCALAR ? s.issue : s.done[s.last_pipe];
                     break;
                 case Rec::DeQue: {
                     if (keep_sites_) note_site(core, r, TP_SCALAR, 0);
@@ -237,40 +251,46 @@ class Scheduler {
                     double ready = s.ready.count({r.a, r.b}) ? s.ready[{r.a, r.b}] : 0;
                     s.consumer[{r.a, r.b}] = pipe;
                     if (pipe == TP_SCALAR) s.issue = std::max(s.issue, ready);
-                    else s.free[pipe] = std::max(s.free[pipe], ready);
+                    else wait_for(s, pipe, ready);
                     break;
                 }
                 case Rec::Free: {
                     auto c = s.consumer.find({r.a, r.b});
                     int pipe = c == s.consumer.end() ? TP_SCALAR : c->second;
-                    s.released[{r.a, r.b}] = pipe == TP_SCALAR ? s.issue : std::max(s.free[pipe], s.issue);
+                    s.released[{r.a, r.b}] = pipe == TP_SCALAR ? s.issue : std::max(s.done[pipe], s.issue);
                     break;
                 }
                 case Rec::SetFlag: {
                     int src = timed_pipe(static_cast<uint8_t>(r.a >> 4));
-                    s.flags[{r.a, r.b}] = src == TP_SCALAR ? s.issue : std::max(s.free[src], s.issue);
+                    s.flags[{r.a, r.b}] = src == TP_SCALAR ? s.issue : std::max(s.done[src], s.issue);
                     break;
                 }
                 case Rec::WaitFlag: {
                     int dst = timed_pipe(static_cast<uint8_t>(r.a & 0xF));
                     double t = s.flags.count({r.a, r.b}) ? s.flags[{r.a, r.b}] : 0;
                     if (dst == TP_SCALAR) s.issue = std::max(s.issue, t);
-                    else s.free[dst] = std::max(s.free[dst], t);
+                    else wait_for(s, dst, t);
                     break;
                 }
                 case Rec::Barrier:
                     if (r.a == AscendC::PIPE_ALL) s.issue = s.now();  // a full stall: every pipe drains
+                    else if (r.a == AscendC::PIPE_V) {
+                        // The next vector instruction waits until every earlier one has completed, plus the drain;
+                        // with nothing in flight the barrier costs nothing.
+                        const bool in_flight = s.done[TP_VECTOR] > s.issue;
+                        wait_for(s, TP_VECTOR, s.done[TP_VECTOR] + (in_flight ? p_.barrier_v_cycles : 0.0));
+                    }
                     break;
                 case Rec::Scalar: {
                     // Scalar access to UB waits for the pipes writing UB; to GM, for the pipes moving data.
                     bool gm = r.a == 1;
-                    double wait = gm ? std::max(s.free[TP_MTE2], s.free[TP_MTE3])
-                                     : std::max({s.free[TP_VECTOR], s.free[TP_MTE2], s.free[TP_MTE3]});
+                    double wait = gm ? std::max(s.done[TP_MTE2], s.done[TP_MTE3])
+                                     : std::max({s.done[TP_VECTOR], s.done[TP_MTE2], s.done[TP_MTE3]});
                     double cost = gm ? p_.gm_scalar_cycles : p_.ub_scalar_cycles;
                     s.issue = std::max(s.issue, wait) + cost;
                     s.busy[TP_SCALAR] += cost;
                     // A write must land before later vector or copy work reads it.
-                    if (r.b == 1) for (int k = 1; k < TP_COUNT; ++k) s.free[k] = std::max(s.free[k], s.issue);
+                    if (r.b == 1) for (int k = 1; k < TP_COUNT; ++k) wait_for(s, k, s.issue);
                     break;
                 }
                 case Rec::SyncAll:
@@ -292,6 +312,19 @@ class Scheduler {
         u.min_repeats = std::min(u.min_repeats, r.repeats);
         u.max_repeats = std::max(u.max_repeats, r.repeats);
         u.cycles += cost;
+    }
+
+    // A pipe's next instruction may not start before `t` (a dependency, a released buffer, a barrier).
+    static void wait_for(State& s, int pipe, double t) {
+        s.free[pipe] = std::max(s.free[pipe], t);
+        s.done[pipe] = std::max(s.done[pipe], t);
+    }
+
+    double latency_of(int pipe) const {
+        return pipe == TP_VECTOR ? p_.vector_latency_cycles
+             : pipe == TP_MTE2   ? p_.mte2_latency_cycles
+             : pipe == TP_MTE3   ? p_.mte3_latency_cycles
+                                 : 0.0;
     }
 
     int next_pipe(const std::vector<TraceRecord>& trace, size_t pos) const {
