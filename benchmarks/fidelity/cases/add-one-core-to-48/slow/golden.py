@@ -1,4 +1,5 @@
 """z = x + y in half: each sum formed in float and rounded once to half (as the vector Add and the scalar loop do)."""
+
 import numpy as np
 
 

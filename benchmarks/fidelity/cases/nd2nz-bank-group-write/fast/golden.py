@@ -1,5 +1,6 @@
 """Golden for fidelity case A11: half [M, 8192] ND to the compact NZ layout [8192 / 16, M, 16] (column block c of
 row r at ((c * M) + r) * 16), returned flat in an [M, 8192] array of the same size."""
+
 import numpy as np
 
 

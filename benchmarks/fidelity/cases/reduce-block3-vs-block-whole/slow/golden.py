@@ -1,5 +1,6 @@
 """Golden for the 256-float reduction of fidelity case A12: the sum (accumulated in float64, rounded once) in the
 first of 8 float32 lanes, zeros after it."""
+
 import numpy as np
 
 

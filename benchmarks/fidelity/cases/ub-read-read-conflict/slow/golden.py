@@ -1,4 +1,5 @@
 """Golden for fidelity case A14: z = x + y in float32 (repeating the Add does not change it)."""
+
 import numpy as np
 
 
