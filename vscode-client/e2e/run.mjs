@@ -352,11 +352,22 @@ async function codeAction(title) {
 }
 
 async function runCommand(title) {
-    await page.keyboard.press('F1');
+    // The palette can close again before it is typed into when focus moves at that moment (a notification toast,
+    // a view the previous step made visible): open it again, a few times, before calling it a failure.
     const input = page.locator('.quick-input-widget input');
-    await input.waitFor({ timeout: 10_000 });
-    await input.fill(`>${title}`);
-    await page.locator('.quick-input-list .monaco-list-row', { hasText: title }).first().waitFor({ timeout: 10_000 });
+    for (let attempt = 1; ; attempt++) {
+        try {
+            await page.keyboard.press('F1');
+            await input.waitFor({ timeout: 5_000 });
+            await input.fill(`>${title}`, { timeout: 5_000 });
+            await page.locator('.quick-input-list .monaco-list-row', { hasText: title }).first()
+                .waitFor({ timeout: 10_000 });
+            break;
+        } catch (err) {
+            if (attempt >= 3) throw err;
+            await page.keyboard.press('Escape');
+        }
+    }
     await page.keyboard.press('Enter');
     await page.locator('.quick-input-widget').waitFor({ state: 'hidden', timeout: 10_000 });
 }
