@@ -62,3 +62,19 @@ def test_fidelity_residuals_become_the_error_file():
     assert data["kinds"] == {"core-count": {"factor": pytest.approx(math.sqrt(2), abs=1e-3), "cases": 2}}
     assert data["absolute"] == {"factor": pytest.approx(math.sqrt(2), abs=1e-3), "cases": 2}  # 80 vs 40, 10 vs 10
     assert ModelError.model_validate(json.loads(json.dumps(data))).overall.cases == 2
+
+
+def test_the_shipped_error_file_is_valid_and_speaks_the_suites_kinds():
+    """The committed file (written by fidelity.py --write-error) loads, and every kind of change tune names is one
+    the fidelity suite measures, so no tuned knob falls back to the overall figure by a spelling difference."""
+    import tomllib
+    from pathlib import Path
+
+    from analysis.model_error import ERROR_FILE, KIND_OF_ROLE
+
+    error = load_model_error(ERROR_FILE)
+    assert error is not None and error.overall.cases >= 15
+    cases = Path(__file__).resolve().parents[1] / "benchmarks" / "fidelity" / "cases"
+    suite = {tomllib.loads((c / "case.toml").read_text())["case"]["kind"] for c in cases.iterdir()}
+    assert set(KIND_OF_ROLE.values()) <= suite
+    assert set(error.kinds) == suite
