@@ -89,6 +89,12 @@ def load_model_error(path: Path = ERROR_FILE) -> ModelError | None:
     )
 
 
+def likely_range(time_us: float | None) -> tuple[float, float] | None:
+    """The range the measured error puts around a simulated time; None without a time or an error file."""
+    error = load_model_error()
+    return error.time_range(time_us) if error is not None and time_us is not None else None
+
+
 def kinds_of_roles(roles: list[KnobRole]) -> list[str]:
     """The kinds of change that moving knobs of these roles makes (roles with no kind are left out)."""
     return sorted({KIND_OF_ROLE[r] for r in roles if r in KIND_OF_ROLE})

@@ -172,10 +172,14 @@ def run_pair(folder: Path, info: CaseFile, chip: str | None) -> Outcome:
     return out
 
 
+def typical(log_errors: list[float]) -> float | None:
+    """exp(mean |ln ratio|): how far off a prediction typically is, as a factor (None for no errors)."""
+    return math.exp(sum(log_errors) / len(log_errors)) if log_errors else None
+
+
 def figure(outcomes: list[Outcome]) -> float | None:
     """exp(mean |ln(predicted / published)|) over the cases that ran."""
-    errors = [o.log_error for o in outcomes if o.log_error is not None]
-    return math.exp(sum(errors) / len(errors)) if errors else None
+    return typical([o.log_error for o in outcomes if o.log_error is not None])
 
 
 def absolute_errors(outcomes: list[Outcome]) -> list[float]:
@@ -199,9 +203,7 @@ def model_error(outcomes: list[Outcome], source: str) -> dict:
     return {
         "source": source,
         "overall": {"factor": round(figure(ran) or 1.0, 3), "cases": len(ran)},
-        "absolute": {"factor": round(math.exp(sum(absolute) / len(absolute)), 3), "cases": len(absolute)}
-        if absolute
-        else None,
+        "absolute": {"factor": round(typical(absolute) or 1.0, 3), "cases": len(absolute)} if absolute else None,
         "kinds": {k: {"factor": round(figure(g) or 1.0, 3), "cases": len(g)} for k, g in sorted(by_kind.items())},
     }
 
@@ -233,10 +235,7 @@ def report(outcomes: list[Outcome]) -> list[str]:
     ran = sum(o.error is None for o in outcomes)
     absolute = absolute_errors(outcomes)
     if absolute:
-        lines.append(
-            f"absolute times: {len(absolute)} published, typically off by "
-            f"{math.exp(sum(absolute) / len(absolute)):.2f}x"
-        )
+        lines.append(f"absolute times: {len(absolute)} published, typically off by {typical(absolute) or 1.0:.2f}x")
     lines.append(
         f"overall: {ran}/{len(outcomes)} cases ran; exp(mean |ln(predicted / published)|) = "
         + (f"{total:.2f}" if total else "-")

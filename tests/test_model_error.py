@@ -9,7 +9,7 @@ import math
 import pytest
 
 from analysis.errors import TilewiseError
-from analysis.model_error import ModelError, kinds_of_roles, load_model_error
+from analysis.model_error import ModelError, kinds_of_roles, likely_range, load_model_error
 from benchmarks.fidelity import Outcome, model_error
 
 ERROR = ModelError.model_validate(
@@ -74,6 +74,7 @@ def test_the_shipped_error_file_is_valid_and_speaks_the_suites_kinds():
 
     error = load_model_error(ERROR_FILE)
     assert error is not None and error.overall.cases >= 15
+    assert likely_range(10.0) == error.time_range(10.0) and likely_range(None) is None
     cases = Path(__file__).resolve().parents[1] / "benchmarks" / "fidelity" / "cases"
     suite = {tomllib.loads((c / "case.toml").read_text())["case"]["kind"] for c in cases.iterdir()}
     assert set(KIND_OF_ROLE.values()) <= suite

@@ -9,16 +9,9 @@ from pathlib import Path
 from rich.table import Table
 
 from analysis.errors import TilewiseError
+from analysis.model_error import likely_range
 from analysis.operator import Operator, load_operator
 from server.cli.common import device_from_args, err, escape, out, problem_line, rel
-
-
-def time_range(time_us: float | None) -> tuple[float, float] | None:
-    """The range the model's measured error puts around a simulated time (None before any fidelity run)."""
-    from analysis.model_error import load_model_error
-
-    error = load_model_error()
-    return error.time_range(time_us) if error is not None and time_us is not None else None
 
 
 def cmd_run(args: argparse.Namespace) -> int:
@@ -43,7 +36,7 @@ def cmd_run(args: argparse.Namespace) -> int:
         err.print(f"error: {'.'.join(map(str, first['loc']))}: {first['msg']}", markup=False)
         return 2
     data = m.model_dump(mode="json")
-    span = time_range(m.time_us)
+    span = likely_range(m.time_us)
     data["time_range_us"] = list(span) if span else None
     if m.error and m.error.file:
         data["error"]["file"] = rel(m.error.file)
@@ -53,11 +46,11 @@ def cmd_run(args: argparse.Namespace) -> int:
     if args.format == "json":
         print(json.dumps(data, indent=2))
     else:
-        _print_run(op, m)
+        _print_run(op, m, span)
     return 0 if m.ok and m.correct is not False else 1
 
 
-def _print_run(op: Operator, m) -> None:
+def _print_run(op: Operator, m, span: tuple[float, float] | None) -> None:
     status = "[green]ok[/green]" if m.ok and m.correct is not False else "[red]failed[/red]"
     out.print(
         f"{op.model.operator} case {m.case}: {status}  (blockDim {m.block_dim}, tiling key {m.tiling_key}, "
@@ -85,7 +78,6 @@ def _print_run(op: Operator, m) -> None:
             f"simulated time on {m.chip}: [bold]{m.time_us:.2f} µs[/bold] ({m.cycles:,.0f} cycles + "
             f"{m.launch_us:.1f} µs launch), {m.waves} wave(s), UB peak {m.ub_peak_bytes:,} bytes"
         )
-        span = time_range(m.time_us)
         if span:
             out.print(f"  on hardware, likely {span[0]:.2f}-{span[1]:.2f} µs (the model's typical error on times)")
         out.print(t)

@@ -9,7 +9,7 @@ import asyncio
 import threading
 from typing import TYPE_CHECKING, Any
 
-from analysis.model_error import load_model_error
+from analysis.model_error import likely_range
 from device.sites import per_line
 from search.cache import BestConfig
 from server.lsp.params import RunParams, TuneParams, validated
@@ -65,8 +65,7 @@ def register(server: TilewiseServer) -> None:
             session.run_lines = None  # an older run's would pass for this one's
         ls.publish(root, analysis)
         _end(ls, token, f"{m.time_us:.1f} µs" if m.time_us is not None else (m.error.kind if m.error else "done"))
-        error = load_model_error()
-        span = error.time_range(m.time_us) if error is not None and m.time_us is not None else None
+        span = likely_range(m.time_us)
         return {**m.model_dump(mode="json"), "time_range_us": list(span) if span else None}
 
     @server.feature("tilewise/tune")
