@@ -84,10 +84,12 @@ class TimingConfig(BaseModel):
 
     launch_us_base: float = Field(ge=0)
     launch_us_per_core: float = Field(ge=0)
-    dma_peak_gibps: float = Field(gt=0)
-    dma_half_bytes: float = Field(ge=0)
-    dma_startup_cycles: float = Field(ge=0)
+    dma_peak_gibps: float = Field(gt=0)  # one core's MTE2 rate (GM -> UB)
+    dma_out_gibps: float = Field(188.46, gt=0)  # one core's MTE3 rate (UB -> GM)
+    dma_issue_cycles: float = Field(ge=0)
     pad_row_cycles: float = Field(ge=0)
+    l2_mbytes: float = Field(192.0, ge=0)
+    l2_gbps: float = Field(5200.0, gt=0)
     scalar_issue_cycles: float = Field(ge=0)
     ub_scalar_cycles: float = Field(ge=0)
     gm_scalar_cycles: float = Field(ge=0)
@@ -106,15 +108,21 @@ class TimingConfig(BaseModel):
     # from each other or from the emulator. tests/emulator/test_cost_agreement.py runs the C++ model on the same
     # calls and compares cycles.
 
-    def dma_efficiency(self, burst_bytes: float) -> float:
-        """Share of the per-core DMA peak one burst of `burst_bytes` reaches: B / (K + B), K = dma_half_bytes.
-        Mirrors the bandwidth fit in `Scheduler::cost_of` (timing.h)."""
-        return burst_bytes / (self.dma_half_bytes + burst_bytes)
+    def dma_efficiency(self, nbytes: float, clock_ghz: float) -> float:
+        """Share of one core's DMA rate a copy of `nbytes` reaches when the next step waits for it: its bytes at the
+        rate, over the time until its data is usable (the longer of the issue cost and the bytes at the rate, plus
+        the MTE2 completion latency). Copies in flight together hide each other's latency; one waited on does not,
+        which is why small copies in a serial loop are slow."""
+        if nbytes <= 0:
+            return 0.0
+        own = nbytes / (self.dma_peak_gibps * 2**30) * clock_ghz * 1e9  # cycles at the core's rate
+        return own / (max(self.dma_issue_cycles, own) + self.mte2_latency_cycles)
 
-    def dma_gibps(self, nbytes: float) -> float:
-        """Bandwidth one core reaches on a one-burst copy of `nbytes`: peak * B / (K + B). The emulator further caps
-        it by the core's share of HBM when many cores copy at once, which a single call cannot know."""
-        return self.dma_peak_gibps * self.dma_efficiency(nbytes) if nbytes > 0 else 0.0
+    def dma_gibps(self, nbytes: float, clock_ghz: float) -> float:
+        """Bandwidth one core reaches on a copy of `nbytes` that is waited for (`dma_efficiency` of the rate). The
+        emulator further caps it by the core's share of HBM or L2 when many cores copy at once, which a single call
+        cannot know."""
+        return self.dma_peak_gibps * self.dma_efficiency(nbytes, clock_ghz)
 
     def dma_cycles(
         self,
@@ -123,23 +131,25 @@ class TimingConfig(BaseModel):
         bursts: int = 1,
         pad: bool = False,
         cap_bytes_per_s: float | None = None,
+        outward: bool = False,
     ) -> float:
-        """One MTE2/MTE3 copy, as `Scheduler::cost_of` (timing.h) charges it: startup, plus the bytes at the
-        bandwidth of one burst (`nbytes / bursts`: DataCopy's count form is one burst, its DataCopyParams form and
-        DataCopyPad one per row), capped by `cap_bytes_per_s` (the core's share of HBM, which the scheduler computes
-        from the whole launch), plus `pad_row_cycles` per row for DataCopyPad (`pad`)."""
-        bursts = max(bursts, 1)
-        burst = nbytes / bursts
-        fit = self.dma_gibps(burst) * 2**30  # bytes per second
-        bw = min(fit, cap_bytes_per_s) if cap_bytes_per_s is not None else fit
-        cycles = self.dma_startup_cycles + (nbytes / bw * clock_ghz * 1e9 if bw > 0 else 0.0)
+        """The cycles one MTE2 (or, `outward`, MTE3) copy occupies its pipe, as `Scheduler::cost_of` (timing.h)
+        charges it: the longest of the issue cost, the bytes at the core's DMA rate for that direction and the bytes
+        at `cap_bytes_per_s` (the core's share of HBM, which the scheduler computes from the whole launch), plus
+        `pad_row_cycles` per row for DataCopyPad (`pad`, `bursts` rows). Completion latency comes on top for
+        whatever waits for the data."""
+        hz = clock_ghz * 1e9
+        seconds = nbytes / ((self.dma_out_gibps if outward else self.dma_peak_gibps) * 2**30)
+        if cap_bytes_per_s is not None and cap_bytes_per_s > 0:
+            seconds = max(seconds, nbytes / cap_bytes_per_s)
+        cycles = max(self.dma_issue_cycles, seconds * hz)
         if pad:
-            cycles += self.pad_row_cycles * bursts
+            cycles += self.pad_row_cycles * max(bursts, 1)
         return cycles
 
     def dma_us(self, nbytes: float, clock_ghz: float) -> float:
-        """One single-burst copy's time in microseconds (`dma_cycles` at the chip's clock)."""
-        return self.dma_cycles(nbytes, clock_ghz) / (clock_ghz * 1e3)
+        """One copy's time in microseconds until its data is usable: `dma_cycles` plus the MTE2 latency."""
+        return (self.dma_cycles(nbytes, clock_ghz) + self.mte2_latency_cycles) / (clock_ghz * 1e3)
 
     @staticmethod
     def datacopy_bytes(elements: int, elem_bytes: int) -> int:
@@ -153,13 +163,22 @@ class TimingConfig(BaseModel):
         tw/vector_core.h, which the trace records and `Scheduler::cost_of` charges)."""
         return -(-elements * elem_bytes // REPEAT_BYTES)
 
-    def vector_cycles(self, name: str | None, elem_bytes: int, repeats: int) -> float:
-        """One vector instruction, as `Scheduler::cost_of` (timing.h) charges it: startup + slope x repeats (at
-        least one), from the API's row (fp16 column for elements of 2 bytes or less, else fp32) or the default row
-        for an API the chip file does not list (`name` None: the default row)."""
+    def vector_row(self, name: str | None, elem_bytes: int) -> tuple[float, float]:
+        """(head, cycles per repeat) of a vector API: its row (fp16 column for elements of 2 bytes or less, else
+        fp32), or the default row for an API the chip file does not list (`name` None: the default row)."""
         cost = self.vector.get(name) if name is not None else None
-        startup, slope = (cost.fp16 if elem_bytes <= 2 else cost.fp32) if cost else self.vector_default
-        return startup + slope * max(repeats, 1)
+        return (cost.fp16 if elem_bytes <= 2 else cost.fp32) if cost else self.vector_default
+
+    def vector_busy_cycles(self, name: str | None, elem_bytes: int, repeats: int) -> float:
+        """The cycles one vector instruction occupies the vector pipe, as `Scheduler::cost_of` (timing.h) charges
+        it: its repeats (at least one) at the row's slope; the next instruction may start after them."""
+        return max(1.0, self.vector_row(name, elem_bytes)[1] * max(repeats, 1))
+
+    def vector_cycles(self, name: str | None, elem_bytes: int, repeats: int) -> float:
+        """One vector instruction on its own, until its result is usable: head + slope x repeats + the vector
+        latency (what a dependent instruction after a PipeBarrier<PIPE_V> waits for, less the barrier's drain)."""
+        head = self.vector_row(name, elem_bytes)[0]
+        return head + self.vector_busy_cycles(name, elem_bytes, repeats) + self.vector_latency_cycles
 
     def scalar_access_cycles(self, global_memory: bool) -> float:
         """One GetValue/SetValue once the pipes it waits for are drained: its issue plus the UB or GM access

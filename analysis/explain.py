@@ -147,7 +147,7 @@ def explain_call(ctx: RuleContext, call: ApiCall, first_case: str | None = None)
         clock = ctx.chip.clock_ghz
         if call.name == "DataCopy":
             nbytes = t.datacopy_bytes(size.elements, element.bytes)
-            copy = CopyFigures(nbytes, t.dma_gibps(nbytes), t.dma_us(nbytes, clock))
+            copy = CopyFigures(nbytes, t.dma_gibps(nbytes, clock), t.dma_us(nbytes, clock))
         elif pipe == "vector":
             repeats = t.vector_repeats(size.elements, element.bytes)
             cycles = t.vector_cycles(call.name, element.bytes, repeats)

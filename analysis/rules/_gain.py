@@ -23,8 +23,8 @@ def loop_stages(ctx, owner: str | None) -> int:
 
 
 def dma_efficiency(chip: Chip, nbytes: int) -> float:
-    """Share of peak DMA bandwidth one copy of `nbytes` reaches: bw(B) = peak * B / (K + B), K from the chip."""
-    return cost_model(chip).dma_efficiency(nbytes)
+    """Share of one core's DMA rate a copy of `nbytes` reaches when the loop waits for it (its latency exposed)."""
+    return cost_model(chip).dma_efficiency(nbytes, chip.clock_ghz)
 
 
 def overlap_text(stages: int) -> str:
@@ -41,8 +41,8 @@ def scalar_loop_gain(chip, global_memory: bool, elem_bytes: int = 2) -> float:
 def double_buffer_gain(ctx, owner: str | None, tile_bytes: int | None, halves: bool) -> str:
     """What a second buffer may give a tile loop, as text: with one buffer the stages run one after another
     (time = their sum), with two they overlap (time = the longest). Balanced stages give `stages`x; when the host
-    halves the tile to make room, each copy is half as long and reaches less of the DMA peak (the chip's
-    half-bandwidth size), which the copy stages pay for."""
+    halves the tile to make room, each copy is half as long and its fixed latency weighs more, which the copy stages
+    pay for."""
     stages = loop_stages(ctx, owner)
     if not halves:
         size = f", tiles of {tile_bytes} bytes" if tile_bytes else ""

@@ -53,14 +53,14 @@ def expected(t: TimingConfig, chip: Chip, case: str, dtype: str, n: int, m: int)
     which is what the scheduler's share comes to for this launch."""
     size, clock, cap = SIZES[dtype], chip.clock_ghz, chip.hbm_gbps * 1e9
     if case in ("copy_in", "copy_out"):
-        cycles = t.dma_cycles(t.datacopy_bytes(n, size), clock, cap_bytes_per_s=cap)
+        cycles = t.dma_cycles(t.datacopy_bytes(n, size), clock, cap_bytes_per_s=cap, outward=case == "copy_out")
         return ("MTE2" if case == "copy_in" else "MTE3"), cycles
     if case == "params":  # n blocks of m 32-byte units: one burst per block
         return "MTE2", t.dma_cycles(n * m * 32, clock, bursts=n, cap_bytes_per_s=cap)
     if case == "pad":  # n rows of m bytes: one burst per row, and the padding work per row
         return "MTE2", t.dma_cycles(n * m, clock, bursts=n, pad=True, cap_bytes_per_s=cap)
     name = API[case] if API[case] in t.vector else None  # an API the chip file does not list takes the default row
-    return "VECTOR", t.vector_cycles(name, size, t.vector_repeats(n, size))
+    return "VECTOR", t.vector_busy_cycles(name, size, t.vector_repeats(n, size))
 
 
 CASES = [

@@ -1,5 +1,6 @@
 """The timing model against documented behaviour: double buffering, PIPE_ALL, copy size, blockDim, the roofline,
-determinism, and every slow example slower than its fast twin with the bottleneck its motif addresses."""
+determinism, and every slow example slower than its fast twin with the bottleneck its motif addresses. Expectations
+are stated in the chip file's own constants, so a recalibration does not need new numbers here."""
 
 from __future__ import annotations
 
@@ -10,15 +11,14 @@ import pytest
 from opgen import HOST, TILING_H, write_operator
 from paths import EXAMPLES
 
-from analysis.chip import load_chip
+from analysis.chip import load_chip, timing_config
 from analysis.manifest import Case, InputSpec
 from analysis.operator import load_operator
 from device.emulator import EmulatorDevice
 
 GIB = 1024**3
 
-# y = 3x in fp32 through a tile loop; the knobs shape the pipeline. With TILE = 6144 floats (24 KiB), one copy and
-# two vector Adds take about the same time in the model (about 410 cycles each), so the stages are balanced.
+# y = 3x in fp32 through a tile loop; the knobs shape the pipeline (TILE = 6144 floats, 24 KiB, by default).
 KERNEL = """\
 #include "kernel_operator.h"
 using namespace AscendC;
@@ -132,44 +132,59 @@ def timed(
     return m
 
 
-def test_balanced_stages(tmp_path, emu_cache, needs_gxx):
-    m = timed(tmp_path, emu_cache)
-    v, i, o = (m.pipes[k].busy_us for k in ("vector", "mte2", "mte3"))
-    assert abs(v - i) / i < 0.15 and abs(o - i) / i < 0.15, (v, i, o)
+def kernel_us(m) -> float:
+    return m.time_us - m.launch_us
 
 
-def test_double_buffering_keeps_the_vector_unit_busy(tmp_path, emu_cache, needs_gxx):
+def stage_sum(m) -> float:
+    return sum(m.pipes[k].busy_us for k in ("vector", "mte2", "mte3"))
+
+
+def latency_us(*names: str) -> float:
+    chip = load_chip("910B2")
+    t = timing_config(chip)
+    return sum(getattr(t, f"{name}_latency_cycles") for name in names) / (chip.clock_ghz * 1e3)
+
+
+def test_double_buffering_overlaps_the_stages(tmp_path, emu_cache, needs_gxx):
     double = timed(tmp_path, emu_cache, buffers=2)
-    assert double.pipes["vector"].ratio > 0.85, double.pipes
-    # One buffer carrying each tile in, through compute and out: the three stages serialise.
+    longest = max(double.pipes[k].busy_us for k in ("vector", "mte2", "mte3"))
+    # The stages overlap: well under their sum. Not down to the longest one: with two buffers, a buffer comes back
+    # for the next copy only after its copy's latency and the compute on it, which 24 KiB copies do not hide.
+    assert longest < kernel_us(double) < 0.7 * stage_sum(double), double.pipes
+    # One buffer carrying each tile in, through compute and out: every stage and its completion latency in turn.
     serial = timed(tmp_path, emu_cache, buffers=1, inplace=True)
-    assert 0.28 < serial.pipes["vector"].ratio < 0.38, serial.pipes
+    assert kernel_us(serial) > stage_sum(serial) + 32 * latency_us("mte2", "mte3"), serial.pipes
     # Separate in and out queues with one buffer each: copy-out of tile i overlaps copy-in of tile i+1.
     single = timed(tmp_path, emu_cache, buffers=1)
-    assert 0.42 < single.pipes["vector"].ratio < 0.58, single.pipes
     assert double.time_us < single.time_us < serial.time_us
 
 
 def test_pipe_all_in_the_loop_costs_the_sum_of_the_stages(tmp_path, emu_cache, needs_gxx):
     free = timed(tmp_path, emu_cache)
     full = timed(tmp_path, emu_cache, pipe_all=True)
-    stages = sum(full.pipes[k].busy_us for k in ("vector", "mte2", "mte3"))
-    kernel_us = full.time_us - full.launch_us
-    assert 0.95 < kernel_us / stages < 1.15, (kernel_us, stages)
-    assert full.time_us - full.launch_us > 2.5 * (free.time_us - free.launch_us)
+    # Every tile: copy in, two dependent Adds, copy out, each waiting for the last to complete.
+    exposed = 32 * latency_us("mte2", "vector", "vector", "mte3")
+    assert stage_sum(full) < kernel_us(full) < 1.05 * (stage_sum(full) + exposed), (kernel_us(full), stage_sum(full))
+    assert kernel_us(full) > 2.5 * kernel_us(free)
 
 
 def achieved_gibps(m, tile_bytes_total: int) -> float:
     return tile_bytes_total / (m.pipes["mte2"].busy_us * 1e-6) / GIB
 
 
-def test_large_copies_approach_peak_and_small_ones_do_not(tmp_path, emu_cache, needs_gxx):
-    flat_peak = 100.9  # GiB/s per core, GM->UB, the flat figure of the PTO-ISA cost model
+def test_large_copies_run_at_the_core_rate_and_small_ones_at_the_issue_cost(tmp_path, emu_cache, needs_gxx):
+    chip = load_chip("910B2")
+    t = timing_config(chip)
     big = timed(tmp_path, emu_cache, tile=4096, tiles=8)  # 16 KiB copies
     small = timed(tmp_path, emu_cache, tile=128, tiles=256)  # 512-byte copies
     total = 4096 * 8 * 4
-    assert achieved_gibps(big, total) > 0.75 * flat_peak
-    assert achieved_gibps(small, total) < 0.1 * flat_peak
+    assert achieved_gibps(big, total) == pytest.approx(t.dma_peak_gibps, rel=0.02)
+    # however small, a copy occupies MTE2 for the issue cost (the data_copy sample's 128-byte tiles)
+    issue_bound = 512 / (t.dma_issue_cycles / (chip.clock_ghz * 1e9)) / GIB
+    assert achieved_gibps(small, total) == pytest.approx(issue_bound, rel=0.02)
+    # and a loop that waits for each one also waits for its latency: small tiles are slow end to end
+    assert kernel_us(small) > 256 * latency_us("mte2") / 2 > kernel_us(big)
 
 
 def test_more_cores_help_until_hbm_binds(tmp_path, emu_cache, needs_gxx):
@@ -185,8 +200,9 @@ def test_more_cores_help_until_hbm_binds(tmp_path, emu_cache, needs_gxx):
 def test_well_tiled_memory_bound_op_is_near_the_roofline(tmp_path, emu_cache, needs_gxx):
     chip = load_chip("910B2")
     m = timed(tmp_path, emu_cache, tile=8192, tiles=16, block_dim=48)
-    moved = 2 * 48 * 8192 * 16 * 4
-    roofline_us = moved / (chip.hbm_gbps * 1e9) * 1e6 + m.launch_us
+    # the output (25 MB) stays in L2, so HBM serves the reads only
+    reads = 48 * 8192 * 16 * 4
+    roofline_us = reads / (chip.hbm_gbps * 1e9) * 1e6 + m.launch_us
     assert roofline_us <= m.time_us < 1.25 * roofline_us, (m.time_us, roofline_us)
 
 
@@ -202,8 +218,9 @@ SLOW_BOTTLENECK = {
     "add_custom_slow_tiny_tiles": "mte2",
     "add_custom_slow_block_dim_1": "mte2",
     "leaky_relu_slow_scalar_loop": "scalar",
-    "rms_norm_slow_datacopypad_aligned": "mte2",
 }
+# rms_norm_slow_datacopypad_aligned is not among them: the data_copy sample measures no per-row cost to speak of
+# for DataCopyPad (pad_row_cycles), so the model puts it level with its DataCopy twin.
 
 
 @pytest.mark.parametrize("slow", sorted(SLOW_BOTTLENECK))

@@ -21,4 +21,4 @@ def test_aligned_datacopypad_is_a_note_with_the_estimated_saving(tmp_path: Path)
     )
     op = load_operator(write_operator(tmp_path / "op", kernel=kernel))
     (f,) = [f for f in lint(op) if f.rule == "aligned-datacopypad"]
-    assert f.severity == "info" and "cycles per copy" in f.message
+    assert f.severity == "info" and "cycles per row" in f.message

@@ -61,10 +61,11 @@ void DataCopy(const LocalTensor<T>& dst, const GlobalTensor<T>& src, uint32_t co
     count = tw::whole_blocks<T>(count, "DataCopy", TW_AT);
     tw::check_ub_aligned(dst.data(), "DataCopy", TW_AT);
     T* d = dst.span(0, count, "DataCopy", TW_AT);
-    tw::gm_check(src.data(), uint64_t(count) * sizeof(T), "DataCopy", TW_AT);
+    const tw::GmRegion& region = tw::gm_check(src.data(), uint64_t(count) * sizeof(T), "DataCopy", TW_AT);
     tw::race_mte2_write(d, uint64_t(count) * sizeof(T), TW_AT);
     std::memcpy(d, src.data(), uint64_t(count) * sizeof(T));
     tw::record(tw::Rec::Instr, PIPE_MTE2, "DataCopy", TW_AT, uint64_t(count) * sizeof(T), count, 1, 0, 1, sizeof(T));
+    tw::note_gm(region, src.data(), 0, tw::extra_segments(region, src.data(), uint64_t(count) * sizeof(T)), src.keeps_in_l2());
 }
 
 // UB -> GM
@@ -73,11 +74,12 @@ void DataCopy(const GlobalTensor<T>& dst, const LocalTensor<T>& src, uint32_t co
     count = tw::whole_blocks<T>(count, "DataCopy", TW_AT);
     tw::check_ub_aligned(src.data(), "DataCopy", TW_AT);
     const T* s = src.span(0, count, "DataCopy", TW_AT);
-    tw::gm_check(dst.data(), uint64_t(count) * sizeof(T), "DataCopy", TW_AT);
+    const tw::GmRegion& region = tw::gm_check(dst.data(), uint64_t(count) * sizeof(T), "DataCopy", TW_AT);
     tw::race_mte3_read(s, uint64_t(count) * sizeof(T), TW_AT);
     tw::gm_write(dst.data(), s, count);
     tw::record(tw::Rec::Instr, PIPE_MTE3, "DataCopy", TW_AT, uint64_t(count) * sizeof(T), count, 1, 0, 1, sizeof(T),
                tw::cur().atomic ? 2 : 0);
+    tw::note_gm(region, dst.data(), 0, tw::extra_segments(region, dst.data(), uint64_t(count) * sizeof(T)), dst.keeps_in_l2());
 }
 
 // UB -> UB (runs on the vector side's copy path)
@@ -98,17 +100,22 @@ void DataCopy(const LocalTensor<T>& dst, const GlobalTensor<T>& src, const DataC
     const uint64_t blk = uint64_t(p.blockLen) * 32 / sizeof(T);
     uint8_t* d = reinterpret_cast<uint8_t*>(dst.data());
     const uint8_t* s = reinterpret_cast<const uint8_t*>(src.data());
+    uint32_t extra = 0;
+    const tw::GmRegion* first = nullptr;
     for (uint16_t i = 0; i < p.blockCount; ++i) {
         uint64_t doff = uint64_t(i) * (p.blockLen + p.dstStride) * 32;
         uint64_t soff = uint64_t(i) * (p.blockLen + p.srcStride) * 32;
         dst.span(doff / sizeof(T), blk, "DataCopy", TW_AT);
-        tw::gm_check(s + soff, uint64_t(p.blockLen) * 32, "DataCopy", TW_AT);
+        const tw::GmRegion& region = tw::gm_check(s + soff, uint64_t(p.blockLen) * 32, "DataCopy", TW_AT);
+        if (i == 0) first = &region;
+        extra += tw::extra_segments(region, s + soff, uint64_t(p.blockLen) * 32);
         tw::race_mte2_write(d + doff, uint64_t(p.blockLen) * 32, TW_AT);
         std::memcpy(d + doff, s + soff, uint64_t(p.blockLen) * 32);
     }
     uint64_t bytes = uint64_t(p.blockCount) * p.blockLen * 32;
     tw::record(tw::Rec::Instr, PIPE_MTE2, "DataCopy", TW_AT, bytes, static_cast<uint32_t>(bytes / sizeof(T)),
                p.blockCount, 0, 1, sizeof(T));
+    if (first) tw::note_gm(*first, s, uint64_t(p.blockLen + p.srcStride) * 32, extra, src.keeps_in_l2());
 }
 
 template <typename T>
@@ -117,17 +124,22 @@ void DataCopy(const GlobalTensor<T>& dst, const LocalTensor<T>& src, const DataC
     const uint64_t blk = uint64_t(p.blockLen) * 32 / sizeof(T);
     uint8_t* d = reinterpret_cast<uint8_t*>(dst.data());
     const uint8_t* s = reinterpret_cast<const uint8_t*>(src.data());
+    uint32_t extra = 0;
+    const tw::GmRegion* first = nullptr;
     for (uint16_t i = 0; i < p.blockCount; ++i) {
         uint64_t soff = uint64_t(i) * (p.blockLen + p.srcStride) * 32;
         uint64_t doff = uint64_t(i) * (p.blockLen + p.dstStride) * 32;
         src.span(soff / sizeof(T), blk, "DataCopy", TW_AT);
-        tw::gm_check(d + doff, uint64_t(p.blockLen) * 32, "DataCopy", TW_AT);
+        const tw::GmRegion& region = tw::gm_check(d + doff, uint64_t(p.blockLen) * 32, "DataCopy", TW_AT);
+        if (i == 0) first = &region;
+        extra += tw::extra_segments(region, d + doff, uint64_t(p.blockLen) * 32);
         tw::race_mte3_read(s + soff, uint64_t(p.blockLen) * 32, TW_AT);
         tw::gm_write(reinterpret_cast<T*>(d + doff), reinterpret_cast<const T*>(s + soff), blk);
     }
     uint64_t bytes = uint64_t(p.blockCount) * p.blockLen * 32;
     tw::record(tw::Rec::Instr, PIPE_MTE3, "DataCopy", TW_AT, bytes, static_cast<uint32_t>(bytes / sizeof(T)),
                p.blockCount, 0, 1, sizeof(T), tw::cur().atomic ? 2 : 0);
+    if (first) tw::note_gm(*first, d, uint64_t(p.blockLen + p.dstStride) * 32, extra, dst.keeps_in_l2());
 }
 
 template <typename T>
@@ -162,11 +174,15 @@ void DataCopyPad(const LocalTensor<T>& dst, const GlobalTensor<T>& src, const Da
     const uint64_t row_elems = ub_row / es, data_elems = row_bytes / es;
     uint8_t* d = reinterpret_cast<uint8_t*>(dst.data());
     const uint8_t* s = reinterpret_cast<const uint8_t*>(src.data());
+    uint32_t extra = 0;
+    const tw::GmRegion* first = nullptr;
     for (uint16_t i = 0; i < p.blockCount; ++i) {
         uint64_t soff = uint64_t(i) * (row_bytes + p.srcStride);
         uint64_t doff = uint64_t(i) * (ub_row + uint64_t(p.dstStride) * 32);
         dst.span(doff / es, row_elems, "DataCopyPad", TW_AT);
-        tw::gm_check(s + soff, row_bytes, "DataCopyPad", TW_AT);
+        const tw::GmRegion& region = tw::gm_check(s + soff, row_bytes, "DataCopyPad", TW_AT);
+        if (i == 0) first = &region;
+        extra += tw::extra_segments(region, s + soff, row_bytes);
         T* row = reinterpret_cast<T*>(d + doff);
         tw::race_mte2_write(row, ub_row, TW_AT);
         std::memcpy(row + left, s + soff, row_bytes);
@@ -188,6 +204,7 @@ void DataCopyPad(const LocalTensor<T>& dst, const GlobalTensor<T>& src, const Da
     }
     tw::record(tw::Rec::Instr, PIPE_MTE2, "DataCopyPad", TW_AT, uint64_t(p.blockCount) * row_bytes,
                static_cast<uint32_t>(uint64_t(p.blockCount) * row_bytes / sizeof(T)), p.blockCount, 0, 1, sizeof(T), 1);
+    if (first) tw::note_gm(*first, s, row_bytes + p.srcStride, extra, src.keeps_in_l2());
 }
 
 template <typename T>
@@ -206,17 +223,22 @@ void DataCopyPad(const GlobalTensor<T>& dst, const LocalTensor<T>& src, const Da
     const uint64_t ub_row = tw::align32(row_bytes);
     uint8_t* d = reinterpret_cast<uint8_t*>(dst.data());
     const uint8_t* s = reinterpret_cast<const uint8_t*>(src.data());
+    uint32_t extra = 0;
+    const tw::GmRegion* first = nullptr;
     for (uint16_t i = 0; i < p.blockCount; ++i) {
         uint64_t soff = uint64_t(i) * (ub_row + uint64_t(p.srcStride) * 32);
         uint64_t doff = uint64_t(i) * (row_bytes + p.dstStride);
         src.span(soff / sizeof(T), row_bytes / sizeof(T), "DataCopyPad", TW_AT);
-        tw::gm_check(d + doff, row_bytes, "DataCopyPad", TW_AT);
+        const tw::GmRegion& region = tw::gm_check(d + doff, row_bytes, "DataCopyPad", TW_AT);
+        if (i == 0) first = &region;
+        extra += tw::extra_segments(region, d + doff, row_bytes);
         tw::race_mte3_read(s + soff, row_bytes, TW_AT);
         tw::gm_write(reinterpret_cast<T*>(d + doff), reinterpret_cast<const T*>(s + soff), row_bytes / sizeof(T));
     }
     tw::record(tw::Rec::Instr, PIPE_MTE3, "DataCopyPad", TW_AT, uint64_t(p.blockCount) * row_bytes,
                static_cast<uint32_t>(uint64_t(p.blockCount) * row_bytes / sizeof(T)), p.blockCount, 0, 1, sizeof(T),
                static_cast<uint8_t>(1 | (tw::cur().atomic ? 2 : 0)));
+    if (first) tw::note_gm(*first, d, row_bytes + p.dstStride, extra, dst.keeps_in_l2());
 }
 
 template <typename T>

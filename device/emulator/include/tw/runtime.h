@@ -55,7 +55,8 @@ struct TraceRecord {
     Rec kind;
     uint8_t pipe;      // pipe_t
     uint8_t dtype;     // element size in bytes, 0 when not applicable
-    uint8_t flags;     // bit 0: DataCopyPad, bit 1: atomic write, bit 2: counter/mask form
+    uint8_t flags;     // bit 0: DataCopyPad, bit 1: atomic write, bit 2: counter/mask form, bit 3: GM side not
+                       // kept in L2 (SetL2CacheHint CACHE_MODE_DISABLE)
     uint32_t op;       // interned API name
     uint32_t file;     // interned file name
     uint32_t line;
@@ -64,6 +65,10 @@ struct TraceRecord {
     uint32_t repeats;  // vector repeats (ceil(bytes / 256) for count forms)
     int32_t a;         // queue id / event code / barrier pipe
     int32_t b;         // buffer index / event id
+    // The GM side of a copy (see note_gm), for the timing model's L2 and GM-segment terms; 0 elsewhere.
+    uint64_t gm = 0;         // address of the first GM row
+    uint32_t gm_stride = 0;  // bytes between GM row starts (0: one row)
+    uint32_t gm_extra = 0;   // 512-byte GM segments the rows touch beyond the fewest they could
 };
 
 // One GM allocation. `size` is what the device allocator hands out, which an access may touch: aclrtMalloc rounds a
@@ -247,6 +252,34 @@ inline const GmRegion& gm_check(const void* p, uint64_t n, const char* what, con
     }
     fail("gm_out_of_bounds", std::string(what) + " touches global memory outside every input, output and workspace",
          file, line);
+}
+
+// GM serves copy requests in 512-byte segments (best practices: "avoid same-address access" handles requests at
+// 512 B granularity; the data_copy sample keeps each row's bytes 512 B-aligned on A2/A3). A row that starts inside a
+// segment touches one more than an aligned row of the same length: the timing model charges those as extra bytes.
+constexpr uint64_t kGmSegment = 512;
+inline uint32_t extra_segments(const GmRegion& region, const void* row, uint64_t len) {
+    if (len == 0 || region.base == nullptr) return 0;  // unknown allocation (a kernel-invocation host's): no guess
+    const uint64_t off = static_cast<uint64_t>(static_cast<const uint8_t*>(row) - region.base);
+    const uint64_t touched = (off + len - 1) / kGmSegment - off / kGmSegment + 1;
+    return static_cast<uint32_t>(touched - (len + kGmSegment - 1) / kGmSegment);
+}
+
+// Completes the copy just recorded with its GM side: first row, distance between rows, extra segments, and whether
+// L2 keeps what it moves (false after SetL2CacheHint(CACHE_MODE_DISABLE) on the GlobalTensor). The address is kept
+// as the allocation's number and the offset in it: device allocations start aligned, the runner's host ones need
+// not, and L2 sectors and GM segments are counted from the allocation's start.
+inline void note_gm(const GmRegion& region, const void* first_row, uint64_t stride, uint32_t extra, bool keep_in_l2) {
+    TraceRecord& t = cur().trace.back();
+    const auto& regions = launch()->regions;
+    const uint64_t at = reinterpret_cast<uint64_t>(first_row);
+    if (region.base != nullptr && !regions.empty() && &region >= &regions.front() && &region <= &regions.back())
+        t.gm = (uint64_t(&region - &regions.front()) + 1) << 40 | (at - reinterpret_cast<uint64_t>(region.base));
+    else
+        t.gm = at;
+    t.gm_stride = static_cast<uint32_t>(stride);
+    t.gm_extra = extra;
+    if (!keep_in_l2) t.flags |= 8;
 }
 
 inline void warn(const char* kind, const std::string& message, const char* file, int line) {

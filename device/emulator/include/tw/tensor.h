@@ -193,14 +193,17 @@ class GlobalTensor {
     uint64_t GetSize() const { return size_; }
     T* GetPhyAddr() const { return ptr_; }
     T* GetPhyAddr(uint64_t offset) const { return ptr_ + offset; }
+    // The timing model's L2 keeps what a copy moves unless the tensor was marked CACHE_MODE_DISABLE (data read once).
     template <CacheRwMode rwMode = CacheRwMode::RW>
-    void SetL2CacheHint(CacheMode) {}
+    void SetL2CacheHint(CacheMode mode) { l2_mode_ = mode; }
+    bool keeps_in_l2() const { return l2_mode_ != CacheMode::CACHE_MODE_DISABLE; }
     T* address_() const { return ptr_; }
     T* data() const { return ptr_; }
 
   private:
     T* ptr_ = nullptr;
     uint64_t size_ = 0;
+    CacheMode l2_mode_ = CacheMode::CACHE_MODE_NORMAL;
 };
 
 class TPipe;

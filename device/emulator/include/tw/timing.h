@@ -5,9 +5,11 @@
 // - Dependencies: EnQue/DeQue (the consumer pipe waits for the producer's data), AllocTensor/FreeTensor (the
 //   producer waits until the consumer released the buffer), SetFlag/WaitFlag, PipeBarrier<PIPE_ALL> (scalar waits
 //   for every pipe), scalar GetValue/SetValue (wait for the pipes that write UB or GM), SyncAll across blocks.
-// - Costs: DMA by a size-dependent per-core bandwidth fit, capped by the core's share of HBM bandwidth; vector
-//   instructions by startup + slope x repeats per instruction and dtype; launch overhead; waves when blockDim
-//   exceeds the core count.
+// - Costs: a copy occupies its MTE pipe for the longest of its issue cost, its bytes at the core's DMA rate, and its
+//   bytes at the core's share of HBM (misses) and of L2 (hits; tw/l2_cache.h), plus 512 bytes for each GM segment
+//   a misaligned row adds; its data is usable a completion latency later. A vector instruction occupies its pipe for
+//   slope x repeats (per instruction and dtype) and its result is ready its head + the vector latency later; launch
+//   overhead; waves when blockDim exceeds the core count.
 // Constants come from the chip file (see analysis/data/chips), passed in the run spec. Deterministic by design.
 #pragma once
 #include <algorithm>
@@ -19,6 +21,7 @@
 #include <tuple>
 #include <vector>
 
+#include "tw/l2_cache.h"
 #include "tw/launcher.h"
 
 namespace tw {
@@ -29,9 +32,11 @@ struct TimingParams {
     double launch_us_base = 15.0;
     double launch_us_per_core = 0.12;
     double hbm_gbps = 1600.0;           // 1e9 bytes per second
-    double dma_peak_gibps = 247.0;      // per core, GM<->UB
-    double dma_half_bytes = 30643.0;    // size at which a copy reaches half its peak
-    double dma_startup_cycles = 30.0;
+    double dma_peak_gibps = 100.9;      // one core's MTE2 rate, GM->UB
+    double dma_out_gibps = 188.46;      // one core's MTE3 rate, UB->GM
+    double dma_issue_cycles = 20.0;     // the least a copy occupies its pipe, however small
+    double l2_mbytes = 192.0;           // L2 capacity (MiB)
+    double l2_gbps = 5200.0;            // L2 bandwidth shared by the cores (1e9 bytes per second)
     double pad_row_cycles = 24.0;       // DataCopyPad's extra work per row
     double scalar_issue_cycles = 2.0;
     double ub_scalar_cycles = 10.0;     // one GetValue/SetValue on UB after the pipes drained
@@ -54,8 +59,10 @@ struct TimingParams {
         else if (key == "launch_us_per_core") in >> launch_us_per_core;
         else if (key == "hbm_gbps") in >> hbm_gbps;
         else if (key == "dma_peak_gibps") in >> dma_peak_gibps;
-        else if (key == "dma_half_bytes") in >> dma_half_bytes;
-        else if (key == "dma_startup_cycles") in >> dma_startup_cycles;
+        else if (key == "dma_out_gibps") in >> dma_out_gibps;
+        else if (key == "dma_issue_cycles") in >> dma_issue_cycles;
+        else if (key == "l2_mbytes") in >> l2_mbytes;
+        else if (key == "l2_gbps") in >> l2_gbps;
         else if (key == "pad_row_cycles") in >> pad_row_cycles;
         else if (key == "scalar_issue_cycles") in >> scalar_issue_cycles;
         else if (key == "ub_scalar_cycles") in >> ub_scalar_cycles;
@@ -135,17 +142,7 @@ class Scheduler {
         KernelTiming kt;
         const int cores = std::max(1, p_.vector_cores);
         kt.waves = (block_dim_ + cores - 1) / cores;
-        // HBM is shared by the blocks running at once; each direction gets bandwidth in proportion to its bytes.
-        double in_bytes = 0, out_bytes = 0;
-        for (auto& b : blocks)
-            for (auto& r : b.trace)
-                if (r.kind == Rec::Instr && r.pipe == AscendC::PIPE_MTE2) in_bytes += r.bytes;
-                else if (r.kind == Rec::Instr && r.pipe == AscendC::PIPE_MTE3) out_bytes += r.bytes;
-        const double active = std::min(block_dim_, cores);
-        const double total = in_bytes + out_bytes;
-        const double hbm = p_.hbm_gbps * 1e9;
-        share_in_ = total > 0 ? hbm * (in_bytes / total) / active : hbm;
-        share_out_ = total > 0 ? hbm * (out_bytes / total) / active : hbm;
+        classify_copies(blocks, cores);
 
         kt.cores.resize(blocks.size());
         for (int w = 0; w < kt.waves; ++w) {
@@ -158,7 +155,7 @@ class Scheduler {
                 more = false;
                 double barrier = 0;
                 for (int i = first; i < last; ++i) {
-                    bool hit = simulate(blocks[i].trace, pos[i - first], st[i - first], kt.cores[i]);
+                    bool hit = simulate(blocks[i].trace, traffic_[i], pos[i - first], st[i - first], kt.cores[i]);
                     if (hit) {
                         more = true;
                         barrier = std::max(barrier, st[i - first].now());
@@ -210,7 +207,8 @@ class Scheduler {
     };
 
     // Replays records from `pos` until a SyncAll (returns true) or the end (returns false).
-    bool simulate(const std::vector<TraceRecord>& trace, size_t& pos, State& s, CoreTiming& core) {
+    bool simulate(const std::vector<TraceRecord>& trace, const std::vector<L2Cache::Traffic>& traffic, size_t& pos,
+                  State& s, CoreTiming& core) {
         const size_t n = trace.size();
         for (; pos < n; ++pos) {
             const TraceRecord& r = trace[pos];
@@ -219,7 +217,7 @@ class Scheduler {
             switch (r.kind) {
                 case Rec::Instr: {
                     int pipe = timed_pipe(r.pipe);
-                    double cost = cost_of(r, pipe);
+                    double cost = cost_of(r, pipe, traffic[pos]);
                     if (keep_sites_) note_site(core, r, pipe, cost);
                     if (pipe == TP_SCALAR) {
                         s.issue += cost;
@@ -228,7 +226,10 @@ class Scheduler {
                     }
                     double start = std::max(s.issue, s.free[pipe]);
                     s.free[pipe] = start + cost;
-                    s.done[pipe] = std::max(s.done[pipe], start + cost + latency_of(pipe));
+                    // A vector instruction's head (its table startup) delays its result, not the next instruction:
+                    // the A2/A3 models issue back-to-back vector instructions pipelined (see head_of).
+                    const double lat = latency_of(pipe) + (pipe == TP_VECTOR ? head_of(r) : 0.0);
+                    s.done[pipe] = std::max(s.done[pipe], start + cost + lat);
                     s.busy[pipe] += cost;
                     s.last_pipe = pipe;
                     if (keep_events_) core.events.push_back({static_cast<uint8_t>(pipe), start, cost, r.op, r.file, r.line});
@@ -327,6 +328,22 @@ class Scheduler {
                                  : 0.0;
     }
 
+    // A vector instruction's table row: (head, cycles per repeat). The pipe is busy for the repeats; the head comes
+    // on top of the result's latency. Both Huawei A2/A3 models work this way: PTO-ISA charges the head only when the
+    // vector queue is empty (cce_costmodel_core.hpp EstimateLinearCycles), pypto's simulator issues the next
+    // instruction when the previous one's repeats are issued and completes each `delay + 15` cycles later.
+    const std::pair<double, double>& vector_row(const TraceRecord& r) const {
+        auto& cache = r.dtype <= 2 ? rows16_ : rows32_;  // by interned name: a trace repeats a few ops many times
+        if (cache.size() <= r.op) cache.resize(names_.size() > r.op ? names_.size() : r.op + 1, nullptr);
+        if (cache[r.op] == nullptr) {
+            const auto& table = r.dtype <= 2 ? p_.vector16 : p_.vector32;
+            auto it = table.find(names_[r.op]);
+            cache[r.op] = it != table.end() ? &it->second : &p_.vector_default;
+        }
+        return *cache[r.op];
+    }
+    double head_of(const TraceRecord& r) const { return vector_row(r).first; }
+
     int next_pipe(const std::vector<TraceRecord>& trace, size_t pos) const {
         for (size_t i = pos + 1; i < trace.size() && i < pos + 64; ++i) {
             const TraceRecord& r = trace[i];
@@ -336,23 +353,76 @@ class Scheduler {
         return TP_SCALAR;
     }
 
-    double cost_of(const TraceRecord& r, int pipe) const {
+    static bool is_copy(const TraceRecord& r) {
+        return r.kind == Rec::Instr && (r.pipe == AscendC::PIPE_MTE2 || r.pipe == AscendC::PIPE_MTE3);
+    }
+
+    // Which bytes of each copy HBM serves and which L2 serves (tw/l2_cache.h), and one core's share of each per
+    // direction: both are shared by the blocks running at once.
+    void classify_copies(const std::vector<BlockResult>& blocks, int cores) {
+        traffic_.assign(blocks.size(), {});
+        L2Cache l2(static_cast<uint64_t>(p_.l2_mbytes * 1048576.0));
+        double hbm[2] = {0, 0}, writeback = 0;
+        for (size_t first = 0; first < blocks.size(); first += cores) {
+            const size_t last = std::min(blocks.size(), first + static_cast<size_t>(cores));
+            std::vector<size_t> pos(last - first, 0);
+            for (size_t i = first; i < last; ++i) traffic_[i].resize(blocks[i].trace.size());
+            // Every block's k-th copy before any block's (k+1)-th: SPMD blocks run close to lockstep, so this is
+            // near the order in which L2 sees their copies.
+            for (bool more = true; more;) {
+                more = false;
+                for (size_t i = first; i < last; ++i) {
+                    const std::vector<TraceRecord>& trace = blocks[i].trace;
+                    size_t& k = pos[i - first];
+                    while (k < trace.size() && !is_copy(trace[k])) ++k;
+                    if (k == trace.size()) continue;
+                    more = true;
+                    const TraceRecord& r = trace[k];
+                    const bool write = r.pipe == AscendC::PIPE_MTE3;
+                    L2Cache::Traffic t;
+                    if (r.gm == 0 || r.bytes == 0) {
+                        t.hbm = static_cast<double>(r.bytes);  // GM side unknown: HBM, as if L2 missed
+                    } else {
+                        const uint32_t rows = std::max<uint32_t>(r.repeats, 1);
+                        t = l2.access(r.gm, r.bytes / rows, rows, r.gm_stride, write, (r.flags & 8) == 0);
+                        // a misaligned row's extra GM segment is more traffic wherever the row is served
+                        const double scale = 1.0 + double(r.gm_extra) * double(kGmSegment) / double(r.bytes);
+                        t.hbm *= scale;
+                        t.l2 *= scale;
+                    }
+                    traffic_[i][k] = t;
+                    hbm[write] += t.hbm;
+                    writeback += t.writeback;
+                    ++k;
+                }
+            }
+        }
+        // HBM binds often, and both directions share it, with L2's write-backs: each direction gets a share in
+        // proportion to its HBM bytes (the older best-practice guide's "pipeline time = (MTE2 bytes + MTE3 bytes) /
+        // GM bandwidth"). L2 is several times faster and rarely binds: each direction may use a core's whole share.
+        const double active = std::min(block_dim_, cores);
+        const double hbm_total = hbm[0] + hbm[1] + writeback;
+        for (int d = 0; d < 2; ++d) {
+            const double part = hbm_total > 0 && hbm[d] > 0 ? hbm[d] / hbm_total : 1.0;
+            hbm_share_[d] = p_.hbm_gbps * 1e9 * part / active;
+            l2_share_[d] = p_.l2_gbps * 1e9 / active;
+        }
+    }
+
+    double cost_of(const TraceRecord& r, int pipe, const L2Cache::Traffic& traffic) const {
         const double hz = p_.clock_ghz * 1e9;
         if (pipe == TP_MTE2 || pipe == TP_MTE3) {
-            double bursts = std::max<uint32_t>(r.repeats, 1);
-            double burst = r.bytes / bursts;
-            double fit = p_.dma_peak_gibps * 1073741824.0 * burst / (p_.dma_half_bytes + burst);
-            double bw = std::min(fit, pipe == TP_MTE2 ? share_in_ : share_out_);
-            double cycles = p_.dma_startup_cycles + (bw > 0 ? r.bytes / bw * hz : 0);
-            if (r.flags & 1) cycles += p_.pad_row_cycles * bursts;  // DataCopyPad
+            // The longest of: the issue cost, the bytes at the core's own DMA rate, and the bytes at the core's share
+            // of whatever serves them (HBM for misses, L2 for hits).
+            const int dir = pipe == TP_MTE3;
+            const double bytes = static_cast<double>(r.bytes) + double(r.gm_extra) * double(kGmSegment);
+            const double own = bytes / ((dir ? p_.dma_out_gibps : p_.dma_peak_gibps) * 1073741824.0);
+            const double shared = traffic.hbm / hbm_share_[dir] + traffic.l2 / l2_share_[dir];
+            double cycles = std::max(p_.dma_issue_cycles, std::max(own, shared) * hz);
+            if (r.flags & 1) cycles += p_.pad_row_cycles * std::max<uint32_t>(r.repeats, 1);  // DataCopyPad
             return cycles;
         }
-        if (pipe == TP_VECTOR) {
-            const auto& table = r.dtype <= 2 ? p_.vector16 : p_.vector32;
-            auto it = table.find(names_[r.op]);
-            auto c = it != table.end() ? it->second : p_.vector_default;
-            return c.first + c.second * std::max<uint32_t>(r.repeats, 1);
-        }
+        if (pipe == TP_VECTOR) return std::max(1.0, vector_row(r).second * std::max<uint32_t>(r.repeats, 1));
         return 1.0;
     }
 
@@ -361,7 +431,9 @@ class Scheduler {
     int block_dim_;
     bool keep_events_;
     bool keep_sites_;
-    double share_in_ = 0, share_out_ = 0;
+    mutable std::vector<const std::pair<double, double>*> rows16_, rows32_;
+    std::vector<std::vector<L2Cache::Traffic>> traffic_;  // per block and record: what serves each copy's bytes
+    double hbm_share_[2] = {0, 0}, l2_share_[2] = {0, 0};    // one core's bytes per second, MTE2 and MTE3
 };
 
 // Chrome trace-event JSON: one process per block, one thread per pipe, events named by API call and source line.

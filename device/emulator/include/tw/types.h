@@ -79,8 +79,8 @@ enum class BlockMode : uint8_t { BLOCK_MODE_NORMAL = 0, BLOCK_MODE_MATRIX, BLOCK
 // Data-cache maintenance (DataCacheCleanAndInvalid): the emulator has no scalar cache, so these only name the call.
 enum class CacheLine : uint8_t { SINGLE_CACHE_LINE = 0, ENTIRE_DATA_CACHE };
 enum class DcciDst : uint8_t { CACHELINE_ALL = 0, CACHELINE_UB, CACHELINE_OUT, CACHELINE_ATOMIC };
-// GlobalTensor::SetL2CacheHint's mode and its reserved read/write mode (reference values): the emulator models no
-// L2 cache yet, so the hint names the choice and changes neither data nor timing.
+// GlobalTensor::SetL2CacheHint's mode and its reserved read/write mode (reference values): the hint changes no data;
+// the timing model's L2 does not keep what a DISABLE tensor's copies move.
 enum class CacheMode : uint8_t { CACHE_MODE_DISABLE = 0, CACHE_MODE_NORMAL = 1 };
 enum CacheRwMode { READ = 1, WRITE = 2, RW = 3 };
 
