@@ -6,8 +6,9 @@
 //   producer waits until the consumer released the buffer), SetFlag/WaitFlag, PipeBarrier<PIPE_ALL> (scalar waits
 //   for every pipe), scalar GetValue/SetValue (wait for the pipes that write UB or GM), SyncAll across blocks.
 // - Costs: DMA by a size-dependent per-core bandwidth fit, capped by the core's share of HBM bandwidth; vector
-//   instructions by startup + slope x repeats per instruction and dtype; launch overhead; waves when blockDim
-//   exceeds the core count.
+//   instructions by startup + slope x repeats per instruction and dtype, the repeats weighted by their UB bank
+//   beats where the instruction recorded them (tw/ub_banks.h); launch overhead; waves when blockDim exceeds the
+//   core count.
 // Constants come from the chip file (see analysis/data/chips), passed in the run spec. Deterministic by design.
 #pragma once
 #include <algorithm>
@@ -20,6 +21,7 @@
 #include <vector>
 
 #include "tw/launcher.h"
+#include "tw/ub_banks.h"
 
 namespace tw {
 
@@ -44,6 +46,7 @@ struct TimingParams {
     double mte2_latency_cycles = 0.0;
     double mte3_latency_cycles = 0.0;
     double barrier_v_cycles = 0.0;      // PipeBarrier<PIPE_V> with vector work still in flight
+    double ub_rw_conflict_beats = 0.0;  // extra beats of a vector repeat with a UB read-write bank conflict
     std::pair<double, double> vector_default{6.0, 2.0};
     std::map<std::string, std::pair<double, double>> vector16, vector32;  // op -> (startup, slope per repeat)
 
@@ -65,6 +68,7 @@ struct TimingParams {
         else if (key == "mte2_latency_cycles") in >> mte2_latency_cycles;
         else if (key == "mte3_latency_cycles") in >> mte3_latency_cycles;
         else if (key == "barrier_v_cycles") in >> barrier_v_cycles;
+        else if (key == "ub_rw_conflict_beats") in >> ub_rw_conflict_beats;
         else if (key == "vector_default") in >> vector_default.first >> vector_default.second;
         else if (key == "vcost") {  // vcost OP BYTES STARTUP SLOPE
             std::string op;
@@ -351,7 +355,12 @@ class Scheduler {
             const auto& table = r.dtype <= 2 ? p_.vector16 : p_.vector32;
             auto it = table.find(names_[r.op]);
             auto c = it != table.end() ? it->second : p_.vector_default;
-            return c.first + c.second * std::max<uint32_t>(r.repeats, 1);
+            // UB bank conflicts (tw/ub_banks.h): a repeat takes as many beats as its busiest bank group needs, plus
+            // the read-write conflict's extra; the table's per-repeat cost is that of one beat. No information: 1.
+            double beats = 1.0;
+            BankBeats b;
+            if (unpack_bank_beats(r.a, b)) beats = std::max({1.0, b.read, b.write}) + b.rw * p_.ub_rw_conflict_beats;
+            return c.first + c.second * std::max<uint32_t>(r.repeats, 1) * beats;
         }
         return 1.0;
     }
