@@ -5,14 +5,15 @@ Driven through cost_driver.cpp with operands at fixed UB byte addresses. The exp
 best-practice guide's (arch 2201): the bank_conflict_ub sample's scenarios (Add float, mask 64, 64 repeats, block
 stride 1, repeat stride 8; addresses src0, src1, dst), the bank_conflict_nd2nz sample's Copy (dstStride 144 puts a
 repeat's 8 writes in one bank group, 145 spreads them), and the Add sample's x and y buffers 32 KB apart (same bank
-groups) against 256 B apart."""
+groups) against 256 B apart. ub_banks_selftest.cpp checks the rules on operands given by hand (partial masks, block
+stride 0, a conversion's narrow operand, an unaligned operand, the per-thread memo)."""
 
 from __future__ import annotations
 
 import subprocess
 
 import pytest
-from kernel_drivers import CXX, build_driver
+from kernel_drivers import CXX, build_driver, run_selftest
 from paths import ROOT
 
 from analysis.chip import TimingConfig, load_chip, timing_config
@@ -116,3 +117,7 @@ def test_an_older_chip_file_without_the_constant_still_loads(timing):
     raw = timing.model_dump()
     del raw["ub_rw_conflict_beats"]
     assert TimingConfig.model_validate(raw).ub_rw_conflict_beats == 0.0
+
+
+def test_the_rules_on_operands_given_by_hand(tmp_path):
+    run_selftest(ROOT / "tests" / "emulator" / "ub_banks_selftest.cpp", tmp_path)

@@ -26,6 +26,7 @@
 #pragma once
 #include <algorithm>
 #include <cstdint>
+#include <cstring>
 #include <initializer_list>
 
 #include "tw/vector_core.h"
@@ -132,52 +133,57 @@ inline bool rw_conflict(const BankOperand& dst, const BankOperand& src, uint32_t
     return shared && !aligned;
 }
 
-}  // namespace banks_detail
+// What an instruction's beats depend on, as a memo key: the operands (dst first), the blocks a normal-mode repeat
+// touches, the repeats (normal mode) or elements (counter mode), and the slots per repeat and per block. All fields
+// are 64 or 32 bits wide, in that order, so the struct has no padding and compares with memcmp.
+struct BankKey {
+    uint64_t op[4][4];  // addr, blk_bytes, rep_bytes, len
+    uint64_t blocks;    // normal mode: bit k set when block k holds a selected slot
+    uint64_t count;     // normal mode: repeats; counter mode: elements
+    uint32_t nops, E, EB, counter;
+};
 
-// The beats of an instruction over the repeats `m` issues (E slots a repeat, EB slots a block), packed for the
-// trace record; 0 when an operand is not in UB or the instruction does nothing.
-inline int32_t bank_info(const VMask& m, uint32_t E, uint32_t EB, const BankOperand& dst,
-                         std::initializer_list<BankOperand> srcs) {
-    using namespace banks_detail;
-    if (!dst.valid || EB == 0) return 0;
-    for (const BankOperand& s : srcs)
-        if (!s.valid) return 0;
-    const uint32_t issued = m.issued(E);
-    if (issued == 0 || m.elements() == 0) return 0;
+// The beats for `key`, computed (see the header comment for the rules and the repeats examined).
+inline int32_t compute_beats(const BankKey& key) {
+    const uint32_t issued =
+        key.counter ? static_cast<uint32_t>((key.count + key.E - 1) / key.E) : static_cast<uint32_t>(key.count);
     const uint32_t examined = std::min(issued, kExamined);
-
-    // Normal mode: the same blocks every repeat (those holding a selected slot).
-    uint32_t fixed[kMaxBlocks], nfixed = 0;
-    if (!m.counter) {
-        bool seen[kMaxBlocks] = {false};
-        for (uint32_t i = 0; i < m.nslots; ++i) {
-            const uint32_t k = m.slots[i] / EB;
-            if (k < kMaxBlocks && !seen[k]) { seen[k] = true; fixed[nfixed++] = k; }
-        }
+    BankOperand ops[4];
+    for (uint32_t i = 0; i < key.nops; ++i) {
+        ops[i].addr = key.op[i][0];
+        ops[i].blk_bytes = key.op[i][1];
+        ops[i].rep_bytes = key.op[i][2];
+        ops[i].len = key.op[i][3];
     }
-    uint64_t rows[(3 + 1) * kMaxBlocks * 2];
+    const BankOperand& dst = ops[0];
+    const BankOperand* srcs = ops + 1;
+    const uint32_t nsrc = key.nops - 1;
+    uint32_t fixed[kMaxBlocks], nfixed = 0;
+    for (uint32_t k = 0; k < kMaxBlocks; ++k)
+        if ((key.blocks >> k) & 1) fixed[nfixed++] = k;
+    uint64_t rows[4 * kMaxBlocks * 2];
     double read = 0, write = 0, rw = 0;
     for (uint32_t r = 0; r < examined; ++r) {
         uint32_t counted[kMaxBlocks], nb = 0;
         const uint32_t* blocks = fixed;
-        if (m.counter) {  // slots 0..k-1 of this repeat's chunk of E elements
-            const uint64_t left = m.n - uint64_t(r) * E;
-            const uint64_t k = std::min<uint64_t>(left, E);
-            nb = static_cast<uint32_t>(std::min<uint64_t>((k + EB - 1) / EB, kMaxBlocks));
+        if (key.counter) {  // slots 0..k-1 of this repeat's chunk of E elements
+            const uint64_t left = key.count - uint64_t(r) * key.E;
+            const uint64_t k = std::min<uint64_t>(left, key.E);
+            nb = static_cast<uint32_t>(std::min<uint64_t>((k + key.EB - 1) / key.EB, kMaxBlocks));
             for (uint32_t i = 0; i < nb; ++i) counted[i] = i;
             blocks = counted;
         } else {
             nb = nfixed;
         }
         uint32_t n = 0;
-        for (const BankOperand& s : srcs)
-            for (uint32_t i = 0; i < nb && n + 2 <= sizeof(rows) / sizeof(rows[0]); ++i) add_rows(s, r, blocks[i], rows, n);
-        read += srcs.size() ? beats_of(rows, n) : 1;
+        for (uint32_t j = 0; j < nsrc; ++j)
+            for (uint32_t i = 0; i < nb; ++i) add_rows(srcs[j], r, blocks[i], rows, n);
+        read += nsrc ? beats_of(rows, n) : 1;
         n = 0;
         for (uint32_t i = 0; i < nb; ++i) add_rows(dst, r, blocks[i], rows, n);
         write += beats_of(rows, n);
         bool clash = false;
-        for (const BankOperand& s : srcs) clash = clash || rw_conflict(dst, s, r, blocks, nb);
+        for (uint32_t j = 0; j < nsrc && !clash; ++j) clash = rw_conflict(dst, srcs[j], r, blocks, nb);
         rw += clash ? 1 : 0;
     }
     BankBeats b;
@@ -185,6 +191,53 @@ inline int32_t bank_info(const VMask& m, uint32_t E, uint32_t EB, const BankOper
     b.write = write / examined;
     b.rw = rw / examined;
     return pack_bank_beats(b);
+}
+
+}  // namespace banks_detail
+
+// The beats of an instruction over the repeats `m` issues (E slots a repeat, EB slots a block; up to 3 sources),
+// packed for the trace record; 0 when an operand is not in UB or the instruction does nothing. A kernel issues the
+// same instruction on the same buffers over and over (a tile loop, ping-pong buffers), so each thread keeps the last
+// few answers: a hit costs a key comparison instead of the few microseconds the 16 repeats take.
+inline int32_t bank_info(const VMask& m, uint32_t E, uint32_t EB, const BankOperand& dst,
+                         std::initializer_list<BankOperand> srcs) {
+    using namespace banks_detail;
+    if (!dst.valid || EB == 0 || srcs.size() > 3) return 0;
+    for (const BankOperand& s : srcs)
+        if (!s.valid) return 0;
+    if (m.issued(E) == 0 || m.elements() == 0) return 0;
+
+    BankKey key;
+    std::memset(&key, 0, sizeof(key));
+    auto add = [&key](const BankOperand& o) {
+        uint64_t* v = key.op[key.nops++];
+        v[0] = o.addr;
+        v[1] = o.blk_bytes;
+        v[2] = o.rep_bytes;
+        v[3] = o.len;
+    };
+    add(dst);
+    for (const BankOperand& o : srcs) add(o);
+    key.counter = m.counter;
+    key.count = m.counter ? m.n : m.repeats;
+    key.E = E;
+    key.EB = EB;
+    if (!m.counter)
+        for (uint32_t i = 0; i < m.nslots; ++i)
+            if (m.slots[i] / EB < kMaxBlocks) key.blocks |= 1ull << (m.slots[i] / EB);
+
+    struct Entry {
+        BankKey key;
+        int32_t value = -1;
+    };
+    static thread_local Entry memo[8];
+    static thread_local uint32_t next = 0;
+    for (Entry& e : memo)
+        if (e.value >= 0 && std::memcmp(&e.key, &key, sizeof(key)) == 0) return e.value;
+    Entry& slot = memo[next++ % 8];
+    slot.key = key;
+    slot.value = compute_beats(key);
+    return slot.value;
 }
 
 // A count-form instruction over `count` elements (contiguous operands, as in counter mode): dst of type D, sources
