@@ -100,6 +100,10 @@ class TimingConfig(BaseModel):
     mte2_latency_cycles: float = Field(0.0, ge=0)
     mte3_latency_cycles: float = Field(0.0, ge=0)
     barrier_v_cycles: float = Field(0.0, ge=0)
+    # Extra beats a vector repeat takes when it reads and writes one UB bank in the same beat (a read-write bank
+    # conflict, tw/ub_banks.h); 0 when the chip file says nothing. Read-read and write-write conflicts need no
+    # constant: their beats are counted from the addresses.
+    ub_rw_conflict_beats: float = Field(0.0, ge=0)
     vector_default: tuple[float, float]
     vector: dict[str, VectorCost] = {}
 

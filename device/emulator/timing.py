@@ -33,6 +33,7 @@ def spec_lines(chip: Chip) -> list[str]:
         "mte2_latency_cycles",
         "mte3_latency_cycles",
         "barrier_v_cycles",
+        "ub_rw_conflict_beats",
     ):
         lines.append(f"timing {name} {getattr(t, name)}")
     lines.append(f"timing vector_default {t.vector_default[0]} {t.vector_default[1]}")

@@ -8,7 +8,8 @@
 // - Costs: a copy occupies its MTE pipe for the longest of its issue cost, its bytes at the core's DMA rate, and its
 //   bytes at the core's share of HBM (misses) and of L2 (hits; tw/l2_cache.h), plus 512 bytes for each GM segment
 //   a misaligned row adds; its data is usable a completion latency later. A vector instruction occupies its pipe for
-//   slope x repeats (per instruction and dtype) and its result is ready its head + the vector latency later; launch
+//   slope x repeats (per instruction and dtype; the repeats weighted by their UB bank beats where the
+//   instruction recorded them, tw/ub_banks.h) and its result is ready its head + the vector latency later; launch
 //   overhead; waves when blockDim exceeds the core count.
 // Constants come from the chip file (see analysis/data/chips), passed in the run spec. Deterministic by design.
 #pragma once
@@ -23,6 +24,7 @@
 
 #include "tw/l2_cache.h"
 #include "tw/launcher.h"
+#include "tw/ub_banks.h"
 
 namespace tw {
 
@@ -49,6 +51,7 @@ struct TimingParams {
     double mte2_latency_cycles = 0.0;
     double mte3_latency_cycles = 0.0;
     double barrier_v_cycles = 0.0;      // PipeBarrier<PIPE_V> with vector work still in flight
+    double ub_rw_conflict_beats = 0.0;  // extra beats of a vector repeat with a UB read-write bank conflict
     std::pair<double, double> vector_default{6.0, 2.0};
     std::map<std::string, std::pair<double, double>> vector16, vector32;  // op -> (startup, slope per repeat)
 
@@ -72,6 +75,7 @@ struct TimingParams {
         else if (key == "mte2_latency_cycles") in >> mte2_latency_cycles;
         else if (key == "mte3_latency_cycles") in >> mte3_latency_cycles;
         else if (key == "barrier_v_cycles") in >> barrier_v_cycles;
+        else if (key == "ub_rw_conflict_beats") in >> ub_rw_conflict_beats;
         else if (key == "vector_default") in >> vector_default.first >> vector_default.second;
         else if (key == "vcost") {  // vcost OP BYTES STARTUP SLOPE
             std::string op;
@@ -422,7 +426,14 @@ class Scheduler {
             if (r.flags & 1) cycles += p_.pad_row_cycles * std::max<uint32_t>(r.repeats, 1);  // DataCopyPad
             return cycles;
         }
-        if (pipe == TP_VECTOR) return std::max(1.0, vector_row(r).second * std::max<uint32_t>(r.repeats, 1));
+        if (pipe == TP_VECTOR) {
+            // UB bank conflicts (tw/ub_banks.h): a repeat takes as many beats as its busiest bank group needs, plus
+            // the read-write conflict's extra; the table's per-repeat cost is that of one beat. No information: 1.
+            double beats = 1.0;
+            BankBeats b;
+            if (unpack_bank_beats(r.a, b)) beats = std::max({1.0, b.read, b.write}) + b.rw * p_.ub_rw_conflict_beats;
+            return std::max(1.0, vector_row(r).second * std::max<uint32_t>(r.repeats, 1) * beats);
+        }
         return 1.0;
     }
 

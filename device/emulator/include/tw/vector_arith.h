@@ -2,6 +2,7 @@
 // (Exp ... Not), Duplicate, Axpy and Copy. Each has the count form and the mask/repeat forms (continuous mask and
 // bit mask); every call checks the UB span it touches and appends one trace record.
 #pragma once
+#include "tw/ub_banks.h"
 #include "tw/vector_core.h"
 
 namespace AscendC {
@@ -89,7 +90,8 @@ inline void bin_count(const char* name, const AscendC::LocalTensor<T>& dst, cons
     const T* x = a.span(0, count, name, file, line);
     const T* y = b.span(0, count, name, file, line);
     for (int64_t i = 0; i < count; ++i) d[i] = apply2<T>(f, x[i], y[i]);
-    vrec_count<T>(name, file, line, count);
+    vrec(name, file, line, count, count * sizeof(T), repeats_of<T>(count), sizeof(T), false,
+         count_banks<T, T>(count, d, x, y));
 }
 
 template <typename T, typename F>
@@ -108,15 +110,17 @@ inline void bin_mask(const char* name, const AscendC::LocalTensor<T>& dst, const
         for (uint32_t i = 0; i < k; ++i) tmp[i] = apply2<T>(f, x[la.off(r, s[i])], y[lb.off(r, s[i])]);
         for (uint32_t i = 0; i < k; ++i) d[ld.off(r, s[i])] = tmp[i];
     });
-    vrec(name, file, line, m.elements(), m.elements() * sizeof(T), m.issued(E), sizeof(T), true);
+    const int32_t banks = bank_info(m, E, ld.EB, bank_operand(d, ld), {bank_operand(x, la), bank_operand(y, lb)});
+    vrec(name, file, line, m.elements(), m.elements() * sizeof(T), m.issued(E), sizeof(T), true, banks);
 }
 
 // Unary element-wise engine over a destination of type D and a source of type S (equal for most instructions,
 // different for Cast / Axpy). g(dst_value, src_value) -> new dst value. The repeat is driven by the wider type.
+// `reads_dst`: the instruction reads dst as well (Axpy), which the UB bank model counts among its reads.
 template <typename D, typename S, typename G>
 inline void un_mask(const char* name, const AscendC::LocalTensor<D>& dst, const AscendC::LocalTensor<S>& src,
                     const VMask& m, uint64_t dblk, uint64_t sblk, uint64_t drep, uint64_t srep, G g, const char* file,
-                    int line) {
+                    int line, bool reads_dst = false) {
     constexpr uint32_t W = sizeof(D) > sizeof(S) ? sizeof(D) : sizeof(S);
     constexpr uint32_t E = 256 / W;
     Lay ld = lay<D>(dblk, drep, W), ls = lay<S>(sblk, srep, W);
@@ -127,7 +131,9 @@ inline void un_mask(const char* name, const AscendC::LocalTensor<D>& dst, const 
         for (uint32_t i = 0; i < k; ++i) tmp[i] = g(d[ld.off(r, s[i])], x[ls.off(r, s[i])]);
         for (uint32_t i = 0; i < k; ++i) d[ld.off(r, s[i])] = tmp[i];
     });
-    vrec(name, file, line, m.elements(), m.elements() * W, m.issued(E), W, true);
+    const BankOperand od = bank_operand(d, ld), os = bank_operand(x, ls);
+    const int32_t banks = reads_dst ? bank_info(m, E, ld.EB, od, {os, od}) : bank_info(m, E, ld.EB, od, {os});
+    vrec(name, file, line, m.elements(), m.elements() * W, m.issued(E), W, true, banks);
 }
 
 // Copy in counter mode: the mask register's count n is the element count of every repeat, and the call's repeat
@@ -145,7 +151,7 @@ inline void copy_counter(VMask& m, uint32_t repeats, const char* file, int line)
 
 template <typename D, typename S, typename G>
 inline void un_count(const char* name, const AscendC::LocalTensor<D>& dst, const AscendC::LocalTensor<S>& src,
-                     int64_t count, G g, const char* file, int line) {
+                     int64_t count, G g, const char* file, int line, bool reads_dst = false) {
     count = counted(count);
     check_count(count, name, file, line);
     D* d = dst.span(0, count, name, file, line);
@@ -153,7 +159,7 @@ inline void un_count(const char* name, const AscendC::LocalTensor<D>& dst, const
     for (int64_t i = 0; i < count; ++i) d[i] = g(d[i], x[i]);
     constexpr uint32_t W = sizeof(D) > sizeof(S) ? sizeof(D) : sizeof(S);
     vrec(name, file, line, count, uint64_t(count) * W, static_cast<uint32_t>((uint64_t(count) * W + 255) / 256), W,
-         false);
+         false, count_banks<D, S>(count, d, x, nullptr, reads_dst));
 }
 
 // dst = src op s, the scalar-operand instructions (Adds ... LeakyRelu, the shifts): over `count` elements, or over
@@ -367,21 +373,21 @@ struct AxpyFn {
 template <typename T, typename U>
 void Axpy(const LocalTensor<T>& dst, const LocalTensor<U>& src, const tw::nd_t<U>& scalarValue, const int32_t& count,
           TW_SRC) {
-    tw::un_count("Axpy", dst, src, count, tw_vec::AxpyFn<T, U>{scalarValue}, TW_AT);
+    tw::un_count("Axpy", dst, src, count, tw_vec::AxpyFn<T, U>{scalarValue}, TW_AT, true);
 }
 template <typename T, typename U, bool isSetMask = true>
 void Axpy(const LocalTensor<T>& dst, const LocalTensor<U>& src, const tw::nd_t<U>& scalarValue, uint64_t mask,
           const uint8_t repeatTimes, const UnaryRepeatParams& p, TW_SRC) {
     constexpr uint32_t E = 256 / (sizeof(T) > sizeof(U) ? sizeof(T) : sizeof(U));
     tw::un_mask("Axpy", dst, src, tw::mask_cont(mask, repeatTimes, E, isSetMask), p.dstBlkStride, p.srcBlkStride,
-                p.dstRepStride, p.srcRepStride, tw_vec::AxpyFn<T, U>{scalarValue}, TW_AT);
+                p.dstRepStride, p.srcRepStride, tw_vec::AxpyFn<T, U>{scalarValue}, TW_AT, true);
 }
 template <typename T, typename U, bool isSetMask = true>
 void Axpy(const LocalTensor<T>& dst, const LocalTensor<U>& src, const tw::nd_t<U>& scalarValue,
           const uint64_t mask[], const uint8_t repeatTimes, const UnaryRepeatParams& p, TW_SRC) {
     constexpr uint32_t E = 256 / (sizeof(T) > sizeof(U) ? sizeof(T) : sizeof(U));
     tw::un_mask("Axpy", dst, src, tw::mask_bits(mask, repeatTimes, E, isSetMask), p.dstBlkStride, p.srcBlkStride,
-                p.dstRepStride, p.srcRepStride, tw_vec::AxpyFn<T, U>{scalarValue}, TW_AT);
+                p.dstRepStride, p.srcRepStride, tw_vec::AxpyFn<T, U>{scalarValue}, TW_AT, true);
 }
 
 // ---------------------------------------------------------------------------------------------------------------

@@ -309,11 +309,12 @@ inline void check_count(int64_t count, const char* what, const char* file, int l
                                      std::to_string(count) + ")", file, line);
 }
 
-// The one trace record of a vector instruction. `mask_form`: a mask/repeat (or counter-mode) call.
+// The one trace record of a vector instruction. `mask_form`: a mask/repeat (or counter-mode) call. `banks`: the
+// instruction's UB bank beats (tw/ub_banks.h's bank_info), 0 when not worked out.
 inline void vrec(const char* name, const char* file, int line, uint64_t elems, uint64_t bytes, uint32_t repeats,
-                 uint8_t dsize, bool mask_form) {
-    record(Rec::Instr, AscendC::PIPE_V, name, file, line, bytes, static_cast<uint32_t>(elems), repeats, 0, 0, dsize,
-           mask_form ? 4 : 0);
+                 uint8_t dsize, bool mask_form, int32_t banks = 0) {
+    record(Rec::Instr, AscendC::PIPE_V, name, file, line, bytes, static_cast<uint32_t>(elems), repeats, banks, 0,
+           dsize, mask_form ? 4 : 0);
 }
 
 template <typename T>
