@@ -95,6 +95,29 @@ def likely_range(time_us: float | None) -> tuple[float, float] | None:
     return error.time_range(time_us) if error is not None and time_us is not None else None
 
 
+# The kind of change a lint rule's fix makes, in the same words: what a verified fix's gain is compared with.
+KIND_OF_RULE: dict[str, str] = {
+    "low-block-dim": "core-count",
+    "small-copy": "tile-size",
+    "single-buffer": "double-buffer",
+    "pipe-all-in-loop": "double-buffer",
+    "scalar-loop": "scalar-to-vector",
+    "aligned-datacopypad": "data-copy",
+    "unaligned-datacopy": "data-copy",
+}
+
+
+def kinds_of_rule(rule: str) -> list[str]:
+    """The kind of change a rule's fix makes ([] for a rule whose fixes are about correctness, not speed)."""
+    return [KIND_OF_RULE[rule]] if rule in KIND_OF_RULE else []
+
+
+def gain_note(speedup: float | None, kinds: list[str]) -> str | None:
+    """The note for a predicted gain within the model's typical error; None without a gain or an error file."""
+    error = load_model_error()
+    return error.gain_note(speedup, kinds) if error is not None and speedup is not None else None
+
+
 def kinds_of_roles(roles: list[KnobRole]) -> list[str]:
     """The kinds of change that moving knobs of these roles makes (roles with no kind are left out)."""
     return sorted({KIND_OF_ROLE[r] for r in roles if r in KIND_OF_ROLE})

@@ -8,7 +8,8 @@ verdict says whether the operator still behaves the same and how much faster it 
 - correct: every case ran, the outputs match the golden (or, with no golden, the unfixed run's outputs), and the
   fix added no sanitizer finding the unfixed run did not have (a race a removed barrier used to prevent, an access
   past a buffer);
-- the speed-up is the timing model's, per case and in total.
+- the speed-up is the timing model's, per case and in total, with a note when it is within the model's typical
+  error for the fix's kind of change (analysis/model_error.py).
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ import numpy as np
 
 from analysis.findings import Fix
 from analysis.manifest import Case
+from analysis.model_error import gain_note
 from analysis.operator import Operator
 from analysis.rewrite import apply_fix
 from device.protocol import Device, Measurement
@@ -45,6 +47,7 @@ class CaseVerdict:
 class FixVerdict:
     title: str
     cases: list[CaseVerdict] = field(default_factory=list)
+    kinds: list[str] = field(default_factory=list)  # the kind of change, for the model-error note
 
     @property
     def checked(self) -> bool:
@@ -60,6 +63,11 @@ class FixVerdict:
         before = [c.before_us for c in self.cases if c.correct and c.before_us and c.after_us]
         after = [c.after_us for c in self.cases if c.correct and c.before_us and c.after_us]
         return sum(before) / sum(after) if before and sum(after) > 0 else None
+
+    @property
+    def uncertain(self) -> str | None:
+        """A note when the gain is within the model's typical error for this kind of change (verify on hardware)."""
+        return gain_note(self.speedup, self.kinds) if self.correct else None
 
     def message(self) -> str:
         """One line for the finding: what the emulator showed."""
@@ -81,18 +89,27 @@ class FixVerdict:
         before = sum(c.before_us or 0 for c in self.cases if c.correct)
         after = sum(c.after_us or 0 for c in self.cases if c.correct)
         figures = f" ({before:.1f} µs -> {after:.1f} µs)" if speed else ""
-        return f"Verified on the emulator over {n} case{'s' if n != 1 else ''}: still correct, {gain}{figures}."
+        note = f" Note: {self.uncertain}." if self.uncertain else ""
+        return f"Verified on the emulator over {n} case{'s' if n != 1 else ''}: still correct, {gain}{figures}.{note}"
 
 
 def verify_fix(
-    op: Operator, fix: Fix, device: Device, cases: list[Case], *, seed: int = 0, texts: dict[str, str] | None = None
+    op: Operator,
+    fix: Fix,
+    device: Device,
+    cases: list[Case],
+    *,
+    seed: int = 0,
+    texts: dict[str, str] | None = None,
+    kinds: list[str] | None = None,
 ) -> FixVerdict:
     """Run every case with and without the fix. `texts` are the sources the fix was computed on (an editor's
-    unsaved snapshot); by default the operator's own."""
+    unsaved snapshot); by default the operator's own. `kinds`: the kind of change the fix makes
+    (analysis.model_error.kinds_of_rule), which says how large a gain the model's error allows."""
     current = {p: sf.text for p, sf in op.sources.items()}
     current.update(texts or {})
     fixed = apply_fix(fix, current)
-    verdict = FixVerdict(fix.title)
+    verdict = FixVerdict(fix.title, kinds=list(kinds or []))
     if not cases:
         verdict.cases.append(
             CaseVerdict(

@@ -70,12 +70,14 @@ def test_the_shipped_error_file_is_valid_and_speaks_the_suites_kinds():
     import tomllib
     from pathlib import Path
 
-    from analysis.model_error import ERROR_FILE, KIND_OF_ROLE
+    from analysis.model_error import ERROR_FILE, KIND_OF_ROLE, KIND_OF_RULE
+    from analysis.rules import ALL_RULES
 
     error = load_model_error(ERROR_FILE)
     assert error is not None and error.overall.cases >= 15
     assert likely_range(10.0) == error.time_range(10.0) and likely_range(None) is None
     cases = Path(__file__).resolve().parents[1] / "benchmarks" / "fidelity" / "cases"
     suite = {tomllib.loads((c / "case.toml").read_text())["case"]["kind"] for c in cases.iterdir()}
-    assert set(KIND_OF_ROLE.values()) <= suite
+    assert set(KIND_OF_ROLE.values()) <= suite and set(KIND_OF_RULE.values()) <= suite
+    assert set(KIND_OF_RULE) <= {r.id for r in ALL_RULES}  # no rule id misspelt
     assert set(error.kinds) == suite

@@ -123,6 +123,7 @@ def _lint_facts(args: argparse.Namespace, op):
 
 def _verify_fixes(args: argparse.Namespace, op, findings: list[Finding]) -> dict[tuple[int, str], FixVerdict]:
     """--verify: try every fix a rule could not prove safe on the manifest's cases (search/verify_fix.py)."""
+    from analysis.model_error import kinds_of_rule
     from device.registry import make_device
     from search.verify_fix import verify_fix
 
@@ -131,4 +132,4 @@ def _verify_fixes(args: argparse.Namespace, op, findings: list[Finding]) -> dict
         return {}
     cases = list(op.manifest.cases) if op.manifest else []
     device = make_device("emulator", chip=args.chip)
-    return {(id(f), fix.title): verify_fix(op, fix, device, cases) for f, fix in todo}
+    return {(id(f), fix.title): verify_fix(op, fix, device, cases, kinds=kinds_of_rule(f.rule)) for f, fix in todo}

@@ -9,7 +9,7 @@ from opgen import SCALE_GOLDEN, scale_manifest, write_operator
 from analysis.findings import Fix, TextEdit
 from analysis.operator import load_operator
 from device.protocol import Measurement
-from search.verify_fix import verify_fix
+from search.verify_fix import CaseVerdict, FixVerdict, verify_fix
 
 
 def test_no_case_proves_nothing(tmp_path):
@@ -29,3 +29,25 @@ def test_no_case_proves_nothing(tmp_path):
     assert not verdict.checked and not verdict.correct
     assert "no case" in verdict.message()
     assert device.runs == []  # nothing was run
+
+
+def test_a_gain_within_the_model_error_for_its_kind_says_so(monkeypatch):
+    import analysis.model_error as model_error
+
+    error = model_error.ModelError(
+        source="test",
+        overall=model_error.KindError(factor=1.3, cases=10),
+        kinds={"tile-size": model_error.KindError(factor=1.1, cases=3)},
+    )
+    monkeypatch.setattr(model_error, "load_model_error", lambda: error)
+
+    def verdict(before: float, after: float, kinds: list[str]) -> FixVerdict:
+        case = CaseVerdict("c", ran=True, correct=True, before_us=before, after_us=after)
+        return FixVerdict("fix", cases=[case], kinds=kinds)
+
+    small = verdict(105.0, 100.0, model_error.kinds_of_rule("small-copy"))  # 1.05x, a tile-size change
+    assert small.uncertain and "tile-size changes (1.10x)" in small.uncertain
+    assert "verify on hardware" in small.message()
+    assert verdict(150.0, 100.0, ["tile-size"]).uncertain is None  # 1.5x: beyond the error
+    # a rule with no kind is held to the overall error
+    assert "1.30x" in (verdict(120.0, 100.0, model_error.kinds_of_rule("missing-aicore")).uncertain or "")

@@ -47,6 +47,8 @@ def _action(
     if not verdict.correct:
         return None  # it broke a case: the finding's message says how, and nothing offers to apply it
     gain = f", {verdict.speedup:.2f}x" if verdict.speedup else ""
+    if verdict.uncertain:
+        gain += ", within the model's error"
     return types.CodeAction(
         title=f"Apply (verified on the emulator{gain}): {fix.title}",
         kind=types.CodeActionKind.QuickFix,

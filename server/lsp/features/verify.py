@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from lsprotocol import types
 
+from analysis.model_error import kinds_of_rule
 from search.verify_fix import verify_fix
 from server.lsp.params import VerifyFixArgs, register_command_args
 from server.lsp.progress import end, start
@@ -62,7 +63,7 @@ def register(server: TilewiseServer) -> None:
         token = await start(ls, f"Verifying '{fix.title}' on the emulator")
         device = ls.device()
         try:
-            verdict = await asyncio.to_thread(verify_fix, op, fix, device, cases)
+            verdict = await asyncio.to_thread(verify_fix, op, fix, device, cases, kinds=kinds_of_rule(finding.rule))
         finally:
             end(ls, token, "done")
         root = str(op.project.root)
