@@ -30,7 +30,9 @@ class L2Cache {
         double writeback = 0;  // dirty bytes this copy's allocation evicted to HBM
     };
 
-    explicit L2Cache(uint64_t capacity_bytes) : capacity_pages_(capacity_bytes / kPage) {}
+    explicit L2Cache(uint64_t capacity_bytes) : capacity_pages_(capacity_bytes / kPage) {
+        pages_.reserve(static_cast<size_t>(capacity_pages_) + 1);  // no rehash while the cache fills
+    }
 
     // One copy of `rows` rows of `row_bytes` bytes, `stride` bytes apart in GM, starting at `addr`.
     Traffic access(uint64_t addr, uint64_t row_bytes, uint32_t rows, uint64_t stride, bool write, bool keep) {
