@@ -221,6 +221,10 @@ def report(outcomes: list[Outcome]) -> list[str]:
             f"{o.id:34} {o.kind:14} {o.published:8.2f}x {o.predicted:8.2f}x {math.exp(o.log_error):6.2f}x   "
             f"{pub} -> {model}"
         )
+    lines.append("")
+    lines.append("sources (published figures; each case.toml has the conditions and notes):")
+    for o in sorted(outcomes, key=lambda o: (o.kind, o.id)):
+        lines.append(f"  {o.id}: {o.source}")
     by_kind: dict[str, list[Outcome]] = defaultdict(list)
     for o in outcomes:
         by_kind[o.kind].append(o)

@@ -83,3 +83,4 @@ def test_a_pair_runs_on_the_emulator_and_is_compared(tmp_path, emu_cache, needs_
     assert row["predicted"] > 1.1  # one core to 48: faster, though launch overhead dominates at this size
     assert row["log_error"] == pytest.approx(abs(math.log(row["predicted"] / 2.0)))
     assert f"{math.exp(row['log_error']):.2f}" in out
+    assert f"  one-core-to-all: {row['source']}" in out  # every case's source is named
