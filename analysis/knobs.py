@@ -21,6 +21,17 @@ def parse_annotation(line: str, name: str) -> list[int] | None:
     return None
 
 
+# The platform knobs (analysis/extract/tiling_knobs.py): what the tiling function is told about the chip, capped.
+PLATFORM_CORES = "platform.cores"
+PLATFORM_UB = "platform.ub_bytes"
+PLATFORM_KNOBS = (PLATFORM_CORES, PLATFORM_UB)
+
+
+def platform_knobs(config: dict[str, int]) -> dict[str, int]:
+    """The platform knobs of a configuration (a device passes them to the host at run time, not as text)."""
+    return {name: value for name, value in config.items() if name in PLATFORM_KNOBS}
+
+
 _TUNED_RE = re.compile(r"tilewise:\s*tuned\b")
 TUNED_MARK = "tilewise: tuned"
 

@@ -20,8 +20,10 @@ from pydantic import Field, TypeAdapter
 _HIDDEN = Field(exclude=True)
 
 Side = Literal["host", "kernel"]  # which side of the operator a file, or a constant, belongs to
-KnobKind = Literal["define", "constexpr", "const", "set_block_dim", "launch"]
-KnobRole = Literal["block_dim", "buffer_num", "tile", "other"]
+# `platform`: what the tiling function is told about the chip (core count, UB size), capped by the tuner;
+# `tiling_literal`: an integer literal inside a tiling function that flows into what it sets.
+KnobKind = Literal["define", "constexpr", "const", "set_block_dim", "launch", "platform", "tiling_literal"]
+KnobRole = Literal["block_dim", "buffer_num", "tile", "divisor", "cap", "other"]
 
 
 @dataclass(slots=True, kw_only=True)
@@ -226,6 +228,10 @@ class Knob:
     domain: list[int] | None = None  # from a `// tilewise: tune NAME in [...]` annotation
     tuned: bool = False  # `// tilewise: tuned` on its line: a measured choice the rules leave alone
     literal: Loc
+    # For the tiling function's knobs: the statement the literal or query stands in, as the user reads it, and the
+    # variable a platform query's answer is stored in (where `tune --apply` puts its clamp).
+    context: str = ""
+    target: str | None = None
 
 
 @dataclass(slots=True, kw_only=True)
@@ -294,6 +300,9 @@ class OperatorModel:
     tiling_key_branches: list[TilingKeyBranch] = field(default_factory=list)
     launches: list[Launch] = field(default_factory=list)
     knobs: list[Knob] = field(default_factory=list)
+    # Knobs inside the tiling function (platform queries, literals that decide the tiling): the tuner's, kept apart
+    # from `knobs` because the lint rules reason about named constants only.
+    tiling_knobs: list[Knob] = field(default_factory=list)
     syntax_errors: list[Loc] = field(default_factory=list)
     problems: list[Problem] = field(default_factory=list)
 
@@ -328,7 +337,9 @@ class OperatorModel:
         return [self.api_calls[i] for i in self._index()[1].get(owner, [])]
 
     def knob(self, name: str) -> Knob | None:
-        return next((k for k in self.knobs if k.name == name), None)
+        return next((k for k in self.knobs if k.name == name), None) or next(
+            (k for k in self.tiling_knobs if k.name == name), None
+        )
 
 
 @cache

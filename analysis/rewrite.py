@@ -58,7 +58,9 @@ def knob_edit(knob: Knob, value: int) -> TextEdit:
 def decided_knobs(model: OperatorModel, config: dict[str, int]) -> list[Knob]:
     """The constants a configuration sets. A literal SetBlockDim or launch argument is a knob for the analysis, but
     the tuner sets blockDim through the named constant it comes from."""
-    return [k for k in model.knobs if k.name in config and k.kind not in ("set_block_dim", "launch")]
+    literal = [k for k in model.knobs if k.kind not in ("set_block_dim", "launch")]
+    literal += [k for k in model.tiling_knobs if k.kind == "tiling_literal"]  # (a platform knob has no literal)
+    return [k for k in literal if k.name in config]
 
 
 def changed_knobs(model: OperatorModel, config: dict[str, int]) -> list[Knob]:
@@ -66,16 +68,28 @@ def changed_knobs(model: OperatorModel, config: dict[str, int]) -> list[Knob]:
     return [k for k in decided_knobs(model, config) if config[k.name] != k.value]
 
 
-def tuned_edits(model: OperatorModel, sources: dict, config: dict[str, int]) -> list[TextEdit]:
+def tuned_edits(
+    model: OperatorModel,
+    sources: dict,
+    config: dict[str, int],
+    platform: dict[str, int] | None = None,
+    cases: list[str] | None = None,
+) -> list[TextEdit]:
     """Apply a tuned configuration: each changed literal, and `// tilewise: tuned` on the line of every knob the
     search decided (changed or confirmed), so the rules that would second-guess a measured choice (too few cores,
-    small tiles, one buffer) leave it alone."""
-    edits = []
+    small tiles, one buffer) leave it alone. A platform knob set below the chip's figure (`platform`: the chip's
+    figure per platform knob) becomes a clamp after each query, naming the `cases` it was tuned on."""
+    edits = [
+        e
+        for name, full in (platform or {}).items()
+        for e in clamp_edits(model, sources, name, config.get(name, full), full, cases or [])
+    ]
     for k in decided_knobs(model, config):
         if config[k.name] != k.value:
             edits.append(knob_edit(k, config[k.name]))
         sf = sources.get(k.file)
-        if sf is None or k.tuned:
+        # (a literal inside the tiling function is marked only where it moved: the rules never read those)
+        if sf is None or k.tuned or (k.kind == "tiling_literal" and config[k.name] == k.value):
             continue
         line = sf.line_text(k.line)
         at = sf.offset_of_line_col(k.line, len(line) + 1)
@@ -98,3 +112,51 @@ def tuned_edits(model: OperatorModel, sources: dict, config: dict[str, int]) -> 
 def knob_edits(model: OperatorModel, config: dict[str, int]) -> list[TextEdit]:
     """Minimal edits that set each knob of `config` to its value: one literal each."""
     return [knob_edit(k, config[k.name]) for k in changed_knobs(model, config)]
+
+
+def clamp_edits(
+    model: OperatorModel, sources: dict, name: str, value: int, full: int, cases: list[str]
+) -> list[TextEdit]:
+    """`ub = ub < 98304 ? ub : 98304;  // tilewise: tuned ...` after every query of the platform knob `name` whose
+    answer is stored in a variable (a query used inline is wrapped in the same ternary instead). Nothing when
+    `value` is the chip's own figure `full`."""
+    if value >= full:
+        return []
+    note = f"// {TUNED_MARK}: {name} {value} (the chip has {full}) on cases {', '.join(cases) or 'the default'}"
+    edits = []
+    for k in model.tiling_knobs:
+        sf = sources.get(k.file)
+        if k.kind != "platform" or k.name != name or sf is None:
+            continue
+        call = sf.tree.root_node.descendant_for_byte_range(k.literal.start, k.literal.end)
+        stmt = call
+        while stmt is not None and not stmt.type.endswith("statement") and stmt.type != "declaration":
+            stmt = stmt.parent
+        if k.target and stmt is not None:
+            end_line = stmt.end_point[0] + 1
+            line_text = sf.line_text(end_line)
+            indent = line_text[: len(line_text) - len(line_text.lstrip())]
+            at = sf.offset_of_line_col(end_line, len(line_text) + 1)
+            text = f"\n{indent}{k.target} = {k.target} < {value} ? {k.target} : {value};  {note}"
+            edits.append(_insertion(k.file, end_line, len(line_text) + 1, at, text))
+        else:
+            call_text = sf.node_text(call) if call is not None else ""
+            lit = k.literal
+            new = f"({call_text} < {value} ? {call_text} : {value}) /* {note[3:]} */"
+            edits.append(
+                TextEdit(
+                    file=k.file,
+                    line=lit.line,
+                    col=lit.col,
+                    end_line=lit.end_line,
+                    end_col=lit.end_col,
+                    new_text=new,
+                    start=lit.start,
+                    end=lit.end,
+                )
+            )
+    return edits
+
+
+def _insertion(file: str, line: int, col: int, at: int, text: str) -> TextEdit:
+    return TextEdit(file=file, line=line, col=col, end_line=line, end_col=col, new_text=text, start=at, end=at)

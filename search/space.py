@@ -16,6 +16,7 @@ from pydantic import BaseModel
 
 from analysis.chip import Chip
 from analysis.evaluate import Evaluator
+from analysis.knobs import PLATFORM_CORES, PLATFORM_UB
 from analysis.model import Knob
 from analysis.operator import Operator
 from analysis.rewrite import apply_edits, knob_edits
@@ -29,7 +30,9 @@ class KnobSpec(BaseModel):
     line: int
     current: int
     domain: list[int]
-    source: str  # manifest | annotation | inferred
+    source: str  # manifest | annotation | inferred | platform | tiling_literal
+    role: str = "other"
+    context: str = ""  # for a knob inside the tiling function: the statement it stands in
 
 
 class SearchSpace(BaseModel):
@@ -57,6 +60,35 @@ def _inferred_domain(knob: Knob, chip: Chip) -> list[int] | None:
     return None
 
 
+def platform_figures(chip: Chip) -> dict[str, int]:
+    """What the chip itself answers to each platform query: a platform knob's shipped value."""
+    return {PLATFORM_CORES: chip.vector_cores, PLATFORM_UB: chip.ub_bytes}
+
+
+def _tiling_knob_domain(knob: Knob, chip: Chip) -> tuple[int, list[int]]:
+    """(current value, domain) of a knob inside the tiling function."""
+    if knob.name == PLATFORM_CORES:
+        return chip.vector_cores, sorted({v for v in _CORE_STEPS if v < chip.vector_cores} | {chip.vector_cores})
+    if knob.name == PLATFORM_UB:
+        # Down to 1/16 of the UB, on 1 KiB steps: a tiling that sizes its tiles from the UB takes smaller ones.
+        fractions = (1 / 16, 1 / 8, 1 / 4, 3 / 8, 1 / 2, 3 / 4)
+        return chip.ub_bytes, sorted({int(chip.ub_bytes * f) // 1024 * 1024 for f in fractions} | {chip.ub_bytes})
+    v = knob.value
+    if knob.role == "block_dim":
+        return v, sorted({s for s in _CORE_STEPS if s <= chip.vector_cores} | {chip.vector_cores, v})
+    if knob.role == "buffer_num":
+        return v, sorted({1, 2, 3, v})
+    if knob.role == "cap":
+        return v, sorted({max(1, v // 4), max(1, v // 2), v, 2 * v, 4 * v})
+    # A divisor or multiplier: its neighbours, halves and doubles (1 included: `/ 2` -> `/ 1` is a real choice).
+    return v, sorted({max(1, v // 4), max(1, v // 2), max(1, v - 1), v, v + 1, v * 3 // 2, 2 * v})
+
+
+_CORE_STEPS = (1, 2, 4, 8, 12, 16, 24, 32, 40, 48, 64)
+# A tiling function can hold dozens of literals; beyond these the space grows faster than a budget can follow.
+MAX_TILING_LITERALS = 6
+
+
 def build_space(op: Operator, chip: Chip) -> SearchSpace:
     overrides = op.manifest.knobs if op.manifest else {}
     # One knob per name: a constant defined in both the host and the kernel is the same decision.
@@ -64,6 +96,13 @@ def build_space(op: Operator, chip: Chip) -> SearchSpace:
     for k in op.model.knobs:
         if k.kind in ("set_block_dim", "launch"):
             continue
+        knobs.setdefault(k.name, k)
+    literals = 0
+    for k in op.model.tiling_knobs:  # platform queries first, then literals in source order
+        if k.kind == "tiling_literal":
+            if literals >= MAX_TILING_LITERALS or k.name in knobs:
+                continue
+            literals += 1
         knobs.setdefault(k.name, k)
     explicit = {n for n, k in knobs.items() if k.domain} | {n for n in overrides if n in knobs}
     specs = []
@@ -76,14 +115,28 @@ def build_space(op: Operator, chip: Chip) -> SearchSpace:
             domain, source = k.domain, "annotation"
         elif explicit:
             continue
+        elif k.kind in ("platform", "tiling_literal"):
+            domain, source = _tiling_knob_domain(k, chip)[1], k.kind
         else:
             domain, source = _inferred_domain(k, chip), "inferred"
         if not domain:
             continue
-        current = o.value if o is not None and o.value is not None else k.value
+        default = platform_figures(chip)[k.name] if k.kind == "platform" else k.value
+        current = o.value if o is not None and o.value is not None else default
         domain = sorted(set(domain) | {current})
         if len(domain) > 1:
-            specs.append(KnobSpec(name=name, file=k.file, line=k.line, current=current, domain=domain, source=source))
+            specs.append(
+                KnobSpec(
+                    name=name,
+                    file=k.file,
+                    line=k.line,
+                    current=current,
+                    domain=domain,
+                    source=source,
+                    role=k.role,
+                    context=k.context,
+                )
+            )
     return SearchSpace(knobs=specs)
 
 

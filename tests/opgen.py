@@ -187,3 +187,40 @@ def big_kernel(lines: int = 3000) -> str:
         i += 1
     text = head + "".join(body) + "class KernelScale {" + cls + "};\n\nextern" + entry
     return text
+
+
+# A host written the way real tiling functions are: it asks the platform for its cores and UB, and derives the
+# tiling through literals (`ubSize / 2 / 4`: two queues of two buffers) rather than named constants.
+PLATFORM_HOST = """\
+#include "scale_tiling.h"
+#include "register/op_def_registry.h"
+#include "tiling/platform/platform_ascendc.h"
+
+namespace optiling {
+static ge::graphStatus TilingFunc(gert::TilingContext* context)
+{
+    ScaleTilingData tiling;
+    auto ascendcPlatform = platform_ascendc::PlatformAscendC(context->GetPlatformInfo());
+    uint64_t ubSize = 0;
+    ascendcPlatform.GetCoreMemSize(platform_ascendc::CoreMemType::UB, ubSize);
+    uint32_t coreNum = ascendcPlatform.GetCoreNumAiv();
+    uint32_t total = context->GetInputShape(0)->GetOriginShape().GetShapeSize();
+    uint32_t perBuffer = ubSize / 2 / 4;
+    uint32_t tileLength = perBuffer / sizeof(uint16_t) / 64 * 64;
+    uint32_t blockLength = total / coreNum;
+    if (tileLength > blockLength) {
+        tileLength = blockLength;
+    }
+    tiling.set_blockLength(blockLength);
+    tiling.set_tileLength(tileLength);
+    context->SetBlockDim(coreNum);
+    tiling.SaveToBuffer(context->GetRawTilingData()->GetData(), context->GetRawTilingData()->GetCapacity());
+    context->GetRawTilingData()->SetDataSize(tiling.GetDataSize());
+    size_t* ws = context->GetWorkspaceSizes(1);
+    ws[0] = 0;
+    return ge::GRAPH_SUCCESS;
+}
+}
+""" + HOST[HOST.index("namespace ops {") :]
+# Whole tiles for every core count of the platform knob's domain up to 48 and every UB the literals allow.
+PLATFORM_ELEMENTS = 48 * 24576

@@ -23,6 +23,7 @@ from analysis.extract.context import BuildContext, Facts, FileFacts
 from analysis.extract.host import launches, tiling_functions, tiling_structs
 from analysis.extract.kernel import kernel
 from analysis.extract.opdef import dtype_sizes, opdef
+from analysis.extract.tiling_knobs import tiling_knobs
 from analysis.model import OperatorModel, Problem, Side
 from analysis.project import OperatorProject
 from analysis.source import SourceFile
@@ -37,6 +38,7 @@ _PASSES: tuple[tuple[str, Callable[[BuildContext, OperatorModel], None]], ...] =
     ("tiling_structs", tiling_structs),
     ("tiling_functions", tiling_functions),
     ("launches", launches),
+    ("tiling_knobs", tiling_knobs),
     ("kernel", kernel),
 )
 
