@@ -5,6 +5,8 @@
 runs one operator on one case, with knob overrides (a tiling to try) or whole source texts (a fix to verify), and
 answers with a `Measurement`: whether it ran and was correct, the timing model's figures, and, when asked, the
 output arrays themselves (`Measurement.produced_outputs`) for callers that compare two runs without a golden.
+Before paying for a run, a caller may `screen` a configuration: the host tiling and the kernel's set-up alone,
+answered with a `Screening`.
 """
 
 from __future__ import annotations
@@ -126,6 +128,33 @@ class Measurement(BaseModel):
         self._outputs = list(arrays)
 
 
+# What a screening found wrong with a configuration, without running the kernel through (Device.screen):
+SCREEN_KINDS = frozenset(
+    {
+        "tiling_failed",  # the tiling function returned GRAPH_FAILED, threw, or set blockDim 0
+        "ub_overflow",  # the kernel's InitBuffers ask for more than the chip's Unified Buffer
+        "unaligned_copy",  # a GM<->UB DataCopy moves a length that is not a multiple of 32 bytes
+        "block_dim",  # blockDim a device cannot launch, or more blocks than cores for a kernel that SyncAlls
+        "build_failed",  # the configuration does not compile
+    }
+)
+
+
+class Screening(BaseModel):
+    """A configuration checked before it costs a measurement: the host tiling run alone, then block 0 of the kernel
+    up to its first copy or vector instruction. `ok` is False only when the configuration is known not to work; a
+    device that cannot tell says ok (the measurement decides). `kind` is one of SCREEN_KINDS, `file` and `line` the
+    site that decided (an InitBuffer, a DataCopy) when there is one."""
+
+    ok: bool
+    reason: str | None = None
+    kind: str | None = None
+    file: str | None = None
+    line: int | None = None
+    block_dim: int | None = None
+    tiling_key: int | None = None
+
+
 @runtime_checkable
 class Device(Protocol):
     """A place to measure an operator. `name` and `chip.name` key the results cache (a measurement on one device or
@@ -158,4 +187,18 @@ class Device(Protocol):
         `trace_path` asks for a Chrome trace there; `keep_outputs` keeps the produced arrays on the measurement
         (`produced_outputs`); `sites` asks for per-call-site figures (`Measurement.sites`). Failures are reported
         in the measurement (`ok`, `error`), never raised."""
+        ...
+
+    def screen(
+        self,
+        op: Operator,
+        case: Case,
+        *,
+        knobs: dict[str, int] | None = None,
+        seed: int = 0,
+        inputs: dict[str, np.ndarray] | None = None,
+    ) -> Screening:
+        """Check `knobs` on `case` without a measurement: what the host tiling and the kernel's set-up say (the
+        tuner screens every candidate this way, so that a tiling that cannot work never costs a run). `seed` and
+        `inputs` are `run`'s (value-dependent tilings read the inputs). Never raises; when in doubt, ok."""
         ...

@@ -4,6 +4,16 @@ The objective is the geometric mean of the simulated time over the cases; a conf
 builds, runs clean and is correct (against the golden, or without one against the shipped configuration's outputs).
 `Tuner.events()` yields one event per trial, so the CLI can draw progress and the language server can stream it.
 Evaluations run in parallel (subprocesses do the work); every result goes to the persistent cache as it arrives.
+
+Before a candidate costs a measurement it is screened (`Device.screen`: the host tiling and the kernel's set-up
+alone). A candidate screened out is never measured and does not count against the budget; the strategy is told it
+failed, and why, so that it can stop proposing its neighbourhood. Screenings the shipped configuration fails too
+are not held against a candidate (the shipped configuration is the reference: it is measured whatever it does).
+
+The search is deterministic: the same seed and space give the same proposals and the same best from an empty
+cache or a warm one, whatever order parallel results arrive in. Proposals are asked for in order, at most
+`workers` ahead of the results told, and results are told to the strategy in the order they were proposed: what
+the strategy has been told when it is asked for a proposal depends on nothing but the proposal's place.
 """
 
 from __future__ import annotations
@@ -13,8 +23,9 @@ import logging
 import math
 import threading
 import time
+from collections import deque
 from collections.abc import Iterator
-from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
+from concurrent.futures import Future, ThreadPoolExecutor, wait
 from typing import Literal
 
 import numpy as np
@@ -23,18 +34,22 @@ from pydantic import BaseModel
 from analysis.manifest import Case
 from analysis.model_error import kinds_of_roles, load_model_error
 from analysis.operator import Operator
-from device.protocol import MEMORY_WARNING_KINDS, Device, Measurement, RunWarning
+from device.protocol import MEMORY_WARNING_KINDS, Device, Measurement, RunWarning, Screening
 from search.cache import BestConfig, ResultsCache, source_hash
 from search.space import Config, SearchSpace, build_space, config_texts, violations
 from search.strategies import STRATEGIES
 
 
 class Trial(BaseModel):
-    index: int
+    index: int  # its place among the measured trials (the shipped configuration is 0), or among the screened ones
     config: Config
     time_us: float | None = None
     ok: bool = False
     error: str | None = None
+    # What kind of failure (a run error's or a screening's kind, "wrong_output", a new overrun's warning kind): the
+    # strategy is told it, to learn where not to look.
+    failure: str | None = None
+    screened: bool = False  # refused by the screening before any measurement (`error` says why); not in the budget
     cached: bool = False
     per_case: dict[str, float | None] = {}
     wall_s: float = 0.0
@@ -46,8 +61,9 @@ class TrialEvent(BaseModel):
     best: Config | None = None
     best_us: float | None = None
     baseline_us: float | None = None
-    evaluations: int = 0
+    evaluations: int = 0  # measured trials so far, the shipped configuration's included
     budget: int = 0
+    screened: int = 0  # candidates screened out so far (not measured, not in the budget)
 
 
 class TuneResult(BaseModel):
@@ -64,8 +80,14 @@ class TuneResult(BaseModel):
     speedup: float | None
     evaluations: int
     cached: int
-    failed: list[Trial]
-    trials: list[Trial]
+    failed: list[Trial]  # measured and refused
+    trials: list[Trial]  # measured, in the order proposed
+    screened: int = 0
+    screened_trials: list[Trial] = []  # screened out before any measurement, in the order proposed
+    # The best configuration's speedup over the shipped one on each case, and the cases it makes slower: the best
+    # wins on the geometric mean, which a case that loses can hide.
+    per_case_speedup: dict[str, float] = {}
+    slower_cases: list[str] = []
     stopped: bool = False
     # Set when the gain is within the timing model's typical error for the kinds of change the best configuration
     # makes (analysis/model_error.py): a prediction that needs hardware to confirm.
@@ -73,6 +95,13 @@ class TuneResult(BaseModel):
 
 
 log = logging.getLogger(__name__)
+
+# Candidates the screening may refuse per unit of budget before the search gives up: a space where nearly
+# everything is infeasible must still end.
+SCREENINGS_PER_BUDGET = 8
+
+# A screening failure as the shipped configuration's own screening may have it: kind and site.
+ScreenSite = tuple[str | None, str | None, int | None]
 
 
 def geomean(values: list[float]) -> float:
@@ -106,6 +135,12 @@ class Tuner:
         self.strategy = STRATEGIES[strategy](self.space, seed, self._feasible)
         self.strategy_name = strategy
         self.trials: list[Trial] = []
+        self.screened_trials: list[Trial] = []
+        self.screen_limit = SCREENINGS_PER_BUDGET * max(1, budget)
+        # Screenings already made, by (sources' hash, configuration, case): none is paid for twice in a tune.
+        self._screens: dict[tuple[str, tuple[tuple[str, int], ...], str], Screening] = {}
+        # What the shipped configuration's own screening fails on, per case: a candidate may fail the same way.
+        self.baseline_screen: dict[str, set[ScreenSite]] = {}
         self.baseline_outputs: dict[str, list[np.ndarray]] = {}
         # Memory overruns the shipped configuration itself makes, per case: a candidate may make those (the kernel
         # does whatever the tiling), never new ones, however right its outputs happen to be on this data.
@@ -126,7 +161,7 @@ class Tuner:
     def events(self) -> Iterator[TrialEvent]:
         best: Trial | None = None
         baseline = self.space.baseline()
-        first = self._evaluate(0, baseline)  # the shipped configuration: the reference for speed and for outputs
+        first = self._evaluate(baseline, is_baseline=True)  # the shipped configuration: the reference for speed
         self.trials.append(first)
         self.strategy.seed(baseline, first.time_us if first.ok else None)  # the search starts from what ships
         if first.ok:
@@ -135,33 +170,50 @@ class Tuner:
         if not self.space.knobs:
             yield self._event("done", None, best)
             return
-        pending: dict[Future, Config] = {}
-        index = 1
+        self._screen_baseline(baseline)
+        # Proposals in flight, oldest first. A proposal is asked for only once the results before it, save the
+        # last `workers`, have been told (in proposal order): the strategy's state when asked depends on the
+        # proposal's place alone, never on which evaluation finished first or came from the cache.
+        window: deque[tuple[Config, Future[Trial]]] = deque()
         with ThreadPoolExecutor(max_workers=self.workers) as pool:
             while not self._stop.is_set():
-                while len(pending) < self.workers and index < self.budget and not self._stop.is_set():
+                while len(window) < self.workers and self._room(len(window)) and not self._stop.is_set():
                     config = self.strategy.ask()
-                    if config is None:
+                    if config is None:  # nothing new until it hears more (or ever)
                         break
-                    pending[pool.submit(self._evaluate, index, config)] = config
-                    index += 1
-                if not pending:
+                    window.append((config, pool.submit(self._evaluate, config)))
+                if not window:
                     break
-                done, _ = wait(list(pending), timeout=0.2, return_when=FIRST_COMPLETED)
-                for fut in done:
-                    config = pending.pop(fut)
-                    trial = fut.result()
-                    self.trials.append(trial)
-                    self.strategy.tell(config, trial.time_us if trial.ok else None)
-                    improved = trial.ok and (best is None or trial.time_us < best.time_us)
-                    if improved:
-                        best = trial
-                        self._remember(best)
-                    yield self._event("improved" if improved else "trial", trial, best)
+                config, fut = window[0]
+                while not self._stop.is_set() and not wait([fut], timeout=0.2).done:
+                    pass
+                if self._stop.is_set():
+                    break
+                window.popleft()
+                trial = fut.result()
+                if trial.screened:
+                    trial.index = len(self.screened_trials)
+                    self.screened_trials.append(trial)
+                    self.strategy.tell(config, None, failure=trial.failure)
+                    yield self._event("trial", trial, best)
+                    continue
+                trial.index = len(self.trials)
+                self.trials.append(trial)
+                self.strategy.tell(config, trial.time_us if trial.ok else None, failure=trial.failure)
+                improved = trial.time_us is not None and trial.ok and _faster(trial.time_us, best)
+                if improved:
+                    best = trial
+                    self._remember(best)
+                yield self._event("improved" if improved else "trial", trial, best)
             if self._stop.is_set():
-                for fut in pending:
+                for _, fut in window:
                     fut.cancel()
         yield self._event("stopped" if self._stop.is_set() else "done", None, best)
+
+    def _room(self, in_flight: int) -> bool:
+        """Whether another proposal may be asked for: measurements left in the budget beyond those in flight (any
+        of which may yet be screened out, giving its place back), and screenings left."""
+        return len(self.trials) + in_flight < self.budget and len(self.screened_trials) < self.screen_limit
 
     def _remember(self, best: Trial) -> None:
         """Record the best so far against the untouched sources (the editor shows it again when reopened)."""
@@ -195,6 +247,7 @@ class Tuner:
             baseline_us=base.time_us if base and base.ok else None,
             evaluations=len(self.trials),
             budget=self.budget,
+            screened=len(self.screened_trials),
         )
 
     def result(self) -> TuneResult:
@@ -203,6 +256,7 @@ class Tuner:
         base = self.trials[0] if self.trials else None
         baseline_us = base.time_us if base and base.ok else None
         speedup = (baseline_us / best_us) if best_us is not None and baseline_us else None
+        per_case = _per_case_speedup(base, best) if baseline_us else {}
         return TuneResult(
             operator=self.op.model.operator,
             strategy=self.strategy_name,
@@ -219,6 +273,10 @@ class Tuner:
             cached=sum(t.cached for t in self.trials),
             failed=[t for t in self.trials if not t.ok],
             trials=self.trials,
+            screened=len(self.screened_trials),
+            screened_trials=self.screened_trials,
+            per_case_speedup=per_case,
+            slower_cases=[name for name, x in per_case.items() if x < 1.0],
             stopped=self._stop.is_set(),
             uncertain=self._uncertain(best.config if best else None, speedup),
         )
@@ -235,35 +293,44 @@ class Tuner:
         return error.gain_note(speedup, kinds_of_roles(roles))
 
     # ---- one evaluation ---------------------------------------------------------------------------------------
-    def _evaluate(self, index: int, config: Config) -> Trial:
+    def _evaluate(self, config: Config, *, is_baseline: bool = False) -> Trial:
+        """Screen (a candidate) and measure one configuration. The trial's index is set when it is recorded."""
         try:
-            return self._evaluate_unsafe(index, config)
+            return self._evaluate_unsafe(config, is_baseline)
         except Exception as exc:
             log.exception("evaluating %s failed", config)
-            return Trial(index=index, config=config, error=f"internal error: {type(exc).__name__}: {exc}")
+            return Trial(
+                index=0, config=config, error=f"internal error: {type(exc).__name__}: {exc}", failure="internal"
+            )
 
-    def _evaluate_unsafe(self, index: int, config: Config) -> Trial:
+    def _evaluate_unsafe(self, config: Config, is_baseline: bool) -> Trial:
         start = time.perf_counter()
-        trial = Trial(index=index, config=config)
+        trial = Trial(index=0, config=config)
         reasons = violations(self.op, config, self.device.chip)
-        if reasons:
-            trial.error = "; ".join(reasons)
+        if reasons:  # known not to work without running anything: screened like a failed screening
+            trial.error, trial.screened = "; ".join(reasons), not is_baseline
+            trial.failure = "ub_overflow" if reasons[0].startswith("UB") else "invalid"
             return trial
         src = source_hash({**self.base_texts, **config_texts(self.op, config)})
+        if not is_baseline and (refused := self._screened_out(src, config)) is not None:
+            refused.wall_s = time.perf_counter() - start
+            return refused
         times: list[float] = []
         cached_all = True
         for case in self.cases:
-            case_key = f"{case.name}:{case.model_dump_json()}:seed={self.data_seed}{self._inputs_key}"
+            case_key = self._case_key(case)
             m = self.cache.get(src, config, case_key, self.device.name, self.device.chip.name) if self.cache else None
             if m is None:
                 cached_all = False
-                m = self._measure(case, config, index == 0)
+                m = self._measure(case, config, is_baseline)
                 if self.cache and not (m.error and m.error.kind == "timeout"):  # a timeout may be the machine's load
                     self.cache.put(src, config, case_key, self.device.name, self.device.chip.name, m)
             trial.per_case[case.name] = m.time_us
-            problem = _problem(m) or self._new_overrun(case.name, m, index == 0)
+            overrun = self._new_overrun(case.name, m, is_baseline)
+            problem = _problem(m) or (_overrun_message(overrun) if overrun else None)
             if problem or m.time_us is None:  # (_problem says "no timing" for a run without a time)
                 trial.error = f"{case.name}: {problem or 'no timing'}"
+                trial.failure = _failure_kind(m, overrun)
                 break
             times.append(m.time_us)
         trial.cached = cached_all
@@ -273,23 +340,61 @@ class Tuner:
         trial.wall_s = time.perf_counter() - start
         return trial
 
-    def _new_overrun(self, case_name: str, m: Measurement, is_baseline: bool) -> str | None:
-        """Why a candidate is refused for touching memory outside its buffers where the shipped configuration does
-        not (None when it makes no new overrun); the baseline's own overruns are recorded instead."""
+    def _case_key(self, case: Case) -> str:
+        return f"{case.name}:{case.model_dump_json()}:seed={self.data_seed}{self._inputs_key}"
+
+    def _screen(self, src: str, config: Config, case: Case) -> Screening:
+        """The device's screening of `config` on `case`, made once per tune. A device that raises (it should not)
+        has not screened anything out."""
+        key = (src, tuple(sorted(config.items())), self._case_key(case))
+        with self._lock:
+            known = self._screens.get(key)
+        if known is not None:
+            return known
+        try:
+            s = self.device.screen(self.op, case, knobs=config, seed=self.data_seed, inputs=self.inputs or None)
+        except Exception as exc:
+            log.exception("screening %s failed", config)
+            s = Screening(ok=True, reason=f"not screened: {type(exc).__name__}: {exc}")
+        with self._lock:
+            self._screens[key] = s
+        return s
+
+    def _screen_baseline(self, baseline: Config) -> None:
+        """Screen the shipped configuration on every case: what it fails there, a candidate may fail too (the
+        shipped configuration runs, or is known not to; either way the screening's verdict is no news)."""
+        src = source_hash({**self.base_texts, **config_texts(self.op, baseline)})
+        for case in self.cases:
+            s = self._screen(src, baseline, case)
+            if not s.ok:
+                self.baseline_screen.setdefault(case.name, set()).add((s.kind, s.file, s.line))
+
+    def _screened_out(self, src: str, config: Config) -> Trial | None:
+        """The screened trial of a candidate some case's screening refuses, or None when every case passes."""
+        for case in self.cases:
+            s = self._screen(src, config, case)
+            if s.ok or (s.kind, s.file, s.line) in self.baseline_screen.get(case.name, set()):
+                continue
+            where = f" at {s.file}:{s.line}" if s.file and s.line else ""
+            return Trial(
+                index=0,
+                config=config,
+                screened=True,
+                failure=s.kind or "screened",
+                error=f"{case.name}: {s.kind}{where}: {s.reason or 'refused by the screening'}",
+            )
+        return None
+
+    def _new_overrun(self, case_name: str, m: Measurement, is_baseline: bool) -> RunWarning | None:
+        """The first memory overrun a candidate makes where the shipped configuration does not (None when it makes
+        no new one); the baseline's own overruns are recorded instead."""
         found = _overruns(m)
         with self._lock:
             if is_baseline:
                 self.baseline_overruns[case_name] = set(found)
                 return None
             known = self.baseline_overruns.get(case_name, set())
-        new = [w for site, w in found.items() if site not in known]
-        if not new:
-            return None
-        w = new[0]
-        return (
-            f"{w.kind} at {w.file}:{w.line}: {w.message} (the shipped configuration does not overrun there, "
-            f"so this tiling is refused even where its outputs match)"
-        )
+        return next((w for site, w in found.items() if site not in known), None)
 
     def _measure(self, case: Case, config: Config, is_baseline: bool) -> Measurement:
         if self.has_golden:
@@ -309,6 +414,42 @@ class Tuner:
                 for a, b in zip(outputs, reference, strict=True)
             )
         return m
+
+
+def _faster(time_us: float, best: Trial | None) -> bool:
+    return best is None or best.time_us is None or time_us < best.time_us
+
+
+def _overrun_message(w: RunWarning) -> str:
+    return (
+        f"{w.kind} at {w.file}:{w.line}: {w.message} (the shipped configuration does not overrun there, "
+        f"so this tiling is refused even where its outputs match)"
+    )
+
+
+def _failure_kind(m: Measurement, overrun: RunWarning | None) -> str:
+    """One word for why a measured configuration failed, for the strategy (`Strategy.tell`'s `failure`)."""
+    if m.error is not None:
+        return m.error.kind
+    if not m.ok:
+        return "did_not_run"
+    if m.correct is False:
+        return "wrong_output"
+    if overrun is not None:
+        return overrun.kind
+    return "no_timing"
+
+
+def _per_case_speedup(base: Trial | None, best: Trial | None) -> dict[str, float]:
+    """Each case's shipped time over the best configuration's, for the cases both have a time for."""
+    if base is None or best is None:
+        return {}
+    out = {}
+    for name, before in base.per_case.items():
+        after = best.per_case.get(name)
+        if before is not None and after:
+            out[name] = before / after
+    return out
 
 
 def _overruns(m: Measurement) -> dict[tuple[str, str | None, int | None], RunWarning]:

@@ -1,6 +1,6 @@
 """The interface every strategy implements: be seeded with the shipped configuration, ask for configurations, be
-told their scores (lower is better). A strategy keeps its own bookkeeping (what it proposed, what scored how): the
-tuner only calls `seed`, `ask` and `tell`."""
+told their scores (lower is better) and, for a failure, its kind. A strategy keeps its own bookkeeping (what it
+proposed, what scored how): the tuner only calls `seed`, `ask` and `tell`."""
 
 from __future__ import annotations
 
@@ -39,8 +39,11 @@ class Strategy:
     def ask(self) -> Config | None:
         raise NotImplementedError
 
-    def tell(self, config: Config, score: float | None) -> None:
-        """score: the objective (geomean µs), or None for a failed or infeasible configuration."""
+    def tell(self, config: Config, score: float | None, failure: str | None = None) -> None:
+        """score: the objective (geomean µs), or None for a failed or infeasible configuration; `failure`, when the
+        caller knows it, says what kind of failure (device/protocol.py's SCREEN_KINDS, a run error's kind), so a
+        strategy can keep away from configurations that would fail the same way. Callers that only know the score
+        leave it out."""
 
     def random_config(self) -> Config:
         return {k.name: self.rng.choice(k.domain) for k in self.space.knobs}

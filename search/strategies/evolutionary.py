@@ -4,6 +4,10 @@ Population seeded with the starting (shipped) configuration, `Strategy.seed`, an
 selection; uniform crossover; mutation that mostly steps a knob to a neighbouring value in its domain (tiling
 landscapes are smooth along one knob) and sometimes jumps; elitism keeps the best found. Infeasible children are
 redrawn before any evaluation.
+
+It learns from Unified Buffer overflows: a configuration whose knobs are all at least those of one that overflowed
+asks for at least as much UB (tile sizes and buffer counts grow it; the knobs that do not are the same or larger
+there too, so nothing says they shrink it), so it is predicted to overflow and never proposed.
 """
 
 from __future__ import annotations
@@ -22,6 +26,9 @@ class Evolutionary(Strategy):
     def __init__(self, *args, **kwargs) -> None:
         super().__init__(*args, **kwargs)
         self.scored: dict[tuple, tuple[dict, float]] = {}
+        self.overflows: list[Config] = []  # configurations told to have overflowed the UB
+        constraints = self.feasible
+        self.feasible = lambda c: constraints(c) and not self.predicted_overflow(c)
 
     def ask(self) -> Config | None:
         if len(self.seen) < self.population:
@@ -32,9 +39,15 @@ class Evolutionary(Strategy):
             return self.fresh(self.random_config)
         return self.fresh(self._child) or self.fresh(self.random_config)
 
-    def tell(self, config: Config, score: float | None) -> None:
+    def tell(self, config: Config, score: float | None, failure: str | None = None) -> None:
         if score is not None:
             self.scored[self.key(config)] = (config, score)
+        elif failure == "ub_overflow":
+            self.overflows.append(dict(config))
+
+    def predicted_overflow(self, config: Config) -> bool:
+        """Whether `config` is at least an overflowing configuration on every knob."""
+        return any(all(config[k.name] >= bad[k.name] for k in self.space.knobs) for bad in self.overflows)
 
     def _ranked(self) -> list[tuple[dict, float]]:
         return sorted(self.scored.values(), key=lambda cs: cs[1])

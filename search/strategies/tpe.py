@@ -54,7 +54,7 @@ class TPESearch(Strategy):
                 )
             )
 
-    def tell(self, config: Config, score: float | None) -> None:
+    def tell(self, config: Config, score: float | None, failure: str | None = None) -> None:
         key = self.key(config)
         self.scores[key] = score if score is not None else FAILED_PENALTY
         trial = self.pending.pop(key, None)
