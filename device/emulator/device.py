@@ -20,7 +20,7 @@ from analysis.manifest import Case, InputSpec
 from analysis.model import Knob
 from analysis.operator import Operator
 from analysis.rewrite import apply_edits, changed_knobs, knob_edit
-from device.emulator.build import Builder, BuildError
+from device.emulator.build import Build, Builder, BuildError
 from device.emulator.caller import infer_shape_notes, read_back_names, writes_into_inputs
 from device.emulator.dtypes import BY_GE, DTYPES, as_float
 from device.emulator.inputs import make_inputs, write_case_files
@@ -37,7 +37,7 @@ from device.emulator.results import (
 from device.emulator.target import choose_chip
 from device.emulator.timing import spec_lines as timing_spec_lines
 from device.golden import GoldenError, check_outputs, golden_arguments, run_golden
-from device.protocol import InitBufferUse, Measurement, RunError
+from device.protocol import InitBufferUse, Measurement, RunError, Screening
 
 DEFAULT_TIMEOUT_S = 60.0
 DEFAULT_MEMORY_BYTES = 8 * 1024**3
@@ -95,16 +95,8 @@ class EmulatorDevice:
                 ),
             )
             return m
-        runtime, texts = split_knobs(op, knobs or {}, texts)
         try:
-            try:
-                build = self.builder.build(op, type_macros, texts, runtime_knobs=runtime)
-            except BuildError as exc:
-                if not runtime or not _in_host_file(op, exc.error):
-                    raise
-                # The host uses a knob where C++ needs a constant: give it the literal instead.
-                runtime, texts = split_knobs(op, knobs or {}, texts, allow_runtime=False)
-                build = self.builder.build(op, type_macros, texts)
+            build, runtime = self._build(op, type_macros, knobs or {}, texts)
         except BuildError as exc:
             m.error = exc.error
             return m
@@ -118,8 +110,7 @@ class EmulatorDevice:
         # allocates the outputs itself, so real operators often never infer them), its answer gives the shape.
         expected = self._golden(op, case, arrays, golden)
         workdir = Path(tempfile.mkdtemp(prefix="tilewise-run-"))
-        values = knobs or {}  # a run-time knob is one split_knobs found in `knobs`
-        env = {**os.environ, "TILEWISE_KNOBS": ",".join(f"{k.name}={values[k.name]}" for k in runtime)}
+        env = knob_env(runtime, knobs or {})
         try:
             if op.model.layout == "invocation":
                 hints = expected if isinstance(expected, list) else []
@@ -144,7 +135,37 @@ class EmulatorDevice:
             shutil.rmtree(workdir, ignore_errors=True)
         return m
 
+    def screen(
+        self,
+        op: Operator,
+        case: Case,
+        *,
+        knobs: dict[str, int] | None = None,
+        seed: int = 0,
+        inputs: dict[str, np.ndarray] | None = None,
+    ) -> Screening:
+        """The host tiling, then block 0 up to its first copy or vector instruction, on the run's own build
+        (device/emulator/screen.py)."""
+        from device.emulator.screen import screen_case  # here: screen.py uses this module's helpers
+
+        return screen_case(self, op, case, knobs or {}, seed, inputs)
+
     # ---- steps ----------------------------------------------------------------------------------------------
+    def _build(
+        self, op: Operator, type_macros: dict[str, str], knobs: dict[str, int], texts: dict[str, str] | None
+    ) -> tuple[Build, list[Knob]]:
+        """The executable for these knob values and the knobs it takes at run time; raises BuildError."""
+        runtime, edited = split_knobs(op, knobs, texts)
+        try:
+            return self.builder.build(op, type_macros, edited, runtime_knobs=runtime), runtime
+        except BuildError as exc:
+            if not runtime or not _in_host_file(op, exc.error):
+                raise
+            # The host uses a knob where C++ needs a constant: give it the literal instead (edits made on the
+            # caller's texts, not on `edited`, whose literals have moved).
+            _, edited = split_knobs(op, knobs, texts, allow_runtime=False)
+            return self.builder.build(op, type_macros, edited), []
+
     def _golden(
         self, op: Operator, case: Case, arrays: dict[str, np.ndarray], golden: str | None
     ) -> list[np.ndarray] | GoldenError | None:
@@ -177,6 +198,7 @@ class EmulatorDevice:
         env: dict[str, str] | None = None,
         sites: bool = False,
         chip: Chip | None = None,
+        screen: bool = False,
     ) -> None:
         chip = chip or self.chip
         try:
@@ -208,6 +230,8 @@ class EmulatorDevice:
             spec.append(f"site_uses {workdir / 'sites.tsv'}")
         if case.outputs_init == "zeros":
             spec.append("outputs_init zeros")
+        if screen:  # the tiling and block 0's set-up only (screen.py)
+            spec.append("screen")
         spec.append(f"result {workdir / 'result.json'}")
         spec.extend(timing_spec_lines(chip))
         (workdir / "spec.txt").write_text("\n".join(spec) + "\n")
@@ -434,6 +458,12 @@ def split_knobs(
     for path, file_edits in edits.items():
         out[path] = apply_edits(out.get(path, op.sources[path].text), file_edits)
     return runtime, out
+
+
+def knob_env(runtime: list[Knob], values: dict[str, int]) -> dict[str, str]:
+    """The runner's environment: the run-time knobs' values (a run-time knob is one split_knobs found in `values`),
+    which the host's knob reads take (tw_host/knobs.h)."""
+    return {**os.environ, "TILEWISE_KNOBS": ",".join(f"{k.name}={values[k.name]}" for k in runtime)}
 
 
 def _in_host_file(op: Operator, error: RunError) -> bool:

@@ -1,13 +1,14 @@
-"""The emulator is a `device.protocol.Device`: it has the members the protocol names, its `run` takes every option
-the protocol's does (same names, kinds and defaults, so a caller typed against the protocol can pass any of them),
-it reports a failure in the measurement instead of raising, and it hands over the produced arrays exactly when
-asked to keep them."""
+"""The emulator is a `device.protocol.Device`: it has the members the protocol names, its `run` and `screen` take
+every option the protocol's do (same names, kinds and defaults, so a caller typed against the protocol can pass any
+of them), it reports a failure in the measurement instead of raising, and it hands over the produced arrays exactly
+when asked to keep them."""
 
 from __future__ import annotations
 
 import inspect
 
 import numpy as np
+import pytest
 from opgen import SCALE_GOLDEN, scale_manifest, write_operator
 
 from analysis.manifest import Case
@@ -24,11 +25,12 @@ def test_the_emulator_satisfies_the_protocol() -> None:
     assert isinstance(device.name, str) and device.chip.name
 
 
-def test_run_takes_every_option_of_the_protocol():
-    want = inspect.signature(Device.run).parameters
-    got = inspect.signature(EmulatorDevice.run).parameters
+@pytest.mark.parametrize("method", ["run", "screen"])
+def test_run_and_screen_take_every_option_of_the_protocol(method):
+    want = inspect.signature(getattr(Device, method)).parameters
+    got = inspect.signature(getattr(EmulatorDevice, method)).parameters
     for name, p in want.items():
-        assert name in got, f"EmulatorDevice.run lacks {name}"
+        assert name in got, f"EmulatorDevice.{method} lacks {name}"
         assert (got[name].kind, got[name].default) == (p.kind, p.default), name
     # nothing more it would require of a caller
     extra = [n for n, p in got.items() if n not in want and p.default is inspect.Parameter.empty]

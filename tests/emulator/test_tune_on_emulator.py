@@ -51,14 +51,15 @@ def test_finds_the_known_optimum_and_streams_events(op_root, emu_cache, needs_gx
     assert cache.count() == 6
 
 
-def test_failures_are_recorded_with_their_reason_and_never_win(tmp_path, emu_cache, needs_gxx):
+def test_a_tiling_that_cannot_work_is_screened_out_with_its_reason_and_never_measured(tmp_path, emu_cache, needs_gxx):
     host = TUNED_HOST.replace("[1024, 8192]", "[1000, 1024]")  # 1000 fp16 = 2000 bytes: not a 32-byte multiple
     root = tuned_operator(tmp_path / "scale", host=host)
-    result, _ = tune(root, emu_cache, strategy="grid", budget=6)
-    failed = {t.config["TILE_LENGTH"] for t in result.failed}
-    assert failed == {1000}
-    assert all("misaligned" in t.error and "scale.cpp" in t.error for t in result.failed)
-    assert result.best["TILE_LENGTH"] == 1024
+    result, events = tune(root, emu_cache, strategy="grid", budget=6)
+    assert {t.config["TILE_LENGTH"] for t in result.screened_trials} == {1000} and result.screened == 3
+    assert all(t.failure == "unaligned_copy" and "scale.cpp" in t.error for t in result.screened_trials)
+    assert not result.failed and result.evaluations == 3  # the budget went to the configurations that can work
+    assert {t.config["TILE_LENGTH"] for t in result.trials} == {1024}
+    assert events[-1].screened == 3 and result.best["TILE_LENGTH"] == 1024
 
 
 def test_apply_rewrites_the_literals_and_the_operator_still_passes(tmp_path, emu_cache, needs_gxx, monkeypatch, capsys):

@@ -17,12 +17,19 @@ inline void check_ub_aligned(const void* p, const char* what, const char* file, 
 
 // A count-form DataCopy moves whole 32-byte blocks: the device rounds a length that is not a multiple of 32 bytes
 // down and leaves the tail uncopied. The emulator does the same and warns at the call, so the run goes on and the
-// output check decides whether the kernel is right. Returns the elements actually moved.
+// output check decides whether the kernel is right. Returns the elements actually moved. A screening (a tuner's
+// check before it pays for a run) stops at a GM<->UB copy like this instead: the tiling that asks for it is refused.
 template <typename T>
-inline uint32_t whole_blocks(uint32_t count, const char* what, const char* file, int line) {
+inline uint32_t whole_blocks(uint32_t count, const char* what, const char* file, int line, bool gm_side = true) {
     const uint64_t bytes = uint64_t(count) * sizeof(T);
     if (bytes % 32 == 0) return count;
     const uint64_t kept = bytes / 32 * 32;
+    if (gm_side && launch()->screening)
+        fail("unaligned_copy",
+             std::string(what) + " moves " + std::to_string(bytes) + " bytes between GM and UB, not a multiple of 32: "
+                 "the device would copy only the first " + std::to_string(kept) + " and drop the last " +
+                 std::to_string(bytes - kept),
+             file, line);
     warn("misaligned",
          std::string(what) + " moves " + std::to_string(bytes) + " bytes, not a multiple of 32: the device copies only "
              "the first " + std::to_string(kept) + " (whole 32-byte blocks) and drops the last " +
@@ -85,7 +92,7 @@ void DataCopy(const GlobalTensor<T>& dst, const LocalTensor<T>& src, uint32_t co
 // UB -> UB (runs on the vector side's copy path)
 template <typename T>
 void DataCopy(const LocalTensor<T>& dst, const LocalTensor<T>& src, uint32_t count, TW_SRC) {
-    count = tw::whole_blocks<T>(count, "DataCopy", TW_AT);
+    count = tw::whole_blocks<T>(count, "DataCopy", TW_AT, false);
     T* d = dst.span(0, count, "DataCopy", TW_AT);
     const T* s = src.span(0, count, "DataCopy", TW_AT);
     std::memmove(d, s, uint64_t(count) * sizeof(T));

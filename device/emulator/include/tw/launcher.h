@@ -119,12 +119,16 @@ inline void check_block_end(Core& c) {
     }
 }
 
+// Runs every block on its own thread; a screening (l.screening) runs block 0 alone, still told there are
+// `block_dim` blocks, and stops it at its first copy or vector instruction (ScreenStop) without the end-of-block
+// checks, which a kernel stopped half-way would fail.
 inline LaunchResult run_blocks(Launch& l, int block_dim, const std::function<void()>& kernel) {
     LaunchResult result;
     result.blocks.resize(block_dim);
     std::mutex mu;
     l.block_num = block_dim;
-    Barrier barrier(block_dim);
+    const int running = l.screening ? std::min(block_dim, 1) : block_dim;
+    Barrier barrier(running);  // a SyncAll waits only for the blocks that run
     l.barrier = &barrier;
     launch() = &l;
     auto body = [&](int idx) {
@@ -151,6 +155,7 @@ inline LaunchResult run_blocks(Launch& l, int block_dim, const std::function<voi
         } catch (const KernelError& e) {
             report(e.kind, e.message, e.file, e.line);
         } catch (const Aborted&) {
+        } catch (const ScreenStop&) {
         } catch (const std::exception& e) {
             report("kernel_exception", e.what(), "", 0);
         }
@@ -171,8 +176,8 @@ inline LaunchResult run_blocks(Launch& l, int block_dim, const std::function<voi
         core() = nullptr;
     };
     std::vector<std::thread> threads;
-    threads.reserve(block_dim);
-    for (int i = 0; i < block_dim; ++i) threads.emplace_back(body, i);
+    threads.reserve(running);
+    for (int i = 0; i < running; ++i) threads.emplace_back(body, i);
     for (auto& t : threads) t.join();
     l.barrier = nullptr;
     // Merged in block order once every block is done, so the report does not depend on thread scheduling.

@@ -50,6 +50,7 @@ struct Spec {
     tw::TimingParams timing;
     uint64_t system_workspace = 16 * 1024 * 1024;
     bool outputs_zeroed = false;  // `outputs_init zeros`: the case's outputs start zeroed instead of poisoned
+    bool screen = false;  // `screen`: the tiling, then block 0 up to its first copy or vector instruction
 };
 
 Spec read_spec(const char* path) {
@@ -106,6 +107,7 @@ Spec read_spec(const char* path) {
         else if (key == "result") ls >> s.result_path;
         else if (key == "system_workspace") ls >> s.system_workspace;
         else if (key == "outputs_init") { std::string v; ls >> v; s.outputs_zeroed = v == "zeros"; }
+        else if (key == "screen") s.screen = true;
         else if (key == "chrome_trace") ls >> s.chrome_path;
         else if (key == "site_uses") ls >> s.sites_path;
         else if (key == "timing") { std::string k; ls >> k; s.timing.set(k, ls); }
@@ -411,6 +413,7 @@ int main(int argc, char** argv) {
     launch.ub_bytes = spec.platform.ub_bytes;
     launch.tiling_key = tiling.tiling_key;
     launch.system_workspace = spec.system_workspace;
+    launch.screening = spec.screen;
     std::vector<std::vector<uint8_t>> storage;
     struct GmBuf {
         uint8_t* base = nullptr;
@@ -529,6 +532,15 @@ int main(int argc, char** argv) {
     auto t1 = std::chrono::steady_clock::now();
     tw::LaunchResult result = tw::run_blocks(launch, static_cast<int>(tiling.block_dim), [&] { tw_call_kernel(args.data(), args.size()); });
     auto t2 = std::chrono::steady_clock::now();
+    if (spec.screen) {  // what the tiling and block 0's set-up said: nothing was computed, so no outputs or timing
+        write_result(spec, (result.ok ? "\"status\": \"ok\", \"error\": null"
+                                      : error_json(result.kind, result.message, result.file, result.line)) +
+                               ", \"warnings\": " + tw::warnings_json(result.warnings) + ", \"block_dim\": " +
+                               std::to_string(tiling.block_dim) + ", \"tiling_key\": " +
+                               std::to_string(tiling.tiling_key) + ", \"init_buffers\": " +
+                               tw::buffers_json(result.blocks[0].buffers));  // blockDim > 0: block 0 exists
+        return 0;
+    }
 
     for (size_t i = 0; i < outputs.size() && i < spec.output_paths.size(); ++i) {
         std::ofstream f(spec.output_paths[i], std::ios::binary);

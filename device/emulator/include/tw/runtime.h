@@ -35,6 +35,12 @@ struct Aborted : std::exception {
     const char* what() const noexcept override { return "aborted"; }
 };
 
+// Thrown by the first data movement or vector instruction of a screening run (Launch::screening): the host tiling
+// and the kernel's set-up (its InitBuffers) are all a screening looks at, so block 0 stops there, as if it ended.
+struct ScreenStop : std::exception {
+    const char* what() const noexcept override { return "screening stop"; }
+};
+
 // A sanitizer warning: something the device does without stopping (a DataCopy that drops its unaligned tail, an
 // unsynchronised cross-pipe access) that usually makes the output wrong. The run goes on and the output check
 // decides; the warning says where to look. One record per (kind, file, line), with how often it happened.
@@ -165,6 +171,7 @@ struct Launch {
     uint64_t tiling_key = 0;
     uint64_t ub_bytes = 196608;
     int block_num = 1;
+    bool screening = false;  // run block 0 only, up to its first copy or vector instruction (ScreenStop)
     std::atomic<bool> abort{false};
     Barrier* barrier = nullptr;
     std::mutex atomic_mu;
@@ -201,6 +208,8 @@ inline void record(Rec kind, AscendC::pipe_t pipe, const char* op, const char* f
                    uint8_t flags = 0) {
     Core& c = cur();
     Launch& l = *launch();
+    // A screening has seen what it needs once the kernel moves data or computes: the set-up before is complete.
+    if (l.screening && kind == Rec::Instr && pipe != PIPE_S) throw ScreenStop();
     // Interning under a lock is cheap next to the work each call does; names repeat, so the maps stay small.
     static thread_local std::unordered_map<const char*, uint32_t> cache;
     auto id_of = [&](const char* s) {
