@@ -74,10 +74,16 @@ def cmd_tune(args: argparse.Namespace) -> int:
             task = progress.add_task("measuring the shipped tiling", total=args.budget)
             for ev in tuner.events():
                 if ev.best_us is not None and ev.baseline_us:
-                    progress.update(task, description=f"best {ev.best_us:.2f} µs ({ev.baseline_us / ev.best_us:.2f}x)")
+                    screened = f", {ev.screened} screened out" if ev.screened else ""
+                    progress.update(
+                        task, description=f"best {ev.best_us:.2f} µs ({ev.baseline_us / ev.best_us:.2f}x){screened}"
+                    )
                 progress.update(task, completed=min(ev.evaluations, args.budget))
                 if ev.trial is not None and args.format == "text" and args.verbose:
                     t = ev.trial
+                    if t.screened:  # not measured: numbered apart from the measurements
+                        err.print(f"  screened {t.config}: {t.error}", markup=False)
+                        continue
                     status = f"{t.time_us:.2f} µs" if t.ok else f"failed: {t.error}"
                     err.print(f"  #{t.index} {t.config}: {status}{' (cached)' if t.cached else ''}", markup=False)
     except KeyboardInterrupt:
@@ -134,12 +140,22 @@ def _print_tune(result, applied) -> None:
         )
         if result.uncertain:
             out.print(f"[yellow]note[/yellow]: {escape(result.uncertain)}")
+    if result.best and len(result.per_case_speedup) > 1:
+        out.print(
+            "per case:       " + ", ".join(f"{escape(name)} {x:.2f}x" for name, x in result.per_case_speedup.items())
+        )
+    if result.slower_cases:
+        slower = ", ".join(f"{escape(n)} ({result.per_case_speedup[n]:.2f}x)" for n in result.slower_cases)
+        out.print(f"[yellow]note[/yellow]: the best configuration is slower than the shipped one on {slower}")
     out.print(
-        f"{result.evaluations} evaluations ({result.cached} from the cache), {len(result.failed)} failed"
+        f"{result.evaluations} evaluations ({result.cached} from the cache), {len(result.failed)} failed, "
+        f"{result.screened} screened out before measuring (not in the budget)"
         + (", stopped early" if result.stopped else "")
     )
     for t in result.failed[:5]:
         out.print(f"  failed {t.config}: {escape(t.error or '')}")
+    for t in result.screened_trials[:3]:
+        out.print(f"  screened {t.config}: {escape(t.error or '')}")
     if applied:
         verdict = "[green]still builds and passes[/green]" if applied["verified"] else "[red]FAILS[/red]"
         out.print(f"applied to {', '.join(rel(f) for f in applied['files'])}: {verdict}")

@@ -71,6 +71,7 @@ def test_apply_rewrites_the_literals_and_the_operator_still_passes(tmp_path, emu
     data = json.loads(capsys.readouterr().out)
     assert code == 0
     assert {"baseline_us", "best_us", "speedup", "best", "evaluations", "failed", "trials"} <= set(data)
+    assert {"screened", "screened_trials", "per_case_speedup", "slower_cases"} <= set(data)
     assert data["best"]["TILE_LENGTH"] == 8192 and data["best"]["BLOCK_DIM"] > 1
     assert data["applied"]["verified"] is True
     host = (root / "op_host" / "scale.cpp").read_text()
