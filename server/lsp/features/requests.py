@@ -127,4 +127,5 @@ def register(server: TilewiseServer) -> None:
 
 def _progress_text(ev) -> str:
     best = f", best {ev.best_us:.1f} µs" if ev.best_us else ""
-    return f"{ev.evaluations}/{ev.budget} configurations{best}"
+    screened = f", {ev.screened} screened out" if ev.screened else ""  # refused unmeasured: not in the budget
+    return f"{ev.evaluations}/{ev.budget} configurations{best}{screened}"
