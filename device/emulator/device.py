@@ -16,6 +16,7 @@ import numpy as np
 
 from analysis.chip import Chip, load_chip
 from analysis.host_copies import output_file_names
+from analysis.knobs import platform_knobs
 from analysis.manifest import Case, InputSpec
 from analysis.model import Knob
 from analysis.operator import Operator
@@ -444,11 +445,11 @@ def split_knobs(
     """Host .cpp constants become run-time knobs (no rebuild per value); every other knob is a literal edit."""
     runtime: list[Knob] = []
     edits: dict[str, list] = {}
-    for k in op.model.knobs:
-        if k.name not in knobs or k.kind in ("set_block_dim", "launch"):
+    for k in op.model.knobs + op.model.tiling_knobs:
+        if k.name not in knobs or k.kind in ("set_block_dim", "launch", "platform"):
             continue
         host_cpp = k.side == "host" and op.model.layout == "project" and Path(k.file).suffix in (".cpp", ".cc")
-        if allow_runtime and host_cpp and k.kind in ("constexpr", "const"):
+        if allow_runtime and host_cpp and k.kind in ("constexpr", "const", "tiling_literal"):
             runtime.append(k)
     runtime_ids = {id(k) for k in runtime}
     for k in changed_knobs(op.model, knobs):  # the same name may stand in the kernel too: edit that literal
@@ -463,7 +464,9 @@ def split_knobs(
 def knob_env(runtime: list[Knob], values: dict[str, int]) -> dict[str, str]:
     """The runner's environment: the run-time knobs' values (a run-time knob is one split_knobs found in `values`),
     which the host's knob reads take (tw_host/knobs.h)."""
-    return {**os.environ, "TILEWISE_KNOBS": ",".join(f"{k.name}={values[k.name]}" for k in runtime)}
+    # Platform knobs need no text: the host's platform answers read them (tw_host/host_api.h, cap_platform).
+    told = [(k.name, values[k.name]) for k in runtime] + sorted(platform_knobs(values).items())
+    return {**os.environ, "TILEWISE_KNOBS": ",".join(f"{name}={value}" for name, value in told)}
 
 
 def _in_host_file(op: Operator, error: RunError) -> bool:

@@ -109,8 +109,11 @@ def _apply_best(op: Operator, tuner, result, device) -> dict:
     from analysis.findings import Fix
     from analysis.operator import load_operator as reload
     from analysis.rewrite import apply_fix, changed_knobs, tuned_edits
+    from search.space import platform_figures
 
-    edits = tuned_edits(op.model, op.sources, result.best)
+    platform = platform_figures(device.chip)  # a platform knob below the chip's figure becomes a clamp
+    cases = [c.name for c in tuner.cases]
+    edits = tuned_edits(op.model, op.sources, result.best, platform=platform, cases=cases)
     apply_fix(Fix(title="apply tuned tiling", edits=edits), write=True)
     fresh = reload(op.project.root)
     failures = []
@@ -120,7 +123,8 @@ def _apply_best(op: Operator, tuner, result, device) -> dict:
             failures.append(f"{case.name}: {m.error.message if m.error else 'wrong output'}")
     return {
         "files": sorted({e.file for e in edits}),
-        "edits": len(changed_knobs(op.model, result.best)),
+        "edits": len(changed_knobs(op.model, result.best))
+        + sum(1 for name, full in platform.items() if result.best.get(name, full) < full),
         "verified": not failures,
         "failures": failures,
     }

@@ -30,6 +30,7 @@
 #include "register/op_def.h"
 #include "register/tilingdata_base.h"
 #include "tw_host/attr_value.h"
+#include "tw_host/knobs.h"
 #include "tw_host/node.h"
 #include "tw_host/registry.h"
 
@@ -371,6 +372,21 @@ inline std::vector<TensorDesc> infer_outputs(const OpInfo& info, const std::vect
     return outs;
 }
 
+// The tuner's platform knobs (search/space.py): the core count and UB size the tiling function is told, capped, so
+// that it derives another consistent tiling by its own logic. Only what the tiling sees changes: the kernel still
+// runs on the whole chip. Unset (0) or above the chip's figure, nothing is capped.
+inline void cap_platform(fe::PlatFormInfos& p) {
+    const long long cores = tw_knob("platform.cores", 0LL);
+    if (cores > 0 && cores < static_cast<long long>(p.aiv_num)) {
+        // Cube cores follow the vector cores in the chip's ratio (two vector cores to a cube core on A2/A3).
+        const long long cube = cores * static_cast<long long>(p.aic_num) / std::max<long long>(1, p.aiv_num);
+        p.aic_num = static_cast<uint32_t>(std::max<long long>(1, cube));
+        p.aiv_num = static_cast<uint32_t>(cores);
+    }
+    const long long ub = tw_knob("platform.ub_bytes", 0LL);
+    if (ub > 0 && ub < static_cast<long long>(p.ub_bytes)) p.ub_bytes = static_cast<uint64_t>(ub);
+}
+
 // Runs TilingParse (if registered, building the compile-info struct) and then the tiling function. Exceptions
 // from the operator (e.g. SaveToBuffer overflow) and binding errors come back as a failed status with `error`.
 inline TilingResult run_tiling(const OpInfo& info, const std::vector<TensorDesc>& inputs,
@@ -389,6 +405,7 @@ inline TilingResult run_tiling(const OpInfo& info, const std::vector<TensorDesc>
         node->platform.aic_num = platform.cube_cores;
         node->platform.ub_bytes = platform.ub_bytes;
         node->platform.l1_bytes = platform.l1_bytes;
+        cap_platform(node->platform);
         fe::current_platform() = node->platform;  // for code that asks fe::PlatformInfoManager instead
 
         std::shared_ptr<void> compile_info;

@@ -1,0 +1,74 @@
+"""Platform knobs and tiling-function literals on the emulator: what the tiling is told changes the tiling it
+derives (the kernel still runs on the whole chip), literals are tried without rebuilding the host, and what
+`tune --apply` writes builds and passes."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from opgen import PLATFORM_ELEMENTS, PLATFORM_HOST, SCALE_GOLDEN, scale_manifest, write_operator
+
+from analysis.findings import Fix
+from analysis.operator import load_operator
+from analysis.rewrite import apply_fix, tuned_edits
+from device.emulator import EmulatorDevice
+from search.space import platform_figures
+
+DIVISOR = "perBuffer@scale.cpp:14:39"  # the second `/ 4` of `ubSize / 2 / 4`
+
+
+@pytest.fixture
+def op_root(tmp_path: Path) -> Path:
+    root = write_operator(tmp_path / "scale", host=PLATFORM_HOST, manifest=scale_manifest(PLATFORM_ELEMENTS))
+    (root / "golden.py").write_text(SCALE_GOLDEN)
+    return root
+
+
+def test_the_tiling_derives_its_own_tiling_from_a_capped_platform(op_root, emu_cache, needs_gxx):
+    op = load_operator(op_root)
+    device = EmulatorDevice(cache_dir=emu_cache)
+    case = op.manifest.cases[0]
+    shipped = device.run(op, case)
+    eight = device.run(op, case, knobs={"platform.cores": 8})
+    small_ub = device.run(op, case, knobs={"platform.ub_bytes": 24576})
+    for m in (shipped, eight, small_ub):
+        assert m.ok and m.correct, m.error
+    assert (shipped.block_dim, eight.block_dim, small_ub.block_dim) == (48, 8, 48)
+    # A UB of 24 KiB told to the tiling makes 3 KiB buffers: the kernel's InitBuffers shrink with it.
+    sizes = {b.len for b in small_ub.init_buffers}
+    assert sizes == {24576 // 2 // 4} and {b.len for b in shipped.init_buffers} == {196608 // 2 // 4}
+    assert small_ub.time_us != shipped.time_us
+
+
+def test_a_tiling_literal_is_a_run_time_value(op_root, emu_cache, needs_gxx):
+    op = load_operator(op_root)
+    device = EmulatorDevice(cache_dir=emu_cache)
+    case = op.manifest.cases[0]
+    four = device.run(op, case, knobs={DIVISOR: 4})
+    eight = device.run(op, case, knobs={DIVISOR: 8})
+    assert four.ok and four.correct and eight.ok and eight.correct
+    assert eight.cached_build  # one host build serves every value of the literal
+    assert {b.len for b in eight.init_buffers} == {196608 // 2 // 8}
+
+
+def test_apply_writes_a_clamp_and_a_literal_that_build_and_pass(op_root, emu_cache, needs_gxx):
+    op = load_operator(op_root)
+    device = EmulatorDevice(cache_dir=emu_cache)
+    host = op_root / "op_host" / "scale.cpp"
+    before = host.read_text().splitlines()
+    config = {"platform.cores": 16, "platform.ub_bytes": 196608, DIVISOR: 8}
+    edits = tuned_edits(op.model, op.sources, config, platform=platform_figures(device.chip), cases=["small"])
+    apply_fix(Fix(title="apply tuned tiling", edits=edits), write=True)
+    after = host.read_text().splitlines()
+    changed = [line for line in after if line not in before]
+    assert changed == [
+        "    coreNum = coreNum < 16 ? coreNum : 16;  // tilewise: tuned: platform.cores 16 (the chip has 48) on cases "
+        "small",
+        "    uint32_t perBuffer = ubSize / 2 / 8;  // tilewise: tuned",
+    ]
+    assert len(after) == len(before) + 1  # the clamp is a new line; the literal changed in place
+    fresh = load_operator(op_root)
+    m = device.run(fresh, fresh.manifest.cases[0])
+    assert m.ok and m.correct, m.error
+    assert m.block_dim == 16 and {b.len for b in m.init_buffers} == {196608 // 2 // 8}
