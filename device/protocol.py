@@ -92,6 +92,7 @@ class Measurement(BaseModel):
     max_rel_err: float | None = None
     block_dim: int | None = None
     tiling_key: int | None = None
+    tiling_digest: str | None = None  # (a screening's: see Screening)
     workspace: list[int] = []
     ub_peak_bytes: int | None = None
     init_buffers: list[InitBufferUse] = Field(default=[], exclude=True)  # block 0's, for lint's case facts
@@ -153,6 +154,9 @@ class Screening(BaseModel):
     line: int | None = None
     block_dim: int | None = None
     tiling_key: int | None = None
+    # A fingerprint of the tiling bytes the kernel would be handed: equal fingerprints (with equal blockDim and
+    # tiling key) mean two configurations give the kernel the same tiling. None when the device cannot tell.
+    tiling_digest: str | None = None
 
 
 @runtime_checkable

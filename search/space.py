@@ -177,3 +177,26 @@ def _evaluate(op: Operator, expr, env: dict[str, int]) -> int | None:
     if node is None:
         return None
     return Evaluator(sf.node_text, env).value(node)
+
+
+def unreachable(op: Operator, space: SearchSpace) -> list[str]:
+    """The tiling decisions no knob of `space` reaches, said plainly: a tuned result is the best of what knobs can
+    do, and these are where a rewrite of the tiling function (not a search) would have to go."""
+    notes = []
+    keys = {e.text for tf in op.model.tiling.functions for e in tf.tiling_keys}
+    if keys:
+        notes.append(
+            f"the tiling key ({', '.join(sorted(keys))[:100]}) picks the kernel's variant by the tiling function's "
+            "own logic; no knob chooses another variant"
+        )
+    if not space.knobs:
+        notes.append(
+            "no named constant, platform query or literal of the tiling function decides this tiling: another split "
+            "of the work needs the tiling function rewritten"
+        )
+    else:
+        notes.append(
+            "how the work is split (which dimension the cores share, what one tile holds) is the tiling function's "
+            "code: knobs move its numbers, not its shape"
+        )
+    return notes

@@ -36,7 +36,8 @@ from analysis.model_error import kinds_of_roles, load_model_error
 from analysis.operator import Operator
 from device.protocol import MEMORY_WARNING_KINDS, Device, Measurement, RunWarning, Screening
 from search.cache import BestConfig, ResultsCache, source_hash
-from search.space import Config, SearchSpace, build_space, config_texts, violations
+from search.inert import inert_knobs, without
+from search.space import Config, KnobSpec, SearchSpace, build_space, config_texts, violations
 from search.strategies import STRATEGIES
 
 
@@ -86,6 +87,8 @@ class TuneResult(BaseModel):
     screened_trials: list[Trial] = []  # screened out before any measurement, in the order proposed
     # The best configuration's speedup over the shipped one on each case, and the cases it makes slower: the best
     # wins on the geometric mean, which a case that loses can hide.
+    # Knobs left out of the space because no value tried changed the tiling the kernel is handed on these cases.
+    inert: list[str] = []
     per_case_speedup: dict[str, float] = {}
     slower_cases: list[str] = []
     stopped: bool = False
@@ -133,6 +136,7 @@ class Tuner:
         self._inputs_key = _arrays_digest(self.inputs)
         self.space = space or build_space(op, device.chip)
         self.strategy = STRATEGIES[strategy](self.space, seed, self._feasible)
+        self.inert: list[KnobSpec] | None = None  # knobs left out as changing nothing (prune_inert), once known
         self.strategy_name = strategy
         self.trials: list[Trial] = []
         self.screened_trials: list[Trial] = []
@@ -157,8 +161,19 @@ class Tuner:
     def _feasible(self, config: Config) -> bool:
         return not violations(self.op, config, self.device.chip)
 
+    def prune_inert(self) -> list[KnobSpec]:
+        """Leave out the tiling function's knobs that hand the kernel the shipped tiling whatever their value
+        (search/inert.py); the search then runs over the rest. Done once, before the first measurement."""
+        if self.inert is None:
+            self.inert = inert_knobs(self.space, self.cases, self._screen_config)
+            if self.inert:
+                self.space = without(self.space, self.inert)
+                self.strategy = STRATEGIES[self.strategy_name](self.space, self.seed, self._feasible)
+        return self.inert
+
     # ---- the loop ---------------------------------------------------------------------------------------------
     def events(self) -> Iterator[TrialEvent]:
+        self.prune_inert()
         best: Trial | None = None
         baseline = self.space.baseline()
         first = self._evaluate(baseline, is_baseline=True)  # the shipped configuration: the reference for speed
@@ -279,6 +294,7 @@ class Tuner:
             slower_cases=[name for name, x in per_case.items() if x < 1.0],
             stopped=self._stop.is_set(),
             uncertain=self._uncertain(best.config if best else None, speedup),
+            inert=[k.name for k in self.inert or []],
         )
 
     def _uncertain(self, best: Config | None, speedup: float | None) -> str | None:
@@ -359,6 +375,9 @@ class Tuner:
         with self._lock:
             self._screens[key] = s
         return s
+
+    def _screen_config(self, config: Config, case: Case) -> Screening:
+        return self._screen(source_hash({**self.base_texts, **config_texts(self.op, config)}), config, case)
 
     def _screen_baseline(self, baseline: Config) -> None:
         """Screen the shipped configuration on every case: what it fails there, a candidate may fail too (the

@@ -257,6 +257,7 @@ class EmulatorDevice:
         m.warnings = run_warnings(result) + infer_shape_notes(op, result.get("outputs", []))
         m.block_dim = result.get("block_dim")
         m.tiling_key = result.get("tiling_key")
+        m.tiling_digest = result.get("tiling_digest")
         m.workspace = result.get("workspace", [])
         m.ub_peak_bytes = result.get("ub_peak_bytes")
         m.init_buffers = [InitBufferUse(**b) for b in result.get("init_buffers", [])]

@@ -77,7 +77,7 @@ def screen_case(
 def verdict(op: Operator, m: Measurement, cores: int) -> Screening:
     """What a screening run's measurement says about the configuration. An InitBuffer past the UB's end comes
     first: it is why a copy into that buffer then fails."""
-    seen = Screening(ok=True, block_dim=m.block_dim, tiling_key=m.tiling_key)
+    seen = Screening(ok=True, block_dim=m.block_dim, tiling_key=m.tiling_key, tiling_digest=m.tiling_digest)
     overflow = next((w for w in m.warnings if w.kind == "ub_overflow"), None)
     if overflow is not None:
         return _failed(seen, "ub_overflow", overflow.message, overflow.file, overflow.line)

@@ -117,6 +117,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--workers", type=int, default=2, help="evaluations in parallel")
     p.add_argument("--timeout", type=float, default=60.0)
     p.add_argument("--apply", action="store_true", help="rewrite the knob literals to the best configuration")
+    p.add_argument(
+        "--sensitivity",
+        action="store_true",
+        help="re-evaluate the shipped and the best tiling with each timing constant moved by 25%% (about 50 runs of "
+        "the largest case): is the gain the hardware's or the model's?",
+    )
     p.add_argument("--no-cache", action="store_true", help="do not read or write the persistent results cache")
     p.add_argument("--verbose", "-v", action="store_true", help="print every trial")
     p.add_argument("--format", choices=("text", "json"), default="text")

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
+from dataclasses import asdict
 
 from analysis.errors import TilewiseError
 from analysis.operator import Operator, load_operator
@@ -52,7 +54,13 @@ def cmd_tune(args: argparse.Namespace) -> int:
         return 2
     if args.golden:
         err.print("note: --golden applies to `tilewise run`; tune uses the manifest's golden or the shipped outputs")
+    inert = tuner.prune_inert()  # before the header: the space it prints is the one searched
     space = tuner.space
+    if args.format == "text" and inert:
+        out.print(
+            f"left out {len(inert)} knobs that hand the kernel the shipped tiling on these cases whatever their value: "
+            + ", ".join(k.name for k in inert)
+        )
     if args.format == "text":
         out.print(
             f"tuning {op.model.operator}: {len(space.knobs)} knobs "
@@ -90,18 +98,52 @@ def cmd_tune(args: argparse.Namespace) -> int:
         tuner.stop()
         err.print("interrupted: stopping after the measurements in flight; every result is kept")
     result = tuner.result()
+    gain = _gain(op, tuner, result, device, args)  # before --apply: it compares against the shipped sources
     applied = None
     if args.apply and result.best and result.best != result.baseline:
         applied = _apply_best(op, tuner, result, device)
+    from search.space import unreachable
+
+    notes = unreachable(op, tuner.space)
     if args.format == "json":
         data = result.model_dump(mode="json")
         data["applied"] = applied
+        data["gain"] = asdict(gain) if gain else None
+        data["not_reachable_by_knobs"] = notes
         print(json.dumps(data, indent=2))
     else:
         _print_tune(result, applied)
+        if gain is not None:
+            out.print(f"where the gain comes from: {escape(gain.summary())}")
+        for note in notes:
+            out.print(f"[dim]not searched[/dim]: {escape(note)}")
     if cache:
         cache.close()
     return 0 if result.best is not None else 1
+
+
+def _gain(op: Operator, tuner, result, device, args: argparse.Namespace):
+    """The best's gain taken apart on the largest case: the kernel body's share, and with --sensitivity the
+    timing constants it rests on (search/robustness.py). None without a gain."""
+    from device.registry import make_device
+    from search.robustness import explain_gain
+
+    if not result.best or not result.speedup or result.speedup <= 1.0:
+        return None
+    case = max(tuner.cases, key=lambda c: sum(math.prod(i.shape) for i in c.inputs.values()))
+
+    def device_for(chip):
+        return make_device(args.device, chip=chip, timeout_s=args.timeout)
+
+    return explain_gain(
+        op,
+        device,
+        device_for if args.sensitivity else None,
+        case,
+        result.baseline,
+        result.best,
+        seed=tuner.data_seed,
+    )
 
 
 def _apply_best(op: Operator, tuner, result, device) -> dict:

@@ -72,3 +72,16 @@ def test_apply_writes_a_clamp_and_a_literal_that_build_and_pass(op_root, emu_cac
     m = device.run(fresh, fresh.manifest.cases[0])
     assert m.ok and m.correct, m.error
     assert m.block_dim == 16 and {b.len for b in m.init_buffers} == {196608 // 2 // 8}
+
+
+def test_a_screening_fingerprints_the_tiling_the_kernel_is_handed(op_root, emu_cache, needs_gxx):
+    op = load_operator(op_root)
+    device = EmulatorDevice(cache_dir=emu_cache)
+    case = op.manifest.cases[0]
+    shipped = device.screen(op, case, knobs={})
+    again = device.screen(op, case, knobs={"platform.ub_bytes": 196608})  # the chip's own figure: no cap
+    smaller = device.screen(op, case, knobs={"platform.ub_bytes": 24576})
+    assert shipped.ok and again.ok and smaller.ok
+    assert shipped.tiling_digest is not None and len(shipped.tiling_digest) == 16
+    assert again.tiling_digest == shipped.tiling_digest
+    assert smaller.tiling_digest != shipped.tiling_digest  # another tileLength in the tiling bytes

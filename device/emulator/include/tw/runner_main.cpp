@@ -537,7 +537,8 @@ int main(int argc, char** argv) {
                                       : error_json(result.kind, result.message, result.file, result.line)) +
                                ", \"warnings\": " + tw::warnings_json(result.warnings) + ", \"block_dim\": " +
                                std::to_string(tiling.block_dim) + ", \"tiling_key\": " +
-                               std::to_string(tiling.tiling_key) + ", \"init_buffers\": " +
+                               std::to_string(tiling.tiling_key) + ", \"tiling_digest\": \"" +
+                               tw_host::digest(tiling.tiling_data) + "\", \"init_buffers\": " +
                                tw::buffers_json(result.blocks[0].buffers));  // blockDim > 0: block 0 exists
         return 0;
     }

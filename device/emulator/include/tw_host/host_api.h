@@ -372,6 +372,16 @@ inline std::vector<TensorDesc> infer_outputs(const OpInfo& info, const std::vect
     return outs;
 }
 
+// A fingerprint of the tiling bytes (64-bit FNV-1a, hex): a screening reports it so that the tuner can tell which
+// knobs change what the kernel is handed and which change nothing.
+inline std::string digest(const std::vector<uint8_t>& bytes) {
+    uint64_t h = 1469598103934665603ULL;
+    for (uint8_t b : bytes) h = (h ^ b) * 1099511628211ULL;
+    char out[17];
+    std::snprintf(out, sizeof out, "%016llx", static_cast<unsigned long long>(h));
+    return out;
+}
+
 // The tuner's platform knobs (search/space.py): the core count and UB size the tiling function is told, capped, so
 // that it derives another consistent tiling by its own logic. Only what the tiling sees changes: the kernel still
 // runs on the whole chip. Unset (0) or above the chip's figure, nothing is capped.
