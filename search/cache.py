@@ -14,7 +14,7 @@ from pathlib import Path
 
 from pydantic import BaseModel
 
-from device.protocol import Measurement
+from device.protocol import Measurement, Screening
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS results (
@@ -24,6 +24,16 @@ CREATE TABLE IF NOT EXISTS results (
     device TEXT NOT NULL,
     chip TEXT NOT NULL,
     measurement TEXT NOT NULL,
+    created REAL NOT NULL DEFAULT (julianday('now')),
+    PRIMARY KEY (source_hash, config, case_key, device, chip)
+);
+CREATE TABLE IF NOT EXISTS screens (
+    source_hash TEXT NOT NULL,
+    config TEXT NOT NULL,
+    case_key TEXT NOT NULL,
+    device TEXT NOT NULL,
+    chip TEXT NOT NULL,
+    screening TEXT NOT NULL,
     created REAL NOT NULL DEFAULT (julianday('now')),
     PRIMARY KEY (source_hash, config, case_key, device, chip)
 );
@@ -96,6 +106,24 @@ class ResultsCache:
                 "INSERT OR REPLACE INTO results (source_hash, config, case_key, device, chip, measurement) "
                 "VALUES (?, ?, ?, ?, ?, ?)",
                 (src, config_key(config), case_key, device, chip, m.model_dump_json()),
+            )
+
+    def get_screen(self, src: str, config: dict[str, int], case_key: str, device: str, chip: str) -> Screening | None:
+        """A screening kept from an earlier tune of the same sources (screenings are cheap, but a search replayed
+        from the cache would otherwise pay them all again)."""
+        with self._lock:
+            row = self._db.execute(
+                "SELECT screening FROM screens WHERE source_hash=? AND config=? AND case_key=? AND device=? AND chip=?",
+                (src, config_key(config), case_key, device, chip),
+            ).fetchone()
+        return Screening.model_validate_json(row[0]) if row else None
+
+    def put_screen(self, src: str, config: dict[str, int], case_key: str, device: str, chip: str, s: Screening) -> None:
+        with self._lock:
+            self._db.execute(
+                "INSERT OR REPLACE INTO screens (source_hash, config, case_key, device, chip, screening) "
+                "VALUES (?, ?, ?, ?, ?, ?)",
+                (src, config_key(config), case_key, device, chip, s.model_dump_json()),
             )
 
     def put_best(self, src: str, device: str, chip: str, best: BestConfig) -> None:

@@ -367,11 +367,18 @@ class Tuner:
             known = self._screens.get(key)
         if known is not None:
             return known
-        try:
-            s = self.device.screen(self.op, case, knobs=config, seed=self.data_seed, inputs=self.inputs or None)
-        except Exception as exc:
-            log.exception("screening %s failed", config)
-            s = Screening(ok=True, reason=f"not screened: {type(exc).__name__}: {exc}")
+        where = (src, config, key[2], self.device.name, self.device.chip.name)
+        kept = self.cache.get_screen(*where) if self.cache else None
+        if kept is not None:
+            s = kept
+        else:
+            try:
+                s = self.device.screen(self.op, case, knobs=config, seed=self.data_seed, inputs=self.inputs or None)
+                if self.cache:
+                    self.cache.put_screen(*where, s)
+            except Exception as exc:  # (not kept: the next tune tries again)
+                log.exception("screening %s failed", config)
+                s = Screening(ok=True, reason=f"not screened: {type(exc).__name__}: {exc}")
         with self._lock:
             self._screens[key] = s
         return s

@@ -91,3 +91,22 @@ def test_the_tuner_searches_without_the_inert_knobs(op):
     assert [k.name for k in result.space.knobs] == ["TILE_LENGTH", "platform.cores", "NUM@h.cpp:12"]
     assert all("NUM@h.cpp:9" not in t.config for t in result.trials)
     assert result.best == {"TILE_LENGTH": 1024, "platform.cores": 48, "NUM@h.cpp:12": 4}
+
+
+def test_screenings_are_kept_with_the_results(op, tmp_path):
+    from search.cache import ResultsCache
+
+    def timed(c: Config) -> Measurement:
+        return Measurement(ok=True, correct=True, time_us=100.0 / c["TILE_LENGTH"] + c["NUM@h.cpp:12"])
+
+    cache = ResultsCache(tmp_path / "results.sqlite")
+    first = FakeDevice(timed, screen=fingerprint)
+    for _ in Tuner(op, first, [FP32], budget=6, space=SPACE, workers=1, cache=cache).events():
+        pass
+    again = FakeDevice(timed, screen=fingerprint)
+    replay = Tuner(op, again, [FP32], budget=6, space=SPACE, workers=1, cache=cache)
+    for _ in replay.events():
+        pass
+    assert first.screenings and first.runs
+    assert again.screenings == [] and again.runs == []  # the replay paid for nothing
+    assert replay.result().inert == ["NUM@h.cpp:9"]
