@@ -1,12 +1,18 @@
-"""Search quality: every strategy against the exhaustive optimum, at budgets 8, 16, 32 and 64, in one run.
+"""Search quality: every strategy against the optimum, at budgets 8, 16, 32 and 64, in one run.
 
-For each benchmark operator (its largest case), an exhaustive grid over the knob space finds the optimum (measured
-once on the emulator, then kept in the results cache). Each strategy is then replayed from that cache with several
-seeds: no measurement is paid twice. Printed per strategy and budget: the geometric mean over operators and seeds of
-the fraction of the optimum reached (optimum time / best time found, 1.0 = found it) and the median number of
-evaluations needed to reach 95% of it. Also printed: the geomean speedup of the optimum over the shipped tilings.
+    python benchmarks/search.py [--examples a,b,c] [--corpus DIR [--corpus-ops ID,ID]] [--seeds 5] [--cache DIR]
+                                [--exhaustive-max 600] [--pool 2000]
 
-    python benchmarks/search.py [--examples a,b,c] [--seeds 5] [--cache DIR]
+Operators: this project's examples (`--examples`, `--examples ''` for none) and, with `--corpus`, public operators
+laid out by `benchmarks/corpus_fetch.py`: each with its real, unmodified tiling function and a golden, not known to
+be buggy (`corpus/known_bugs.toml`), and with something to search once inert knobs are left out (search/inert.py).
+For each, on its largest case, the optimum is the exhaustive grid's best when the space has at most
+`--exhaustive-max` configurations, else the best of `--pool` random ones (measured once, then kept in the results
+cache). Each strategy is then replayed from that cache with several seeds: no measurement or screening is paid
+twice. Printed per strategy and budget: the geometric mean over operators and seeds of the fraction of the optimum
+reached (optimum time / best time found, 1.0 = found it), the median number of evaluations needed to reach 95% of
+it, and the mean number of candidates screened out (never measured, not in the budget). Also printed: the geomean
+speedup of the optimum over the shipped tilings.
 """
 
 from __future__ import annotations
@@ -21,6 +27,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from analysis.operator import load_operator
+from benchmarks.tune_corpus import operators as corpus_operators
 from device.emulator import EmulatorDevice
 from search.cache import ResultsCache
 from search.tuner import Tuner
@@ -39,62 +46,96 @@ def geomean(xs):
     return math.exp(sum(math.log(x) for x in xs) / len(xs)) if xs else float("nan")
 
 
+def drain(tuner: Tuner) -> None:
+    for _ in tuner.events():
+        pass
+
+
+def optimum(name, op, case, device, cache, args) -> tuple[float, float] | None:
+    """(optimum, shipped) times on `case`, or None when nothing correct runs or nothing is left to search."""
+    t0 = time.perf_counter()
+    probe = Tuner(op, device, [case], strategy="grid", budget=10**6, cache=cache)
+    probe.prune_inert()
+    size = probe.space.size()
+    if size < 2:
+        print(f"{name} [{case.name}]: nothing to search once inert knobs are left out; skipped")
+        return None
+    if size <= args.exhaustive_max:
+        finder, how = probe, f"exhaustive over {size}"
+    else:
+        finder = Tuner(op, device, [case], strategy="random", budget=args.pool, seed=12345, cache=cache)
+        how = f"best of {args.pool} random of {size:,}"
+    drain(finder)
+    r = finder.result()
+    if r.best_us is None or r.baseline_us is None:
+        print(f"{name} [{case.name}]: no correct configuration; skipped")
+        return None
+    print(
+        f"{name} [{case.name}]: {how}: {r.evaluations} measured ({r.cached} cached, {len(r.failed)} failed), "
+        f"{r.screened} screened out, in {time.perf_counter() - t0:.0f} s; shipped {r.baseline_us:.2f} us, "
+        f"optimum {r.best_us:.2f} us {r.best}",
+        flush=True,
+    )
+    return r.best_us, r.baseline_us
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--examples", default=",".join(DEFAULT))
+    ap.add_argument("--corpus", type=Path)
+    ap.add_argument("--corpus-ops", help="comma-separated corpus ids (default: every eligible one)")
     ap.add_argument("--seeds", type=int, default=5)
+    ap.add_argument("--exhaustive-max", type=int, default=600)
+    ap.add_argument("--pool", type=int, default=2000)
+    ap.add_argument("--budgets", default=",".join(map(str, BUDGETS)))
     ap.add_argument("--cache", default=str(Path.home() / ".cache" / "tilewise-bench"))
     args = ap.parse_args()
+    budgets = [int(b) for b in args.budgets.split(",")]
     cache_dir = Path(args.cache)
     device = EmulatorDevice(cache_dir=cache_dir)
     cache = ResultsCache(cache_dir / "results.sqlite")
 
-    optimum, shipped, ops = {}, {}, {}
-    for name in args.examples.split(","):
-        op = load_operator(EXAMPLES / name)
+    listed = [(name, EXAMPLES / name) for name in args.examples.split(",") if name]
+    if args.corpus:
+        wanted = set(args.corpus_ops.split(",")) if args.corpus_ops else None
+        listed += [(i, p) for i, p in corpus_operators(args.corpus, None) if wanted is None or i in wanted]
+    best, shipped, ops = {}, {}, {}
+    for name, root in listed:
+        op = load_operator(root)
         case = largest_case(op)
-        t0 = time.perf_counter()
-        grid = Tuner(op, device, [case], strategy="grid", budget=10**6, cache=cache)
-        for _ in grid.events():
-            pass
-        r = grid.result()
-        if r.best_us is None or r.baseline_us is None:
-            print(f"{name}: no correct configuration; skipped")
-            continue
-        optimum[name], shipped[name], ops[name] = r.best_us, r.baseline_us, (op, case)
-        print(
-            f"{name} [{case.name}]: {r.evaluations} configurations ({r.cached} cached, {len(r.failed)} failed) "
-            f"in {time.perf_counter() - t0:.0f} s; shipped {r.baseline_us:.2f} us, optimum {r.best_us:.2f} us "
-            f"{r.best}"
-        )
+        found = optimum(name, op, case, device, cache, args)
+        if found is not None:
+            best[name], shipped[name] = found
+            ops[name] = (op, case)
 
     print()
     print(
-        f"{'strategy':10} " + " ".join(f"{'b=' + str(b):>18}" for b in BUDGETS) + "   (fraction of optimum; "
-        "median evals to 95%)"
+        f"{len(ops)} operators. {'strategy':10} "
+        + " ".join(f"{'b=' + str(b):>24}" for b in budgets)
+        + "   (fraction of optimum / median evals to 95% / mean screened out)"
     )
     for strategy in STRATEGIES:
         row = []
-        for budget in BUDGETS:
-            fractions, to95 = [], []
+        for budget in budgets:
+            fractions, to95, screened = [], [], []
             for name, (op, case) in ops.items():
                 for seed in range(args.seeds):
                     t = Tuner(op, device, [case], strategy=strategy, budget=budget, seed=seed, cache=cache)
-                    reached = None
-                    best = math.inf
+                    reached, fastest = None, math.inf
                     for ev in t.events():
                         if ev.trial is not None and ev.trial.ok and ev.trial.time_us is not None:
-                            best = min(best, ev.trial.time_us)
-                            if reached is None and optimum[name] / best >= 0.95:
+                            fastest = min(fastest, ev.trial.time_us)
+                            if reached is None and best[name] / fastest >= 0.95:
                                 reached = ev.evaluations
-                    fractions.append(optimum[name] / best if best < math.inf else 0.0)
+                    fractions.append(min(1.0, best[name] / fastest) if fastest < math.inf else 0.0)
                     to95.append(reached if reached is not None else budget + 1)
-            row.append(f"{geomean(fractions):.3f} / {statistics.median(to95):>4.0f}")
-        print(f"{strategy:10} " + " ".join(f"{c:>18}" for c in row))
-    speedups = [shipped[n] / optimum[n] for n in optimum]
+                    screened.append(t.result().screened)
+            row.append(f"{geomean(fractions):.3f} / {statistics.median(to95):>3.0f} / {statistics.mean(screened):5.1f}")
+        print(f"{'':14}{strategy:10} " + " ".join(f"{c:>24}" for c in row), flush=True)
+    speedups = [shipped[n] / best[n] for n in best]
     print(
         f"\ngeomean speedup of the optimum over the shipped tilings: {geomean(speedups):.2f}x "
-        f"({', '.join(f'{n} {s:.2f}x' for n, s in zip(optimum, speedups, strict=True))})"
+        f"({', '.join(f'{n} {s:.2f}x' for n, s in zip(best, speedups, strict=True))})"
     )
 
 

@@ -449,7 +449,8 @@ def split_knobs(
     for k in op.model.knobs + op.model.tiling_knobs:
         if k.name not in knobs or k.kind in ("set_block_dim", "launch", "platform"):
             continue
-        host_cpp = k.side == "host" and op.model.layout == "project" and Path(k.file).suffix in (".cpp", ".cc")
+        # (an ATB operator's host .cpp files are built with the knob reader too: atb.py)
+        host_cpp = k.side == "host" and op.model.layout in ("project", "atb") and Path(k.file).suffix in (".cpp", ".cc")
         if allow_runtime and host_cpp and k.kind in ("constexpr", "const", "tiling_literal"):
             runtime.append(k)
     runtime_ids = {id(k) for k in runtime}
