@@ -85,3 +85,49 @@ def test_a_screening_fingerprints_the_tiling_the_kernel_is_handed(op_root, emu_c
     assert shipped.tiling_digest is not None and len(shipped.tiling_digest) == 16
     assert again.tiling_digest == shipped.tiling_digest
     assert smaller.tiling_digest != shipped.tiling_digest  # another tileLength in the tiling bytes
+
+
+def _manifest(elements: int, knob: str, domain: list[int]) -> str:
+    return scale_manifest(elements) + f'\n[knobs."{knob}"]\ndomain = {domain}\n'
+
+
+def _tune_apply(root: Path, emu_cache: Path, monkeypatch, capsys) -> dict:
+    import json
+
+    from server.cli import main
+
+    monkeypatch.setenv("TILEWISE_CACHE", str(emu_cache))
+    code = main(["tune", str(root), "--strategy", "grid", "--budget", "4", "--apply", "--format", "json"])
+    data = json.loads(capsys.readouterr().out)
+    assert code == 0
+    return data
+
+
+def test_tune_apply_caps_the_platform_where_it_is_asked(tmp_path, emu_cache, needs_gxx, monkeypatch, capsys):
+    # 12288 elements: a few cores pay less launch overhead than 48 with little work each
+    root = write_operator(tmp_path / "scale", host=PLATFORM_HOST, manifest=_manifest(12288, "platform.cores", [8, 48]))
+    (root / "golden.py").write_text(SCALE_GOLDEN)
+    data = _tune_apply(root, emu_cache, monkeypatch, capsys)
+    assert data["best"] == {"platform.cores": 8}
+    assert data["applied"]["verified"] is True and data["applied"]["edits"] == 1
+    host = (root / "op_host" / "scale.cpp").read_text().splitlines()
+    before = PLATFORM_HOST.splitlines()
+    assert [line for line in host if line not in before] == [
+        "    coreNum = coreNum < 8 ? coreNum : 8;  // tilewise: tuned: platform.cores 8 (the chip has 48) on cases "
+        "small"
+    ]
+    assert len(host) == len(before) + 1
+
+
+def test_tune_apply_rewrites_a_tiling_literal(tmp_path, emu_cache, needs_gxx, monkeypatch, capsys):
+    root = write_operator(
+        tmp_path / "scale", host=PLATFORM_HOST, manifest=_manifest(PLATFORM_ELEMENTS, DIVISOR, [4, 8])
+    )
+    (root / "golden.py").write_text(SCALE_GOLDEN)
+    data = _tune_apply(root, emu_cache, monkeypatch, capsys)
+    assert data["best"] == {DIVISOR: 8}  # smaller buffers overlap copies and compute better here
+    assert data["applied"]["verified"] is True
+    host = (root / "op_host" / "scale.cpp").read_text()
+    assert host == PLATFORM_HOST.replace(
+        "uint32_t perBuffer = ubSize / 2 / 4;", "uint32_t perBuffer = ubSize / 2 / 8;  // tilewise: tuned"
+    )
