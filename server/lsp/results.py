@@ -15,9 +15,11 @@ from typing import TYPE_CHECKING
 from lsprotocol import types
 
 from analysis.findings import Finding, Fix
+from analysis.knobs import TUNED_MARK
 from analysis.model_error import kinds_of_roles, load_model_error
 from analysis.rewrite import changed_knobs, tuned_edits
 from search.cache import BestConfig
+from search.space import platform_figures
 from server.lsp.convert import diagnostic, lsp_range, workspace_edit
 from server.lsp.state import Analysis, OperatorSession, path_to_uri
 
@@ -44,10 +46,14 @@ def tuned_items(analysis, best: BestConfig | None) -> list[EditorItem]:
         return []
     op = analysis.op
     changed = [k for k in changed_knobs(op.model, best.config) if k.file in op.sources]
-    if not changed:
+    capped = _capped_queries(analysis, best)  # a platform knob below the chip's figure: its query sites
+    if not changed and not capped:
         return []
-    message = tuned_message(best, [k.name for k in changed])
-    fix = Fix(title=f"Apply tuned tiling: {message}", edits=tuned_edits(op.model, op.sources, best.config))
+    message = tuned_message(best, list(dict.fromkeys(k.name for k in changed + capped)))
+    figures = {k.name: platform_figures(analysis.context.chip)[k.name] for k in capped}
+    edits = tuned_edits(op.model, op.sources, best.config, platform=figures, cases=best.cases)
+    fix = Fix(title=f"Apply tuned tiling: {message}", edits=edits)
+    changed = changed + capped
     error = load_model_error()
     kinds = kinds_of_roles([k.role for k in changed])
     note = error.gain_note(best.baseline_us / best.best_us, kinds) if error and best.best_us else None
@@ -70,6 +76,21 @@ def tuned_items(analysis, best: BestConfig | None) -> list[EditorItem]:
         )
         items.append(EditorItem(k.file, diagnostic, action))
     return items
+
+
+def _capped_queries(analysis, best: BestConfig) -> list:
+    """The platform queries a tune capped below the chip's figure, where no clamp for that value stands yet."""
+    op = analysis.op
+    figures = platform_figures(analysis.context.chip)
+    out = []
+    for k in op.model.tiling_knobs:
+        value = best.config.get(k.name)
+        sf = op.sources.get(k.file)
+        if k.kind != "platform" or value is None or value >= figures[k.name] or sf is None:
+            continue
+        if f"{TUNED_MARK}: {k.name} {value} " not in sf.text:  # (applied: the clamp names the knob and value)
+            out.append(k)
+    return out
 
 
 def run_error_items(analysis, measurement) -> list[EditorItem]:
