@@ -1,7 +1,7 @@
 """Search quality: every strategy against the optimum, at budgets 8, 16, 32 and 64, in one run.
 
     python benchmarks/search.py [--examples a,b,c] [--corpus DIR [--corpus-ops ID,ID]] [--seeds 5] [--cache DIR]
-                                [--exhaustive-max 600] [--pool 2000]
+                                [--exhaustive-max 600] [--pool 2000] [--tiling-only]
 
 Operators: this project's examples (`--examples`, `--examples ''` for none) and, with `--corpus`, public operators
 laid out by `benchmarks/corpus_fetch.py`: each with its real, unmodified tiling function and a golden, not known to
@@ -30,6 +30,7 @@ from analysis.operator import load_operator
 from benchmarks.tune_corpus import operators as corpus_operators
 from device.emulator import EmulatorDevice
 from search.cache import ResultsCache
+from search.space import SearchSpace, build_space
 from search.tuner import Tuner
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
@@ -51,10 +52,23 @@ def drain(tuner: Tuner) -> None:
         pass
 
 
+def space_of(op, device, args) -> SearchSpace:
+    """The operator's search space; with --tiling-only, only the tiling function's own knobs (platform queries and
+    literals: run-time values, so no configuration costs a build)."""
+    space = build_space(op, device.chip)
+    if args.tiling_only:
+        space = SearchSpace(knobs=[k for k in space.knobs if k.source in ("platform", "tiling_literal")])
+    return space
+
+
 def optimum(name, op, case, device, cache, args) -> tuple[float, float] | None:
     """(optimum, shipped) times on `case`, or None when nothing correct runs or nothing is left to search."""
     t0 = time.perf_counter()
-    probe = Tuner(op, device, [case], strategy="grid", budget=10**6, cache=cache)
+    space = space_of(op, device, args)
+    if not space.knobs:
+        print(f"{name} [{case.name}]: no knob to search; skipped")
+        return None
+    probe = Tuner(op, device, [case], strategy="grid", budget=10**6, cache=cache, space=space)
     probe.prune_inert()
     size = probe.space.size()
     if size < 2:
@@ -63,7 +77,7 @@ def optimum(name, op, case, device, cache, args) -> tuple[float, float] | None:
     if size <= args.exhaustive_max:
         finder, how = probe, f"exhaustive over {size}"
     else:
-        finder = Tuner(op, device, [case], strategy="random", budget=args.pool, seed=12345, cache=cache)
+        finder = Tuner(op, device, [case], strategy="random", budget=args.pool, seed=12345, cache=cache, space=space)
         how = f"best of {args.pool} random of {size:,}"
     drain(finder)
     r = finder.result()
@@ -87,6 +101,7 @@ def main() -> None:
     ap.add_argument("--seeds", type=int, default=5)
     ap.add_argument("--exhaustive-max", type=int, default=600)
     ap.add_argument("--pool", type=int, default=2000)
+    ap.add_argument("--tiling-only", action="store_true", help="search only the tiling function's own knobs")
     ap.add_argument("--budgets", default=",".join(map(str, BUDGETS)))
     ap.add_argument("--cache", default=str(Path.home() / ".cache" / "tilewise-bench"))
     args = ap.parse_args()
@@ -99,7 +114,7 @@ def main() -> None:
     if args.corpus:
         wanted = set(args.corpus_ops.split(",")) if args.corpus_ops else None
         listed += [(i, p) for i, p in corpus_operators(args.corpus, None) if wanted is None or i in wanted]
-    best, shipped, ops = {}, {}, {}
+    best, shipped, ops, spaces = {}, {}, {}, {}
     for name, root in listed:
         op = load_operator(root)
         case = largest_case(op)
@@ -107,6 +122,7 @@ def main() -> None:
         if found is not None:
             best[name], shipped[name] = found
             ops[name] = (op, case)
+            spaces[name] = space_of(op, device, args)
 
     print()
     print(
@@ -120,7 +136,9 @@ def main() -> None:
             fractions, to95, screened = [], [], []
             for name, (op, case) in ops.items():
                 for seed in range(args.seeds):
-                    t = Tuner(op, device, [case], strategy=strategy, budget=budget, seed=seed, cache=cache)
+                    t = Tuner(
+                        op, device, [case], strategy=strategy, budget=budget, seed=seed, cache=cache, space=spaces[name]
+                    )
                     reached, fastest = None, math.inf
                     for ev in t.events():
                         if ev.trial is not None and ev.trial.ok and ev.trial.time_us is not None:
