@@ -104,6 +104,9 @@ class TimingConfig(BaseModel):
     # conflict, tw/ub_banks.h); 0 when the chip file says nothing. Read-read and write-write conflicts need no
     # constant: their beats are counted from the addresses.
     ub_rw_conflict_beats: float = Field(0.0, ge=0)
+    # A copy's GM time grows by this share per extra core whose copy of the same round falls in the same 512-byte
+    # windows (tw/same_address.h; 0 for chip files without it: no same-address term).
+    same_address_serial: float = Field(0.0, ge=0)
     vector_default: tuple[float, float]
     vector: dict[str, VectorCost] = {}
 

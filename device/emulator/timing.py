@@ -34,6 +34,7 @@ def spec_lines(chip: Chip) -> list[str]:
         "mte3_latency_cycles",
         "barrier_v_cycles",
         "ub_rw_conflict_beats",
+        "same_address_serial",
     ):
         lines.append(f"timing {name} {getattr(t, name)}")
     lines.append(f"timing vector_default {t.vector_default[0]} {t.vector_default[1]}")

@@ -24,6 +24,7 @@
 
 #include "tw/l2_cache.h"
 #include "tw/launcher.h"
+#include "tw/same_address.h"
 #include "tw/ub_banks.h"
 
 namespace tw {
@@ -52,6 +53,7 @@ struct TimingParams {
     double mte3_latency_cycles = 0.0;
     double barrier_v_cycles = 0.0;      // PipeBarrier<PIPE_V> with vector work still in flight
     double ub_rw_conflict_beats = 0.0;  // extra beats of a vector repeat with a UB read-write bank conflict
+    double same_address_serial = 0.0;   // a copy's GM time grows by this per extra core in its 512 B windows
     std::pair<double, double> vector_default{6.0, 2.0};
     std::map<std::string, std::pair<double, double>> vector16, vector32;  // op -> (startup, slope per repeat)
 
@@ -76,6 +78,7 @@ struct TimingParams {
         else if (key == "mte3_latency_cycles") in >> mte3_latency_cycles;
         else if (key == "barrier_v_cycles") in >> barrier_v_cycles;
         else if (key == "ub_rw_conflict_beats") in >> ub_rw_conflict_beats;
+        else if (key == "same_address_serial") in >> same_address_serial;
         else if (key == "vector_default") in >> vector_default.first >> vector_default.second;
         else if (key == "vcost") {  // vcost OP BYTES STARTUP SLOPE
             std::string op;
@@ -372,9 +375,13 @@ class Scheduler {
             std::vector<size_t> pos(last - first, 0);
             for (size_t i = first; i < last; ++i) traffic_[i].resize(blocks[i].trace.size());
             // Every block's k-th copy before any block's (k+1)-th: SPMD blocks run close to lockstep, so this is
-            // near the order in which L2 sees their copies.
+            // near the order in which L2 sees their copies, and a round is the copies made at about the same time.
+            SameAddress round;
+            std::vector<std::pair<size_t, size_t>> in_round;  // (block, record) of each copy of the round
             for (bool more = true; more;) {
                 more = false;
+                round.clear();
+                in_round.clear();
                 for (size_t i = first; i < last; ++i) {
                     const std::vector<TraceRecord>& trace = blocks[i].trace;
                     size_t& k = pos[i - first];
@@ -397,7 +404,20 @@ class Scheduler {
                     traffic_[i][k] = t;
                     hbm[write] += t.hbm;
                     writeback += t.writeback;
+                    if (r.gm != 0 && r.bytes != 0 && p_.same_address_serial > 0) {
+                        const uint32_t rows = std::max<uint32_t>(r.repeats, 1);
+                        round.add(r.gm, r.bytes / rows, rows, r.gm_stride);
+                        in_round.emplace_back(i, k);
+                    }
                     ++k;
+                }
+                // Copies of the round that share 512-byte windows are served one after another (tw/same_address.h).
+                for (size_t c = 0; c < in_round.size(); ++c) {
+                    const double extra = p_.same_address_serial * (round.sharers(c) - 1.0);
+                    if (extra <= 0) continue;
+                    L2Cache::Traffic& t = traffic_[in_round[c].first][in_round[c].second];
+                    t.hbm *= 1.0 + extra;
+                    t.l2 *= 1.0 + extra;
                 }
             }
         }
