@@ -7,7 +7,8 @@
 //   for every pipe), scalar GetValue/SetValue (wait for the pipes that write UB or GM), SyncAll across blocks.
 // - Costs: a copy occupies its MTE pipe for the longest of its issue cost, its bytes at the core's DMA rate, and its
 //   bytes at the core's share of HBM (misses) and of L2 (hits; tw/l2_cache.h), plus 512 bytes for each GM segment
-//   a misaligned row adds; its data is usable a completion latency later. A vector instruction occupies its pipe for
+//   a misaligned row adds, and more when other cores' copies of the same round share its 512-byte GM windows
+//   (tw/same_address.h); its data is usable a completion latency later. A vector instruction occupies its pipe for
 //   slope x repeats (per instruction and dtype; the repeats weighted by their UB bank beats where the
 //   instruction recorded them, tw/ub_banks.h) and its result is ready its head + the vector latency later; launch
 //   overhead; waves when blockDim exceeds the core count.
