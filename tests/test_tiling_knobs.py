@@ -10,7 +10,7 @@ from opgen import HOST, PLATFORM_HOST, replace_once, scale_manifest, write_opera
 from analysis.chip import load_chip
 from analysis.operator import load_operator
 from analysis.rewrite import apply_edits, tuned_edits
-from search.space import build_space, config_texts
+from search.space import build_space, config_texts, unreachable
 
 PLATFORM_CPP = "op_host/scale.cpp"
 
@@ -118,3 +118,15 @@ def test_apply_clamps_a_platform_query_after_it(tmp_path):
     assert after.index(added[0]) == before.index("    uint32_t coreNum = ascendcPlatform.GetCoreNumAiv();") + 1
     # nothing else changes: not the chip-sized UB, not the literal the search left where it was
     assert len(after) == len(before) + 1
+
+
+def test_what_no_knob_reaches_is_said(tmp_path):
+    host = replace_once(
+        PLATFORM_HOST,
+        "context->SetBlockDim(coreNum);",
+        "context->SetBlockDim(coreNum);\n    context->SetTilingKey(tileLength > 1024 ? 1 : 0);",
+    )
+    op = _op(tmp_path, host)
+    notes = unreachable(op, build_space(op, load_chip("910B2")))
+    assert any("tiling key (tileLength > 1024 ? 1 : 0)" in n for n in notes)
+    assert any("split" in n for n in notes)

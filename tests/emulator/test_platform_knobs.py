@@ -110,6 +110,11 @@ def test_tune_apply_caps_the_platform_where_it_is_asked(tmp_path, emu_cache, nee
     data = _tune_apply(root, emu_cache, monkeypatch, capsys)
     assert data["best"] == {"platform.cores": 8}
     assert data["applied"]["verified"] is True and data["applied"]["edits"] == 1
+    # fewer cores win here by paying less launch overhead: the body alone is no faster
+    gain = data["gain"]
+    assert gain["total"] == pytest.approx(data["speedup"]) and gain["body"] < gain["total"]
+    assert gain["sensitivities"] == []  # (only with --sensitivity)
+    assert any("split" in note for note in data["not_reachable_by_knobs"])
     host = (root / "op_host" / "scale.cpp").read_text().splitlines()
     before = PLATFORM_HOST.splitlines()
     assert [line for line in host if line not in before] == [
