@@ -1,7 +1,7 @@
 """Tune every corpus operator that has a golden, as a new user would: `tilewise tune` at budget 32, evolutionary.
 
     python benchmarks/tune_corpus.py DIR [--budget 32] [--strategy evo] [--seed 0] [--only SUBSTR] [--limit N]
-                                         [--largest-case] [--json OUT]
+                                         [--largest-case] [--json OUT] [--running]
 
 DIR is what `benchmarks/corpus_fetch.py` laid out. Operators listed in `benchmarks/corpus/known_bugs.toml` (wrong
 outputs, sources that do not compile) are left out: a tiling search on a kernel that is wrong measures nothing.
@@ -114,6 +114,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--largest-case", action="store_true")
     ap.add_argument("--cache", type=Path, default=Path.home() / ".cache" / "tilewise-tune-corpus")
     ap.add_argument("--json", type=Path)
+    ap.add_argument("--running", action="store_true", help="print the running totals after every operator")
     args = ap.parse_args(argv)
 
     listed = operators(args.corpus, args.only)[: args.limit]
@@ -124,12 +125,13 @@ def main(argv: list[str] | None = None) -> int:
         r = tune_one(op_id, root, args, device, cache)
         results.append(r)
         print(line_for(r), flush=True)
+        if args.json:  # after every operator: a run stopped half-way keeps what it measured
+            args.json.write_text(json.dumps([asdict(r) for r in results], indent=2))
+        if args.running:
+            print(f"  so far: {summary(results)}", flush=True)
     cache.close()
 
     ran = [r for r in results if r.error is None]
-    speedups = [r.speedup or 1.0 for r in ran]
-    geomean = math.exp(sum(math.log(s) for s in speedups) / len(speedups)) if speedups else float("nan")
-    improved = sum(1 for s in speedups if s > IMPROVED)
     offered = sum(1 for r in ran if len(r.knobs) > 1)
     print()
     print(
@@ -141,10 +143,16 @@ def main(argv: list[str] | None = None) -> int:
         f"measured {sum(r.measured for r in ran)}, screened out {sum(r.screened for r in ran)}, "
         f"failed {sum(r.failed for r in ran)}"
     )
-    print(f"geomean speedup over the shipped tilings: {geomean:.3f}x; improved (>1%): {improved}/{len(ran)}")
-    if args.json:
-        args.json.write_text(json.dumps([asdict(r) for r in results], indent=2))
+    print(summary(results))
     return 0
+
+
+def summary(results: list[Tuned]) -> str:
+    """The geometric-mean speedup over the operators whose shipped tiling runs, and how many improved."""
+    speedups = [r.speedup or 1.0 for r in results if r.error is None]
+    geomean = math.exp(sum(math.log(s) for s in speedups) / len(speedups)) if speedups else float("nan")
+    improved = sum(1 for s in speedups if s > IMPROVED)
+    return f"geomean speedup over the shipped tilings: {geomean:.3f}x; improved (>1%): {improved}/{len(speedups)}"
 
 
 if __name__ == "__main__":
