@@ -39,6 +39,9 @@ def test_inspect_text_mentions_the_essentials(capsys):
     assert code == 0
     for word in ("SoftmaxRow", "softmax_row", "SoftmaxRowTilingData", "ROWS_PER_TILE", "inQueueX", "VECIN"):
         assert word in out
+    # the tiling function's own knobs: its platform queries and the literals that decide its tiling
+    for word in ("tiling-function knob", "platform.cores", "the chip's", "workLength@softmax_row.cpp:57"):
+        assert word in out
 
 
 def test_lint_json_schema_and_exit_code(capsys, tmp_path: Path):

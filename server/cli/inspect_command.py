@@ -10,7 +10,7 @@ from rich.table import Table
 from analysis.errors import TilewiseError
 from analysis.model import OperatorModel, model_json
 from analysis.operator import Operator, load_operator
-from server.cli.common import err, out, problem_line, rel
+from server.cli.common import err, escape, out, problem_line, rel
 
 
 def inspect_json(model: OperatorModel) -> dict:
@@ -73,4 +73,10 @@ def _print_model(op: Operator) -> None:
     for knob in m.knobs:
         k.add_row(knob.name, str(knob.value), knob.role, str(knob.domain or ""), f"{rel(knob.file)}:{knob.line}")
     out.print(k)
+    if m.tiling_knobs:  # the tiling function's own: what it asks the platform, and its decisive literals
+        t = Table("tiling-function knob", "value", "role", "where", "in", box=None, pad_edge=False)
+        for knob in m.tiling_knobs:
+            value = "the chip's" if knob.kind == "platform" else str(knob.value)
+            t.add_row(knob.name, value, knob.role, f"{rel(knob.file)}:{knob.line}", escape(knob.context))
+        out.print(t)
     out.print(f"{len(m.api_calls)} AscendC API calls, {sum(c.in_loop for c in m.api_calls)} of them in tile loops")
