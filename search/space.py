@@ -65,10 +65,13 @@ def platform_figures(chip: Chip) -> dict[str, int]:
     return {PLATFORM_CORES: chip.vector_cores, PLATFORM_UB: chip.ub_bytes}
 
 
-def _tiling_knob_domain(knob: Knob, chip: Chip) -> tuple[int, list[int]]:
-    """(current value, domain) of a knob inside the tiling function."""
+def _tiling_knob_domain(knob: Knob, chip: Chip, work: list[int] | None = None) -> tuple[int, list[int]]:
+    """(current value, domain) of a knob inside the tiling function. `work`: each case's element count, whose
+    common divisors join the core counts (a split into equal shares keeps every core's copies the same size)."""
     if knob.name == PLATFORM_CORES:
-        return chip.vector_cores, sorted({v for v in _CORE_STEPS if v < chip.vector_cores} | {chip.vector_cores})
+        cores = chip.vector_cores
+        even = {d for d in range(2, cores) if work and all(n % d == 0 for n in work)}
+        return cores, sorted({v for v in _CORE_STEPS if v < cores} | even | {cores})
     if knob.name == PLATFORM_UB:
         # Down to 1/16 of the UB, on 1 KiB steps: a tiling that sizes its tiles from the UB takes smaller ones.
         fractions = (1 / 16, 1 / 8, 1 / 4, 3 / 8, 1 / 2, 3 / 4)
@@ -105,6 +108,10 @@ def build_space(op: Operator, chip: Chip) -> SearchSpace:
             literals += 1
         knobs.setdefault(k.name, k)
     explicit = {n for n, k in knobs.items() if k.domain} | {n for n in overrides if n in knobs}
+    # each case's work, in elements of its first input (what a split over the cores divides)
+    work = (
+        [math.prod(next(iter(c.inputs.values())).shape) for c in op.manifest.cases if c.inputs] if op.manifest else []
+    )
     specs = []
     for name, k in knobs.items():
         o = overrides.get(name)
@@ -116,7 +123,7 @@ def build_space(op: Operator, chip: Chip) -> SearchSpace:
         elif explicit:
             continue
         elif k.kind in ("platform", "tiling_literal"):
-            domain, source = _tiling_knob_domain(k, chip)[1], k.kind
+            domain, source = _tiling_knob_domain(k, chip, work)[1], k.kind
         else:
             domain, source = _inferred_domain(k, chip), "inferred"
         if not domain:

@@ -130,3 +130,11 @@ def test_what_no_knob_reaches_is_said(tmp_path):
     notes = unreachable(op, build_space(op, load_chip("910B2")))
     assert any("tiling key (tileLength > 1024 ? 1 : 0)" in n for n in notes)
     assert any("split" in n for n in notes)
+
+
+def test_core_counts_that_divide_every_cases_work_join_the_domain(tmp_path):
+    root = write_operator(tmp_path / "scale", host=PLATFORM_HOST, manifest=scale_manifest(36 * 1024))
+    space = {k.name: k for k in build_space(load_operator(root), load_chip("910B2")).knobs}
+    cores = space["platform.cores"].domain
+    assert {3, 6, 9, 18, 36} <= set(cores)  # 36 x 1024 elements split evenly over these
+    assert 5 not in cores and 7 not in cores and max(cores) == 48
