@@ -96,6 +96,9 @@ def test_ctrl_c_stops_cleanly_and_keeps_results(tmp_path, emu_cache, needs_gxx):
         text=True,
         env=env,
         cwd=Path(__file__).resolve().parents[2],
+        # A suite started in the background (`cmd &` in a script) hands its children SIGINT ignored, and Python then
+        # never raises KeyboardInterrupt: give the tune the default disposition, as a terminal would.
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     )
     deadline = time.time() + 120
     seen = ""
