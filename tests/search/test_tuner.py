@@ -54,6 +54,29 @@ def test_constraints_prune_before_any_evaluation(tmp_path):
     assert device.runs == [{"BUFFER_NUM": 1}]  # pruned before the device was asked
 
 
+def test_static_checks_that_refuse_the_shipped_configuration_are_not_trusted(tmp_path):
+    # The static estimate says even BUFFER_NUM = 1 overflows (three 128 KiB buffers, say in branches that never
+    # run together); the device runs it fine. The shipped configuration is measured, and candidates are too.
+    kernel = replace_once(
+        KERNEL,
+        "constexpr int32_t BUFFER_NUM = 2;",
+        "constexpr int32_t BUFFER_NUM = 1;  // tilewise: tune BUFFER_NUM in [1, 2]",
+    )
+    kernel = replace_once(
+        kernel,
+        "pipe.InitBuffer(inQueueX, BUFFER_NUM, this->tileLength * sizeof(half));",
+        "pipe.InitBuffer(inQueueX, BUFFER_NUM, 196608 * sizeof(half));",
+    )
+    op = load_operator(tuned_operator(tmp_path / "scale", host=HOST, kernel=kernel))
+    device = FakeDevice(lambda knobs: Measurement(ok=True, correct=True, time_us=10.0 / knobs["BUFFER_NUM"]))
+    assert op.manifest is not None
+    tuner = Tuner(op, device, op.manifest.cases, strategy="grid", budget=10, seed=1)
+    list(tuner.events())
+    result = tuner.result()
+    assert result.baseline_us == pytest.approx(10.0) and result.best == {"BUFFER_NUM": 2}
+    assert result.screened == 0 and device.runs == [{"BUFFER_NUM": 1}, {"BUFFER_NUM": 2}]
+
+
 def overruns(knobs: dict[str, int]) -> Measurement:
     """Timing and overruns set per configuration: TILE_LENGTH 8192 is fastest but reads past a GM tensor's end at a
     site the shipped configuration never touches; every run shares one over-read the shipped configuration makes
