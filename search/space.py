@@ -96,10 +96,17 @@ def build_space(op: Operator, chip: Chip) -> SearchSpace:
     overrides = op.manifest.knobs if op.manifest else {}
     # One knob per name: a constant defined in both the host and the kernel is the same decision.
     knobs: dict[str, Knob] = {}
+    values: dict[str, set[int]] = {}
     for k in op.model.knobs:
         if k.kind in ("set_block_dim", "launch"):
             continue
         knobs.setdefault(k.name, k)
+        values.setdefault(k.name, set()).add(k.value)
+    # ... unless the two disagree (a host BUFFER_NUM of 6 sizing tiles for a kernel BUFFER_NUM of 2): one value
+    # would rewrite the other's literal, and the shipped configuration would not be the one that ships.
+    for name, seen in values.items():
+        if len(seen) > 1:
+            del knobs[name]
     literals = 0
     for k in op.model.tiling_knobs:  # platform queries first, then literals in source order
         if k.kind == "tiling_literal":

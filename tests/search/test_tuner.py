@@ -137,3 +137,15 @@ def test_a_gain_within_the_models_error_for_its_kind_is_flagged(op_root, monkeyp
         result = tuner.result()
         assert result.best == {"BLOCK_DIM": 48, "TILE_LENGTH": 1024}
         assert result.uncertain == expected
+
+
+def test_a_name_the_host_and_kernel_give_different_values_is_not_tuned(tmp_path):
+    host = replace_once(
+        HOST,
+        "constexpr uint32_t BLOCK_DIM = 48;",
+        "constexpr uint32_t BLOCK_DIM = 48;\nconstexpr uint32_t BUFFER_NUM = 6;",
+    )
+    op = load_operator(tuned_operator(tmp_path / "scale", host=host, kernel=KERNEL))  # the kernel's BUFFER_NUM is 2
+    assert sorted({k.value for k in op.model.knobs if k.name == "BUFFER_NUM"}) == [2, 6]
+    names = [k.name for k in build_space(op, load_chip(None)).knobs]
+    assert "BUFFER_NUM" not in names and "BLOCK_DIM" in names  # one value would rewrite the other's literal
