@@ -8,7 +8,7 @@ from pathlib import Path
 from analysis.errors import TilewiseError
 from analysis.findings import Fix, TextEdit
 from analysis.knobs import TUNED_MARK
-from analysis.model import Knob, OperatorModel
+from analysis.model import Knob, Loc, OperatorModel
 
 
 def apply_edits(text: str, edits: list[TextEdit]) -> str:
@@ -42,16 +42,20 @@ def apply_fix(fix: Fix, texts: dict[str, str] | None = None, write: bool = False
 
 
 def knob_edit(knob: Knob, value: int) -> TextEdit:
-    lit = knob.literal
+    return _replace(knob.literal, str(value))
+
+
+def _replace(loc: Loc, text: str) -> TextEdit:
+    """`loc`'s range replaced by `text`."""
     return TextEdit(
-        file=lit.file,
-        line=lit.line,
-        col=lit.col,
-        end_line=lit.end_line,
-        end_col=lit.end_col,
-        new_text=str(value),
-        start=lit.start,
-        end=lit.end,
+        file=loc.file,
+        line=loc.line,
+        col=loc.col,
+        end_line=loc.end_line,
+        end_col=loc.end_col,
+        new_text=text,
+        start=loc.start,
+        end=loc.end,
     )
 
 
@@ -94,18 +98,7 @@ def tuned_edits(
         line = sf.line_text(k.line)
         at = sf.offset_of_line_col(k.line, len(line) + 1)
         mark = f" ({TUNED_MARK})" if "//" in line else f"  // {TUNED_MARK}"
-        edits.append(
-            TextEdit(
-                file=k.file,
-                line=k.line,
-                col=len(line) + 1,
-                end_line=k.line,
-                end_col=len(line) + 1,
-                new_text=mark,
-                start=at,
-                end=at,
-            )
-        )
+        edits.append(_insertion(k.file, k.line, len(line) + 1, at, mark))
     return edits
 
 
@@ -141,20 +134,7 @@ def clamp_edits(
             edits.append(_insertion(k.file, end_line, len(line_text) + 1, at, text))
         else:
             call_text = sf.node_text(call) if call is not None else ""
-            lit = k.literal
-            new = f"({call_text} < {value} ? {call_text} : {value}) /* {note[3:]} */"
-            edits.append(
-                TextEdit(
-                    file=k.file,
-                    line=lit.line,
-                    col=lit.col,
-                    end_line=lit.end_line,
-                    end_col=lit.end_col,
-                    new_text=new,
-                    start=lit.start,
-                    end=lit.end,
-                )
-            )
+            edits.append(_replace(k.literal, f"({call_text} < {value} ? {call_text} : {value}) /* {note[3:]} */"))
     return edits
 
 
