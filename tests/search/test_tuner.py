@@ -32,17 +32,22 @@ def test_space_comes_from_the_annotations(op_root):
     assert space.size() == 6 and space.baseline() == {"BLOCK_DIM": 8, "TILE_LENGTH": 1024}
 
 
-def test_constraints_prune_before_any_evaluation(tmp_path):
+def buffered_kernel(halves: int) -> str:
+    """The scale kernel with BUFFER_NUM tuned over [1, 2] and its input buffers `halves` halfs each."""
     kernel = replace_once(
         KERNEL,
         "constexpr int32_t BUFFER_NUM = 2;",
         "constexpr int32_t BUFFER_NUM = 1;  // tilewise: tune BUFFER_NUM in [1, 2]",
     )
-    kernel = replace_once(
+    return replace_once(
         kernel,
         "pipe.InitBuffer(inQueueX, BUFFER_NUM, this->tileLength * sizeof(half));",
-        "pipe.InitBuffer(inQueueX, BUFFER_NUM, 65536 * sizeof(half));",
+        f"pipe.InitBuffer(inQueueX, BUFFER_NUM, {halves} * sizeof(half));",
     )
+
+
+def test_constraints_prune_before_any_evaluation(tmp_path):
+    kernel = buffered_kernel(65536)
     op = load_operator(tuned_operator(tmp_path / "scale", host=HOST, kernel=kernel))
     device = FakeDevice(lambda knobs: Measurement(ok=True, correct=True, time_us=10.0))
     assert op.manifest is not None
@@ -57,16 +62,7 @@ def test_constraints_prune_before_any_evaluation(tmp_path):
 def test_static_checks_that_refuse_the_shipped_configuration_are_not_trusted(tmp_path):
     # The static estimate says even BUFFER_NUM = 1 overflows (three 128 KiB buffers, say in branches that never
     # run together); the device runs it fine. The shipped configuration is measured, and candidates are too.
-    kernel = replace_once(
-        KERNEL,
-        "constexpr int32_t BUFFER_NUM = 2;",
-        "constexpr int32_t BUFFER_NUM = 1;  // tilewise: tune BUFFER_NUM in [1, 2]",
-    )
-    kernel = replace_once(
-        kernel,
-        "pipe.InitBuffer(inQueueX, BUFFER_NUM, this->tileLength * sizeof(half));",
-        "pipe.InitBuffer(inQueueX, BUFFER_NUM, 196608 * sizeof(half));",
-    )
+    kernel = buffered_kernel(196608)
     op = load_operator(tuned_operator(tmp_path / "scale", host=HOST, kernel=kernel))
     device = FakeDevice(lambda knobs: Measurement(ok=True, correct=True, time_us=10.0 / knobs["BUFFER_NUM"]))
     assert op.manifest is not None
