@@ -9,6 +9,7 @@ from analysis.errors import TilewiseError
 from analysis.findings import Fix, TextEdit
 from analysis.knobs import TUNED_MARK
 from analysis.model import Knob, Loc, OperatorModel
+from analysis.treeutil import enclosing_statement
 
 
 def apply_edits(text: str, edits: list[TextEdit]) -> str:
@@ -122,9 +123,7 @@ def clamp_edits(
         if k.kind != "platform" or k.name != name or sf is None:
             continue
         call = sf.tree.root_node.descendant_for_byte_range(k.literal.start, k.literal.end)
-        stmt = call
-        while stmt is not None and not stmt.type.endswith("statement") and stmt.type != "declaration":
-            stmt = stmt.parent
+        stmt = enclosing_statement(call) if call is not None else None
         if k.target and stmt is not None:
             end_line = stmt.end_point[0] + 1
             line_text = sf.line_text(end_line)

@@ -31,6 +31,14 @@ def enclosing_function(node: Node) -> Node | None:
     return n
 
 
+def enclosing_statement(node: Node) -> Node | None:
+    """The statement or declaration a node stands in (the node itself when it is one), or None outside any."""
+    n: Node | None = node
+    while n is not None and not n.type.endswith("statement") and n.type != "declaration":
+        n = n.parent
+    return n
+
+
 def function_declarator(fn: Node) -> Node | None:
     """The `function_declarator` of a function definition or declaration: `T* A::f(int x) const` -> `A::f(int x)`."""
     decl = fn.child_by_field_name("declarator")

@@ -29,7 +29,7 @@ from analysis.extract.context import BuildContext, FileFacts
 from analysis.knobs import PLATFORM_CORES, PLATFORM_UB, role_of
 from analysis.model import Knob, KnobRole, OperatorModel
 from analysis.source import SourceFile
-from analysis.treeutil import arg_nodes, call_parts, function_name, squash
+from analysis.treeutil import arg_nodes, call_parts, enclosing_statement, function_name, squash
 
 _CORE_QUERIES = {"GetCoreNum", "GetCoreNumAiv", "GetCoreNumAic", "GetCoreNumVector"}
 _SETTERS = {"SetBlockDim", "SetTilingKey", "SetTilingId"}
@@ -140,9 +140,11 @@ def _identifier(sf: SourceFile, node: Node | None) -> str | None:
 
 
 def _statement_text(sf: SourceFile, node: Node) -> str:
-    stmt = node
-    while stmt.parent is not None and not stmt.type.endswith("statement") and stmt.type != "declaration":
-        stmt = stmt.parent
+    stmt = enclosing_statement(node)
+    if stmt is None:  # (outside any statement: the whole tree, as far as it goes)
+        stmt = node
+        while stmt.parent is not None:
+            stmt = stmt.parent
     return squash(sf.node_text(stmt))[:120]
 
 
