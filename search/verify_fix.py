@@ -136,18 +136,18 @@ def _verify_case(
                 correct=True,
                 after_us=after.time_us,
                 repaired=True,
-                detail=f"case {case.name} fails without the fix ({_failure(before)}) and passes with it",
+                detail=f"case {case.name} fails without the fix ({failure_text(before)}) and passes with it",
             )
         return CaseVerdict(
             case.name,
             ran=False,
             correct=None,
-            detail=f"the operator fails case {case.name} without the fix ({_failure(before)})",
+            detail=f"the operator fails case {case.name} without the fix ({failure_text(before)})",
         )
     result = CaseVerdict(case.name, ran=after.ok, correct=False, before_us=before.time_us, after_us=after.time_us)
     if not after.ok or after.correct is False:
-        result.detail = _failure(after)
-    elif new := _new_warnings(before, after):
+        result.detail = failure_text(after)
+    elif new := new_warnings(before, after):
         result.detail = f"it adds {new}"
     elif before.correct is None and (diff := _differs(before, after)):
         result.detail = diff
@@ -156,7 +156,7 @@ def _verify_case(
     return result
 
 
-def _failure(m: Measurement) -> str:
+def failure_text(m: Measurement) -> str:
     if m.error is not None:
         where = f" at {m.error.file.rsplit('/', 1)[-1]}:{m.error.line}" if m.error.file and m.error.line else ""
         return f"{m.error.kind}{where}: {m.error.message.splitlines()[0] if m.error.message else ''}".strip()
@@ -164,7 +164,7 @@ def _failure(m: Measurement) -> str:
     return f"wrong output {bad.name} ({bad.mismatches} mismatches)" if bad else "wrong output"
 
 
-def _new_warnings(before: Measurement, after: Measurement) -> str:
+def new_warnings(before: Measurement, after: Measurement) -> str:
     """Sanitizer warnings the fixed run has at sites (or of kinds) the unfixed run did not."""
     seen = Counter((w.kind, w.file, w.line) for w in before.warnings)
     new = [w for w in after.warnings if (w.kind, w.file, w.line) not in seen]

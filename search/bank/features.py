@@ -1,0 +1,44 @@
+"""A kernel's features, as retrieval compares them: from its model (APIs, loops, layout) and its runs (bottleneck,
+pipe ratios, dtypes)."""
+
+from __future__ import annotations
+
+import math
+
+from analysis.manifest import Case
+from analysis.operator import Operator
+from device.protocol import Measurement
+from search.bank.store import Features, Profile
+
+
+def _size(case: Case) -> int:
+    return sum(math.prod(i.shape) for i in case.inputs.values())
+
+
+def profile(runs: list[tuple[Case, Measurement]]) -> Profile:
+    """The summed time over the cases, with the pipes and bottleneck of the largest case (where they say most)."""
+    timed = [(c, m) for c, m in runs if m.time_us is not None]
+    if not timed:
+        return Profile(time_us=0.0)
+    _, largest = max(timed, key=lambda cm: _size(cm[0]))
+    return Profile(
+        time_us=sum(m.time_us or 0.0 for _, m in timed),
+        bottleneck=largest.bottleneck,
+        pipes={name: round(use.ratio, 3) for name, use in sorted(largest.pipes.items())},
+    )
+
+
+def kernel_features(op: Operator, runs: list[tuple[Case, Measurement]]) -> Features:
+    prof = profile(runs)
+    kernel = set(op.model.kernel_files)
+    apis = sorted({c.name for c in op.model.api_calls if c.loc.file in kernel})
+    depth = max((len(c.loops) for c in op.model.api_calls if c.loc.file in kernel), default=0)
+    dtypes = sorted({spec.dtype for case, _ in runs for spec in case.inputs.values() if getattr(spec, "dtype", None)})
+    return Features(
+        bottleneck=prof.bottleneck,
+        pipe_ratios=prof.pipes,
+        dtypes=dtypes,
+        apis=apis,
+        loop_depth=depth,
+        layout=op.project.layout,
+    )
