@@ -102,6 +102,7 @@ def verify_fix(
     seed: int = 0,
     texts: dict[str, str] | None = None,
     kinds: list[str] | None = None,
+    golden: str | None = None,
 ) -> FixVerdict:
     """Run every case with and without the fix. `texts` are the sources the fix was computed on (an editor's
     unsaved snapshot); by default the operator's own. `kinds`: the kind of change the fix makes
@@ -118,15 +119,21 @@ def verify_fix(
         )
         return verdict
     for case in cases:
-        verdict.cases.append(_verify_case(op, device, case, seed, current, {**current, **fixed}))
+        verdict.cases.append(_verify_case(op, device, case, seed, current, {**current, **fixed}, golden))
     return verdict
 
 
 def _verify_case(
-    op: Operator, device: Device, case: Case, seed: int, before_texts: dict[str, str], after_texts: dict[str, str]
+    op: Operator,
+    device: Device,
+    case: Case,
+    seed: int,
+    before_texts: dict[str, str],
+    after_texts: dict[str, str],
+    golden: str | None = None,
 ) -> CaseVerdict:
-    before = device.run(op, case, seed=seed, texts=before_texts, keep_outputs=True)
-    after = device.run(op, case, seed=seed, texts=after_texts, keep_outputs=True)
+    before = device.run(op, case, seed=seed, texts=before_texts, keep_outputs=True, golden=golden)
+    after = device.run(op, case, seed=seed, texts=after_texts, keep_outputs=True, golden=golden)
     if not before.ok or before.correct is False:
         # A fix for an error (a missing tiling field): passing the golden with it is the proof it works.
         if after.ok and after.correct is True:

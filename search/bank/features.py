@@ -32,7 +32,8 @@ def kernel_features(op: Operator, runs: list[tuple[Case, Measurement]]) -> Featu
     prof = profile(runs)
     kernel = set(op.model.kernel_files)
     apis = sorted({c.name for c in op.model.api_calls if c.loc.file in kernel})
-    depth = max((len(c.loops) for c in op.model.api_calls if c.loc.file in kernel), default=0)
+    # lexical loops, or one when the call's function is called from a loop (CopyIn called by Process's tile loop)
+    depth = max((len(c.loops) or int(c.in_loop) for c in op.model.api_calls if c.loc.file in kernel), default=0)
     dtypes = sorted({spec.dtype for case, _ in runs for spec in case.inputs.values() if getattr(spec, "dtype", None)})
     return Features(
         bottleneck=prof.bottleneck,

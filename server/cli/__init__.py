@@ -13,11 +13,13 @@ import argparse
 
 from analysis.chip import builtin_chips
 from device.registry import DEVICES
+from server.cli.bank_command import cmd_bank_list, cmd_bank_mine, cmd_bank_show
 from server.cli.common import err
 from server.cli.inspect_command import cmd_inspect
 from server.cli.lint_command import cmd_lint
 from server.cli.run_command import cmd_run
 from server.cli.serve_command import cmd_serve
+from server.cli.suggest_command import cmd_suggest
 from server.cli.tune_command import cmd_tune
 
 
@@ -127,6 +129,48 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--verbose", "-v", action="store_true", help="print every trial")
     p.add_argument("--format", choices=("text", "json"), default="text")
     p.set_defaults(func=cmd_tune)
+
+    p = sub.add_parser("suggest", help="rank the bank's motifs that fit the operator; --verify measures each rewrite")
+    p.add_argument("path", metavar="OPDIR")
+    p.add_argument("--case", action="append", help="manifest case (repeatable; default: all)")
+    _case_flags(p, " (with any of these, profile that one case)")
+    p.add_argument("--golden", metavar="FILE.py:FN", help="numpy golden (default: the manifest's)")
+    p.add_argument("--top", type=int, default=5, help="how many suggestions (default 5)")
+    p.add_argument(
+        "--verify", action="store_true", help="apply each deterministic rewrite in memory and run every case"
+    )
+    p.add_argument("--bank", metavar="FILE.json", help="read this bank instead of the shipped and the user's")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--device", default="emulator", help=f"device to measure on: {', '.join(DEVICES)}")
+    p.add_argument("--chip", default=None, help=f"chip name ({', '.join(builtin_chips())}) or a JSON file")
+    p.add_argument("--timeout", type=float, default=60.0)
+    p.add_argument("--format", choices=("text", "json"), default="text")
+    p.set_defaults(func=cmd_suggest)
+
+    bank = sub.add_parser("bank", help="the experience bank of motifs: mine it by rewinding operators, browse it")
+    bank_sub = bank.add_subparsers(dest="bank_command", required=True)
+    p = bank_sub.add_parser("mine", help="rewind operators (default: the project's examples) and record what hurts")
+    p.add_argument("paths", nargs="*", metavar="OPDIR")
+    p.add_argument("--motif", action="append", help="only this motif (repeatable; default: all)")
+    p.add_argument("--out", metavar="FILE.json", help="the bank to add to (default: the user's bank in the cache)")
+    p.add_argument("--replace", action="store_true", help="write exactly what this run mined, dropping the rest")
+    p.add_argument("--device", default="emulator", help=f"device to measure on: {', '.join(DEVICES)}")
+    p.add_argument("--chip", default=None, help=f"chip name ({', '.join(builtin_chips())}) or a JSON file")
+    p.add_argument("--timeout", type=float, default=60.0)
+    p.add_argument("--no-cache", action="store_true", help="do not read or write the persistent results cache")
+    p.add_argument("--verbose", "-v", action="store_true", help="print each rewind as it runs")
+    p.add_argument("--format", choices=("text", "json"), default="text")
+    p.set_defaults(func=cmd_bank_mine)
+    for name, helptext, func in (
+        ("list", "every motif with its evidence", cmd_bank_list),
+        ("show", "one motif: its trajectories and a before/after example", cmd_bank_show),
+    ):
+        p = bank_sub.add_parser(name, help=helptext)
+        if name == "show":
+            p.add_argument("motif", metavar="MOTIF")
+        p.add_argument("--bank", metavar="FILE.json", help="read this bank instead of the shipped and the user's")
+        p.add_argument("--format", choices=("text", "json"), default="text")
+        p.set_defaults(func=func)
 
     p = sub.add_parser("serve", help="run the language server (LSP over stdio, or websockets with --ws)")
     p.add_argument("--ws", type=int, metavar="PORT", help="serve websockets on 127.0.0.1:PORT instead of stdio")

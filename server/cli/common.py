@@ -44,3 +44,22 @@ def device_from_args(args: argparse.Namespace) -> Device:
         return make_device(args.device, chip=args.chip, timeout_s=args.timeout)
     except ValueError as exc:
         raise TilewiseError("--device", 0, str(exc)) from None
+
+
+def selected_cases(op, args: argparse.Namespace, arrays) -> list:
+    """The cases the flags choose: the manifest's (`--case` picks some; all by default), or, with any of
+    --shape/--dtype/--attr/--input, the one case they describe."""
+    from server.cases import build_case
+
+    names = args.case if isinstance(args.case, list) else ([args.case] if args.case else [])
+    if op.manifest and op.manifest.cases and not (args.shape or args.dtype or args.attr or arrays):
+        return [op.manifest.case(name) for name in names] if names else list(op.manifest.cases)
+    if len(names) > 1:
+        raise TilewiseError(
+            "--case",
+            0,
+            "give one --case with --shape/--dtype/--attr/--input (they describe "
+            "one case), or drop those flags to use several cases",
+        )
+    args.case = names[0] if names else None
+    return [build_case(op, args, arrays)]

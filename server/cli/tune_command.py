@@ -9,7 +9,7 @@ from dataclasses import asdict
 
 from analysis.errors import TilewiseError
 from analysis.operator import Operator, load_operator
-from server.cli.common import device_from_args, err, escape, out, problem_line, rel
+from server.cli.common import device_from_args, err, escape, out, problem_line, rel, selected_cases
 
 
 def cmd_tune(args: argparse.Namespace) -> int:
@@ -17,7 +17,7 @@ def cmd_tune(args: argparse.Namespace) -> int:
 
     from search.cache import ResultsCache, default_results_path
     from search.tuner import Tuner
-    from server.cases import build_case, input_arrays, load_arrays
+    from server.cases import input_arrays, load_arrays
 
     try:
         device = device_from_args(args)
@@ -25,18 +25,7 @@ def cmd_tune(args: argparse.Namespace) -> int:
         for p in op.problems:
             err.print(problem_line(p), markup=False)
         arrays = load_arrays(args.input)
-        if op.manifest and op.manifest.cases and not (args.shape or args.dtype or args.attr or arrays):
-            cases = [op.manifest.case(name) for name in args.case] if args.case else list(op.manifest.cases)
-        else:  # the flags describe one case: tune that one
-            if args.case and len(args.case) > 1:
-                raise TilewiseError(
-                    "--case",
-                    0,
-                    "give one --case with --shape/--dtype/--attr/--input (they describe "
-                    "one case), or drop those flags to tune several cases",
-                )
-            args.case = args.case[0] if args.case else None
-            cases = [build_case(op, args, arrays)]
+        cases = selected_cases(op, args, arrays)
         cache = None if args.no_cache else ResultsCache(default_results_path())
         tuner = Tuner(
             op,

@@ -1,0 +1,185 @@
+"""Suggest motifs for the kernel at hand: retrieve the ones whose slow pattern is present, rank them by their
+evidence (the bank's trajectories, those from kernels with the same bottleneck first), and, on request, verify each
+deterministic rewrite on the device.
+
+Retrieval is structural first: a motif is suggested only where its detector (analysis/motifs) finds the pattern it
+removes. The profile decides the order: a motif whose evidence comes from kernels bound by the same pipe as this
+one's counts fully, one whose evidence comes only from other bottlenecks counts at PROFILE_MISMATCH of its gain. A
+motif the bank has no evidence for is still shown (the detector found the pattern) but ranked last, with no gain
+claimed. Verification applies the edits to the texts in memory (never the files), runs every case before and after,
+and reports what the emulator measured (search/verify_fix.py).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+from analysis.findings import Fix, TextEdit
+from analysis.manifest import Case
+from analysis.motifs import MOTIFS, MotifContext, Site
+from analysis.operator import Operator
+from device.protocol import Device, Measurement
+from search.bank.features import profile
+from search.bank.store import BankFile, Evidence, Profile, evidence
+from search.verify_fix import FixVerdict, failure_text, verify_fix
+
+PROFILE_MISMATCH = 0.5  # the share of a gain counted when no trajectory shares this kernel's bottleneck
+
+
+@dataclass
+class Verified:
+    correct: bool
+    time_us: float | None
+    speedup: float | None
+    error: str | None
+    message: str
+
+    @classmethod
+    def of(cls, verdict: FixVerdict) -> Verified:
+        after = sum(c.after_us or 0.0 for c in verdict.cases if c.correct) if verdict.correct else None
+        error = None
+        if not verdict.correct:
+            bad = next((c for c in verdict.cases if c.correct is False or c.detail), None)
+            error = bad.detail if bad is not None else "not verified"
+        return cls(verdict.correct, after, verdict.speedup, error, verdict.message())
+
+
+@dataclass
+class Suggestion:
+    motif: str
+    title: str
+    score: float
+    why: str
+    expected_speedup: float | None  # from the evidence; None when the bank has none for this motif
+    sites: list[Site]
+    edits: list[TextEdit] | None
+    evidence: Evidence | None = None
+    verified: Verified | None = None
+
+    def evidence_title(self) -> str:
+        """The code action's title: the motif with its evidence ("...: median 1.40x on 9 rewound kernels")."""
+        if self.evidence is None or not self.evidence.count:
+            return f"{self.title} (no measured evidence yet)"
+        return f"{self.title}: {self.evidence.summary()}"
+
+
+@dataclass
+class SuggestResult:
+    operator: str
+    profile: Profile | None
+    runs: list[tuple[Case, Measurement]] = field(default_factory=list)
+    suggestions: list[Suggestion] = field(default_factory=list)
+    problems: list[str] = field(default_factory=list)
+
+
+def _merged_edits(sites: list[Site]) -> list[TextEdit] | None:
+    """The edits of every site that has them, without duplicates or overlaps (the first site's edit wins)."""
+    edits: list[TextEdit] = []
+    for site in sites:
+        for e in site.edits or []:
+            key = (e.file, e.start, e.end)
+            if any((o.file, o.start, o.end) == key for o in edits):
+                continue
+            if any(o.file == e.file and o.start < e.end and e.start < o.end for o in edits):
+                continue
+            edits.append(e)
+    return edits or None
+
+
+def expected_gain(ev: Evidence | None, bottleneck: str | None) -> tuple[float | None, float, str]:
+    """(expected speedup, how much of it the profile lets count, the evidence in words)."""
+    if ev is None or not ev.count:
+        return None, 0.0, "The bank has no measured trajectory for this motif yet."
+    same = ev.for_bottleneck(bottleneck)
+    pool = same or ev.trajectories
+    gain = math.exp(sorted(math.log(t.speedup) for t in pool)[len(pool) // 2])
+    if same:
+        share = 1.0
+        fit = f"{len(same)} of them bound by {bottleneck.upper() if bottleneck else '?'} like this kernel"
+    else:
+        share = PROFILE_MISMATCH
+        seen = ", ".join(sorted(b.upper() for b in ev.bottlenecks))
+        fit = f"none bound by {bottleneck.upper() if bottleneck else 'the same pipe'} (they were {seen})"
+    return gain, share, f"Evidence: {ev.summary()}; {fit}."
+
+
+def retrieve(
+    op: Operator, bank: BankFile, *, bottleneck: str | None = None, chip=None, ctx: MotifContext | None = None
+) -> list[Suggestion]:
+    """Every motif whose slow pattern is in the kernel, ranked (no device needed: the editor calls this)."""
+    ctx = ctx or MotifContext(op, chip)
+    evidences = evidence(bank)
+    found: list[Suggestion] = []
+    for motif in MOTIFS.values():
+        try:
+            sites = motif.detect(ctx)
+        except Exception:  # noqa: BLE001 - one detector tripping on unusual code must not hide the others
+            continue
+        if not sites:
+            continue
+        ev = evidences.get(motif.id)
+        gain, share, words = expected_gain(ev, bottleneck)
+        score = math.log(gain) * share if gain else 0.0
+        if score <= 0:
+            score = 1e-6 * len(sites)
+        found.append(
+            Suggestion(
+                motif=motif.id,
+                title=motif.title,
+                score=round(score, 6),
+                why=f"{sites[0].why} {words}",
+                expected_speedup=round(gain, 3) if gain else None,
+                sites=sites,
+                edits=_merged_edits(sites),
+                evidence=ev,
+            )
+        )
+    found.sort(key=lambda s: (-s.score, s.motif))
+    return found
+
+
+def suggest(
+    op: Operator,
+    device: Device,
+    bank: BankFile,
+    cases: list[Case],
+    *,
+    top: int = 5,
+    verify: bool = False,
+    seed: int = 0,
+    golden: str | None = None,
+    on_verified=None,
+) -> SuggestResult:
+    """Profile `op` on its cases, retrieve and rank the motifs that fit, and verify the top ones' rewrites when
+    asked (`on_verified(suggestion)` is called as each result comes in)."""
+    result = SuggestResult(op.model.operator or str(op.project.root), None)
+    for case in cases:
+        m = device.run(op, case, seed=seed, golden=golden)
+        result.runs.append((case, m))
+        if not m.ok or m.correct is False:
+            result.problems.append(f"case {case.name} fails as it is ({failure_text(m)}): fix it before optimising")
+    result.profile = profile(result.runs) if result.runs else None
+    bottleneck = result.profile.bottleneck if result.profile else None
+    result.suggestions = retrieve(op, bank, bottleneck=bottleneck, chip=device.chip)[: max(top, 0)]
+    if verify:
+        for s in result.suggestions:
+            if s.edits is None:
+                continue
+            motif = MOTIFS[s.motif]
+            verdict = verify_fix(
+                op, Fix(title=s.title, edits=s.edits), device, cases, seed=seed, kinds=list(motif.kinds)
+            )
+            s.verified = Verified.of(verdict)
+            if on_verified is not None:
+                on_verified(s)
+        # verified results first by what they measured; then the rest by their evidence
+        result.suggestions.sort(key=_verified_order)
+    return result
+
+
+def _verified_order(s: Suggestion) -> tuple[int, float, float]:
+    v = s.verified
+    if v is not None and v.correct and v.speedup:
+        return (0, -v.speedup, -s.score)
+    return (1 if v is None else 2, 0.0, -s.score)
