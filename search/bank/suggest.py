@@ -150,9 +150,11 @@ def suggest(
     seed: int = 0,
     golden: str | None = None,
     on_verified=None,
+    cancelled=None,
 ) -> SuggestResult:
     """Profile `op` on its cases, retrieve and rank the motifs that fit, and verify the top ones' rewrites when
-    asked (`on_verified(suggestion)` is called as each result comes in)."""
+    asked (`on_verified(suggestion)` is called as each result comes in; `cancelled()` returning True stops before
+    the next verification, keeping the results already in)."""
     result = SuggestResult(op.model.operator or str(op.project.root), None)
     for case in cases:
         m = device.run(op, case, seed=seed, golden=golden)
@@ -164,6 +166,8 @@ def suggest(
     result.suggestions = retrieve(op, bank, bottleneck=bottleneck, chip=device.chip)[: max(top, 0)]
     if verify:
         for s in result.suggestions:
+            if cancelled is not None and cancelled():
+                break
             if s.edits is None:
                 continue
             motif = MOTIFS[s.motif]
