@@ -13,7 +13,9 @@ and reports what the emulator measured (search/verify_fix.py).
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 from analysis.findings import Fix, TextEdit
 from analysis.manifest import Case
@@ -34,15 +36,22 @@ class Verified:
     speedup: float | None
     error: str | None
     message: str
+    before_us: float | None = None  # the kernel as it is, summed over the same cases as time_us
 
     @classmethod
     def of(cls, verdict: FixVerdict) -> Verified:
         after = sum(c.after_us or 0.0 for c in verdict.cases if c.correct) if verdict.correct else None
+        before = sum(c.before_us or 0.0 for c in verdict.cases if c.correct) if verdict.correct else None
         error = None
         if not verdict.correct:
             bad = next((c for c in verdict.cases if c.correct is False or c.detail), None)
             error = bad.detail if bad is not None else "not verified"
-        return cls(verdict.correct, after, verdict.speedup, error, verdict.message())
+        return cls(verdict.correct, after, verdict.speedup, error, verdict.message(), before)
+
+    @property
+    def faster(self) -> bool:
+        """Correct and measured faster than the kernel as it is: the only result offered as a win."""
+        return self.correct and self.speedup is not None and self.speedup > 1.0
 
 
 @dataclass
@@ -180,6 +189,36 @@ def suggest(
         # verified results first by what they measured; then the rest by their evidence
         result.suggestions.sort(key=_verified_order)
     return result
+
+
+def suggestion_json(s: Suggestion, rel: Callable[[str], str] = str) -> dict[str, Any]:
+    """One suggestion as `tilewise suggest --format json` and the editor's `tilewise/verifySuggestions` give it;
+    `rel` writes its paths (relative to the working directory for the CLI)."""
+    v = s.verified
+    return {
+        "motif": s.motif,
+        "title": s.title,
+        "score": s.score,
+        "why": s.why,
+        "expected_speedup": s.expected_speedup,
+        "sites": [{"file": rel(x.file), "line": x.line, "end_line": x.end_line} for x in s.sites],
+        "edits": None
+        if s.edits is None
+        else [
+            {
+                "file": rel(e.file),
+                "start_line": e.line,
+                "start_col": e.col,
+                "end_line": e.end_line,
+                "end_col": e.end_col,
+                "new_text": e.new_text,
+            }
+            for e in s.edits
+        ],
+        "verified": None
+        if v is None
+        else {"correct": v.correct, "time_us": v.time_us, "speedup": v.speedup, "error": v.error},
+    }
 
 
 def _verified_order(s: Suggestion) -> tuple[int, float, float]:

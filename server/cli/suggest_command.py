@@ -59,6 +59,8 @@ def cmd_suggest(args: argparse.Namespace) -> int:
 
 
 def _json(result) -> dict:
+    from search.bank.suggest import suggestion_json
+
     prof = result.profile
     return {
         "operator": result.operator,
@@ -71,38 +73,7 @@ def _json(result) -> dict:
                 for c, m in result.runs
             ],
         },
-        "suggestions": [
-            {
-                "motif": s.motif,
-                "title": s.title,
-                "score": s.score,
-                "why": s.why,
-                "expected_speedup": s.expected_speedup,
-                "sites": [{"file": rel(x.file), "line": x.line, "end_line": x.end_line} for x in s.sites],
-                "edits": [
-                    {
-                        "file": rel(e.file),
-                        "start_line": e.line,
-                        "start_col": e.col,
-                        "end_line": e.end_line,
-                        "end_col": e.end_col,
-                        "new_text": e.new_text,
-                    }
-                    for e in s.edits
-                ]
-                if s.edits is not None
-                else None,
-                "verified": {
-                    "correct": s.verified.correct,
-                    "time_us": s.verified.time_us,
-                    "speedup": s.verified.speedup,
-                    "error": s.verified.error,
-                }
-                if s.verified is not None
-                else None,
-            }
-            for s in result.suggestions
-        ],
+        "suggestions": [suggestion_json(s, rel) for s in result.suggestions],
     }
 
 

@@ -1,5 +1,6 @@
 """An operator's diagnostics, rebuilt from the *current* analysis each time they are published: lint findings and
-problems, and run and tune results as editor items (a diagnostic, and for a tune an "Apply" action).
+problems, and run and tune results as editor items (a diagnostic, and for a tune an "Apply" action), and the
+motif rewrites verified on the emulator (an "Apply (measured ...)" action only for one that was correct and faster).
 
 A tuned configuration is kept as data (knob values and times), not as ranges: placing it on the knobs' literals of
 the latest analysis keeps it on the right lines while the user edits, and drops a knob once its literal already
@@ -93,6 +94,63 @@ def _capped_queries(analysis, best: BestConfig) -> list:
     return out
 
 
+MOTIF_SOURCE = "tilewise motifs"
+
+
+def motif_message(title: str, v) -> str:
+    """What the emulator measured of a motif's rewrite on this kernel (`v`: search.bank.suggest.Verified)."""
+    figures = f" ({v.before_us:.1f} µs -> {v.time_us:.1f} µs)" if v.before_us and v.time_us else ""
+    if v.faster:
+        return f"Verified on the emulator: {title}: measured {v.speedup:.2f}x on this kernel{figures}"
+    if v.correct:
+        measured = f"measured {v.speedup:.2f}x" if v.speedup else "no timing"
+        return (
+            f"Verified on the emulator: {title}: still correct but not faster on this kernel ({measured}{figures}); "
+            "not offered as an optimisation"
+        )
+    return f"Tried on the emulator: {title}: {v.error or v.message}. Not offered: it did not hold on this kernel"
+
+
+def motif_items(session: OperatorSession, analysis: Analysis) -> list[EditorItem]:
+    """A diagnostic on the first site line of each motif verified on exactly the current sources, with an "Apply
+    (measured ...)" action when its rewrite was correct and faster; a wrong or slower one gets none."""
+    items = []
+    for stored in session.motifs.values():
+        s = stored.suggestion
+        v = s.verified
+        if stored.sources != analysis.sources_hash or v is None or not s.sites:
+            continue
+        site = s.sites[0]
+        sf = analysis.op.sources.get(site.file)
+        if sf is None or site.line > sf.line_count():
+            continue
+        diagnostic = types.Diagnostic(
+            range=_line_range(sf, site.line),
+            message=motif_message(s.title, v),
+            severity=types.DiagnosticSeverity.Information if v.correct else types.DiagnosticSeverity.Warning,
+            source=MOTIF_SOURCE,
+            code=s.motif,
+        )
+        action = None
+        if v.faster and s.edits:
+            fix = Fix(title=f"Apply (measured {v.speedup:.2f}x on this kernel): {s.title}", edits=s.edits)
+            action = types.CodeAction(
+                title=fix.title,
+                kind=types.CodeActionKind.QuickFix,
+                diagnostics=[diagnostic],
+                edit=workspace_edit(analysis.op.sources, fix),
+            )
+        items.append(EditorItem(site.file, diagnostic, action))
+    return items
+
+
+def _line_range(sf, line: int) -> types.Range:
+    """The text of a 1-based line, without its indentation."""
+    text = sf.line_text(line)
+    start = sf.offset_of_line_col(line, len(text) - len(text.lstrip()) + 1)
+    return lsp_range(sf, start, sf.offset_of_line_col(line, len(text) + 1))
+
+
 def run_error_items(analysis, measurement) -> list[EditorItem]:
     """A run's compile or sanitizer error as an Error diagnostic at the user's line, and its sanitizer warnings (an
     unaligned copy's dropped tail, a race) as Warning diagnostics at theirs."""
@@ -109,13 +167,10 @@ def _run_item(analysis, e, severity: types.DiagnosticSeverity) -> EditorItem | N
     sf = analysis.op.sources[e.file]
     if e.line > sf.line_count():
         return None
-    line = sf.line_text(e.line)
-    start = sf.offset_of_line_col(e.line, len(line) - len(line.lstrip()) + 1)
-    end = sf.offset_of_line_col(e.line, len(line) + 1)
     return EditorItem(
         e.file,
         types.Diagnostic(
-            range=lsp_range(sf, start, end),
+            range=_line_range(sf, e.line),
             message=f"{e.kind}: {e.message}",
             severity=severity,
             source="tilewise emulator",
@@ -147,7 +202,11 @@ def finding_message(session: OperatorSession, analysis: Analysis, finding: Findi
 
 
 def editor_items(session: OperatorSession, analysis: Analysis) -> list[EditorItem]:
-    return tuned_items(analysis, session.tuned) + run_error_items(analysis, session.last_run)
+    return (
+        tuned_items(analysis, session.tuned)
+        + run_error_items(analysis, session.last_run)
+        + motif_items(session, analysis)
+    )
 
 
 def diagnostics_by_file(session: OperatorSession, analysis: Analysis) -> dict[str, list[types.Diagnostic]]:

@@ -12,13 +12,24 @@ import contextlib
 import gc
 import logging
 import threading
+from collections.abc import Callable
 
 from lsprotocol import types
 from pygls.lsp.server import LanguageServer
 
 from device.protocol import Device
 from device.registry import make_device
-from server.lsp.features import code_actions, code_lens, config, definition, documents, hover, requests, verify
+from server.lsp.features import (
+    code_actions,
+    code_lens,
+    config,
+    definition,
+    documents,
+    hover,
+    motifs,
+    requests,
+    verify,
+)
 from server.lsp.results import diagnostics_by_file
 from server.lsp.state import (
     Analysis,
@@ -34,16 +45,23 @@ from server.lsp.state import (
 log = logging.getLogger("tilewise.lsp")
 FACTS_DELAY_S = 1.0
 
+# What a feature adds to another's answers without importing it (LSP allows one handler per method): code actions
+# for (session, analysis, path, requested range), and hover Markdown for (session, analysis, path, byte offset).
+ActionProvider = Callable[[OperatorSession, Analysis, str, types.Range], list[types.CodeAction]]
+HoverProvider = Callable[[OperatorSession, Analysis, str, int], str | None]
+
 
 class TilewiseServer(LanguageServer):
     """The server and the services its features use: analyses per operator (`analysis_for`, `schedule`), and
     `publish`, the one place diagnostics are sent from. Features register handlers and call these; none imports
-    another."""
+    another: one that adds to another's answers (code actions, hovers) registers a provider here instead."""
 
     def __init__(self) -> None:
         super().__init__("tilewise", "0.1.0")
         self.state = ServerState()
         self._collections = 0
+        self.action_providers: list[ActionProvider] = []
+        self.hover_providers: list[HoverProvider] = []
 
     def session(self, root: str) -> OperatorSession:
         return self.state.session(root)
@@ -235,7 +253,7 @@ class TilewiseServer(LanguageServer):
 
 def create_server() -> TilewiseServer:
     server = TilewiseServer()
-    for feature in (documents, code_actions, hover, code_lens, definition, requests, config, verify):
+    for feature in (documents, code_actions, hover, code_lens, definition, requests, config, verify, motifs):
         feature.register(server)
     warm_up(server)
     return server

@@ -28,9 +28,11 @@ from analysis.project import locate
 from analysis.rules import RuleContext
 from analysis.source import SourceFile
 from search.cache import BestConfig
+from server.lsp.bank import BankCache, StoredRun, motif_suggestions
 
 if TYPE_CHECKING:
     from device.protocol import Measurement
+    from search.bank.suggest import Suggestion
     from search.verify_fix import FixVerdict
 
 log = logging.getLogger("tilewise.lsp")
@@ -96,6 +98,7 @@ class Analysis:
     findings: list[Finding]
     version: int
     context: RuleContext  # the rules' view (chip, data flow, tensor types), kept for hovers
+    suggestions: list[Suggestion] = field(default_factory=list)  # the motifs that fit (server/lsp/bank.py)
 
     @cached_property
     def sources_hash(self) -> str:
@@ -125,6 +128,15 @@ class VerifiedFix:
 
     sources: str  # search.cache.source_hash of the operator's texts
     verdict: FixVerdict
+
+
+@dataclass
+class VerifiedMotif:
+    """A motif's rewrite verified on the emulator (`tilewise/verifySuggestions`), for the sources it ran on: stale
+    once they change, like VerifiedFix. `suggestion.verified` holds what was measured."""
+
+    sources: str  # search.cache.source_hash of the operator's texts
+    suggestion: Suggestion
 
 
 @dataclass(frozen=True)
@@ -157,6 +169,8 @@ class OperatorSession:
     facts: StoredFacts | None = None  # what the last runs of its cases showed
     facts_job: asyncio.Task | None = None  # the running job that runs its cases for facts
     facts_again: bool = False  # saved during the facts job: run the cases once more after it
+    motifs: dict[str, VerifiedMotif] = field(default_factory=dict)  # motif id -> its verified rewrite
+    runs: dict[str, StoredRun] = field(default_factory=dict)  # case -> its last run, to learn from the next
 
 
 @dataclass(frozen=True, slots=True)
@@ -169,6 +183,7 @@ class OperatorSnapshot:
     texts: Mapping[str, str]
     settings: Settings
     facts: StoredFacts | None
+    bottleneck: str | None = None  # the pipe that bound the last run, which ranks the motifs
 
 
 @dataclass
@@ -177,6 +192,7 @@ class ServerState:
     operators: dict[str, OperatorSession] = field(default_factory=dict)  # operator root -> its session
     sources: dict[str, SourceFile] = field(default_factory=dict)  # parsed open documents, reused incrementally
     version: int = 0
+    banks: BankCache = field(default_factory=BankCache)  # the experience banks, read again when the user's changes
     _loaded_chip: tuple[str, Chip] | None = None
 
     def session(self, root: str) -> OperatorSession:
@@ -189,7 +205,14 @@ class ServerState:
     def snapshot(self, root: str, texts: dict[str, str]) -> OperatorSnapshot:
         """An immutable view of the operator at `root` for a worker thread, with the open documents' `texts`."""
         session = self.operators.get(root)
-        return OperatorSnapshot(root, MappingProxyType(dict(texts)), self.settings, session.facts if session else None)
+        last = session.last_run if session else None
+        return OperatorSnapshot(
+            root,
+            MappingProxyType(dict(texts)),
+            self.settings,
+            session.facts if session else None,
+            last.bottleneck if last is not None else None,
+        )
 
     def change_settings(self, new: Settings) -> None:
         """New settings: what they make stale in every session is dropped (each is analysed again after)."""
@@ -223,13 +246,17 @@ class ServerState:
                 raise Superseded
             stored = snap.facts
             facts = moved(stored.facts, stored.texts, {p: sf.text for p, sf in op.sources.items()}) if stored else None
-            context = RuleContext(op.model, op.sources, self._chip(snap.settings.chip), facts)
+            chip = self._chip(snap.settings.chip)
+            context = RuleContext(op.model, op.sources, chip, facts)
             findings = lint(op, context=context)
             # Hovers read these later on the event loop; computing them here keeps every use of the sources'
             # per-chunk memory (which the next analysis updates) under this lock.
             context.flow, context.tensor_types, context.param_vars  # noqa: B018
+            if superseded is not None and superseded.is_set():
+                raise Superseded
+            suggestions = motif_suggestions(op, findings, chip, self.banks, snap.bottleneck)
             self.version += 1
-            return Analysis(op, findings, self.version, context)
+            return Analysis(op, findings, self.version, context, suggestions)
 
     def _chip(self, name: str) -> Chip:
         """The chip of the settings, read once per setting rather than on every keystroke (under the lock)."""

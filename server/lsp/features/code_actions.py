@@ -1,8 +1,10 @@
 """Code actions: "Apply" for a fix its rule proved safe; "Verify on the emulator" for one it could not prove (and,
-once verified on the current sources, "Apply (verified ...)" when it held); and "Apply tuned tiling"."""
+once verified on the current sources, "Apply (verified ...)" when it held); "Apply tuned tiling"; and what other
+features provide (TilewiseServer.action_providers: the motifs')."""
 
 from __future__ import annotations
 
+import logging
 from typing import TYPE_CHECKING
 
 from lsprotocol import types
@@ -15,6 +17,8 @@ from server.lsp.state import Analysis, OperatorSession, uri_to_path
 
 if TYPE_CHECKING:
     from server.lsp.server import TilewiseServer
+
+log = logging.getLogger("tilewise.lsp")
 
 
 def _overlaps(a: types.Range, b: types.Range) -> bool:
@@ -83,4 +87,9 @@ def register(server: TilewiseServer) -> None:
         for item in editor_items(session, analysis):
             if item.action is not None and item.file == path and _overlaps(item.diagnostic.range, params.range):
                 actions.append(item.action)
+        for provide in ls.action_providers:  # other features' actions (the motifs'), isolated from these
+            try:
+                actions.extend(provide(session, analysis, path, params.range))
+            except Exception:
+                log.exception("a code action provider failed")
         return actions

@@ -1,4 +1,5 @@
-"""Code lens on the kernel entry: Run on emulator, Tune tiling, and the last result."""
+"""Code lens on the kernel entry: Run on emulator, Tune tiling, Verify suggestions (the motifs that fit, on the
+emulator), and the last result."""
 
 from __future__ import annotations
 
@@ -39,6 +40,9 @@ def register(server: TilewiseServer) -> None:
                     range=rng, command=types.Command(title="Tune tiling", command="tilewise.tune", arguments=args)
                 )
             )
+            if analysis.suggestions:  # only when a motif's slow pattern is in the kernel
+                verify = types.Command(title="Verify suggestions", command="tilewise.verifySuggestions", arguments=args)
+                lenses.append(types.CodeLens(range=rng, command=verify))
             last = session.last_run
             if last is not None and last.time_us is not None:
                 title = f"last: {last.time_us:.1f} µs"

@@ -3,10 +3,12 @@ run time, and the last run's measured figures for its line), a knob (value and s
 UB use), a tiling field (type and the value the host sets).
 
 An adapter: the facts and their Markdown come from `analysis.explain` and `analysis.explain_markdown` (and the
-server state's last run); this module only finds what the cursor is on and wraps the text in an LSP Hover."""
+server state's last run); this module only finds what the cursor is on and wraps the text in an LSP Hover, after
+which come the texts other features provide (TilewiseServer.hover_providers: a motif's example)."""
 
 from __future__ import annotations
 
+import logging
 from typing import TYPE_CHECKING
 
 from lsprotocol import types
@@ -22,6 +24,8 @@ from server.lsp.handlers import safe
 
 if TYPE_CHECKING:
     from server.lsp.server import TilewiseServer
+
+log = logging.getLogger("tilewise.lsp")
 
 __all__ = ["describe", "register"]
 
@@ -63,8 +67,16 @@ def register(server: TilewiseServer) -> None:
     @safe(None)
     async def hover(ls: TilewiseServer, params: types.HoverParams) -> types.Hover | None:
         at = await ls.analysis_at(params.text_document.uri, params.position)
-        run = ls.session(str(at[0].op.project.root)).run_lines if at else None
-        text = describe(*at, run=run) if at else None
-        if text is None:
+        if at is None:
+            return None
+        session = ls.session(str(at[0].op.project.root))
+        parts = [describe(*at, run=session.run_lines)]
+        for provide in ls.hover_providers:  # other features' text (the motifs' examples), isolated from this
+            try:
+                parts.append(provide(session, *at))
+            except Exception:
+                log.exception("a hover provider failed")
+        text = "\n\n---\n\n".join(p for p in parts if p)
+        if not text:
             return None
         return types.Hover(contents=types.MarkupContent(kind=types.MarkupKind.Markdown, value=text))

@@ -1,17 +1,20 @@
 """Custom requests `tilewise/run` and `tilewise/tune`: long jobs as requests so `$/cancelRequest` cancels them
 (pygls does not cancel executeCommand handlers). Both report `window/workDoneProgress`. A tune streams each
 improvement as an Information diagnostic on the knob's literal, with an "Apply" code action; a run's compile or
-sanitizer error appears as an Error diagnostic at the user's line."""
+sanitizer error appears as an Error diagnostic at the user's line. A run of a case that follows an earlier run of
+it on other sources may teach the user's experience bank (server/lsp/bank.py), in the background."""
 
 from __future__ import annotations
 
 import asyncio
+import logging
 import threading
 from typing import TYPE_CHECKING, Any
 
 from analysis.model_error import likely_range
 from device.sites import per_line
 from search.cache import BestConfig
+from server.lsp.bank import StoredRun, learn_from_user
 from server.lsp.params import RunParams, TuneParams, validated
 from server.lsp.progress import end as _end
 from server.lsp.progress import report as _report
@@ -20,6 +23,9 @@ from server.lsp.state import Analysis, RunLines, uri_to_path
 
 if TYPE_CHECKING:
     from server.lsp.server import TilewiseServer
+
+log = logging.getLogger("tilewise.lsp")
+_learning: set[asyncio.Future] = set()  # the background learning jobs, held until they end
 
 
 def _cases(op, name: str | None) -> list:
@@ -44,6 +50,7 @@ def register(server: TilewiseServer) -> None:
         op = analysis.op
         root = str(op.project.root)
         cases = _cases(op, params.case)
+        texts = {p: sf.text for p, sf in op.sources.items()}  # as the run starts: what it measures
         token = await _progress(ls, f"Running {op.model.operator} on the emulator", params.work_done_token)
         device = ls.device(timeout_s=params.timeout)
         _report(ls, token, f"case {cases[0].name}")
@@ -64,6 +71,7 @@ def register(server: TilewiseServer) -> None:
         else:  # no per-line figures (a kernel-invocation program, or a run that never reached the kernel)
             session.run_lines = None  # an older run's would pass for this one's
         ls.publish(root, analysis)
+        _learn(ls, root, cases[0], StoredRun(texts, m))
         _end(ls, token, f"{m.time_us:.1f} µs" if m.time_us is not None else (m.error.kind if m.error else "done"))
         span = likely_range(m.time_us)
         return {**m.model_dump(mode="json"), "time_range_us": list(span) if span else None}
@@ -123,6 +131,26 @@ def register(server: TilewiseServer) -> None:
         result = tuner.result()
         _end(ls, token, f"best {result.best_us:.1f} µs ({result.speedup:.2f}x)" if result.speedup else "done")
         return result.model_dump(mode="json", exclude={"space"})
+
+
+def _learn(ls: TilewiseServer, root: str, case, run: StoredRun) -> None:
+    """Keep this run to compare the next one of its case with; when an earlier run of the case on other sources is
+    held, learn from the two on a worker thread (a correct, faster run after the user's edit joins their bank)."""
+    session = ls.session(root)
+    earlier = session.runs.get(case.name)
+    session.runs[case.name] = run
+    if earlier is None or earlier.texts == run.texts:
+        return
+    settings = ls.state.settings
+    try:
+        job = asyncio.ensure_future(
+            asyncio.to_thread(learn_from_user, root, earlier, run, case, device=settings.device, chip=settings.chip)
+        )
+    except Exception:  # learning never fails the run
+        log.exception("could not start learning from the runs of %s", root)
+        return
+    _learning.add(job)
+    job.add_done_callback(_learning.discard)
 
 
 def _progress_text(ev) -> str:
