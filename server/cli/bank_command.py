@@ -143,13 +143,16 @@ def cmd_bank_list(args: argparse.Namespace) -> int:
         err.print(p, markup=False)
     evs = evidence(bank)
     rows: list[dict[str, Any]] = []
-    for motif in MOTIFS.values():
-        ev = evs.get(motif.id)
+    # the registry's motifs, then what only the user's wins taught (user-edit: no detector, a diff to read)
+    named = [(m.id, m.title, m.removes) for m in MOTIFS.values()]
+    named += [(m, "Your own edits that made a kernel faster", "-") for m in sorted(set(evs) - set(MOTIFS))]
+    for motif_id, title, removes in named:
+        ev = evs.get(motif_id)
         rows.append(
             {
-                "motif": motif.id,
-                "title": motif.title,
-                "removes": motif.removes,
+                "motif": motif_id,
+                "title": title,
+                "removes": removes,
                 "trajectories": ev.count if ev else 0,
                 "median_speedup": round(ev.median, 3) if ev else None,
                 "range": [round(ev.low, 3), round(ev.high, 3)] if ev else None,
@@ -175,10 +178,6 @@ def cmd_bank_show(args: argparse.Namespace) -> int:
     from analysis.motifs import MOTIFS
     from search.bank.store import evidence
 
-    motif = MOTIFS.get(args.motif)
-    if motif is None:
-        err.print(f"error: unknown motif '{args.motif}'; motifs are: {', '.join(MOTIFS)}", markup=False)
-        return 2
     try:
         bank, problems = _load(args)
     except TilewiseError as exc:
@@ -186,21 +185,29 @@ def cmd_bank_show(args: argparse.Namespace) -> int:
         return 2
     for p in problems:
         err.print(p, markup=False)
-    ev = evidence(bank).get(motif.id)
+    evs = evidence(bank)
+    motif = MOTIFS.get(args.motif)
+    if motif is None and args.motif not in evs:
+        known = list(MOTIFS) + sorted(set(evs) - set(MOTIFS))
+        err.print(f"error: unknown motif '{args.motif}'; motifs are: {', '.join(known)}", markup=False)
+        return 2
+    title = motif.title if motif else "Your own edits that made a kernel faster"
+    removes = motif.removes if motif else "-"
+    ev = evs.get(args.motif)
     example = ev.best_example() if ev else None
     if args.format == "json":
         data = {
-            "motif": motif.id,
-            "title": motif.title,
-            "removes": motif.removes,
+            "motif": args.motif,
+            "title": title,
+            "removes": removes,
             "trajectories": [t.model_dump(mode="json") for t in (ev.trajectories if ev else [])],
             "median_speedup": round(ev.median, 3) if ev else None,
             "example": example.model_dump(mode="json") if example else None,
         }
         print(json.dumps(data, indent=2))
         return 0
-    out.print(f"[bold]{motif.id}[/bold]: {escape(motif.title)}")
-    out.print(f"removes: {escape(motif.removes)}")
+    out.print(f"[bold]{args.motif}[/bold]: {escape(title)}")
+    out.print(f"removes: {escape(removes)}")
     if not ev:
         out.print("evidence: none yet (mine some with `tilewise bank mine`)")
         return 0
