@@ -40,9 +40,8 @@ def register(server: TilewiseServer) -> None:
                     range=rng, command=types.Command(title="Tune tiling", command="tilewise.tune", arguments=args)
                 )
             )
-            if analysis.suggestions:  # only when a motif's slow pattern is in the kernel
-                verify = types.Command(title="Verify suggestions", command="tilewise.verifySuggestions", arguments=args)
-                lenses.append(types.CodeLens(range=rng, command=verify))
+            verify = types.Command(title="Verify suggestions", command="tilewise.verifySuggestions", arguments=args)
+            lenses.append(types.CodeLens(range=rng, command=verify))
             last = session.last_run
             if last is not None and last.time_us is not None:
                 title = f"last: {last.time_us:.1f} µs"

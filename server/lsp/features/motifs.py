@@ -137,6 +137,10 @@ def register(server: TilewiseServer) -> None:
         if not (op.manifest and op.manifest.cases):
             raise ValueError("the operator has no tilewise.toml with shape cases; add one to verify suggestions")
         cases = list(op.manifest.cases)
+        if not analysis.suggestions:  # no motif's slow pattern is in the kernel: nothing to profile or verify
+            message = "no motif fits: none of the slow patterns the bank knows is in this kernel"
+            ls.window_show_message(types.ShowMessageParams(type=types.MessageType.Info, message=message))
+            return {"operator": op.model.operator, "suggestions": [], "problems": []}
         # The job's own copy of the sources: the open documents' parsed files change in place as the user types.
         texts = {p: sf.text for p, sf in op.sources.items()}
         expected = max(len([s for s in analysis.suggestions[: params.top] if s.edits]), 1)
