@@ -9,8 +9,8 @@ Example (slow -> fast): `constexpr uint32_t BLOCK_DIM = 8;` -> `constexpr uint32
 
 from __future__ import annotations
 
-from analysis.motifs._knobs import rewind_knobs
-from analysis.motifs.base import Motif, MotifContext, Rewound, indent_at, line_end, splice
+from analysis.motifs._knobs import rewind_knobs, with_ladder
+from analysis.motifs.base import Motif, MotifContext, Rewound, Site, indent_at, line_end, splice
 from analysis.treeutil import enclosing_statement
 
 _FEW = 8
@@ -37,6 +37,9 @@ class AllCores(Motif):
             out.append(Rewound(self.id, f"{k.target} capped at {few} cores", {k.file: text}, k.file, k.line))
             break
         return out
+
+    def detect(self, ctx: MotifContext) -> list[Site]:
+        return with_ladder(ctx, super().detect(ctx))
 
 
 MOTIF = AllCores(

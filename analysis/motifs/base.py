@@ -53,6 +53,9 @@ class Site:
     edits: list[TextEdit] | None = None
     col: int = 1
     end_col: int = 1
+    # Other values of the same rewrite worth measuring (label, edits): a block count or tile size between the
+    # shipped value and the fix's target. Verification measures each and keeps the fastest correct one.
+    alternatives: list[tuple[str, list[TextEdit]]] = field(default_factory=list)
 
 
 class MotifContext:

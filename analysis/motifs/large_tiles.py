@@ -10,8 +10,8 @@ Example (slow -> fast): `constexpr uint32_t TILE_LENGTH = 512;` -> `constexpr ui
 from __future__ import annotations
 
 from analysis.model import Knob
-from analysis.motifs._knobs import rewind_knobs
-from analysis.motifs.base import Motif, MotifContext, Rewound
+from analysis.motifs._knobs import rewind_knobs, with_ladder
+from analysis.motifs.base import Motif, MotifContext, Rewound, Site
 
 _SHRINK = 8
 _ALIGN_ELEMS = 64  # 32 bytes of int8 .. 256 bytes of fp32: a multiple of 64 elements is aligned for every dtype
@@ -29,6 +29,9 @@ def _smaller(knob: Knob) -> int | None:
 class LargeTiles(Motif):
     def rewind(self, ctx: MotifContext) -> list[Rewound]:
         return rewind_knobs(ctx, self.id, "tile", _smaller)
+
+    def detect(self, ctx: MotifContext) -> list[Site]:
+        return with_ladder(ctx, super().detect(ctx))
 
 
 MOTIF = LargeTiles(

@@ -24,6 +24,7 @@ from analysis.operator import Operator
 from device.protocol import Device, Measurement
 from search.bank.features import profile
 from search.bank.store import BankFile, Evidence, Profile, evidence
+from search.cache import source_hash
 from search.verify_fix import FixVerdict, failure_text, verify_fix
 
 PROFILE_MISMATCH = 0.5  # the share of a gain counted when no trajectory shares this kernel's bottleneck
@@ -165,8 +166,9 @@ def suggest(
     asked (`on_verified(suggestion)` is called as each result comes in; `cancelled()` returning True stops before
     the next verification, keeping the results already in)."""
     result = SuggestResult(op.model.operator or str(op.project.root), None)
+    runs = _MemoDevice(device)  # the kernel as it is runs once per case: the profile, and every verification's "before"
     for case in cases:
-        m = device.run(op, case, seed=seed, golden=golden)
+        m = runs.run(op, case, seed=seed, golden=golden, keep_outputs=True)
         result.runs.append((case, m))
         if not m.ok or m.correct is False:
             result.problems.append(f"case {case.name} fails as it is ({failure_text(m)}): fix it before optimising")
@@ -179,16 +181,69 @@ def suggest(
                 break
             if s.edits is None:
                 continue
-            motif = MOTIFS[s.motif]
-            verdict = verify_fix(
-                op, Fix(title=s.title, edits=s.edits), device, cases, seed=seed, kinds=list(motif.kinds)
-            )
-            s.verified = Verified.of(verdict)
+            _verify(op, s, runs, cases, seed, golden)
             if on_verified is not None:
                 on_verified(s)
         # verified results first by what they measured; then the rest by their evidence
         result.suggestions.sort(key=_verified_order)
     return result
+
+
+def _verify(op: Operator, s: Suggestion, device: Device, cases: list[Case], seed: int, golden: str | None) -> None:
+    """Verify the suggestion's edits, and the site's alternatives (other values of the same knob) when it has them;
+    keep the fastest correct rewrite as the suggestion's edits."""
+    kinds = list(MOTIFS[s.motif].kinds)
+    candidates: list[tuple[str, list[TextEdit]]] = [("", s.edits or [])]
+    if len(s.sites) == 1:
+        candidates += s.sites[0].alternatives
+    best: tuple[Verified, list[TextEdit], str] | None = None
+    for label, edits in candidates:
+        fix = Fix(title=s.title, edits=edits)
+        verified = Verified.of(verify_fix(op, fix, device, cases, seed=seed, kinds=kinds, golden=golden))
+        if best is None or _better(verified, best[0]):
+            best = (verified, edits, label)
+    assert best is not None  # (at least the suggestion's own edits were verified)
+    s.verified, s.edits = best[0], best[1]
+    if best[2] and len(candidates) > 1:
+        s.verified.message += f" Measured {len(candidates)} values; the best is {best[2]}."
+
+
+def _better(a: Verified, b: Verified) -> bool:
+    if a.correct != b.correct:
+        return a.correct
+    return (a.speedup or 0.0) > (b.speedup or 0.0)
+
+
+class _MemoDevice:
+    """The device, with runs of identical sources, case, seed and golden answered once (outputs kept in memory,
+    for the comparisons verify_fix makes when there is no golden). Only plain runs are remembered."""
+
+    def __init__(self, device: Device):
+        self.device = device
+        self.name = device.name
+        self.chip = device.chip
+        self._runs: dict[tuple, Measurement] = {}
+
+    def screen(self, *args, **kwargs):  # pragma: no cover - suggest never screens
+        return self.device.screen(*args, **kwargs)
+
+    def run(self, op: Operator, case: Case, *, texts: dict[str, str] | None = None, **kwargs) -> Measurement:
+        plain = not (kwargs.get("knobs") or kwargs.get("inputs") or kwargs.get("trace_path") or kwargs.get("sites"))
+        if not plain:
+            return self.device.run(op, case, texts=texts, **kwargs)
+        src = source_hash(texts if texts is not None else {p: sf.text for p, sf in op.sources.items()})
+        key = (
+            src,
+            case.model_dump_json(),
+            kwargs.get("seed", 0),
+            kwargs.get("golden"),
+            kwargs.get("rtol"),
+            kwargs.get("atol"),
+        )
+        found = self._runs.get(key)
+        if found is None or (kwargs.get("keep_outputs") and found.produced_outputs() is None):
+            found = self._runs[key] = self.device.run(op, case, texts=texts, **{**kwargs, "keep_outputs": True})
+        return found
 
 
 def suggestion_json(s: Suggestion, rel: Callable[[str], str] = str) -> dict[str, Any]:
