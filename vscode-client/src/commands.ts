@@ -4,7 +4,9 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { LanguageClient, WorkDoneProgress } from 'vscode-languageclient/node';
-import { Measurement, Severity, TuneResult, runMessage, statusText, tuneMessage } from './format';
+import {
+    Measurement, Severity, SuggestResult, TuneResult, runMessage, statusText, suggestMessage, tuneMessage,
+} from './format';
 
 /** JSON-RPC code the server answers with when a request was cancelled (LSP RequestCancelled). */
 const REQUEST_CANCELLED = -32800;
@@ -13,6 +15,7 @@ export class Commands implements vscode.Disposable {
     private readonly status: vscode.StatusBarItem;
     private readonly disposables: vscode.Disposable[] = [];
     private tuning: vscode.CancellationTokenSource | undefined;
+    private verifying: vscode.CancellationTokenSource | undefined;
 
     constructor(
         private readonly context: vscode.ExtensionContext,
@@ -29,6 +32,8 @@ export class Commands implements vscode.Disposable {
             vscode.commands.registerCommand('tilewise.run', (uri?: string | vscode.Uri) => this.run(uri)),
             vscode.commands.registerCommand('tilewise.tune', (uri?: string | vscode.Uri) => this.tune(uri)),
             vscode.commands.registerCommand('tilewise.cancelTune', () => this.cancelTune()),
+            vscode.commands.registerCommand(
+                'tilewise.verifySuggestions', (uri?: string | vscode.Uri) => this.verifySuggestions(uri)),
             vscode.commands.registerCommand('tilewise.trace', (uri?: string | vscode.Uri) => this.trace(uri)),
             vscode.window.onDidChangeActiveTextEditor(() => this.updateVisibility()),
             // relabelling a .cpp as ascendc re-opens the document without changing the active editor
@@ -39,6 +44,7 @@ export class Commands implements vscode.Disposable {
 
     dispose(): void {
         this.tuning?.cancel();
+        this.verifying?.cancel();
         this.disposables.forEach((d) => d.dispose());
     }
 
@@ -122,6 +128,59 @@ export class Commands implements vscode.Disposable {
             this.tuning = undefined;
             cts.dispose();
             void vscode.commands.executeCommand('setContext', 'tilewise.tuning', false);
+        }
+    }
+
+    /** Verify the rewrites of the motifs that fit on the emulator: each result streams in as a "tilewise motifs"
+     * problem (with "Apply (measured ...)" when it was correct and faster); cancelling keeps what was verified. */
+    async verifySuggestions(arg?: string | vscode.Uri): Promise<void> {
+        const target = this.target(arg);
+        const client = this.ready();
+        if (!target || !client) {
+            return;
+        }
+        if (this.verifying) {
+            void vscode.window.showInformationMessage('tilewise: the suggestions are already being verified.');
+            return;
+        }
+        const cts = new vscode.CancellationTokenSource();
+        this.verifying = cts;
+        const title = `tilewise: verifying the suggestions for ${path.basename(target.fsPath)}`;
+        try {
+            await vscode.window.withProgress(
+                { location: vscode.ProgressLocation.Notification, title, cancellable: true },
+                async (progress, token) => {
+                    token.onCancellationRequested(() => cts.cancel());
+                    progress.report({ message: 'profiling the cases' });
+                    this.output.appendLine(`[suggest] ${target.fsPath}`);
+                    // The server reports on our token: one message per verified motif lands in this notification.
+                    const workDoneToken = `tilewise-suggest-${Date.now()}`;
+                    const listening = client.onProgress(WorkDoneProgress.type, workDoneToken, (value) => {
+                        if (value.kind === 'report' && value.message) {
+                            progress.report({ message: value.message });
+                        }
+                    });
+                    try {
+                        const r = await client.sendRequest<SuggestResult>(
+                            'tilewise/verifySuggestions', { uri: target.toString(), workDoneToken }, cts.token);
+                        this.output.appendLine(
+                            `[suggest] ${JSON.stringify(r.suggestions.map((s) => [s.motif, s.verified]))}`);
+                        this.show(suggestMessage(r));
+                    } catch (err) {
+                        if (cts.token.isCancellationRequested || code(err) === REQUEST_CANCELLED) {
+                            this.output.appendLine('[suggest] cancelled');
+                            void vscode.window.showInformationMessage(
+                                'tilewise: verification cancelled; the suggestions verified so far stay in the Problems panel.');
+                        } else {
+                            this.failed('Verify suggestions', err);
+                        }
+                    } finally {
+                        listening.dispose();
+                    }
+                });
+        } finally {
+            this.verifying = undefined;
+            cts.dispose();
         }
     }
 

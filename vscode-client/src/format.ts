@@ -24,6 +24,17 @@ export interface TuneResult {
     stopped?: boolean;
 }
 
+/** The subset of `tilewise/verifySuggestions`' answer (search/bank/suggest.py suggestion_json) the client shows. */
+export interface SuggestResult {
+    operator: string;
+    suggestions: {
+        motif: string;
+        title: string;
+        verified?: { correct: boolean; time_us?: number | null; speedup?: number | null; error?: string | null } | null;
+    }[];
+    problems?: string[];
+}
+
 function us(t: number): string {
     return `${t.toFixed(1)} µs`;
 }
@@ -74,6 +85,29 @@ export function runMessage(m: Measurement): { severity: Severity; text: string }
     }
     const verdict = m.correct === true ? ', outputs correct' : '';
     return { severity: 'info', text: `Ran${caseName}: ${parts.join(', ')}${verdict}` };
+}
+
+/** The message after verifying the motifs that fit: the best measured one, else why none is offered. */
+export function suggestMessage(r: SuggestResult): { severity: Severity; text: string } {
+    const verified = r.suggestions.filter((s) => s.verified);
+    if (r.suggestions.length === 0) {
+        return { severity: 'info', text: `${r.operator}: no motif fits (none of the slow patterns the bank knows is here)` };
+    }
+    if (verified.length === 0) {
+        return { severity: 'info', text: `${r.operator}: no suggestion could be verified (none has a deterministic rewrite)` };
+    }
+    const faster = verified
+        .filter((s) => s.verified?.correct && (s.verified?.speedup ?? 0) > 1.0)
+        .sort((a, b) => (b.verified?.speedup ?? 0) - (a.verified?.speedup ?? 0));
+    if (faster.length === 0) {
+        return { severity: 'warning', text: `${r.operator}: ${verified.length} verified, none correct and faster on this kernel` };
+    }
+    const best = faster[0];
+    return {
+        severity: 'info',
+        text: `${r.operator}: ${faster.length} of ${verified.length} verified suggestions are faster; best ` +
+            `${(best.verified?.speedup ?? 1).toFixed(2)}x: ${best.title}. Apply it from the "tilewise motifs" problem.`,
+    };
 }
 
 /** The message at the end of a tune: `best 31.2 µs (1.42x)` and the configuration. */

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
-import { runMessage, statusText, tuneMessage } from '../src/format';
+import { runMessage, statusText, suggestMessage, tuneMessage } from '../src/format';
 
 const good = { ok: true, correct: true, time_us: 44.31, bottleneck: 'mte2', block_dim: 48, case: 'fp16_base' };
 
@@ -43,4 +43,16 @@ test('tune message: best time, speedup and configuration', () => {
     const none = tuneMessage({ operator: 'AddCustom', best: null, best_us: null, evaluations: 3 });
     assert.equal(none.severity, 'warning');
     assert.match(none.text, /no correct configuration in 3 evaluations/);
+});
+
+test('suggest message: the best measured motif, or why none is offered', () => {
+    const fits = (speedup: number | null, correct = true) => ({
+        motif: 'pipe-sync', title: 'Order the stages', verified: { correct, speedup, time_us: 4.4 },
+    });
+    assert.deepEqual(suggestMessage({ operator: 'Scale', suggestions: [fits(1.05), { motif: 'x', title: 'X', verified: null }] }), {
+        severity: 'info',
+        text: 'Scale: 1 of 1 verified suggestions are faster; best 1.05x: Order the stages. Apply it from the "tilewise motifs" problem.',
+    });
+    assert.equal(suggestMessage({ operator: 'Scale', suggestions: [fits(0.98), fits(1.2, false)] }).severity, 'warning');
+    assert.match(suggestMessage({ operator: 'Scale', suggestions: [] }).text, /no motif fits/);
 });
