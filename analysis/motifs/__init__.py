@@ -7,10 +7,28 @@ bank lists them. `analysis/motifs/base.py` says what a motif is.
 
 from __future__ import annotations
 
-from analysis.motifs import all_cores, double_buffer, large_tiles, pipe_sync
+from analysis.motifs import (
+    aligned_copy,
+    all_cores,
+    cast_round_trip,
+    double_buffer,
+    hoist_invariant,
+    large_tiles,
+    pipe_sync,
+    vector_not_scalar,
+)
 from analysis.motifs.base import Motif, MotifContext, Rewound, Site
 
-_MODULES = [double_buffer, pipe_sync, large_tiles, all_cores]
+_MODULES = [
+    double_buffer,
+    pipe_sync,
+    large_tiles,
+    all_cores,
+    aligned_copy,
+    vector_not_scalar,
+    hoist_invariant,
+    cast_round_trip,
+]
 
 MOTIFS: dict[str, Motif] = {m.MOTIF.id: m.MOTIF for m in _MODULES}
 

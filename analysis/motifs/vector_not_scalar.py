@@ -1,0 +1,181 @@
+"""vector-not-scalar: elementwise arithmetic on a tile is one vector instruction (Add, Muls, Maxs, Abs, ...), never a
+GetValue/SetValue loop on the scalar unit.
+
+Why: the vector unit does 128 fp16 or 64 fp32 lanes per cycle; the scalar unit does one element per UB load and
+store, each waiting for the pipes, so an element loop over a tile of thousands of elements costs tens of times more.
+
+Rewind: a vector call on whole tiles (`Add/Sub/Mul/Div(dst, a, b, n)`, `Adds/Muls(dst, a, s, n)`,
+`Max/Min(dst, a, b, n)`, `Maxs/Mins(dst, a, s, n)`, `Abs/Relu(dst, a, n)`) becomes a loop of SetValue over the same
+n elements, with the V->S event before it when vector work precedes it in the function (the scalar unit reads what
+the vector unit wrote) and an S->V (or S->MTE3) event after it (what comes next reads what the loop wrote).
+Detect: the scalar-loop lint rule; where its fix vectorises the loop, the edit also takes out those events when
+they stand right around the loop.
+
+Example (slow -> fast):
+`for (uint32_t i = 0; i < len; i++) { zLocal.SetValue(i, xLocal.GetValue(i) + yLocal.GetValue(i)); }`
+-> `Add(zLocal, xLocal, yLocal, len);`
+"""
+
+from __future__ import annotations
+
+import re
+
+from analysis.apis import PIPES
+from analysis.findings import TextEdit
+from analysis.model import ApiCall
+from analysis.motifs.base import (
+    Motif,
+    MotifContext,
+    Rewound,
+    Site,
+    edit_span,
+    element_type,
+    enclosing,
+    indent_at,
+    line_end,
+    line_start,
+    splice,
+)
+from analysis.source import SourceFile
+
+_OPERATOR = {"Add": "+", "Sub": "-", "Mul": "*", "Div": "/", "Adds": "+", "Muls": "*"}
+_PICK = {"Max": ">", "Min": "<", "Maxs": ">", "Mins": "<"}
+_ARITY = {**{n: 4 for n in (*_OPERATOR, *_PICK)}, "Abs": 3, "Relu": 3}
+_SCALAR_ARG = {"Adds", "Muls", "Maxs", "Mins"}
+_LOW_FLOAT = {"half", "bfloat16_t", "float16_t"}
+_VECTOR = tuple(n for n, p in PIPES.items() if p == "vector")
+_SYNC_LINE = re.compile(
+    r"[ \t]*(?:event_t \w+ = static_cast<event_t>\(GetTPipePtr\(\)->FetchEventID\(HardEvent::(\w+)\)\);"
+    r"|SetFlag<HardEvent::(\w+)>\(\w+\);|WaitFlag<HardEvent::(\w+)>\(\w+\);)[ \t]*\n"
+)
+
+
+def _sync(event: str, name: str, indent: str) -> str:
+    return (
+        f"{indent}event_t {name} = static_cast<event_t>(GetTPipePtr()->FetchEventID(HardEvent::{event}));\n"
+        f"{indent}SetFlag<HardEvent::{event}>({name});\n"
+        f"{indent}WaitFlag<HardEvent::{event}>({name});\n"
+    )
+
+
+def _free_name(text: str) -> str:
+    for name in ("i", "j", "k", "e", "idx", "elem"):
+        if not re.search(rf"\b{name}\b", text):
+            return name
+    return "scalarLoopIdx"
+
+
+def _value(call: ApiCall, elem: str, i: str) -> tuple[list[str], str] | None:
+    """The loop body's locals and the stored value of element `i`, or None for a call this motif does not write."""
+    args = [a.text.strip() for a in call.args]
+    if len(args) != _ARITY.get(call.name, -1):
+        return None
+    get_a = f"{args[1]}.GetValue({i})"
+    other = args[2] if call.name in _SCALAR_ARG else f"{args[2]}.GetValue({i})" if len(args) == 4 else ""
+    if call.name in _OPERATOR:  # the one-statement form the scalar-loop rule's fix turns back into the call
+        return [], f"{get_a} {_OPERATOR[call.name]} {other}"
+    wide = "float" if elem in _LOW_FLOAT else elem  # half has no comparison of its own: pick in float
+    lets = [f"{wide} v = static_cast<{wide}>({get_a});"]
+    if call.name in _PICK:
+        lets.append(f"{wide} w = static_cast<{wide}>({other});")
+        return lets, f"static_cast<{elem}>(v {_PICK[call.name]} w ? v : w)"
+    zero = f"static_cast<{wide}>(0)"
+    if call.name == "Abs":
+        return lets, f"static_cast<{elem}>(v < {zero} ? static_cast<{wide}>({zero} - v) : v)"
+    return lets, f"static_cast<{elem}>(v > {zero} ? v : {zero})"  # Relu
+
+
+class VectorNotScalar(Motif):
+    def rewind(self, ctx: MotifContext) -> list[Rewound]:
+        vector = ctx.calls(*_VECTOR)
+        out = []
+        for call in sorted(ctx.calls(*_ARITY), key=lambda c: not c.in_loop):  # loop work first
+            if call.template_args:
+                continue
+            found = ctx.statement(call)
+            if found is None:
+                continue
+            sf, stmt = found
+            fn = enclosing(stmt, "function_definition")
+            if fn is None or stmt.parent is None or stmt.parent.type != "compound_statement":
+                continue
+            dst = call.args[0].text.strip() if call.args else ""
+            elem = element_type(sf, fn, dst)
+            i = _free_name(sf.node_text(fn))
+            made = _value(call, elem, i) if elem else None
+            if made is None:
+                continue
+            lets, value = made
+            same_fn = [
+                c
+                for c in vector
+                if c is not call and c.loc.file == sf.path and fn.start_byte <= c.loc.start < fn.end_byte
+            ]
+            before = any(c.loc.start < stmt.start_byte for c in same_fn)
+            after = any(c.loc.start >= stmt.end_byte for c in same_fn)
+            text = self._loop(sf, stmt.start_byte, call, i, lets, value, dst, before, after)
+            new = splice(sf, line_start(sf, stmt.start_byte), line_end(sf, stmt.end_byte), text)
+            out.append(
+                Rewound(
+                    self.id,
+                    f"{call.name}({dst}, ...) -> a scalar SetValue loop",
+                    {sf.path: new},
+                    sf.path,
+                    call.loc.line,
+                )
+            )
+        return out
+
+    @staticmethod
+    def _loop(
+        sf: SourceFile, at: int, call: ApiCall, i: str, lets: list[str], value: str, dst: str, before: bool, after: bool
+    ) -> str:
+        indent = indent_at(sf, at)
+        inner = indent + "    "
+        n = call.args[-1].text.strip()
+        n = n if re.fullmatch(r"[\w.>\-]+", n) else f"({n})"
+        tag = call.loc.line
+        head = _sync("V_S", f"eventVToS{tag}", indent) if before else ""
+        body = "".join(f"{inner}{let}\n" for let in lets) + f"{inner}{dst}.SetValue({i}, {value});\n"
+        loop = f"{indent}for (uint32_t {i} = 0; {i} < {n}; {i}++) {{\n{body}{indent}}}\n"
+        tail = _sync("S_V", f"eventSToV{tag}", indent) if after else _sync("S_MTE3", f"eventSToMte3{tag}", indent)
+        return head + loop + tail
+
+    def detect(self, ctx: MotifContext) -> list[Site]:
+        sites = super().detect(ctx)
+        for site in sites:
+            if site.edits and len(site.edits) == 1 and site.edits[0].file in ctx.sources:
+                site.edits = [self._with_events(ctx.sources[site.edits[0].file], site.edits[0])]
+        return sites
+
+    @staticmethod
+    def _with_events(sf: SourceFile, e: TextEdit) -> TextEdit:
+        """The rule's loop replacement widened over the event triples that stand right before and after the loop
+        (a scalar loop's own syncs, which the vector call does not need)."""
+        start, end = line_start(sf, e.start), line_end(sf, e.end)
+        if sf.data[start : e.start].strip() or sf.data[e.end : end].strip():
+            return e  # the loop shares its lines with other code: keep the rule's edit as it is
+        above = sf.data[:start].decode("utf-8", "replace").splitlines(keepends=True)[-3:]
+        if len(above) == 3 and _events(above) == {"V_S"}:
+            start -= len("".join(above).encode())
+        below = sf.data[end:].decode("utf-8", "replace").splitlines(keepends=True)[:3]
+        if len(below) == 3 and _events(below) in ({"S_V"}, {"S_MTE3"}):
+            end += len("".join(below).encode())
+        return edit_span(sf, start, end, f"{indent_at(sf, e.start)}{e.new_text}\n")
+
+
+def _events(lines: list[str]) -> set[str] | None:
+    """The event of three lines that are one FetchEventID/SetFlag/WaitFlag triple, else None."""
+    found = [_SYNC_LINE.fullmatch(line) for line in lines]
+    if not all(found):
+        return None
+    return {g for m in found if m for g in m.groups() if g}
+
+
+MOTIF = VectorNotScalar(
+    id="vector-not-scalar",
+    title="Do elementwise tile arithmetic with vector instructions, not a scalar loop",
+    removes="a GetValue/SetValue loop over a tile's elements",
+    kinds=("scalar-to-vector",),
+    rule="scalar-loop",
+)
