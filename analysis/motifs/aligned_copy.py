@@ -10,8 +10,8 @@ one-row `DataCopyPad` (its length `n * sizeof(T)` bytes, no padding). Detect: th
 which proves the length a multiple of 32 bytes; its fix writes the count form.
 
 Example (slow -> fast):
-`DataCopyPad(xLocal, xGm[off], DataCopyExtParams(1, static_cast<uint32_t>(TILE * sizeof(half)), 0, 0, 0),
-DataCopyPadExtParams<half>(false, 0, 0, 0));` -> `DataCopy(xLocal, xGm[off], TILE);`
+`DataCopyPad(xLocal, xGm[off], DataCopyExtParams{1, static_cast<uint32_t>(TILE * sizeof(half)), 0, 0, 0},
+DataCopyPadExtParams<half>{false, 0, 0, 0});` -> `DataCopy(xLocal, xGm[off], TILE);`
 """
 
 from __future__ import annotations
@@ -55,8 +55,8 @@ class AlignedCopy(Motif):
             if elem is None:
                 continue
             n = count if _SIMPLE.fullmatch(count) else f"({count})"
-            ext = f"DataCopyExtParams(1, static_cast<uint32_t>({n} * sizeof({elem})), 0, 0, 0)"
-            pad = f", DataCopyPadExtParams<{elem}>(false, 0, 0, 0)" if inward else ""
+            ext = f"DataCopyExtParams{{1, static_cast<uint32_t>({n} * sizeof({elem})), 0, 0, 0}}"
+            pad = f", DataCopyPadExtParams<{elem}>{{false, 0, 0, 0}}" if inward else ""
             text = splice(sf, stmt.start_byte, stmt.end_byte, f"DataCopyPad({dst}, {src}, {ext}{pad});")
             way = "GM -> UB" if inward else "UB -> GM"
             out.append(
