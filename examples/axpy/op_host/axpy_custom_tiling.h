@@ -1,0 +1,19 @@
+// AxpyCustom tiling data: z = alpha * x + y (fp32). The element count is counted in 32-byte blocks, dealt out so
+// that the first formerNum cores take one block more than the others.
+#ifndef AXPY_CUSTOM_TILING_H
+#define AXPY_CUSTOM_TILING_H
+#include "register/tilingdata_base.h"
+
+namespace optiling {
+BEGIN_TILING_DATA_DEF(AxpyCustomTilingData)
+TILING_DATA_FIELD_DEF(uint32_t, totalLength);
+TILING_DATA_FIELD_DEF(uint32_t, formerNum);
+TILING_DATA_FIELD_DEF(uint32_t, formerLength);
+TILING_DATA_FIELD_DEF(uint32_t, smallLength);
+TILING_DATA_FIELD_DEF(uint32_t, tileLength);
+TILING_DATA_FIELD_DEF(float, alpha);
+END_TILING_DATA_DEF;
+
+REGISTER_TILING_DATA_CLASS(AxpyCustom, AxpyCustomTilingData)
+} // namespace optiling
+#endif // AXPY_CUSTOM_TILING_H
