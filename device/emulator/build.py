@@ -27,6 +27,7 @@ from pathlib import Path
 
 from analysis.model import KernelEntry, Knob
 from analysis.operator import Operator
+from analysis.source import SourceFile
 from device.emulator.foreign_arch import name_foreign_arch
 from device.emulator.includes import deps_fresh, mirror_location, mirror_plan, record_deps, repo_include_dirs
 from device.emulator.launch_header import header_name, launch_definition, launch_header, launchable
@@ -216,8 +217,11 @@ class Builder:
         """A kernel-invocation operator is its own program: compile every source with its launches rewritten."""
         model = op.model
         root = Path(model.root)
+        # An edited text (a rewind, a fix under test) is parsed again: its launches sit at other offsets.
         texts = {
-            p: rewrite_launches(op.sources[p], t) if p in op.sources and t == op.sources[p].text else t
+            p: rewrite_launches(op.sources[p] if t == op.sources[p].text else SourceFile(p, t), t)
+            if p in op.sources
+            else t
             for p, t in texts.items()
         }
         # `[aicore]` blanked, `__ubuf__` arrays into the emulated UB
