@@ -12,10 +12,14 @@ from analysis.motifs import (
     all_cores,
     cast_round_trip,
     double_buffer,
+    fused_call,
     hoist_invariant,
     large_tiles,
+    merged_copy,
     pipe_sync,
+    ub_resident,
     vector_not_scalar,
+    whole_reduce,
 )
 from analysis.motifs.base import Motif, MotifContext, Rewound, Site
 
@@ -28,6 +32,10 @@ _MODULES = [
     vector_not_scalar,
     hoist_invariant,
     cast_round_trip,
+    fused_call,
+    ub_resident,
+    merged_copy,
+    whole_reduce,
 ]
 
 MOTIFS: dict[str, Motif] = {m.MOTIF.id: m.MOTIF for m in _MODULES}
