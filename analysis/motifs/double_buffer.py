@@ -2,7 +2,9 @@
 
 Rewind: the kernel's buffer-count constant (a knob of role buffer_num, or a literal count of 2 in an InitBuffer)
 becomes 1. Detect: the single-buffer lint rule, which proves the queue streams in a loop and that a second buffer
-fits the UB; its fix sets the count to 2.
+fits the UB; its fix sets the count to 2. Where the rule is silent, an InitBuffer that asks for one buffer with a
+literal `1` for a queue enqueued in a loop is still a site (its edit asks for two; whether they fit the UB is left
+to verification, which runs every case).
 
 Example (slow -> fast): `constexpr int32_t BUFFER_NUM = 1;` -> `constexpr int32_t BUFFER_NUM = 2;`
 """
@@ -10,7 +12,7 @@ Example (slow -> fast): `constexpr int32_t BUFFER_NUM = 1;` -> `constexpr int32_
 from __future__ import annotations
 
 from analysis.motifs._knobs import rewind_knobs
-from analysis.motifs.base import Motif, MotifContext, Rewound, splice
+from analysis.motifs.base import Motif, MotifContext, Rewound, Site, edit_span, splice
 
 
 class DoubleBuffer(Motif):
@@ -25,6 +27,26 @@ class DoubleBuffer(Motif):
             text = splice(sf, buf.num.loc.start, buf.num.loc.end, "1")
             out.append(Rewound(self.id, f"InitBuffer({buf.queue}, 2 -> 1)", {sf.path: text}, sf.path, buf.loc.line))
         return out
+
+    def detect(self, ctx: MotifContext) -> list[Site]:
+        sites = super().detect(ctx)
+        covered = {(s.file, s.line) for s in sites}
+        looped = {(c.owner, c.receiver) for c in ctx.calls("EnQue") if c.in_loop and c.receiver}
+        streaming = {(q.owner, q.name) for q in ctx.model.queues if q.kind in ("TQue", "TQueBind")}
+        for buf in ctx.model.init_buffers:
+            sf = ctx.sources.get(buf.loc.file)
+            key = (buf.owner, buf.queue)
+            if sf is None or buf.num.loc is None or buf.num.text.strip() != "1" or key not in streaming & looped:
+                continue
+            if (buf.loc.file, buf.loc.line) in covered:
+                continue
+            why = (
+                f"InitBuffer gives queue '{buf.queue}' one buffer, and the queue is enqueued in a loop: the copy of "
+                "the next tile waits for this one's compute. Two buffers let them overlap, if both fit the UB."
+            )
+            edit = edit_span(sf, buf.num.loc.start, buf.num.loc.end, "2")
+            sites.append(Site(self.id, sf.path, buf.loc.line, buf.loc.end_line, why, [edit]))
+        return sites
 
 
 MOTIF = DoubleBuffer(
