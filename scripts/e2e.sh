@@ -81,7 +81,7 @@ cleanup() {
 }
 trap cleanup EXIT
 browser_test() {
-    timeout 600 node vscode-client/e2e/run.mjs \
+    timeout 900 node vscode-client/e2e/run.mjs \
         --code-server "$CS_BIN" \
         --vsix vscode-client/tilewise.vsix \
         --python "$ROOT/.venv/bin/python" \

@@ -1,6 +1,7 @@
 // End-to-end test of the tilewise extension in a real VS Code (code-server) driven through Chromium, as a user
 // would: open the kernel, see the lint problem, apply its quick fix, tune, apply the tuned tiling; then run,
-// open a pipeline trace, cancel a tune, and point tilewise.pythonPath at a Python without tilewise.
+// open a pipeline trace, verify the motif that fits a full barrier put in the loop and apply it, cancel a tune, and
+// point tilewise.pythonPath at a Python without tilewise.
 //
 // node e2e/run.mjs --code-server BIN --vsix FILE --python PY --example DIR
 // Environment: TILEWISE_OPT / TILEWISE_CACHE pass through code-server to the language server.
@@ -107,6 +108,7 @@ const steps = [
     ['Run on emulator shows the time and bottleneck in the status bar', runOnEmulator],
     ['the kernel entry\'s code lens shows the last result and runs again on click', codeLens],
     ['Open pipeline trace writes a Chrome trace and opens it', openTrace],
+    ['Verify suggestions measures the motif that removes a full barrier, and Apply (measured) removes it', verifyMotif],
     ['Cancel tuning stops a running tune', cancelTune],
     ['a tilewise.pythonPath without tilewise restarts the server and says how to fix it', badPython],
 ];
@@ -284,6 +286,33 @@ async function openTrace() {
     }
     await page.locator('.tab.active', { hasText: path.basename(file) }).waitFor({ timeout: 15_000 });
     return `${events.length} events in ${file}`;
+}
+
+async function verifyMotif() {
+    await closeNotifications();
+    // a full barrier after every tile: the pipe-sync motif's slow pattern (the saved kernel reloads from disk)
+    const loop = 'CopyOut(i, len);\n';
+    const slow = fs.readFileSync(kernelFile, 'utf8').replace(loop, `${loop}            PipeBarrier<PIPE_ALL>();\n`);
+    if (!slow.includes('PipeBarrier<PIPE_ALL>')) {
+        throw new Error(`the kernel has no "${loop.trim()}" line to put a barrier after`);
+    }
+    fs.writeFileSync(kernelFile, slow);
+    await page.locator('.tab', { hasText: 'op_kernel' }).click();
+    await page.locator('.view-line', { hasText: 'PipeBarrier<PIPE_ALL>' }).first().waitFor({ timeout: 15_000 });
+    await problemRow(/pipe-all-in-loop/).first().waitFor({ timeout: 30_000 });
+    await runCommand('tilewise: Verify suggestions on the emulator');
+    await page.locator('.notifications-toasts', { hasText: 'verifying the suggestions' }).waitFor({ timeout: 15_000 });
+    const verified = problemRow(/Verified on the emulator: Order the stages.*measured [\d.]+x on this kernel/);
+    await verified.first().waitFor({ timeout: 300_000 }); // every case runs with and without each motif's rewrite
+    const measured = (await verified.first().innerText()).match(/measured [\d.]+x on this kernel \([^)]*\)/)[0];
+    await closeNotifications();
+    await verified.first().dblclick();
+    await codeAction(/Apply \(measured [\d.]+x on this kernel\): Order the stages/);
+    await runCommand('File: Save All');
+    await waitFor(() => !fs.readFileSync(kernelFile, 'utf8').includes('PipeBarrier<PIPE_ALL>'), 10_000,
+        'the barrier gone from disk');
+    await problemRow(/pipe-all-in-loop/).first().waitFor({ state: 'detached', timeout: 30_000 });
+    return `${measured}; the barrier is gone from the file on disk`;
 }
 
 async function cancelTune() {
