@@ -1,0 +1,70 @@
+"""merged-copy: the rewind copies a tile of rows one row at a time, which mining records; detect finds the row loop
+and its edit gives the one copy back. A strided loop becomes one DataCopyParams copy when its pitches are known."""
+
+from __future__ import annotations
+
+from motif_kit import run_all, variant, with_edits
+
+from analysis.motifs import MOTIFS, MotifContext
+from analysis.operator import Operator, load_operator
+from search.bank.mine import mine_operator
+
+MOTIF = MOTIFS["merged-copy"]
+CASES = """[[cases]]
+name = "small"
+[cases.inputs.x]
+shape = [96, 64]
+dtype = "float32"
+"""
+ROWS = "DataCopy(xLocal, xGm[offset], rows * colNum) -> one DataCopy per row of colNum"
+COPY = "DataCopy(xLocal, xGm[offset], rows * colNum);"
+
+
+def _kernel(op: Operator) -> str:
+    return next(p for p in op.sources if p.endswith("op_kernel/row_sum.cpp"))
+
+
+def test_per_row_copies_are_mined_and_detect_merges_them_again(example_copy, device, tmp_path):
+    fast = load_operator(example_copy("row_sum", CASES))
+    rw = next(r for r in MOTIF.rewind(MotifContext(fast)) if r.description == ROWS)
+    assert "DataCopy(xLocal[twRow * (colNum)], xGm[offset + twRow * (colNum)], colNum);" in rw.texts[_kernel(fast)]
+    report = mine_operator(fast, device, motifs=[MOTIF.id])
+    kept = {t.description: t for t in report.trajectories}
+    assert ROWS in kept and kept[ROWS].speedup >= 1.03, report.rejected
+
+    slow = variant(fast, rw.texts, tmp_path / "slow")
+    sites = MOTIF.detect(MotifContext(slow))
+    assert len(sites) == 1 and sites[0].edits is not None and "contiguous" in sites[0].why
+    fixed = with_edits(slow, sites[0].edits, tmp_path / "fixed")
+    assert fixed.sources[_kernel(fixed)].text == fast.sources[_kernel(fast)].text
+    run_all(device, fixed)
+
+
+def test_a_strided_row_loop_becomes_one_datacopyparams_copy(example_copy, device, tmp_path):
+    fast = load_operator(example_copy("row_sum", CASES))
+    kernel = _kernel(fast)
+    # every other row of a [rows, 128] view, 64 floats each, into a packed tile
+    loop = (
+        "for (uint32_t r = 0; r < rows; r++) {\n"
+        "            DataCopy(xLocal[r * 64], xGm[offset + r * 128], 64);\n"
+        "        }"
+    )
+    op = variant(fast, {kernel: fast.sources[kernel].text.replace(COPY, loop)}, tmp_path / "strided")
+    [site] = MOTIF.detect(MotifContext(op))
+    assert site.edits is not None
+    assert (
+        site.edits[0].new_text == "DataCopy(xLocal, xGm[offset], DataCopyParams{static_cast<uint16_t>(rows), 8, 8, 0});"
+    )
+    # with the pitches in variables the block counts are not known from the source: a site without an edit
+    loose = loop.replace("r * 128", "r * pitch")
+    op = variant(fast, {kernel: fast.sources[kernel].text.replace(COPY, loose)}, tmp_path / "loose")
+    [site] = MOTIF.detect(MotifContext(op))
+    assert site.edits is None and "not known" in site.why
+
+
+def test_no_site_in_the_fast_kernel_and_no_rewind_of_a_params_copy(example_copy):
+    fast = load_operator(example_copy("row_sum", CASES))
+    assert MOTIF.detect(MotifContext(fast)) == []
+    broadcast = load_operator(example_copy("broadcast_add", '[[cases]]\nname = "a"\n'))
+    # `DataCopy(xLocal, xGm[offset], copyParams)` is a DataCopyParams copy: no count to split
+    assert all("copyParams" not in r.description for r in MOTIF.rewind(MotifContext(broadcast)))
