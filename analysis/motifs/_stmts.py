@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from tree_sitter import Node
 
 from analysis.model import ApiCall
-from analysis.motifs.base import MotifContext, line_end, line_start
+from analysis.motifs.base import MotifContext, Rewound, line_end, line_start
 from analysis.source import SourceFile
 from analysis.treeutil import LOOP_TYPES, enclosing_function
 
@@ -218,3 +218,14 @@ def loop_header(sf: SourceFile, loop: Node) -> tuple[str, str] | None:
     if m is None or m.group(2) != m.group(1) or (m.group(4) or m.group(5) or m.group(6)) != m.group(1):
         return None
     return m.group(1), strip_parens(m.group(3))
+
+
+def distinct(rewinds: list[Rewound]) -> list[Rewound]:
+    """The rewinds with each description that more than one of them shares told apart by its line."""
+    counts: dict[str, int] = {}
+    for r in rewinds:
+        counts[r.description] = counts.get(r.description, 0) + 1
+    for r in rewinds:
+        if counts[r.description] > 1:
+            r.description = f"{r.description} (line {r.line})"
+    return rewinds

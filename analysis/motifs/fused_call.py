@@ -30,6 +30,7 @@ from analysis.motifs._stmts import (
     CallStmt,
     base_name,
     call_stmts,
+    distinct,
     is_plain_name,
     lines_of,
     next_stmt,
@@ -74,7 +75,7 @@ class FusedCall(Motif):
             text = splice(cs.sf, cs.stmt.start_byte, cs.stmt.end_byte, new)
             what = f"{cs.name}({d}, ...) -> {first.split('(')[0]} + Add (two passes)"
             out.append(Rewound(self.id, what, {cs.sf.path: text}, cs.sf.path, cs.call.loc.line))
-        return out
+        return distinct(out)
 
     def detect(self, ctx: MotifContext) -> list[Site]:
         sites = []

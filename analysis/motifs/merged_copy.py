@@ -34,6 +34,7 @@ from analysis.motifs._stmts import (
     SIZES,
     CallStmt,
     call_stmts,
+    distinct,
     loop_header,
     loop_of,
     parse_call,
@@ -60,19 +61,34 @@ from analysis.treeutil import enclosing_function
 CHUNK_BYTES = 256
 
 
-def _ub_side(cs: CallStmt) -> str | None:
-    """The UB operand of a GM <-> UB count-form copy, or None for any other copy (a DataCopyParams form too)."""
+def _params_type(cs: CallStmt) -> str | None:
+    """The declared type of a copy's third argument when it is a params variable (`DataCopyParams p{...}`)."""
+    n = cs.args[2] if len(cs.args) == 3 else ""
+    if re.fullmatch(r"\w+", n) is None:
+        return None
+    fn = enclosing_function(cs.stmt)
+    start = fn.start_byte if fn is not None else 0
+    scope = cs.sf.data[start : cs.stmt.start_byte].decode("utf-8", "replace")  # the declaration nearest before
+    found = re.findall(rf"\b(\w*Params)\s*(?:<[^>]*>)?\s*&?\s*{re.escape(n)}\b", scope)
+    return found[-1] if found else None
+
+
+def _gm_ub(cs: CallStmt) -> str | None:
+    """The UB operand of a copy between GM and UB (either direction), or None."""
     if len(cs.args) != 3:
         return None
-    d, s, n = cs.args
-    fn = enclosing_function(cs.stmt)
-    scope = cs.sf.node_text(fn) if fn is not None else cs.sf.text
-    if "{" in n or "Params" in n or re.search(rf"Params\w*\s*(?:<[^>]*>)?\s*&?\s*{re.escape(n)}\b", scope):
-        return None
+    d, s, _ = cs.args
     gd, gs = is_gm(cs.sf, d), is_gm(cs.sf, s)
-    if gd == gs:
+    return None if gd == gs else (s if gd else d)
+
+
+def _ub_side(cs: CallStmt) -> str | None:
+    """The UB operand of a GM <-> UB count-form copy, or None for any other copy (a DataCopyParams form too)."""
+    ub = _gm_ub(cs)
+    n = cs.args[2] if ub is not None else ""
+    if ub is None or "{" in n or n.startswith("DataCopy") or _params_type(cs) is not None:
         return None
-    return s if gd else d
+    return ub
 
 
 def _at(expr: str, extra: str) -> str:
@@ -82,11 +98,17 @@ def _at(expr: str, extra: str) -> str:
 
 class MergedCopy(Motif):
     def rewind(self, ctx: MotifContext) -> list[Rewound]:
-        out = []
+        per_row: list[Rewound] = []
+        out: list[Rewound] = []
         for cs in call_stmts(ctx, "DataCopy"):
             ub = _ub_side(cs)
             fn = enclosing_function(cs.stmt)
-            if ub is None or fn is None or cs.call.template_args:
+            if fn is None or cs.call.template_args:
+                continue
+            if ub is None:
+                if _params_type(cs) == "DataCopyParams" and (gm_ub := _gm_ub(cs)) is not None:
+                    rw = self._rewind_params(cs, element_type(cs.sf, fn, gm_ub))
+                    per_row.extend([rw] if rw is not None else [])
                 continue
             elem = element_type(cs.sf, fn, ub)
             if elem is None:
@@ -117,8 +139,32 @@ class MergedCopy(Motif):
             if stmt.parent is None or stmt.parent.type != "compound_statement":
                 new = "{\n" + i1 + new.replace("\n", "\n    ") + f"\n{indent}}}"
             text = splice(sf, stmt.start_byte, stmt.end_byte, new)
-            out.append(Rewound(self.id, what, {sf.path: text}, sf.path, cs.call.loc.line))
-        return out
+            (per_row if len(factors) == 2 else out).append(
+                Rewound(self.id, what, {sf.path: text}, sf.path, cs.call.loc.line)
+            )
+        return distinct(
+            per_row + out
+        )  # the per-row forms first: a tile copied row by row is the pattern this motif removes
+
+    def _rewind_params(self, cs: CallStmt, elem: str | None) -> Rewound | None:
+        """`DataCopy(d, s, p)` with `DataCopyParams p` -> one count-form copy per row of p.blockCount."""
+        if elem is None:
+            return None
+        d, s, p = cs.args
+        sf, stmt = cs.sf, cs.stmt
+        indent = indent_at(sf, stmt.start_byte)
+        blk = f"(32 / sizeof({elem}))"
+        each = (
+            f"DataCopy({_at(d, f'twRow * ({p}.blockLen + {p}.dstStride) * {blk}')}, "
+            f"{_at(s, f'twRow * ({p}.blockLen + {p}.srcStride) * {blk}')}, "
+            f"static_cast<uint32_t>({p}.blockLen * {blk}));"
+        )
+        new = f"for (uint16_t twRow = 0; twRow < {p}.blockCount; twRow++) {{\n{indent}    {each}\n{indent}}}"
+        if stmt.parent is None or stmt.parent.type != "compound_statement":
+            new = "{\n" + indent + "    " + new.replace("\n", "\n    ") + f"\n{indent}}}"
+        text = splice(sf, stmt.start_byte, stmt.end_byte, new)
+        what = f"DataCopy({d}, {s}, {p}) -> one DataCopy per row of {p}.blockCount"
+        return Rewound(self.id, what, {sf.path: text}, sf.path, cs.call.loc.line)
 
     def detect(self, ctx: MotifContext) -> list[Site]:
         sites = []
@@ -157,10 +203,25 @@ class MergedCopy(Motif):
     def _site(self, ctx: MotifContext, cs: CallStmt, loop: Node, var: str, count: str) -> Site | None:
         d, s, n = cs.args
         sf = cs.sf
+        line, end_line = sf.line_col(loop.start_byte)[0], sf.line_col(loop.end_byte)[0]
+        m = re.fullmatch(r"(\w+)\.blockCount", squash(count))
+        if m is not None:  # the rows of one DataCopyParams copy, one copy each
+            p = m.group(1)
+            row = rf"{var}\*\({p}\.blockLen\+{p}\.(dst|src)Stride\)\*\(32/sizeof\(\w+\)\)"
+            di, si = split_index(d), split_index(s)
+            dm = re.fullmatch(rf"(?:(.+)\+)?{row}", squash(di[1] or ""))
+            sm = re.fullmatch(rf"(?:(.+)\+)?{row}", squash(si[1] or ""))
+            if dm and sm and dm.group(2) == "dst" and sm.group(2) == "src" and f"{p}.blockLen" in n:
+                dn = di[0] if dm.group(1) is None else f"{di[0]}[{dm.group(1)}]"
+                sn = si[0] if sm.group(1) is None else f"{si[0]}[{sm.group(1)}]"
+                why = f"one copy per row of {p}: the DataCopyParams copy itself moves all {p}.blockCount rows at once"
+                merged = f"DataCopy({dn}, {sn}, {p});"
+                return Site(
+                    self.id, sf.path, line, end_line, why, [edit_span(sf, loop.start_byte, loop.end_byte, merged)]
+                )
         dst, src = self._stride(d, var), self._stride(s, var)
         if dst is None or src is None:
             return None
-        line, end_line = sf.line_col(loop.start_byte)[0], sf.line_col(loop.end_byte)[0]
         (db, dl), (sb, sl) = dst, src
         dname, sname = split_index(d)[0], split_index(s)[0]
         dn = dname if db is None else f"{dname}[{db}]"

@@ -32,7 +32,7 @@ import re
 
 from tree_sitter import Node
 
-from analysis.motifs._stmts import CallStmt, call_stmts, is_sync, lines_of, next_stmt, parse_call, squash
+from analysis.motifs._stmts import CallStmt, call_stmts, distinct, is_sync, lines_of, next_stmt, parse_call, squash
 from analysis.motifs.base import Motif, MotifContext, Rewound, Site, edit_span, indent_at, is_gm, splice
 from analysis.source import SourceFile
 
@@ -87,7 +87,7 @@ class UbResident(Motif):
             text = splice(sf, stmt.start_byte, stmt.end_byte, new)
             what = f"{u} stored to {g}, reloaded from GM and stored again (a round trip through GM)"
             out.append(Rewound(self.id, what, {sf.path: text}, sf.path, cs.call.loc.line))
-        return out
+        return distinct(out)
 
     def detect(self, ctx: MotifContext) -> list[Site]:
         sites = []

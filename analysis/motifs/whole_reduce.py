@@ -38,6 +38,7 @@ from analysis.motifs._stmts import (
     CallStmt,
     base_name,
     call_stmts,
+    distinct,
     loop_header,
     loop_of,
     split_index,
@@ -103,7 +104,7 @@ class WholeReduce(Motif):
             text = splice(sf, stmt.start_byte, stmt.end_byte, new)
             what = f"{cs.name} over {rep} rows -> one {cs.name} (repeat 1) per row"
             out.append(Rewound(self.id, what, {sf.path: text}, sf.path, cs.call.loc.line))
-        return out
+        return distinct(out)
 
     def detect(self, ctx: MotifContext) -> list[Site]:
         sites = []

@@ -62,9 +62,37 @@ def test_a_strided_row_loop_becomes_one_datacopyparams_copy(example_copy, device
     assert site.edits is None and "not known" in site.why
 
 
-def test_no_site_in_the_fast_kernel_and_no_rewind_of_a_params_copy(example_copy):
+def test_no_site_in_the_fast_kernel_and_a_params_copy_is_never_split_as_a_count(example_copy):
     fast = load_operator(example_copy("row_sum", CASES))
     assert MOTIF.detect(MotifContext(fast)) == []
     broadcast = load_operator(example_copy("broadcast_add", '[[cases]]\nname = "a"\n'))
-    # `DataCopy(xLocal, xGm[offset], copyParams)` is a DataCopyParams copy: no count to split
-    assert all("copyParams" not in r.description for r in MOTIF.rewind(MotifContext(broadcast)))
+    # `DataCopy(xLocal, xGm[offset], copyParams)` has no count to split: it is rewound by its own rows
+    params = [r.description for r in MOTIF.rewind(MotifContext(broadcast)) if "copyParams" in r.description]
+    assert params == ["DataCopy(xLocal, xGm[offset], copyParams) -> one DataCopy per row of copyParams.blockCount"]
+
+
+def test_a_datacopyparams_copy_is_rewound_row_by_row_and_detected_back(example_copy, device, tmp_path):
+    cases = """[[cases]]
+name = "small"
+[cases.inputs.x]
+shape = [64, 256]
+dtype = "float16"
+[cases.inputs.b]
+shape = [256]
+dtype = "float16"
+"""
+    fast = load_operator(example_copy("broadcast_add", cases))
+    kernel = next(p for p in fast.sources if p.endswith("op_kernel/broadcast_add.cpp"))
+    want = "DataCopy(xLocal, xGm[offset], copyParams) -> one DataCopy per row of copyParams.blockCount"
+    rw = next(r for r in MOTIF.rewind(MotifContext(fast)) if r.description == want)
+    report = mine_operator(fast, device, motifs=[MOTIF.id])
+    assert not [r for r in report.rejected if r.reason.startswith("breaks")], report.rejected
+    assert want in {t.description for t in report.trajectories} | {r.description for r in report.rejected}
+
+    slow = variant(fast, rw.texts, tmp_path / "slow")
+    [site] = [s for s in MOTIF.detect(MotifContext(slow)) if "copyParams" in s.why]
+    assert site.edits is not None and site.edits[0].new_text == "DataCopy(xLocal, xGm[offset], copyParams);"
+    fixed = with_edits(slow, site.edits, tmp_path / "fixed")
+    assert fixed.sources[
+        next(p for p in fixed.sources if p.endswith("broadcast_add.cpp") and "op_kernel" in p)
+    ].text == (fast.sources[kernel].text)
