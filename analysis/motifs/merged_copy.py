@@ -12,12 +12,15 @@ the bandwidth back.
 Rewind: a count-form GM <-> UB `DataCopy(dst, src, n)` standing as a statement becomes a loop of smaller copies, each
 a whole number of 32-byte blocks: for `n = rows * len`, one copy of `len` per row; otherwise chunks of 256 bytes.
 The loop runs under a runtime check that the row (or n) is whole 32-byte blocks, falling back to the original copy.
+A `DataCopy(dst, src, p)` with a `DataCopyParams p` becomes one count-form copy of p.blockLen blocks per row of
+p.blockCount, each row at its own strides (no guard: every row is whole blocks by construction).
 
 Detect: a for-loop `for (i = 0; i < N; i++)` whose body is one count-form `DataCopy(D[i * L], S[b + i * L], L)`
 (both sides advancing by the copied length: contiguous) -> one `DataCopy(D, S[b], N * L)`; where the loop is the
 then-branch of the rewind's guard, the whole `if` becomes its else-branch's single copy. The strided case
 (`D[i * P]`, `S[b + i * Q]`, copying L) -> one DataCopyParams copy with blockCount N when L, P and Q are integer
-literals (whole 32-byte blocks); otherwise the site has no edit and says why.
+literals (whole 32-byte blocks); otherwise the site has no edit and says why. A loop over `p.blockCount` rows that
+copies each row at `p`'s strides (the params rewind's shape) -> the one `DataCopy(dst, src, p)`.
 
 Example (slow -> fast):
     for (uint32_t r = 0; r < rows; r++) { DataCopy(xLocal[r * 64], xGm[off + r * 64], 64); }
@@ -142,9 +145,8 @@ class MergedCopy(Motif):
             (per_row if len(factors) == 2 else out).append(
                 Rewound(self.id, what, {sf.path: text}, sf.path, cs.call.loc.line)
             )
-        return distinct(
-            per_row + out
-        )  # the per-row forms first: a tile copied row by row is the pattern this motif removes
+        # the per-row forms first: a tile copied row by row is the pattern this motif removes
+        return distinct(per_row + out)
 
     def _rewind_params(self, cs: CallStmt, elem: str | None) -> Rewound | None:
         """`DataCopy(d, s, p)` with `DataCopyParams p` -> one count-form copy per row of p.blockCount."""
