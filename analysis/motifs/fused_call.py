@@ -17,7 +17,8 @@ or its loop); `MulAddDst(d, a, b, n)` likewise with `Mul(a, a, b, n)`; `FusedMul
 where source and destination have the same element type (the mixed half->float Axpy needs a Cast to split).
 
 Detect: `Muls(t, a, k, n)` then (an optional PipeBarrier<PIPE_V>) `Add(d, d, t, n)` or `Add(d, t, d, n)`, t not read
-afterwards -> one `Axpy(d, a, k, n)`; `Mul(t, a, b, n)` then such an Add -> `MulAddDst(d, a, b, n)`.
+afterwards -> one `Axpy(d, a, k, n)`; `Mul(t, a, b, n)` then such an Add -> `MulAddDst(d, a, b, n)`;
+`Mul(d, a, d, n)` then `Add(d, d, b, n)` -> `FusedMulAdd(d, a, b, n)` (d itself is the product's operand).
 
 Example (slow -> fast):
     Muls(xLocal, xLocal, alpha, len); PipeBarrier<PIPE_V>(); Add(yLocal, yLocal, xLocal, len);
@@ -89,23 +90,29 @@ class FusedCall(Motif):
             if add is None or not is_plain_name(t):
                 continue
             d, x, y, m = add
-            if m != n or t == base_name(d) or {x, y} != {d, t}:
+            if m != n:
                 continue
-            if read_later(cs.sf, nodes[-1], t):
-                continue
-            if not _same_type(cs, d, a):
-                continue
-            # Mul(t, t, b) is fine too: the fused call reads a and b before anything is written, and t is dead.
-            fused = f"Axpy({d}, {a}, {k}, {n});" if cs.name == "Muls" else f"MulAddDst({d}, {a}, {k}, {n});"
+            if cs.name == "Mul" and t == d and d in (a, k) and d in (x, y):
+                # Mul(d, s, d) then Add(d, d, b): d = s * d + b, which is FusedMulAdd(d, s, b)
+                s0 = k if a == d else a
+                b = y if x == d else x
+                if d in (s0, b) or not _same_type(cs, d, s0):
+                    continue
+                fused, t = f"FusedMulAdd({d}, {s0}, {b}, {n});", d
+            else:
+                if t == base_name(d) or {x, y} != {d, t} or read_later(cs.sf, nodes[-1], t):
+                    continue
+                if not _same_type(cs, d, a):
+                    continue
+                # Mul(t, t, b) is fine too: the fused call reads a and b before anything is written, and t is dead.
+                fused = f"Axpy({d}, {a}, {k}, {n});" if cs.name == "Muls" else f"MulAddDst({d}, {a}, {k}, {n});"
             sf = cs.sf
             start, end = lines_of(sf, cs.stmt, nodes[-1])
             indent = indent_at(sf, cs.stmt.start_byte)
             edit = edit_span(sf, start, end, f"{indent}{fused}\n")
             line, end_line = sf.line_col(cs.stmt.start_byte)[0], sf.line_col(nodes[-1].end_byte)[0]
-            why = (
-                f"{cs.name} into {t} and an Add of it into {d} sweep the tile twice with a barrier between; "
-                f"{fused.split('(')[0]} does both in one pass ({t} is not read afterwards)"
-            )
+            why = f"{cs.name} into {t} and an Add of it into {d} sweep the tile twice with a barrier between; "
+            why += f"{fused.split('(')[0]} does both in one pass" + ("" if t == d else f" ({t} is not read afterwards)")
             sites.append(Site(self.id, sf.path, line, end_line, why, [edit]))
         return sites
 

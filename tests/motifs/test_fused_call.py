@@ -91,3 +91,18 @@ def test_mul_then_add_becomes_muladddst(example_copy, tmp_path):
         "Mul(xLocal, xLocal, xLocal, len);\n        PipeBarrier<PIPE_V>();\n        Add(yLocal, yLocal, xLocal, len);"
         in (rw.texts[_kernel(fused)])
     )
+
+
+def test_mul_into_the_destination_then_add_becomes_fusedmuladd(example_copy, tmp_path):
+    fast = load_operator(example_copy("axpy", CASES))
+    kernel = _kernel(fast)
+    split = (
+        "Mul(yLocal, xLocal, yLocal, len);\n        PipeBarrier<PIPE_V>();\n        Add(yLocal, yLocal, xLocal, len);"
+    )
+    text = fast.sources[kernel].text.replace("Axpy(yLocal, xLocal, alpha, len);", split)
+    op = variant(fast, {kernel: text}, tmp_path / "split")
+    [site] = MOTIF.detect(MotifContext(op))
+    assert site.edits is not None and site.edits[0].new_text.strip() == "FusedMulAdd(yLocal, xLocal, xLocal, len);"
+    fused = with_edits(op, site.edits, tmp_path / "fused")
+    [rw] = MOTIF.rewind(MotifContext(fused))
+    assert split in rw.texts[_kernel(fused)]
