@@ -57,3 +57,20 @@ def test_no_site_without_a_round_trip_and_no_edit_when_the_reload_feeds_another_
     # an atomic-add store accumulates: storing twice would add twice, so there is no rewind
     atomic = load_operator(example_copy("column_sum_atomic", '[[cases]]\nname = "a"\n'))
     assert MOTIF.rewind(MotifContext(atomic)) == []
+
+
+def test_a_kernel_invocation_program_is_rewound_and_mined_too(example_copy, device):
+    # the program's own `<<<>>>` launch sits at other offsets in the rewound text: the build re-reads it there
+    cases = """[[cases]]
+name = "small"
+[cases.inputs.x]
+shape = [8, 1024]
+dtype = "float32"
+[cases.inputs.y]
+shape = [8, 1024]
+dtype = "float32"
+"""
+    fast = load_operator(example_copy("kernel_invocation_add", cases))
+    assert fast.model.layout == "invocation"
+    report = mine_operator(fast, device, motifs=[MOTIF.id])
+    assert report.skipped is None and len(report.trajectories) == 1, report.rejected
