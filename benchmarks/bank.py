@@ -137,7 +137,8 @@ def padded_copy_in(op: Operator) -> dict[str, str] | None:
 
 
 def spill_through_gm(op: Operator) -> dict[str, str] | None:
-    """ub-resident: the output tile is stored, reloaded through events (not barriers), and stored again."""
+    """ub-resident: the output tile is stored, reloaded behind full barriers (the transform waits on events), and
+    stored again."""
 
     def change(text: str) -> str:
         m = re.search(r"\n(\s*)DataCopy\(\s*(\w+Gm\[[^\]]*\])\s*,\s*(\w+)\s*,\s*([^;]+?)\);", text)
@@ -145,12 +146,82 @@ def spill_through_gm(op: Operator) -> dict[str, str] | None:
             return text
         indent, dst, src, n = m.groups()
         spill = (
-            f"\n{indent}DataCopy({dst}, {src}, {n});"
-            f"\n{indent}SetFlag<HardEvent::MTE3_MTE2>(EVENT_ID0);\n{indent}WaitFlag<HardEvent::MTE3_MTE2>(EVENT_ID0);"
-            f"\n{indent}DataCopy({src}, {dst}, {n});"
-            f"\n{indent}SetFlag<HardEvent::MTE2_MTE3>(EVENT_ID0);\n{indent}WaitFlag<HardEvent::MTE2_MTE3>(EVENT_ID0);"
+            f"\n{indent}DataCopy({dst}, {src}, {n});\n{indent}PipeBarrier<PIPE_ALL>();"
+            f"\n{indent}DataCopy({src}, {dst}, {n});\n{indent}PipeBarrier<PIPE_ALL>();"
         )
         return text[: m.start()] + spill + text[m.start() :]
+
+    return _each(_kernel_texts(op), change)
+
+
+_ELEMENTWISE = r"\n(\s*)(Adds|Muls|Add|Sub|Mul)\(\s*(\w+)\s*,\s*(\w+)\s*,\s*([^,;()]+?)\s*,\s*([^,;()]+?)\s*\);"
+_OPS = {"Adds": "+", "Muls": "*", "Add": "+", "Sub": "-", "Mul": "*"}
+
+
+def scalar_elementwise(op: Operator) -> dict[str, str] | None:
+    """vector-not-scalar: the first elementwise vector call (fp32 tiles) becomes an index loop of GetValue/SetValue,
+    fenced by full barriers (the mining transform uses a for loop fenced by events)."""
+
+    def change(text: str) -> str:
+        for m in re.finditer(_ELEMENTWISE, text):
+            indent, name, dst, a, b, n = m.groups()
+            decl = re.search(rf"LocalTensor<\s*(\w+)\s*>\s*{re.escape(dst)}\b", text)
+            if decl is None or decl.group(1) != "float":
+                continue
+            other = f"{b}.GetValue(idx)" if name in ("Add", "Sub", "Mul") else f"static_cast<float>({b})"
+            body = (
+                f"\n{indent}PipeBarrier<PIPE_ALL>();\n{indent}uint32_t idx = 0;\n{indent}while (idx < ({n})) {{"
+                f"\n{indent}    {dst}.SetValue(idx, {a}.GetValue(idx) {_OPS[name]} {other});\n{indent}    ++idx;"
+                f"\n{indent}}}\n{indent}PipeBarrier<PIPE_ALL>();"
+            )
+            return text[: m.start()] + body + text[m.end() :]
+        return text
+
+    return _each(_kernel_texts(op), change)
+
+
+def cast_there_and_back(op: Operator) -> dict[str, str] | None:
+    """cast-round-trip: after a widening Cast, an exact narrow-and-widen pair with no barriers between (the
+    transform fences each with a PipeBarrier<PIPE_V>), rounding with CAST_ROUND."""
+
+    def change(text: str) -> str:
+        for m in re.finditer(r"\n(\s*)Cast\(\s*(\w+)\s*,\s*(\w+)\s*,\s*RoundMode::(\w+)\s*,\s*([^;]+?)\);", text):
+            indent, wide, narrow, mode, n = m.groups()
+            wt = re.search(rf"LocalTensor<\s*(\w+)\s*>\s*{re.escape(wide)}\b", text)
+            nt = re.search(rf"LocalTensor<\s*(\w+)\s*>\s*{re.escape(narrow)}\b", text)
+            if wt is None or nt is None or wt.group(1) != "float" or nt.group(1) != "half":
+                continue
+            extra = (
+                f"\n{indent}Cast({narrow}, {wide}, RoundMode::CAST_ROUND, {n});"
+                f"\n{indent}Cast({wide}, {narrow}, RoundMode::{mode}, {n});"
+            )
+            return text[: m.end()] + extra + text[m.end() :]
+        return text
+
+    return _each(_kernel_texts(op), change)
+
+
+def four_part_copy_in(op: Operator) -> dict[str, str] | None:
+    """merged-copy: the first GM->UB DataCopy in four pieces under an alignment guard (the transform: rows or
+    256-byte chunks)."""
+
+    def change(text: str) -> str:
+        m = re.search(r"\n(\s*)DataCopy\(\s*(\w+)\s*,\s*(\w+)Gm\[([^\]]*)\]\s*,\s*([^;]+?)\);", text)
+        if m is None:
+            return text
+        indent, dst, gm, off, n = m.groups()
+        decl = re.search(rf"LocalTensor<\s*(\w+)\s*>\s*{re.escape(dst)}\b", text)
+        if decl is None:
+            return text
+        t = decl.group(1)
+        piece = f"(({n}) / 4)"
+        new = (
+            f"\n{indent}if (({n}) % (4 * 32 / sizeof({t})) == 0) {{"
+            f"\n{indent}    for (uint32_t part = 0; part < 4; ++part) {{"
+            f"\n{indent}        DataCopy({dst}[part * {piece}], {gm}Gm[{off} + part * {piece}], {piece});"
+            f"\n{indent}    }}\n{indent}}} else {{\n{indent}    DataCopy({dst}, {gm}Gm[{off}], {n});\n{indent}}}"
+        )
+        return text[: m.start()] + new + text[m.end() :]
 
     return _each(_kernel_texts(op), change)
 
@@ -162,6 +233,9 @@ RECIPES: dict[str, tuple[str, Recipe]] = {
     "two-cores": ("all-cores", two_cores),
     "padded-copy-in": ("aligned-copy", padded_copy_in),
     "spill-through-gm": ("ub-resident", spill_through_gm),
+    "scalar-elementwise": ("vector-not-scalar", scalar_elementwise),
+    "cast-there-and-back": ("cast-round-trip", cast_there_and_back),
+    "four-part-copy-in": ("merged-copy", four_part_copy_in),
 }
 
 

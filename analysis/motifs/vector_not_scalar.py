@@ -146,6 +146,8 @@ class VectorNotScalar(Motif):
         for site in sites:
             if site.edits and len(site.edits) == 1 and site.edits[0].file in ctx.sources:
                 site.edits = [self._with_events(ctx.sources[site.edits[0].file], site.edits[0])]
+            elif site.edits is None and site.file in ctx.sources:
+                site.edits = _vectorised(ctx.sources[site.file], site.line)
         return sites
 
     @staticmethod
@@ -162,6 +164,62 @@ class VectorNotScalar(Motif):
         if len(below) == 3 and _events(below) in ({"S_V"}, {"S_MTE3"}):
             end += len("".join(below).encode())
         return edit_span(sf, start, end, f"{indent_at(sf, e.start)}{e.new_text}\n")
+
+
+# `dst.SetValue(i, a.GetValue(i) OP b.GetValue(i))` or `... OP scalar`, the whole body of an element loop
+_ELEMENT_BODY = re.compile(
+    r"\{?\s*(\w+)\.SetValue\(\s*(\w+)\s*,\s*(\w+)\.GetValue\(\s*\2\s*\)\s*([-+*])\s*"
+    r"(?:(\w+)\.GetValue\(\s*\2\s*\)|([^;]+?))\s*\)\s*;\s*(?:(?:\+\+\s*\2|\2\s*\+\+|\2\s*\+=\s*1)\s*;\s*)?\}?"
+)
+_BINARY = {"+": "Add", "-": "Sub", "*": "Mul"}
+_WITH_SCALAR = {"+": "Adds", "*": "Muls"}
+
+
+def _vectorised(sf: SourceFile, line: int) -> list[TextEdit] | None:
+    """Where the rule found an element loop it has no fix for (a while loop, barriers around it), the one vector
+    call it computes, when its whole body is one `dst.SetValue(i, a.GetValue(i) OP ...)`: the loop, its counter's
+    declaration right above (for a while loop) and full barriers right around it become that call."""
+    at = sf.offset_of_line_col(line, 1)
+    node = sf.tree.root_node.descendant_for_byte_range(at, at)
+    loop = node
+    while loop is not None and loop.type not in ("for_statement", "while_statement"):
+        loop = loop.parent
+    if loop is None:
+        at = line_end(sf, at)  # the finding may start on the line above the loop (its counter)
+        node = sf.tree.root_node.descendant_for_byte_range(at, at)
+        loop = node
+        while loop is not None and loop.type not in ("for_statement", "while_statement"):
+            loop = loop.parent
+    if loop is None:
+        return None
+    cond = sf.node_text(loop.child_by_field_name("condition")).strip()
+    if loop.type == "while_statement" and cond.startswith("(") and cond.endswith(")"):
+        cond = cond[1:-1].strip()  # the while's condition clause keeps its parentheses
+    head = re.fullmatch(r"(\w+)\s*<\s*(.+)", cond, re.DOTALL)
+    body = loop.child_by_field_name("body")
+    m = _ELEMENT_BODY.fullmatch(sf.node_text(body).strip()) if head and body is not None else None
+    if head is None or m is None or m.group(2) != head.group(1):
+        return None
+    dst, _, a, op, other, scalar = m.groups()
+    n = head.group(2).strip()
+    if other is not None:
+        call = f"{_BINARY[op]}({dst}, {a}, {other}, {n});"
+    elif op in _WITH_SCALAR:
+        call = f"{_WITH_SCALAR[op]}({dst}, {a}, {scalar.strip()}, {n});"
+    else:
+        call = f"Adds({dst}, {a}, -({scalar.strip()}), {n});"
+    start, end = line_start(sf, loop.start_byte), line_end(sf, loop.end_byte)
+    counter = loop.type == "while_statement" and head.group(1)
+    above = sf.data[:start].decode("utf-8", "replace").splitlines(keepends=True)
+    while above and (
+        above[-1].strip() == "PipeBarrier<PIPE_ALL>();"
+        or (counter and re.fullmatch(rf"\s*(?:u?int\d*_t|int|unsigned|size_t)\s+{counter}\s*=\s*0\s*;\s*", above[-1]))
+    ):
+        start -= len(above.pop().encode())
+    below = sf.data[end:].decode("utf-8", "replace").splitlines(keepends=True)
+    if below and below[0].strip() == "PipeBarrier<PIPE_ALL>();":
+        end += len(below[0].encode())
+    return [edit_span(sf, start, end, f"{indent_at(sf, loop.start_byte)}{call}\n")]
 
 
 def _events(lines: list[str]) -> set[str] | None:
