@@ -298,8 +298,7 @@ async function verifyMotif() {
     }
     fs.writeFileSync(kernelFile, slow);
     await page.locator('.tab', { hasText: 'op_kernel' }).click();
-    await page.locator('.view-line', { hasText: 'PipeBarrier<PIPE_ALL>' }).first().waitFor({ timeout: 15_000 });
-    await problemRow(/pipe-all-in-loop/).first().waitFor({ timeout: 30_000 });
+    await problemRow(/pipe-all-in-loop/).first().waitFor({ timeout: 30_000 }); // the editor reloaded and analysed it
     await runCommand('tilewise: Verify suggestions on the emulator');
     await page.locator('.notifications-toasts', { hasText: 'verifying the suggestions' }).waitFor({ timeout: 15_000 });
     const verified = problemRow(/Verified on the emulator: Order the stages.*measured [\d.]+x on this kernel/);
