@@ -188,8 +188,8 @@ async def _appears(path: Path) -> None:
 @pytest.mark.asyncio
 async def test_cancelling_verify_suggestions_keeps_what_was_verified(motif_client: LanguageClient, tmp_path: Path):
     """Two motifs fit (pipe-sync first, by its evidence; then all-cores). Each golden call is held until the test
-    releases it: the profile's run is call 0, pipe-sync's verification calls 1 and 2 (before and after), so call 3
-    is all-cores' verification, in flight when the cancel arrives."""
+    releases it: the kernel as it is runs once (call 0: the profile, and every verification's "before"), pipe-sync's
+    one rewrite is call 1, so call 2 is all-cores' verification, in flight when the cancel arrives."""
     client = motif_client
     _bank(speedup=2.0)
     root = tmp_path / "op"
@@ -201,10 +201,10 @@ async def test_cancelling_verify_suggestions_keeps_what_was_verified(motif_clien
         client.protocol.send_request_async("tilewise/verifySuggestions", {"uri": uri}, msg_id=request_id)
     )
     try:
-        for n in range(3):
+        for n in range(2):
             await _appears(root / f"call-{n}")
             (root / f"release-{n}").touch()
-        await _appears(root / "call-3")
+        await _appears(root / "call-2")
         diags = await wait_until(client, uri, lambda ds: bool(_verified(ds)))
         assert PIPE_SYNC in _verified(diags)[0].message
         client.protocol.notify(types.CANCEL_REQUEST, types.CancelParams(id=request_id))
@@ -214,11 +214,10 @@ async def test_cancelling_verify_suggestions_keeps_what_was_verified(motif_clien
         await asyncio.wait_for(job, BOUND_S)
     ends = [r.message for rs in client.progress_reports.values() for r in rs if r.kind == "end"]
     assert ends == ["cancelled"]
-    # what was verified before the cancel stays; the motif in flight is not reported, and no third one started
+    # what was verified before the cancel stays; the motif in flight when it came is not reported
     assert len(_verified(client.diagnostics[uri])) == 1
     host = (root / "op_host" / "scale.cpp").resolve().as_uri()
     assert not _verified(client.diagnostics.get(host, []))
-    assert len(list(root.glob("call-*"))) <= 5  # all-cores' before and after runs at most
     lenses = await client.text_document_code_lens_async(
         types.CodeLensParams(text_document=types.TextDocumentIdentifier(uri=uri))
     )
