@@ -107,7 +107,11 @@ def mine_operator(
         except Exception as exc:  # noqa: BLE001 - a transform that trips on an unexpected kernel must not end the mining
             report.rejected.append(Rejected(motif_id, "-", f"the rewind failed: {type(exc).__name__}: {exc}"))
             continue
+        seen: set[str] = set()
         for rw in rewinds:
+            if rw.description in seen:  # two sites that read alike: the bank keys trajectories by description
+                rw.description = f"{rw.description} (line {rw.line})"
+            seen.add(rw.description)
             if progress:
                 progress(f"{report.operator}: {motif_id}: {rw.description}")
             verdict = _measure(runner, fast, fast_texts, rw)
