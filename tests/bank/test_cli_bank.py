@@ -84,3 +84,13 @@ def test_mine_then_suggest_verifies_the_motif_on_a_slowed_kernel(tmp_path, capsy
     assert top["edits"] and top["edits"][0]["file"].endswith("scale.cpp") and top["edits"][0]["new_text"] == ""
     assert top["verified"]["correct"] is True and top["verified"]["speedup"] > 1.03
     assert "Evidence: median" in top["why"]
+
+
+def test_mining_by_default_takes_the_fast_examples_only():
+    from paths import EXAMPLES
+
+    from server.cli.bank_command import example_operators
+
+    found = example_operators()
+    assert EXAMPLES / "add_custom" in found and EXAMPLES / "kernel_invocation_add" in found
+    assert not [d for d in found if "_slow_" in d.name]  # a slow twin would teach the motif backwards
