@@ -154,11 +154,24 @@ def load_bank(path: Path, missing_ok: bool = True) -> BankFile:
         ) from None
 
 
-def load_banks(user: Path | None = None, shipped: Path | None = SHIPPED_PATH) -> tuple[BankFile, list[str]]:
-    """The shipped bank and the user's, merged; problems with either come back as one line each (the other bank
-    still counts)."""
+def shipped_bank_path() -> Path | None:
+    """The shipped bank, unless `TILEWISE_SHIPPED_BANK` names another file (or is empty: none, so that only the
+    user's own evidence counts, as the editor's tests need)."""
+    chosen = os.environ.get("TILEWISE_SHIPPED_BANK")
+    if chosen is None:
+        return SHIPPED_PATH
+    return Path(chosen) if chosen.strip() else None
+
+
+_DEFAULT = Path("<shipped>")
+
+
+def load_banks(user: Path | None = None, shipped: Path | None = _DEFAULT) -> tuple[BankFile, list[str]]:
+    """The shipped bank (by default `shipped_bank_path()`) and the user's, merged; problems with either come back
+    as one line each (the other bank still counts)."""
     merged = BankFile()
     problems: list[str] = []
+    shipped = shipped_bank_path() if shipped == _DEFAULT else shipped
     for path in [p for p in (shipped, user if user is not None else user_bank_path()) if p is not None]:
         try:
             bank = load_bank(path)

@@ -88,3 +88,16 @@ def test_the_shipped_bank_validates_and_has_evidence_for_most_motifs():
 def test_diff_paths_are_relative_to_the_operator():
     diff = unified_diff({"/r/op_kernel/k.cpp": "a\nb\n"}, {"/r/op_kernel/k.cpp": "a\nc\n"}, "/r")
     assert diff.startswith("--- a/op_kernel/k.cpp\n+++ b/op_kernel/k.cpp\n") and "-b\n+c\n" in diff
+
+
+def test_the_shipped_bank_can_be_replaced_or_left_out(tmp_path, monkeypatch):
+    user = tmp_path / "user.json"
+    save_bank(user, [trajectory(op="Mine")], device="emulator", chip="c")
+    other = tmp_path / "other.json"
+    save_bank(other, [trajectory(op="Theirs")], device="emulator", chip="c")
+    monkeypatch.setenv("TILEWISE_SHIPPED_BANK", "")
+    assert [t.operator for t in load_banks(user)[0].trajectories] == ["Mine"]
+    monkeypatch.setenv("TILEWISE_SHIPPED_BANK", str(other))
+    assert sorted(t.operator for t in load_banks(user)[0].trajectories) == ["Mine", "Theirs"]
+    monkeypatch.delenv("TILEWISE_SHIPPED_BANK")
+    assert len(load_banks(user)[0].trajectories) > 100  # the shipped bank's evidence and the user's

@@ -27,6 +27,7 @@ SERVER_ENV = {
     "TILEWISE_CACHE": str(WORK / "cache"),
     "TILEWISE_OPT": "-O0",
     "TILEWISE_CASE_FACTS": "0",
+    "TILEWISE_SHIPPED_BANK": "",  # only the evidence a test writes to its own user bank
     "PYTHONPATH": str(ROOT),
 }
 
