@@ -27,7 +27,7 @@ import shutil
 import sys
 import tempfile
 from collections.abc import Callable
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
@@ -250,6 +250,8 @@ class Outcome:
     best_motif: str | None = None
     recovered: float | None = None
     hit: bool = False
+    own: bool = False  # the motif the recipe took out was itself among the suggestions and recovered the loss
+    measured: dict[str, float] = field(default_factory=dict)  # each verified-correct suggestion's time
     note: str = ""
 
 
@@ -292,11 +294,14 @@ def evaluate(root: Path, name: str, recipe_name: str, device, bank, args) -> Out
             v = s.verified
             if v is None or not v.correct or v.time_us is None:
                 continue
+            out.measured[s.motif] = v.time_us
             if out.best_us is None or v.time_us < out.best_us:
                 out.best_us, out.best_motif = v.time_us, s.motif
         if out.best_us is not None:
             out.recovered = (out.slow_us - out.best_us) / (out.slow_us - out.fast_us)
             out.hit = out.recovered >= RECOVER
+        mine = out.measured.get(motif)
+        out.own = mine is not None and (out.slow_us - mine) / (out.slow_us - out.fast_us) >= RECOVER
         shown = [s.motif for s in result.suggestions]
         out.note = f"suggested {', '.join(shown) or 'nothing'}"
     return out
@@ -349,12 +354,24 @@ def main() -> int:
             print(f"{mark} {name:<50} {o.recipe:<22} {figures} {o.note}", flush=True)
     slowed = [o for o in outcomes if o.slow_us and o.fast_us and o.slow_us >= o.fast_us * MIN_LOSS]
     hits = [o for o in slowed if o.hit]
-    print(
-        f"\n{len(hits)}/{len(slowed)} slowed operators recovered to >= {RECOVER:.0%} of the lost time by a verified "
-        f"top-{args.top} suggestion ({len(hits) / len(slowed):.0%})"
-        if slowed
-        else "\nno recipe slowed any operator"
-    )
+    own = [o for o in slowed if o.own]
+    broke = [o for o in outcomes if o.note.startswith("the slowed operator fails")]
+    if not slowed:
+        print("\nno recipe slowed any operator")
+    else:
+        print(
+            f"\n{len(hits)}/{len(slowed)} slowed operators recovered to >= {RECOVER:.0%} of the lost time by a "
+            "verified "
+            f"top-{args.top} suggestion ({len(hits) / len(slowed):.0%}); {len(own)}/{len(slowed)} by the very motif "
+            f"the recipe took out ({len(own) / len(slowed):.0%}). {len(broke)} recipe applications broke the operator "
+            "(left out)."
+        )
+        for name in sorted({o.recipe for o in slowed}):
+            mine = [o for o in slowed if o.recipe == name]
+            print(
+                f"  {name:<22} {sum(o.hit for o in mine)}/{len(mine)} recovered, "
+                f"{sum(o.own for o in mine)}/{len(mine)} by {RECIPES[name][0]}"
+            )
     if args.json:
         args.json.write_text(json.dumps([asdict(o) for o in outcomes], indent=1))
     return 0
