@@ -32,6 +32,7 @@ from analysis.motifs.base import (
     element_type,
     enclosing,
     indent_at,
+    is_gm,
     line_end,
     line_start,
     splice,
@@ -147,8 +148,30 @@ class VectorNotScalar(Motif):
             if site.edits and len(site.edits) == 1 and site.edits[0].file in ctx.sources:
                 site.edits = [self._with_events(ctx.sources[site.edits[0].file], site.edits[0])]
             elif site.edits is None and site.file in ctx.sources:
-                site.edits = _vectorised(ctx.sources[site.file], site.line)
-        return sites
+                site.edits = _vectorised_at(ctx.sources[site.file], site.line, site.end_line)
+        return sites + self._unreported(ctx, sites)
+
+    def _unreported(self, ctx: MotifContext, sites: list[Site]) -> list[Site]:
+        """Element loops the rule did not report (nested in a row loop, reading a slice) whose whole body is one
+        elementwise SetValue on UB tiles: each is one vector call."""
+        out = []
+        for path in ctx.kernel_files:
+            sf = ctx.sources[path]
+            for loop in _loops(sf):
+                line, end = loop.start_point[0] + 1, loop.end_point[0] + 1
+                if any(s.file == path and s.line <= end and line <= s.end_line for s in sites + out):
+                    continue
+                edits = _vectorised(sf, loop)
+                if edits is None or any(
+                    is_gm(sf, t) for t in re.findall(r"(\w+)(?:\[[^\]]*\])?\.(?:Set|Get)Value", sf.node_text(loop))
+                ):
+                    continue
+                why = (
+                    "this loop computes one element per iteration with GetValue/SetValue on the scalar unit; its "
+                    "whole body is one elementwise operation, which one vector instruction does for the whole tile."
+                )
+                out.append(Site(self.id, path, line, end, why, edits))
+        return out
 
     @staticmethod
     def _with_events(sf: SourceFile, e: TextEdit) -> TextEdit:
@@ -168,30 +191,39 @@ class VectorNotScalar(Motif):
 
 # `dst.SetValue(i, a.GetValue(i) OP b.GetValue(i))` or `... OP scalar`, the whole body of an element loop
 _ELEMENT_BODY = re.compile(
-    r"\{?\s*(\w+)\.SetValue\(\s*(\w+)\s*,\s*(\w+)\.GetValue\(\s*\2\s*\)\s*([-+*])\s*"
-    r"(?:(\w+)\.GetValue\(\s*\2\s*\)|([^;]+?))\s*\)\s*;\s*(?:(?:\+\+\s*\2|\2\s*\+\+|\2\s*\+=\s*1)\s*;\s*)?\}?"
+    r"\{?\s*(\w+(?:\[[^\]]*\])?)\.SetValue\(\s*(\w+)\s*,\s*(\w+(?:\[[^\]]*\])?)\.GetValue\(\s*\2\s*\)\s*([-+*])\s*"
+    r"(?:(\w+(?:\[[^\]]*\])?)\.GetValue\(\s*\2\s*\)|([^;]+?))\s*\)\s*;\s*(?:(?:\+\+\s*\2|\2\s*\+\+|\2\s*\+=\s*1)\s*;\s*)?\}?"
 )
 _BINARY = {"+": "Add", "-": "Sub", "*": "Mul"}
 _WITH_SCALAR = {"+": "Adds", "*": "Muls"}
 
 
-def _vectorised(sf: SourceFile, line: int) -> list[TextEdit] | None:
+def _loops(sf: SourceFile) -> list:
+    """Every for and while statement of the file, in order."""
+    found, stack = [], [sf.tree.root_node]
+    while stack:
+        n = stack.pop()
+        if n.type in ("for_statement", "while_statement"):
+            found.append(n)
+        stack.extend(reversed(n.children))
+    return found
+
+
+def _vectorised_at(sf: SourceFile, line: int, end_line: int) -> list[TextEdit] | None:
+    """The vectorisation of the first element loop that starts within [line, end_line] (a finding may start on
+    the counter's line above its loop)."""
+    for loop in _loops(sf):
+        if line <= loop.start_point[0] + 1 <= max(end_line, line + 1):
+            edits = _vectorised(sf, loop)
+            if edits is not None:
+                return edits
+    return None
+
+
+def _vectorised(sf: SourceFile, loop) -> list[TextEdit] | None:
     """Where the rule found an element loop it has no fix for (a while loop, barriers around it), the one vector
     call it computes, when its whole body is one `dst.SetValue(i, a.GetValue(i) OP ...)`: the loop, its counter's
     declaration right above (for a while loop) and full barriers right around it become that call."""
-    at = sf.offset_of_line_col(line, 1)
-    node = sf.tree.root_node.descendant_for_byte_range(at, at)
-    loop = node
-    while loop is not None and loop.type not in ("for_statement", "while_statement"):
-        loop = loop.parent
-    if loop is None:
-        at = line_end(sf, at)  # the finding may start on the line above the loop (its counter)
-        node = sf.tree.root_node.descendant_for_byte_range(at, at)
-        loop = node
-        while loop is not None and loop.type not in ("for_statement", "while_statement"):
-            loop = loop.parent
-    if loop is None:
-        return None
     cond = sf.node_text(loop.child_by_field_name("condition")).strip()
     if loop.type == "while_statement" and cond.startswith("(") and cond.endswith(")"):
         cond = cond[1:-1].strip()  # the while's condition clause keeps its parentheses

@@ -51,3 +51,21 @@ def test_a_scalar_operand_becomes_the_scalar_form(tmp_path):
     op, kernel = _gelu(tmp_path, slow)
     [site] = MOTIFS["vector-not-scalar"].detect(MotifContext(op))
     assert site.edits is not None and "Adds(tmp, src, 0.5f, length);" in site.edits[0].new_text
+
+
+def test_an_element_loop_the_rule_does_not_report_is_found_with_its_slice(tmp_path):
+    root = tmp_path / "col"
+    shutil.copytree(EXAMPLES / "column_sum_atomic", root)
+    kernel = next((root / "op_kernel").glob("*.cpp"))
+    text = kernel.read_text()
+    fast = "Add(acc, acc, xLocal[r * pitch], width);"
+    assert text.count(fast) == 1
+    slow = (
+        "for (uint32_t j = 0; j < width; j++) {\n"
+        "                acc.SetValue(j, acc.GetValue(j) + xLocal[r * pitch].GetValue(j));\n"
+        "            }"
+    )
+    kernel.write_text(text.replace(fast, slow))
+    op = load_operator(root)
+    [site] = MOTIFS["vector-not-scalar"].detect(MotifContext(op))
+    assert site.edits is not None and fast in site.edits[0].new_text
