@@ -154,7 +154,7 @@ class VectorNotScalar(Motif):
     def _unreported(self, ctx: MotifContext, sites: list[Site]) -> list[Site]:
         """Element loops the rule did not report (nested in a row loop, reading a slice) whose whole body is one
         elementwise SetValue on UB tiles: each is one vector call."""
-        out = []
+        out: list[Site] = []
         for path in ctx.kernel_files:
             sf = ctx.sources[path]
             for loop in _loops(sf):
