@@ -228,7 +228,7 @@ class MergedCopy(Motif):
         dname, sname = split_index(d)[0], split_index(s)[0]
         dn = dname if db is None else f"{dname}[{db}]"
         sn = sname if sb is None else f"{sname}[{sb}]"
-        if squash(dl) == squash(n) == squash(sl):
+        if squash(strip_parens(dl)) == squash(strip_parens(n)) == squash(strip_parens(sl)):  # `(L)` is L
             merged = f"DataCopy({dn}, {sn}, {count} * {n});"
             guard = self._guard(sf, loop, merged)
             target = loop if guard is None else guard[0]
