@@ -56,6 +56,9 @@ class Site:
     # Other values of the same rewrite worth measuring (label, edits): a block count or tile size between the
     # shipped value and the fix's target. Verification measures each and keeps the fastest correct one.
     alternatives: list[tuple[str, list[TextEdit]]] = field(default_factory=list)
+    # How surely the slow pattern is there: 1 when a rule proved it, less for a guess only verification can settle
+    # (retrieval scales the motif's score by its surest site).
+    weight: float = 1.0
 
 
 class MotifContext:

@@ -130,7 +130,7 @@ def retrieve(
             continue
         ev = evidences.get(motif.id)
         gain, share, words = expected_gain(ev, bottleneck)
-        score = math.log(gain) * share if gain else 0.0
+        score = math.log(gain) * share * max(x.weight for x in sites) if gain else 0.0
         if score <= 0:
             score = 1e-6 * len(sites)
         found.append(

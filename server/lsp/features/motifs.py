@@ -69,7 +69,8 @@ def motif_actions(session: OperatorSession, analysis: Analysis, path: str, rng: 
     for s in analysis.suggestions:
         if not s.edits or _verified_here(session, analysis, s.motif):
             continue
-        if not any(x.file == path and _overlaps(_site_range(sf, x), rng) for x in s.sites):
+        # a guessed site (weight under 1: only verification can tell) is offered once measured, never before
+        if not any(x.file == path and x.weight >= 1 and _overlaps(_site_range(sf, x), rng) for x in s.sites):
             continue
         title = s.evidence_title()
         actions.append(
