@@ -6,8 +6,9 @@ Retrieval is structural first: a motif is suggested only where its detector (ana
 removes. The profile decides the order: a motif whose evidence comes from kernels bound by the same pipe as this
 one's counts fully, one whose evidence comes only from other bottlenecks counts at PROFILE_MISMATCH of its gain. A
 motif the bank has no evidence for is still shown (the detector found the pattern) but ranked last, with no gain
-claimed. Verification applies the edits to the texts in memory (never the files), runs every case before and after,
-and reports what the emulator measured (search/verify_fix.py).
+claimed. A motif found only by a guess (a site of weight under 1, which only verification can settle) comes after
+every proved one. Verification applies the edits to the texts in memory (never the files), runs every case before
+and after, and reports what the emulator measured (search/verify_fix.py).
 """
 
 from __future__ import annotations
@@ -145,7 +146,9 @@ def retrieve(
                 evidence=ev,
             )
         )
-    found.sort(key=lambda s: (-s.score, s.motif))
+    # a motif some rule or pattern proved comes before one that is only a guess, whatever the evidence: a guess
+    # must not push a proved motif out of the few that get verified
+    found.sort(key=lambda s: (max(x.weight for x in s.sites) < 1, -s.score, s.motif))
     return found
 
 

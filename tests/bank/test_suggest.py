@@ -85,3 +85,11 @@ def test_a_rewrite_that_breaks_the_kernel_is_verified_wrong_and_ranked_after_the
     assert result.suggestions[-1].motif == "pipe-sync" or all(
         x.verified is None or not x.verified.correct for x in result.suggestions
     )
+
+
+def test_a_guessed_motif_comes_after_every_proved_one():
+    op = load_operator(EXAMPLES / "rms_norm_slow_datacopypad_aligned")
+    # large-tiles is only a guess here (no rule sized the copies), with strong evidence; aligned-copy is proved
+    bank = BankFile(trajectories=[trajectory("large-tiles", 4.0), trajectory("aligned-copy", 1.05)])
+    found = [s.motif for s in retrieve(op, bank, bottleneck="mte2")]
+    assert "large-tiles" in found and found.index("aligned-copy") < found.index("large-tiles")
