@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from pydantic import BaseModel, Field
+
+if TYPE_CHECKING:  # only the hints: the model and the parsed sources both sit above this module
+    from analysis.model import Loc
+    from analysis.source import SourceFile
 
 # error: the kernel is wrong or will hang. warning: proven slow, with a proven fix or a precise one to verify.
 # info: worth a look; the premise is likely but not proven (the finding says what would prove it).
@@ -22,6 +26,29 @@ class TextEdit(BaseModel):
     new_text: str
     start: int = Field(0, exclude=True)
     end: int = Field(0, exclude=True)
+
+
+def edit(loc: Loc, new_text: str) -> TextEdit:
+    """`loc`'s range replaced by `new_text`."""
+    return TextEdit(
+        file=loc.file,
+        line=loc.line,
+        col=loc.col,
+        end_line=loc.end_line,
+        end_col=loc.end_col,
+        new_text=new_text,
+        start=loc.start,
+        end=loc.end,
+    )
+
+
+def edit_range(sf: SourceFile, start: int, end: int, new_text: str) -> TextEdit:
+    """Bytes [start, end) of `sf` replaced by `new_text`, with their lines and columns."""
+    line, col = sf.line_col(start)
+    end_line, end_col = sf.line_col(end)
+    return TextEdit(
+        file=sf.path, line=line, col=col, end_line=end_line, end_col=end_col, new_text=new_text, start=start, end=end
+    )
 
 
 class Fix(BaseModel):

@@ -6,9 +6,9 @@ from collections import defaultdict
 from pathlib import Path
 
 from analysis.errors import TilewiseError
-from analysis.findings import Fix, TextEdit
+from analysis.findings import Fix, TextEdit, edit
 from analysis.knobs import TUNED_MARK
-from analysis.model import Knob, Loc, OperatorModel
+from analysis.model import Knob, OperatorModel
 from analysis.treeutil import enclosing_statement
 
 
@@ -43,21 +43,7 @@ def apply_fix(fix: Fix, texts: dict[str, str] | None = None, write: bool = False
 
 
 def knob_edit(knob: Knob, value: int) -> TextEdit:
-    return _replace(knob.literal, str(value))
-
-
-def _replace(loc: Loc, text: str) -> TextEdit:
-    """`loc`'s range replaced by `text`."""
-    return TextEdit(
-        file=loc.file,
-        line=loc.line,
-        col=loc.col,
-        end_line=loc.end_line,
-        end_col=loc.end_col,
-        new_text=text,
-        start=loc.start,
-        end=loc.end,
-    )
+    return edit(knob.literal, str(value))
 
 
 def decided_knobs(model: OperatorModel, config: dict[str, int]) -> list[Knob]:
@@ -133,7 +119,7 @@ def clamp_edits(
             edits.append(_insertion(k.file, end_line, len(line_text) + 1, at, text))
         else:
             call_text = sf.node_text(call) if call is not None else ""
-            edits.append(_replace(k.literal, f"({call_text} < {value} ? {call_text} : {value}) /* {note[3:]} */"))
+            edits.append(edit(k.literal, f"({call_text} < {value} ? {call_text} : {value}) /* {note[3:]} */"))
     return edits
 
 

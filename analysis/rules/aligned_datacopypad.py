@@ -9,10 +9,10 @@ worth acting on).
 from __future__ import annotations
 
 from analysis.chip import cost_model
-from analysis.findings import Fix
+from analysis.findings import Fix, edit
 from analysis.rules._params import param_items
 from analysis.rules._scalar_bounds import never_called
-from analysis.rules.base import ALIGN_BYTES, Rule, RuleContext, edit
+from analysis.rules.base import ALIGN_BYTES, Rule, RuleContext
 
 
 class AlignedDataCopyPad(Rule):

@@ -13,7 +13,7 @@ from analysis.chunks import memo
 from analysis.dataflow import OperatorFlow
 from analysis.dtypes import DTYPE_SIZES
 from analysis.evaluate import TYPE_SIZES, Evaluator
-from analysis.findings import Finding, Fix, Severity, TextEdit
+from analysis.findings import Finding, Fix, Severity, TextEdit, edit_range
 from analysis.model import ApiCall, Loc, OperatorModel
 from analysis.observed import CaseFacts
 from analysis.source import Chunk, SourceFile
@@ -171,27 +171,6 @@ class Rule:
             start=loc.start,
             end=loc.end,
         )
-
-
-def edit(loc: Loc, new_text: str) -> TextEdit:
-    return TextEdit(
-        file=loc.file,
-        line=loc.line,
-        col=loc.col,
-        end_line=loc.end_line,
-        end_col=loc.end_col,
-        new_text=new_text,
-        start=loc.start,
-        end=loc.end,
-    )
-
-
-def edit_range(sf: SourceFile, start: int, end: int, new_text: str) -> TextEdit:
-    line, col = sf.line_col(start)
-    end_line, end_col = sf.line_col(end)
-    return TextEdit(
-        file=sf.path, line=line, col=col, end_line=end_line, end_col=end_col, new_text=new_text, start=start, end=end
-    )
 
 
 def statement_of(node: Node) -> Node:

@@ -16,11 +16,11 @@ from __future__ import annotations
 import re
 
 from analysis.chip import cost_model
-from analysis.findings import Fix
+from analysis.findings import Fix, edit
 from analysis.model import Knob
 from analysis.rules._split_proof import proved_count
 from analysis.rules._valueflow import CAP, VALUE, resolved_value, value_flow
-from analysis.rules.base import Rule, RuleContext, edit
+from analysis.rules.base import Rule, RuleContext
 
 
 class LowBlockDim(Rule):

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import re
 
-from analysis.findings import Fix
+from analysis.findings import Fix, edit_range
 from analysis.model import KernelEntry
-from analysis.rules.base import Rule, RuleContext, edit_range
+from analysis.rules.base import Rule, RuleContext
 
 _THREAD_BUILTIN_RE = re.compile(r"\b(?:threadIdx|blockIdx|gridDim)\s*\.\s*[xyz]\b|\bblockDim\s*\.\s*[xyz]\b")
 _SIMT_LAUNCH_ARGS = 4

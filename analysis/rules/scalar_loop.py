@@ -24,7 +24,7 @@ import re
 from tree_sitter import Node
 
 from analysis.apis import COPIES, PIPES
-from analysis.findings import Fix
+from analysis.findings import Fix, edit_range
 from analysis.model import ApiCall
 from analysis.rules._gain import scalar_loop_gain, scalar_loop_trip_gain
 from analysis.rules._scalar_bounds import (
@@ -42,7 +42,7 @@ from analysis.rules._scalar_bounds import (
     uses_int64_division,
     vector_helper,
 )
-from analysis.rules.base import Rule, RuleContext, edit_range
+from analysis.rules.base import Rule, RuleContext
 from analysis.source import SourceFile
 
 _BINARY = {"+": "Add", "-": "Sub", "*": "Mul", "/": "Div"}

@@ -33,7 +33,7 @@ from __future__ import annotations
 import re
 
 from analysis.apis import COPIES, PIPES
-from analysis.findings import Fix, Severity
+from analysis.findings import Fix, Severity, edit
 from analysis.knobs import is_tuned
 from analysis.model import ApiCall, InitBufferCall, Loc
 from analysis.observed import CaseFacts
@@ -43,7 +43,7 @@ from analysis.rules._gain import double_buffer_gain
 from analysis.rules._host_tiling import host_names, kernel_names
 from analysis.rules._static_sizes import resolve_size
 from analysis.rules._stream_loops import repeat_loops, serialised
-from analysis.rules.base import ALIGN_BYTES, Rule, RuleContext, edit
+from analysis.rules.base import ALIGN_BYTES, Rule, RuleContext
 
 # A name for the UB's size (ubSize, maxUbSize, UB_SIZE, ub_bytes ...), not a word that merely contains "ub".
 _UB_WORD_RE = re.compile(

@@ -12,12 +12,12 @@ from __future__ import annotations
 
 import re
 
-from analysis.findings import Fix
+from analysis.findings import Fix, edit
 from analysis.rules._build_scope import outside_build
 from analysis.rules._gain import dma_efficiency
 from analysis.rules._params import param_items
 from analysis.rules._valueflow import CAP, VALUE, divides_extent, knob_uses, resolved_value, value_flow
-from analysis.rules.base import GOOD_COPY_BYTES, Rule, RuleContext, edit
+from analysis.rules.base import GOOD_COPY_BYTES, Rule, RuleContext
 
 SMALL_BYTES = 4 * 1024  # "well under" 16 KB: a quarter of it
 _LENGTH_NAME = re.compile(r"LEN|SIZE|ELEM|CHUNK|COL_TILE|TILE_COLS", re.I)

@@ -13,9 +13,9 @@ from __future__ import annotations
 
 import re
 
-from analysis.findings import Fix
+from analysis.findings import Fix, edit_range
 from analysis.rules._kernel_text import KernelText, kernel_text
-from analysis.rules.base import Rule, RuleContext, edit_range, indent_of
+from analysis.rules.base import Rule, RuleContext, indent_of
 
 # Alignment padding and reserved words are never meant to be read.
 _PADDING_RE = re.compile(r"^(reserved?|rsv|rsvd|pad|padding|dummy|placeholder)\w*$", re.I)

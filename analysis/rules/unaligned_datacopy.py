@@ -12,9 +12,9 @@ from __future__ import annotations
 
 import re
 
-from analysis.findings import Fix, Severity
+from analysis.findings import Fix, Severity, edit
 from analysis.rules._scalar_bounds import never_called
-from analysis.rules.base import ALIGN_BYTES, Rule, RuleContext, edit
+from analysis.rules.base import ALIGN_BYTES, Rule, RuleContext
 
 
 class UnalignedDataCopy(Rule):

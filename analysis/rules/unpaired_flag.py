@@ -20,8 +20,8 @@ import re
 
 from tree_sitter import Node
 
-from analysis.findings import Fix
-from analysis.rules.base import Rule, RuleContext, edit_range, indent_of, statement_of
+from analysis.findings import Fix, edit_range
+from analysis.rules.base import Rule, RuleContext, indent_of, statement_of
 
 _PATH = r"(?:[A-Za-z_]\w*(?:\[[^\];]*\])?(?:->|\.))*[A-Za-z_]\w*(?:\[[^\];]*\])?"
 _COPY_RE = re.compile(rf"(?<![\w.>])({_PATH})\s*=\s*(?:static_cast<\w+>\(|\(\w+\))?\s*({_PATH})\s*\)?\s*;")
