@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from analysis.findings import TextEdit
 from analysis.model import Knob, KnobRole
-from analysis.motifs.base import MotifContext, Rewound, Site, edit_span, splice
+from analysis.motifs.base import MotifContext, Rewound, Site, splice
+from analysis.rewrite import knob_edit
 
 MAX_LADDER = 4  # values measured per knob site when verifying: enough to find the knee, few enough to be quick
 
@@ -52,10 +52,5 @@ def with_ladder(ctx: MotifContext, sites: list[Site]) -> list[Site]:
         if len(between) > MAX_LADDER - 1:
             step = len(between) / (MAX_LADDER - 1)
             between = [between[int(i * step)] for i in range(MAX_LADDER - 1)]
-        sf = ctx.sources[knob.file]
-        site.alternatives = [(f"{knob.name} = {v}", [_literal_edit(sf, knob, v)]) for v in between]
+        site.alternatives = [(f"{knob.name} = {v}", [knob_edit(knob, v)]) for v in between]
     return sites
-
-
-def _literal_edit(sf, knob: Knob, value: int) -> TextEdit:
-    return edit_span(sf, knob.literal.start, knob.literal.end, str(value))

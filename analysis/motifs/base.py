@@ -24,8 +24,9 @@ from tree_sitter import Node
 
 from analysis.chip import Chip, load_chip
 from analysis.findings import Finding, TextEdit
-from analysis.model import ApiCall, Loc
+from analysis.model import ApiCall
 from analysis.operator import Operator
+from analysis.rules.base import RuleContext
 from analysis.source import SourceFile
 
 
@@ -75,10 +76,15 @@ class MotifContext:
         return {p: sf.text for p, sf in self.sources.items()}
 
     @cached_property
+    def rules(self) -> RuleContext:
+        """The lint rules' view of the same operator: its tree lookups, and the findings' data flow."""
+        return RuleContext(self.model, self.sources, self.chip)
+
+    @cached_property
     def findings(self) -> list[Finding]:
         from analysis.lint import lint
 
-        return lint(self.op, self.chip)
+        return lint(self.op, context=self.rules)
 
     def findings_of(self, rule: str) -> list[Finding]:
         return [f for f in self.findings if f.rule == rule]
@@ -93,19 +99,9 @@ class MotifContext:
         found = [c for c in self.model.api_calls if c.name in wanted and c.loc.file in self.sources]
         return sorted(found, key=lambda c: (c.loc.file, c.loc.start))
 
-    def node(self, loc: Loc) -> tuple[SourceFile, Node] | None:
-        """The smallest tree node covering `loc` exactly (or the smallest around it)."""
-        sf = self.sources.get(loc.file)
-        if sf is None:
-            return None
-        n = sf.tree.root_node.descendant_for_byte_range(loc.start, loc.end)
-        while n is not None and n.end_byte - n.start_byte < loc.end - loc.start and n.parent is not None:
-            n = n.parent
-        return (sf, n) if n is not None else None
-
     def statement(self, call: ApiCall) -> tuple[SourceFile, Node] | None:
         """The expression statement a call stands in (`DataCopy(x, y, n);`), or None when it is part of more."""
-        found = self.node(call.loc)
+        found = self.rules.node(call.loc)
         if found is None:
             return None
         sf, n = found
@@ -146,14 +142,6 @@ def indent_at(sf: SourceFile, offset: int) -> str:
     start = line_start(sf, offset)
     line = sf.data[start:offset].decode("utf-8", "replace")
     return line[: len(line) - len(line.lstrip())]
-
-
-def edit_span(sf: SourceFile, start: int, end: int, new_text: str) -> TextEdit:
-    line, col = sf.line_col(start)
-    end_line, end_col = sf.line_col(end)
-    return TextEdit(
-        file=sf.path, line=line, col=col, end_line=end_line, end_col=end_col, new_text=new_text, start=start, end=end
-    )
 
 
 def element_type(sf: SourceFile, within: Node, tensor: str) -> str | None:

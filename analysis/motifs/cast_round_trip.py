@@ -22,6 +22,7 @@ import re
 
 from tree_sitter import Node
 
+from analysis.findings import edit_range
 from analysis.model import ApiCall
 from analysis.motifs._effects import base_name, written
 from analysis.motifs.base import (
@@ -29,7 +30,6 @@ from analysis.motifs.base import (
     MotifContext,
     Rewound,
     Site,
-    edit_span,
     element_type,
     enclosing,
     indent_at,
@@ -118,7 +118,7 @@ class CastRoundTrip(Motif):
             between = [s for s in later[: later.index(again)] if s is not back]
             if written(sf, between) & set(key):
                 continue  # something changes a or b between the casts: the round trip may not be a no-op
-            edits = [edit_span(sf, *span, "") for span in (_cut(sf, back), _cut(sf, again))]
+            edits = [edit_range(sf, *span, "") for span in (_cut(sf, back), _cut(sf, again))]
             sites.append(
                 Site(
                     self.id,

@@ -11,8 +11,9 @@ Example (slow -> fast): `constexpr int32_t BUFFER_NUM = 1;` -> `constexpr int32_
 
 from __future__ import annotations
 
+from analysis.findings import edit_range
 from analysis.motifs._knobs import rewind_knobs
-from analysis.motifs.base import Motif, MotifContext, Rewound, Site, edit_span, splice
+from analysis.motifs.base import Motif, MotifContext, Rewound, Site, splice
 
 
 class DoubleBuffer(Motif):
@@ -44,7 +45,7 @@ class DoubleBuffer(Motif):
                 f"InitBuffer gives queue '{buf.queue}' one buffer, and the queue is enqueued in a loop: the copy of "
                 "the next tile waits for this one's compute. Two buffers let them overlap, if both fit the UB."
             )
-            edit = edit_span(sf, buf.num.loc.start, buf.num.loc.end, "2")
+            edit = edit_range(sf, buf.num.loc.start, buf.num.loc.end, "2")
             sites.append(Site(self.id, sf.path, buf.loc.line, buf.loc.end_line, why, [edit]))
         return sites
 

@@ -29,6 +29,7 @@ from __future__ import annotations
 
 from tree_sitter import Node
 
+from analysis.findings import edit_range
 from analysis.motifs._stmts import (
     CallStmt,
     base_name,
@@ -40,7 +41,7 @@ from analysis.motifs._stmts import (
     parse_call,
     read_later,
 )
-from analysis.motifs.base import Motif, MotifContext, Rewound, Site, edit_span, element_type, indent_at, splice
+from analysis.motifs.base import Motif, MotifContext, Rewound, Site, element_type, indent_at, splice
 from analysis.source import SourceFile
 from analysis.treeutil import enclosing_function
 
@@ -109,7 +110,7 @@ class FusedCall(Motif):
             sf = cs.sf
             start, end = lines_of(sf, cs.stmt, nodes[-1])
             indent = indent_at(sf, cs.stmt.start_byte)
-            edit = edit_span(sf, start, end, f"{indent}{fused}\n")
+            edit = edit_range(sf, start, end, f"{indent}{fused}\n")
             line, end_line = sf.line_col(cs.stmt.start_byte)[0], sf.line_col(nodes[-1].end_byte)[0]
             why = f"{cs.name} into {t} and an Add of it into {d} sweep the tile twice with a barrier between; "
             why += f"{fused.split('(')[0]} does both in one pass" + ("" if t == d else f" ({t} is not read afterwards)")

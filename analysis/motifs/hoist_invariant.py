@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from tree_sitter import Node
 
-from analysis.findings import TextEdit
+from analysis.findings import TextEdit, edit_range
 from analysis.model import ApiCall
 from analysis.motifs._effects import base_name, mentions, written
 from analysis.motifs.base import (
@@ -26,7 +26,6 @@ from analysis.motifs.base import (
     MotifContext,
     Rewound,
     Site,
-    edit_span,
     indent_at,
     line_end,
     line_start,
@@ -111,8 +110,8 @@ class HoistInvariant(Motif):
             indent = indent_at(sf, loop.start_byte)
             at = line_start(sf, loop.start_byte)
             edits: list[TextEdit] = [
-                edit_span(sf, at, at, f"{indent}{sf.node_text(stmt)}\n"),
-                edit_span(sf, *_own_lines(sf, stmt), ""),
+                edit_range(sf, at, at, f"{indent}{sf.node_text(stmt)}\n"),
+                edit_range(sf, *_own_lines(sf, stmt), ""),
             ]
             line = sf.line_col(loop.start_byte)[0]
             sites.append(

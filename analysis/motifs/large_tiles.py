@@ -14,7 +14,8 @@ from __future__ import annotations
 
 from analysis.model import Knob
 from analysis.motifs._knobs import rewind_knobs, with_ladder
-from analysis.motifs.base import Motif, MotifContext, Rewound, Site, edit_span
+from analysis.motifs.base import Motif, MotifContext, Rewound, Site
+from analysis.rewrite import knob_edit
 
 _SHRINK = 8
 GUESS_BELOW = 4096  # elements: 8 KB of fp16, under the 16 KB where copies approach the DMA's bandwidth
@@ -39,8 +40,7 @@ class LargeTiles(Motif):
         if sites:
             return sites  # the rule proved where the copies are small; a guess beside it would join its edit
         for knob in ctx.model.knobs:
-            sf = ctx.sources.get(knob.file)
-            if knob.role != "tile" or knob.tuned or sf is None:
+            if knob.role != "tile" or knob.tuned or knob.file not in ctx.sources:
                 continue
             # Only a tile someone declared tunable (a domain) or named as one: a per-repeat or per-block count
             # also reads as a tile, and enlarging it changes what the kernel computes.
@@ -53,7 +53,7 @@ class LargeTiles(Motif):
                 "they are too small to reach the DMA's bandwidth is not proved. Larger tiles are measured on "
                 "every case before anything is offered."
             )
-            edit = edit_span(sf, knob.literal.start, knob.literal.end, str(target))
+            edit = knob_edit(knob, target)
             sites.append(Site(self.id, knob.file, knob.line, knob.line, why, [edit], weight=0.5))
             break  # one guess: the first tile constant (several at once would move together)
         return with_ladder(ctx, sites)

@@ -33,6 +33,7 @@ import re
 
 from tree_sitter import Node
 
+from analysis.findings import edit_range
 from analysis.motifs._stmts import (
     SIZES,
     CallStmt,
@@ -52,7 +53,6 @@ from analysis.motifs.base import (
     MotifContext,
     Rewound,
     Site,
-    edit_span,
     element_type,
     indent_at,
     is_gm,
@@ -219,7 +219,7 @@ class MergedCopy(Motif):
                 why = f"one copy per row of {p}: the DataCopyParams copy itself moves all {p}.blockCount rows at once"
                 merged = f"DataCopy({dn}, {sn}, {p});"
                 return Site(
-                    self.id, sf.path, line, end_line, why, [edit_span(sf, loop.start_byte, loop.end_byte, merged)]
+                    self.id, sf.path, line, end_line, why, [edit_range(sf, loop.start_byte, loop.end_byte, merged)]
                 )
         dst, src = self._stride(d, var), self._stride(s, var)
         if dst is None or src is None:
@@ -237,7 +237,7 @@ class MergedCopy(Motif):
                 f"{count} copies of {n} elements, one per row, at offsets advancing by {n} on both sides: the rows "
                 "are contiguous, so one DataCopy moves them all and pays the copy's issue cost once"
             )
-            edit = edit_span(sf, target.start_byte, target.end_byte, merged)
+            edit = edit_range(sf, target.start_byte, target.end_byte, merged)
             return Site(self.id, sf.path, line, end_line, why, [edit])
         why = f"{count} copies of {n} elements with row pitches {sl} (source) and {dl} (destination)"
         fn = enclosing_function(cs.stmt)
@@ -254,7 +254,7 @@ class MergedCopy(Motif):
         params = f"DataCopyParams{{static_cast<uint16_t>({count}), {length}, {spitch - length}, {dpitch - length}}}"
         merged = f"DataCopy({dn}, {sn}, {params});"
         why += ": one DataCopyParams copy of blockCount rows moves them all and pays the issue cost once"
-        return Site(self.id, sf.path, line, end_line, why, [edit_span(sf, loop.start_byte, loop.end_byte, merged)])
+        return Site(self.id, sf.path, line, end_line, why, [edit_range(sf, loop.start_byte, loop.end_byte, merged)])
 
     @staticmethod
     def _guard(sf: SourceFile, loop: Node, merged: str) -> tuple[Node, str] | None:

@@ -32,8 +32,9 @@ import re
 
 from tree_sitter import Node
 
+from analysis.findings import edit_range
 from analysis.motifs._stmts import CallStmt, call_stmts, distinct, is_sync, lines_of, next_stmt, parse_call, squash
-from analysis.motifs.base import Motif, MotifContext, Rewound, Site, edit_span, indent_at, is_gm, splice
+from analysis.motifs.base import Motif, MotifContext, Rewound, Site, indent_at, is_gm, splice
 from analysis.source import SourceFile
 
 
@@ -126,7 +127,7 @@ class UbResident(Motif):
                 if final is not None and [squash(x) for x in final] == [squash(x) for x in (g, u, n)]:
                     start, _ = lines_of(sf, cs.stmt)
                     _, end = lines_of(sf, waits[-1] if waits else node)
-                    edits = [edit_span(sf, start, end, "")]
+                    edits = [edit_range(sf, start, end, "")]
                 else:
                     why += "; no identical store follows the reload, so which store to keep needs a person"
             else:

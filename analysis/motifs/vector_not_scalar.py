@@ -21,14 +21,13 @@ from __future__ import annotations
 import re
 
 from analysis.apis import PIPES
-from analysis.findings import TextEdit
+from analysis.findings import TextEdit, edit_range
 from analysis.model import ApiCall
 from analysis.motifs.base import (
     Motif,
     MotifContext,
     Rewound,
     Site,
-    edit_span,
     element_type,
     enclosing,
     indent_at,
@@ -186,7 +185,7 @@ class VectorNotScalar(Motif):
         below = sf.data[end:].decode("utf-8", "replace").splitlines(keepends=True)[:3]
         if len(below) == 3 and _events(below) in ({"S_V"}, {"S_MTE3"}):
             end += len("".join(below).encode())
-        return edit_span(sf, start, end, f"{indent_at(sf, e.start)}{e.new_text}\n")
+        return edit_range(sf, start, end, f"{indent_at(sf, e.start)}{e.new_text}\n")
 
 
 # `dst.SetValue(i, a.GetValue(i) OP b.GetValue(i))` or `... OP scalar`, the whole body of an element loop
@@ -251,7 +250,7 @@ def _vectorised(sf: SourceFile, loop) -> list[TextEdit] | None:
     below = sf.data[end:].decode("utf-8", "replace").splitlines(keepends=True)
     if below and below[0].strip() == "PipeBarrier<PIPE_ALL>();":
         end += len(below[0].encode())
-    return [edit_span(sf, start, end, f"{indent_at(sf, loop.start_byte)}{call}\n")]
+    return [edit_range(sf, start, end, f"{indent_at(sf, loop.start_byte)}{call}\n")]
 
 
 def _events(lines: list[str]) -> set[str] | None:

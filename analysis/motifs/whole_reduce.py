@@ -33,6 +33,7 @@ import re
 
 from tree_sitter import Node
 
+from analysis.findings import edit_range
 from analysis.motifs._stmts import (
     SIZES,
     CallStmt,
@@ -46,7 +47,7 @@ from analysis.motifs._stmts import (
     strip_parens,
     top_split,
 )
-from analysis.motifs.base import Motif, MotifContext, Rewound, Site, edit_span, element_type, indent_at, splice
+from analysis.motifs.base import Motif, MotifContext, Rewound, Site, element_type, indent_at, splice
 from analysis.treeutil import enclosing_function
 
 _WHOLE = ("WholeReduceSum", "WholeReduceMax", "WholeReduceMin")
@@ -156,7 +157,7 @@ class WholeReduce(Motif):
             f"WholeReduceSum{tmpl}({split_index(d)[0]}, {split_index(s)[0]}, {mask}, "
             f"{_int(count)}, {dst}, {sblk}, {srep});"
         )
-        return Site(self.id, sf.path, line, end_line, why, [edit_span(sf, loop.start_byte, loop.end_byte, merged)])
+        return Site(self.id, sf.path, line, end_line, why, [edit_range(sf, loop.start_byte, loop.end_byte, merged)])
 
     @staticmethod
     def _row(expr: str, var: str) -> str | None:

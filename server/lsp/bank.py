@@ -13,11 +13,11 @@ import threading
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from analysis.chip import Chip
 from analysis.findings import Finding
 from analysis.manifest import Case
 from analysis.motifs import MotifContext
 from analysis.operator import Operator, load_operator
+from analysis.rules import RuleContext
 from search.bank.store import BankFile, Trajectory, load_banks, save_bank, user_bank_path
 from search.bank.suggest import Suggestion, retrieve
 
@@ -53,14 +53,14 @@ class BankCache:
 
 
 def motif_suggestions(
-    op: Operator, findings: list[Finding], chip: Chip, banks: BankCache, bottleneck: str | None
+    op: Operator, findings: list[Finding], context: RuleContext, banks: BankCache, bottleneck: str | None
 ) -> list[Suggestion]:
-    """The motifs whose slow pattern is in `op`, ranked by their evidence; the lint `findings` already computed
-    are reused (lint does not run twice). Empty when anything fails (logged)."""
+    """The motifs whose slow pattern is in `op`, ranked by their evidence; the analysis's lint `findings` and its
+    rules' view (`context`) are reused, so lint does not run twice. Empty when anything fails (logged)."""
     try:
-        ctx = MotifContext(op, chip)
-        ctx.findings = findings  # the analysis's own lint results
-        return retrieve(op, banks.get(), bottleneck=bottleneck, chip=chip, ctx=ctx)
+        ctx = MotifContext(op, context.chip)
+        ctx.rules, ctx.findings = context, findings
+        return retrieve(op, banks.get(), bottleneck=bottleneck, chip=context.chip, ctx=ctx)
     except Exception:  # the lint diagnostics must survive a failing retrieval
         log.exception("retrieving the motifs of %s failed", op.project.root)
         return []

@@ -254,7 +254,7 @@ class ServerState:
             context.flow, context.tensor_types, context.param_vars  # noqa: B018
             if superseded is not None and superseded.is_set():
                 raise Superseded
-            suggestions = motif_suggestions(op, findings, chip, self.banks, snap.bottleneck)
+            suggestions = motif_suggestions(op, findings, context, self.banks, snap.bottleneck)
             self.version += 1
             return Analysis(op, findings, self.version, context, suggestions)
 
