@@ -40,3 +40,11 @@ def workspace_edit(sources: dict[str, SourceFile], fix: Fix) -> types.WorkspaceE
             types.TextEdit(range=lsp_range(sf, e.start, e.end), new_text=e.new_text)
         )
     return types.WorkspaceEdit(changes=changes)
+
+
+def ranges_overlap(a: types.Range, b: types.Range) -> bool:
+    """Whether two LSP ranges share a position (touching ends count: a cursor at a range's end is in it)."""
+    return (a.start.line, a.start.character) <= (b.end.line, b.end.character) and (b.start.line, b.start.character) <= (
+        a.end.line,
+        a.end.character,
+    )

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 from lsprotocol import types
 
 from analysis.findings import Finding, Fix
-from server.lsp.convert import lsp_range, workspace_edit
+from server.lsp.convert import lsp_range, ranges_overlap, workspace_edit
 from server.lsp.handlers import safe
 from server.lsp.results import VERIFY_COMMAND, editor_items, verdict_for, verify_arguments
 from server.lsp.state import Analysis, OperatorSession, uri_to_path
@@ -19,13 +19,6 @@ if TYPE_CHECKING:
     from server.lsp.server import TilewiseServer
 
 log = logging.getLogger("tilewise.lsp")
-
-
-def _overlaps(a: types.Range, b: types.Range) -> bool:
-    return (a.start.line, a.start.character) <= (b.end.line, b.end.character) and (b.start.line, b.start.character) <= (
-        a.end.line,
-        a.end.character,
-    )
 
 
 def _action(
@@ -77,7 +70,7 @@ def register(server: TilewiseServer) -> None:
         session = ls.session(str(analysis.op.project.root))
         actions = []
         for f in analysis.findings:
-            if f.file != path or not f.fixes or not _overlaps(lsp_range(sf, f.start, f.end), params.range):
+            if f.file != path or not f.fixes or not ranges_overlap(lsp_range(sf, f.start, f.end), params.range):
                 continue
             diagnostics = [d for d in params.context.diagnostics if d.code == f.rule]
             for fix in f.fixes:
@@ -85,7 +78,7 @@ def register(server: TilewiseServer) -> None:
                 if action is not None:
                     actions.append(action)
         for item in editor_items(session, analysis):
-            if item.action is not None and item.file == path and _overlaps(item.diagnostic.range, params.range):
+            if item.action is not None and item.file == path and ranges_overlap(item.diagnostic.range, params.range):
                 actions.append(item.action)
         for provide in ls.action_providers:  # other features' actions (the motifs'), isolated from these
             try:

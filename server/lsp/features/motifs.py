@@ -23,7 +23,7 @@ from lsprotocol import types
 from analysis.findings import Fix
 from analysis.operator import load_operator
 from search.bank.suggest import Suggestion, suggest, suggestion_json
-from server.lsp.convert import workspace_edit
+from server.lsp.convert import ranges_overlap, workspace_edit
 from server.lsp.params import VerifySuggestionsParams, validated
 from server.lsp.progress import end, report, start
 from server.lsp.state import Analysis, OperatorSession, VerifiedMotif, uri_to_path
@@ -47,13 +47,6 @@ def _site_range(sf: SourceFile, site: Site) -> types.Range:
     )
 
 
-def _overlaps(a: types.Range, b: types.Range) -> bool:
-    return (a.start.line, a.start.character) <= (b.end.line, b.end.character) and (b.start.line, b.start.character) <= (
-        a.end.line,
-        a.end.character,
-    )
-
-
 def _verified_here(session: OperatorSession, analysis: Analysis, motif: str) -> bool:
     stored = session.motifs.get(motif)
     return stored is not None and stored.sources == analysis.sources_hash
@@ -70,7 +63,7 @@ def motif_actions(session: OperatorSession, analysis: Analysis, path: str, rng: 
         if not s.edits or _verified_here(session, analysis, s.motif):
             continue
         # a guessed site (weight under 1: only verification can tell) is offered once measured, never before
-        if not any(x.file == path and x.weight >= 1 and _overlaps(_site_range(sf, x), rng) for x in s.sites):
+        if not any(x.file == path and x.weight >= 1 and ranges_overlap(_site_range(sf, x), rng) for x in s.sites):
             continue
         title = s.evidence_title()
         actions.append(
