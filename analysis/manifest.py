@@ -6,6 +6,7 @@ text to find the line where a validation error's key path is written.
 
 from __future__ import annotations
 
+import math
 import re
 import tomllib
 from pathlib import Path
@@ -116,6 +117,11 @@ class Case(_Strict):
     outputs: dict[str, OutputSpec] = {}
     # kernel invocation only: data files the program reads besides its inputs, with fixed values (FileSpec)
     files: list[FileSpec] = []
+
+    @property
+    def input_elements(self) -> int:
+        """Elements over all its inputs: how the tools pick a manifest's largest case."""
+        return sum(math.prod(spec.shape) for spec in self.inputs.values())
 
     @field_validator("files")
     @classmethod

@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import re
 import sys
 from collections.abc import Callable
@@ -255,8 +254,7 @@ class Outcome:
 
 
 def _largest(cases: list[Case], n: int) -> list[Case]:
-    size = {c.name: sum(math.prod(i.shape) for i in c.inputs.values()) for c in cases}
-    return sorted(cases, key=lambda c: -size[c.name])[:n] if n > 0 else cases
+    return sorted(cases, key=lambda c: -c.input_elements)[:n] if n > 0 else cases
 
 
 def evaluate(root: Path, name: str, recipe_name: str, device, bank, args) -> Outcome | None:

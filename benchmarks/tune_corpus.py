@@ -75,7 +75,7 @@ def tune_one(op_id: str, root: Path, args: argparse.Namespace, device, cache) ->
         assert op.manifest is not None  # (every listed operator has one)
         cases = list(op.manifest.cases)
         if args.largest_case:
-            cases = [max(cases, key=lambda c: sum(math.prod(i.shape) for i in c.inputs.values()))]
+            cases = [max(cases, key=lambda c: c.input_elements)]
         tuner = Tuner(op, device, cases, strategy=args.strategy, budget=args.budget, seed=args.seed, cache=cache)
         r.knobs = [k.name for k in tuner.space.knobs]
         for _ in tuner.events():

@@ -3,16 +3,10 @@ pipe ratios, dtypes)."""
 
 from __future__ import annotations
 
-import math
-
 from analysis.manifest import Case
 from analysis.operator import Operator
 from device.protocol import Measurement
 from search.bank.store import Features, Profile
-
-
-def _size(case: Case) -> int:
-    return sum(math.prod(i.shape) for i in case.inputs.values())
 
 
 def profile(runs: list[tuple[Case, Measurement]]) -> Profile:
@@ -20,7 +14,7 @@ def profile(runs: list[tuple[Case, Measurement]]) -> Profile:
     timed = [(c, m) for c, m in runs if m.time_us is not None]
     if not timed:
         return Profile(time_us=0.0)
-    _, largest = max(timed, key=lambda cm: _size(cm[0]))
+    _, largest = max(timed, key=lambda cm: cm[0].input_elements)
     return Profile(
         time_us=sum(m.time_us or 0.0 for _, m in timed),
         bottleneck=largest.bottleneck,

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 from dataclasses import asdict
 
 from analysis.errors import TilewiseError
@@ -119,7 +118,7 @@ def _gain(op: Operator, tuner, result, device, args: argparse.Namespace):
 
     if not result.best or not result.speedup or result.speedup <= 1.0:
         return None
-    case = max(tuner.cases, key=lambda c: sum(math.prod(i.shape) for i in c.inputs.values()))
+    case = max(tuner.cases, key=lambda c: c.input_elements)
 
     def device_for(chip):
         return make_device(args.device, chip=chip, timeout_s=args.timeout)
