@@ -122,31 +122,44 @@ def _print_report(report) -> None:
         out.print(f"  rejected {x.motif:<18} {escape(x.description)}: {escape(x.reason)}")
 
 
-def _load(args: argparse.Namespace):
+USER_EDITS = ("Your own edits that made a kernel faster", "-")  # (title, removes) of a motif no detector has
+
+
+def _read(args: argparse.Namespace):
+    """The bank `--bank` names, or the shipped and the user's merged; None (the error printed) when it cannot be
+    read. A problem with one of the merged banks is printed and the other still counts."""
     from search.bank.store import load_bank, load_banks
 
-    if args.bank:
-        return load_bank(Path(args.bank), missing_ok=False), []
-    return load_banks()
+    try:
+        bank, problems = (load_bank(Path(args.bank), missing_ok=False), []) if args.bank else load_banks()
+    except TilewiseError as exc:
+        err.print(f"error: {exc.one_line()}", markup=False)
+        return None
+    for p in problems:
+        err.print(p, markup=False)
+    return bank
+
+
+def _described(motif_id: str) -> tuple[str, str]:
+    """(title, what it removes) of a registered motif, or of the user's own edits."""
+    from analysis.motifs import MOTIFS
+
+    motif = MOTIFS.get(motif_id)
+    return (motif.title, motif.removes) if motif is not None else USER_EDITS
 
 
 def cmd_bank_list(args: argparse.Namespace) -> int:
     from analysis.motifs import MOTIFS
     from search.bank.store import evidence
 
-    try:
-        bank, problems = _load(args)
-    except TilewiseError as exc:
-        err.print(f"error: {exc.one_line()}", markup=False)
+    bank = _read(args)
+    if bank is None:
         return 2
-    for p in problems:
-        err.print(p, markup=False)
     evs = evidence(bank)
     rows: list[dict[str, Any]] = []
     # the registry's motifs, then what only the user's wins taught (user-edit: no detector, a diff to read)
-    named = [(m.id, m.title, m.removes) for m in MOTIFS.values()]
-    named += [(m, "Your own edits that made a kernel faster", "-") for m in sorted(set(evs) - set(MOTIFS))]
-    for motif_id, title, removes in named:
+    for motif_id in list(MOTIFS) + sorted(set(evs) - set(MOTIFS)):
+        title, removes = _described(motif_id)
         ev = evs.get(motif_id)
         rows.append(
             {
@@ -178,21 +191,15 @@ def cmd_bank_show(args: argparse.Namespace) -> int:
     from analysis.motifs import MOTIFS
     from search.bank.store import evidence
 
-    try:
-        bank, problems = _load(args)
-    except TilewiseError as exc:
-        err.print(f"error: {exc.one_line()}", markup=False)
+    bank = _read(args)
+    if bank is None:
         return 2
-    for p in problems:
-        err.print(p, markup=False)
     evs = evidence(bank)
-    motif = MOTIFS.get(args.motif)
-    if motif is None and args.motif not in evs:
+    if args.motif not in MOTIFS and args.motif not in evs:
         known = list(MOTIFS) + sorted(set(evs) - set(MOTIFS))
         err.print(f"error: unknown motif '{args.motif}'; motifs are: {', '.join(known)}", markup=False)
         return 2
-    title = motif.title if motif else "Your own edits that made a kernel faster"
-    removes = motif.removes if motif else "-"
+    title, removes = _described(args.motif)
     ev = evs.get(args.motif)
     example = ev.best_example() if ev else None
     if args.format == "json":
