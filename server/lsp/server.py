@@ -213,6 +213,13 @@ class TilewiseServer(LanguageServer):
             session.analysis = await asyncio.to_thread(self.state.analyse, snap)
         return session.analysis
 
+    async def operator_analysis(self, uri: str) -> Analysis:
+        """The analysis of the operator holding `uri`, for a request: an error the client shows when there is none."""
+        analysis = await self.analysis_for(uri)
+        if analysis is None:
+            raise ValueError(f"{uri_to_path(uri)} is not inside an AscendC operator")
+        return analysis
+
     async def analysis_at(self, uri: str, position: types.Position) -> tuple[Analysis, str, int] | None:
         """(analysis, path, byte offset) of an LSP position in one of an operator's sources, else None."""
         analysis = await self.analysis_for(uri)

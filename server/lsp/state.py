@@ -88,6 +88,14 @@ def known_strategy(strategy: str) -> str:
     return strategy
 
 
+def manifest_cases(op: Operator, purpose: str, name: str | None = None) -> list:
+    """The cases of the operator's tilewise.toml (only `name` when given), for a job that needs them; an error that
+    says to add them (`purpose`: "to run or tune it") when there are none."""
+    if op.manifest and op.manifest.cases:
+        return [op.manifest.case(name)] if name else list(op.manifest.cases)
+    raise ValueError(f"the operator has no tilewise.toml with shape cases; add one {purpose}")
+
+
 class Superseded(Exception):
     """An analysis stopped because a newer edit arrived."""
 

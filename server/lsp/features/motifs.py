@@ -26,7 +26,7 @@ from search.bank.suggest import Suggestion, suggest, suggestion_json
 from server.lsp.convert import ranges_overlap, workspace_edit
 from server.lsp.params import VerifySuggestionsParams, validated
 from server.lsp.progress import end, report, start
-from server.lsp.state import Analysis, OperatorSession, VerifiedMotif, uri_to_path
+from server.lsp.state import Analysis, OperatorSession, VerifiedMotif, manifest_cases
 
 if TYPE_CHECKING:
     from analysis.motifs import Site
@@ -123,14 +123,10 @@ def register(server: TilewiseServer) -> None:
     @server.feature(VERIFY_SUGGESTIONS)
     @validated(VERIFY_SUGGESTIONS, VerifySuggestionsParams)
     async def verify_suggestions(ls: TilewiseServer, params: VerifySuggestionsParams) -> dict[str, Any]:
-        analysis = await ls.analysis_for(params.uri)
-        if analysis is None:
-            raise ValueError(f"{uri_to_path(params.uri)} is not inside an AscendC operator")
+        analysis = await ls.operator_analysis(params.uri)
         op = analysis.op
         root, sources = str(op.project.root), analysis.sources_hash
-        if not (op.manifest and op.manifest.cases):
-            raise ValueError("the operator has no tilewise.toml with shape cases; add one to verify suggestions")
-        cases = list(op.manifest.cases)
+        cases = manifest_cases(op, "to verify suggestions")
         if not analysis.suggestions:  # no motif's slow pattern is in the kernel: nothing to profile or verify
             message = "no motif fits: none of the slow patterns the bank knows is in this kernel"
             ls.window_show_message(types.ShowMessageParams(type=types.MessageType.Info, message=message))

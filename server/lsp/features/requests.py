@@ -19,7 +19,7 @@ from server.lsp.params import RunParams, TuneParams, validated
 from server.lsp.progress import end as _end
 from server.lsp.progress import report as _report
 from server.lsp.progress import start as _progress
-from server.lsp.state import Analysis, RunLines, uri_to_path
+from server.lsp.state import RunLines, manifest_cases
 
 if TYPE_CHECKING:
     from server.lsp.server import TilewiseServer
@@ -29,24 +29,14 @@ _learning: set[asyncio.Future] = set()  # the background learning jobs, held unt
 
 
 def _cases(op, name: str | None) -> list:
-    if op.manifest and op.manifest.cases:
-        return [op.manifest.case(name)] if name else list(op.manifest.cases)
-    raise ValueError("the operator has no tilewise.toml with shape cases; add one to run or tune it")
-
-
-async def _operator_analysis(ls: TilewiseServer, uri: str) -> Analysis:
-    """The analysis of the operator holding `uri`; an error the client shows when there is none."""
-    analysis = await ls.analysis_for(uri)
-    if analysis is None:
-        raise ValueError(f"{uri_to_path(uri)} is not inside an AscendC operator")
-    return analysis
+    return manifest_cases(op, "to run or tune it", name)
 
 
 def register(server: TilewiseServer) -> None:
     @server.feature("tilewise/run")
     @validated("tilewise/run", RunParams)
     async def run(ls: TilewiseServer, params: RunParams) -> dict[str, Any]:
-        analysis = await _operator_analysis(ls, params.uri)
+        analysis = await ls.operator_analysis(params.uri)
         op = analysis.op
         root = str(op.project.root)
         cases = _cases(op, params.case)
@@ -82,7 +72,7 @@ def register(server: TilewiseServer) -> None:
         from search.cache import ResultsCache, default_results_path
         from search.tuner import Tuner
 
-        analysis = await _operator_analysis(ls, params.uri)
+        analysis = await ls.operator_analysis(params.uri)
         op = analysis.op  # the tune keeps this snapshot whatever the user types meanwhile
         root = str(op.project.root)
         settings = ls.state.settings

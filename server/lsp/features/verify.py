@@ -40,9 +40,7 @@ def register(server: TilewiseServer) -> None:
     @server.command(VERIFY_COMMAND)
     async def verify(params: VerifyFixArgs) -> dict[str, Any]:
         log.info("verify on the emulator: %s", params)
-        analysis = await ls.analysis_for(params.uri)
-        if analysis is None:
-            raise ValueError(f"{uri_to_path(params.uri)} is not inside an AscendC operator")
+        analysis = await ls.operator_analysis(params.uri)
         path = uri_to_path(params.uri)
         found = next(
             (
