@@ -48,6 +48,30 @@ def path_to_uri(path: str) -> str:
     return Path(path).resolve().as_uri()
 
 
+class LlmConfig(BaseModel):
+    """Section `tilewise.llm`: the OpenAI-compatible endpoint `tilewise/optimize` asks when the client wants the model.
+    The API key is never a setting: the extension hands it to the server process in `TILEWISE_LLM_API_KEY` (or the
+    user's own `OPENAI_API_KEY` reaches it), and search/llm/client.py reads it from there."""
+
+    model_config = ConfigDict(populate_by_name=True, frozen=True)
+
+    base_url: str | None = Field(default=None, alias="baseUrl")  # None: the hosted OpenAI API
+    model: str | None = None  # None: search/llm/client.py's default
+
+    @field_validator("base_url", "model", mode="before")
+    @classmethod
+    def _blank_is_default(cls, value: object) -> object:
+        """The editor sends "" for a setting left empty: that is the default, not a URL or model named ""."""
+        return (value.strip() or None) if isinstance(value, str) else value
+
+    @field_validator("base_url")
+    @classmethod
+    def _http_url(cls, url: str | None) -> str | None:
+        if url is not None and not url.startswith(("http://", "https://")):
+            raise ValueError(f"'{url}' is not an http(s) URL; e.g. http://127.0.0.1:8080/v1 for a local server")
+        return url
+
+
 class Settings(BaseModel):
     """What the client may set (section `tilewise`); other keys, such as the client's own, are ignored."""
 
@@ -63,6 +87,7 @@ class Settings(BaseModel):
     case_facts: bool = Field(
         default_factory=lambda: os.environ.get("TILEWISE_CASE_FACTS", "1") != "0", alias="caseFacts"
     )
+    llm: LlmConfig = Field(default_factory=LlmConfig)
 
     @field_validator("chip")
     @classmethod

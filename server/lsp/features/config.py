@@ -1,5 +1,5 @@
 """Settings from the client (`workspace/didChangeConfiguration`, section `tilewise`): device, chip, budget,
-strategy. Invalid values are reported to the user and leave the old settings in place."""
+strategy, the model endpoint (`llm`). Invalid values are reported to the user and leave the old settings in place."""
 
 from __future__ import annotations
 
@@ -23,7 +23,8 @@ def register(server: TilewiseServer) -> None:
             new = Settings.model_validate({**ls.state.settings.model_dump(by_alias=True), **section})
         except ValidationError as exc:
             first = exc.errors()[0]
-            name = f"tilewise.{first['loc'][0]}" if first["loc"] else "tilewise settings"
+            # the whole path: `tilewise.llm.baseUrl`, not `tilewise.llm`
+            name = "tilewise." + ".".join(str(x) for x in first["loc"]) if first["loc"] else "tilewise settings"
             ls.window_show_message(
                 types.ShowMessageParams(
                     type=types.MessageType.Error, message=f"{name}: {first['msg']}; the old value is kept"
