@@ -1,10 +1,11 @@
 """The parameters of tilewise's own messages, validated once where they enter the server.
 
-`tilewise/run`, `tilewise/tune` and `tilewise/verifySuggestions` are custom requests: pygls hands their params over
-as nested namedtuples (it has no type for them), so `validated` turns them into a pydantic model before the handler
-runs, and bad params (a missing `uri`, a budget of 0, a misspelt key) are answered with an Invalid Params error that
-names each bad field instead of failing halfway through a run. The "Verify on the emulator" command's argument gets
-the same model treatment through the converter pygls structures command arguments with (`register_command_args`).
+`tilewise/run`, `tilewise/tune`, `tilewise/optimize` and `tilewise/verifySuggestions` are custom requests: pygls
+hands their params over as nested namedtuples (it has no type for them), so `validated` turns them into a pydantic
+model before the handler runs, and bad params (a missing `uri`, a budget of 0, a misspelt key) are answered with an
+Invalid Params error that names each bad field instead of failing halfway through a run. The "Verify on the emulator"
+command's argument gets the same model treatment through the converter pygls structures command arguments with
+(`register_command_args`).
 """
 
 from __future__ import annotations
@@ -53,6 +54,17 @@ class TuneParams(_JobParams):
     @classmethod
     def _known_strategy(cls, strategy: str | None) -> str | None:
         return None if strategy is None else known_strategy(strategy)
+
+
+class OptimizeParams(_Params):
+    """`tilewise/optimize`: the closed loop (search/optimize.py), tiling and kernel in turn, on every case."""
+
+    uri: str = Field(min_length=1, description="a document of the operator")
+    budget: int = Field(48, ge=1, le=10_000, description="measured candidates: configurations and rewrites together")
+    llm: bool = Field(False, description="let the model rewrite too (settings `tilewise.llm`, the key from the env)")
+    timeout: float | None = Field(None, gt=0, description="seconds before one run is stopped (device default)")
+    work_done_token: str | int | None = Field(None, alias="workDoneToken")
+    partial_result_token: str | int | None = Field(None, alias="partialResultToken")  # allowed, unused
 
 
 class VerifySuggestionsParams(_Params):

@@ -27,6 +27,7 @@ from server.lsp.features import (
     documents,
     hover,
     motifs,
+    optimize,
     requests,
     verify,
 )
@@ -260,7 +261,7 @@ class TilewiseServer(LanguageServer):
 
 def create_server() -> TilewiseServer:
     server = TilewiseServer()
-    for feature in (documents, code_actions, hover, code_lens, definition, requests, config, verify, motifs):
+    for feature in (documents, code_actions, hover, code_lens, definition, requests, optimize, config, verify, motifs):
         feature.register(server)
     warm_up(server)
     return server

@@ -101,7 +101,12 @@ async def test_code_lens_and_run_request(client: LanguageClient):
     lenses = await client.text_document_code_lens_async(
         types.CodeLensParams(text_document=types.TextDocumentIdentifier(uri=uri))
     )
-    assert [lens.command.title for lens in lenses] == ["Run on emulator", "Tune tiling", "Verify suggestions"]
+    assert [lens.command.title for lens in lenses] == [
+        "Run on emulator",
+        "Tune tiling",
+        "Verify suggestions",
+        "Optimize operator",
+    ]
     client.progress_reports["run-1"] = []  # the client's own token: the server reports on it, creating none
     result = await client.protocol.send_request_async("tilewise/run", {"uri": uri, "workDoneToken": "run-1"})
     assert result.ok and result.correct and result.time_us > 0

@@ -1,5 +1,5 @@
 """Code lens on the kernel entry: Run on emulator, Tune tiling, Verify suggestions (the motifs that fit, on the
-emulator), and the last result."""
+emulator), Optimize operator (tiling and kernel in turn, `tilewise/optimize`), and the last result."""
 
 from __future__ import annotations
 
@@ -42,6 +42,8 @@ def register(server: TilewiseServer) -> None:
             )
             verify = types.Command(title="Verify suggestions", command="tilewise.verifySuggestions", arguments=args)
             lenses.append(types.CodeLens(range=rng, command=verify))
+            optimize = types.Command(title="Optimize operator", command="tilewise.optimize", arguments=args)
+            lenses.append(types.CodeLens(range=rng, command=optimize))
             last = session.last_run
             if last is not None and last.time_us is not None:
                 title = f"last: {last.time_us:.1f} µs"
