@@ -9,6 +9,8 @@ next kernel can still be shown the diff that helped this one.
 
 from __future__ import annotations
 
+import math
+
 from analysis.manifest import Case
 from analysis.motifs import MOTIFS, MotifContext
 from analysis.operator import Operator
@@ -42,25 +44,54 @@ def learn_from_runs(
 ) -> Trajectory | None:
     """A trajectory when `after` (on the edited sources) is correct and at least MIN_SLOWDOWN faster than
     `before` on the same case; None otherwise."""
+    if before.case != after.case:
+        return None
+    changed = sorted(p.rsplit("/", 1)[-1] for p, t in _texts(after_op).items() if t != _texts(before_op).get(p))
+    return trajectory_between(
+        before_op,
+        [(case, before)],
+        after_op,
+        [(case, after)],
+        motif=removed_motif(before_op, after_op) or USER_EDIT,
+        source=source,
+        description=f"the user's edit of {', '.join(changed)} (case {case.name})",
+    )
+
+
+def trajectory_between(
+    before_op: Operator,
+    before: list[tuple[Case, Measurement]],
+    after_op: Operator,
+    after: list[tuple[Case, Measurement]],
+    *,
+    motif: str,
+    source: str,
+    description: str,
+) -> Trajectory | None:
+    """The user's trajectory from `before_op` to `after_op` over the same cases: None unless the sources differ,
+    every later run passes its golden (correct True, not merely "ran") and the geomean gain is at least
+    MIN_SLOWDOWN."""
     old, new = _texts(before_op), _texts(after_op)
-    if old == new or before.case != after.case:
+    if old == new or not after or len(before) != len(after):
         return None
-    if not (before.ok and before.correct is not False and after.ok and after.correct is True):
+    times = []
+    for (case, b), (_, a) in zip(before, after, strict=True):
+        if not (b.ok and b.correct is not False and a.ok and a.correct is True and b.time_us and a.time_us):
+            return None
+        times.append(CaseTimes(case=case.name, fast_us=round(a.time_us, 4), slow_us=round(b.time_us, 4)))
+    speedup = math.exp(sum(math.log(t.slow_us / t.fast_us) for t in times) / len(times))
+    if speedup < MIN_SLOWDOWN:
         return None
-    if not before.time_us or not after.time_us or before.time_us / after.time_us < MIN_SLOWDOWN:
-        return None
-    motif = removed_motif(before_op, after_op) or USER_EDIT
-    changed = sorted(p.rsplit("/", 1)[-1] for p in new if new[p] != old.get(p))
     return Trajectory(
         motif=motif,
         operator=after_op.model.operator or source,
         source=source,
-        description=f"the user's edit of {', '.join(changed)} (case {case.name})",
+        description=description,
         diff=unified_diff(old, new, str(after_op.project.root)),
-        slow=profile([(case, before)]),
-        fast=profile([(case, after)]),
-        cases=[CaseTimes(case=case.name, fast_us=round(after.time_us, 4), slow_us=round(before.time_us, 4))],
-        speedup=round(before.time_us / after.time_us, 4),
-        features=kernel_features(after_op, [(case, after)]),
+        slow=profile(before),
+        fast=profile(after),
+        cases=times,
+        speedup=round(speedup, 4),
+        features=kernel_features(after_op, after),
         origin="user",
     )

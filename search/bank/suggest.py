@@ -169,7 +169,7 @@ def suggest(
     asked (`on_verified(suggestion)` is called as each result comes in; `cancelled()` returning True stops before
     the next verification, keeping the results already in)."""
     result = SuggestResult(op.model.operator or str(op.project.root), None)
-    runs = _MemoDevice(device)  # the kernel as it is runs once per case: the profile, and every verification's "before"
+    runs = MemoDevice(device)  # the kernel as it is runs once per case: the profile, and every verification's "before"
     for case in cases:
         m = runs.run(op, case, seed=seed, golden=golden, keep_outputs=True)
         result.runs.append((case, m))
@@ -184,7 +184,7 @@ def suggest(
                 break
             if s.edits is None:
                 continue
-            _verify(op, s, runs, cases, seed, golden)
+            verify_suggestion(op, s, runs, cases, seed, golden)
             if on_verified is not None:
                 on_verified(s)
         # verified results first by what they measured; then the rest by their evidence
@@ -192,7 +192,9 @@ def suggest(
     return result
 
 
-def _verify(op: Operator, s: Suggestion, device: Device, cases: list[Case], seed: int, golden: str | None) -> None:
+def verify_suggestion(
+    op: Operator, s: Suggestion, device: Device, cases: list[Case], seed: int, golden: str | None
+) -> None:
     """Verify the suggestion's edits, and the site's alternatives (other values of the same knob) when it has them;
     keep the fastest correct rewrite as the suggestion's edits."""
     kinds = list(MOTIFS[s.motif].kinds)
@@ -217,7 +219,7 @@ def _better(a: Verified, b: Verified) -> bool:
     return (a.speedup or 0.0) > (b.speedup or 0.0)
 
 
-class _MemoDevice:
+class MemoDevice:
     """The device, with runs of identical sources, case, seed and golden answered once (outputs kept in memory,
     for the comparisons verify_fix makes when there is no golden). Only plain runs are remembered."""
 
@@ -226,6 +228,7 @@ class _MemoDevice:
         self.name = device.name
         self.chip = device.chip
         self._runs: dict[tuple, Measurement] = {}
+        self.executed = 0  # runs the device made (not answered from memory): what a caller's budget counts
 
     def screen(self, *args, **kwargs):  # pragma: no cover - suggest never screens
         return self.device.screen(*args, **kwargs)
@@ -233,6 +236,7 @@ class _MemoDevice:
     def run(self, op: Operator, case: Case, *, texts: dict[str, str] | None = None, **kwargs) -> Measurement:
         plain = not (kwargs.get("knobs") or kwargs.get("inputs") or kwargs.get("trace_path") or kwargs.get("sites"))
         if not plain:
+            self.executed += 1
             return self.device.run(op, case, texts=texts, **kwargs)
         src = source_hash(texts if texts is not None else {p: sf.text for p, sf in op.sources.items()})
         key = (
@@ -245,6 +249,7 @@ class _MemoDevice:
         )
         found = self._runs.get(key)
         if found is None:  # (always asked with its outputs, so any later caller may compare them)
+            self.executed += 1
             found = self._runs[key] = self.device.run(op, case, texts=texts, **{**kwargs, "keep_outputs": True})
         return found
 

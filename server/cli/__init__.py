@@ -17,6 +17,7 @@ from server.cli.bank_command import cmd_bank_list, cmd_bank_mine, cmd_bank_show
 from server.cli.common import err
 from server.cli.inspect_command import cmd_inspect
 from server.cli.lint_command import cmd_lint
+from server.cli.optimize_command import cmd_optimize, cmd_rewrite, llm_flags
 from server.cli.run_command import cmd_run
 from server.cli.serve_command import cmd_serve
 from server.cli.suggest_command import cmd_suggest
@@ -146,6 +147,53 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--timeout", type=float, default=60.0)
     p.add_argument("--format", choices=("text", "json"), default="text")
     p.set_defaults(func=cmd_suggest)
+
+    p = sub.add_parser(
+        "rewrite", help="ask an LLM to apply one motif; keep it only if correct and faster on every case"
+    )
+    p.add_argument("path", metavar="OPDIR")
+    p.add_argument("--motif", required=True, help="the motif to apply (`tilewise bank list` names them)")
+    p.add_argument("--case", action="append", help="manifest case (repeatable; default: all)")
+    _case_flags(p, " (with any of these, verify on that one case)")
+    p.add_argument("--golden", metavar="FILE.py:FN", help="numpy golden (default: the manifest's)")
+    p.add_argument("--apply", action="store_true", help="write an accepted rewrite to the sources")
+    llm_flags(p)
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--device", default="emulator", help=f"device to measure on: {', '.join(DEVICES)}")
+    p.add_argument("--chip", default=None, help=f"chip name ({', '.join(builtin_chips())}) or a JSON file")
+    p.add_argument("--timeout", type=float, default=60.0)
+    p.add_argument("--format", choices=("text", "json"), default="text")
+    p.set_defaults(func=cmd_rewrite)
+
+    p = sub.add_parser(
+        "optimize", help="the closed loop: tune the tiling, rewrite the kernel with verified motifs, tune again"
+    )
+    p.add_argument("path", metavar="OPDIR")
+    p.add_argument(
+        "--budget", type=int, default=48, help="candidates to measure: configurations and rewrites (default 48)"
+    )
+    p.add_argument("--iterations", type=int, default=3, help="kernel rewrites per round, one motif each (default 3)")
+    p.add_argument(
+        "--llm",
+        action=argparse.BooleanOptionalAction,
+        default=False,
+        help="also let an LLM rewrite the kernel and evolve the tiling (--no-llm: the deterministic motifs alone)",
+    )
+    llm_flags(p)
+    p.add_argument("--case", action="append", help="manifest case (repeatable; default: all)")
+    _case_flags(p, " (with any of these, optimize for that one case)")
+    p.add_argument("--golden", metavar="FILE.py:FN", help="numpy golden (default: the manifest's)")
+    p.add_argument("--out", metavar="PATCH.diff", help="write the optimised operator as a unified diff")
+    p.add_argument("--apply", action="store_true", help="write the optimised sources after re-running every case")
+    p.add_argument("--strategy", choices=sorted(STRATEGIES), default="evo", help="the tiling search's strategy")
+    p.add_argument("--workers", type=int, default=2, help="evaluations in parallel")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--device", default="emulator", help=f"device to measure on: {', '.join(DEVICES)}")
+    p.add_argument("--chip", default=None, help=f"chip name ({', '.join(builtin_chips())}) or a JSON file")
+    p.add_argument("--timeout", type=float, default=60.0)
+    p.add_argument("--no-cache", action="store_true", help="do not read or write the persistent results cache")
+    p.add_argument("--format", choices=("text", "json"), default="text")
+    p.set_defaults(func=cmd_optimize)
 
     bank = sub.add_parser("bank", help="the experience bank of motifs: mine it by rewinding operators, browse it")
     bank_sub = bank.add_subparsers(dest="bank_command", required=True)
