@@ -11,7 +11,8 @@ ROOT = "/op"
 KERNEL = "/op/op_kernel/add.cpp"
 HOST = "/op/op_host/add.cpp"
 TEXTS = {
-    KERNEL: "void f() {\n    for (int i = 0; i < n; i++) {\n        Step(i);\n        Step(i);\n        PipeBarrier<PIPE_ALL>();\n    }\n}\n",
+    KERNEL: "void f() {\n    for (int i = 0; i < n; i++) {\n        Step(i);\n        Step(i);\n"
+    "        PipeBarrier<PIPE_ALL>();\n    }\n}\n",
     HOST: "const int TILE = 128;\nconst int CORES = 8;\n",
 }
 

@@ -86,7 +86,7 @@ def test_a_correct_faster_rewrite_is_accepted_with_its_measured_speedup(attempt,
 @pytest.mark.parametrize(
     ("answer", "words"),
     [
-        (block(ADD, ADD.replace(";", "")), "rejected: compile_error at add_custom.cpp:"),  # a missing semicolon: the compiler's error
+        (block(ADD, ADD.replace(";", "")), "rejected: compile_error at add_custom.cpp:"),  # no semicolon
         (block(ADD, ADD.replace("Add(", "Sub(")), "rejected: wrong output z"),
     ],
     ids=["does-not-compile", "wrong"],
