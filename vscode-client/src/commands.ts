@@ -50,14 +50,14 @@ export class Commands implements vscode.Disposable {
 
     // ---- commands -------------------------------------------------------------------------------------------
     async run(arg?: string | vscode.Uri): Promise<void> {
-        const target = this.target(arg);
+        const target = documentTarget(arg);
         if (target) {
             await this.measure(target, undefined);
         }
     }
 
     async trace(arg?: string | vscode.Uri): Promise<void> {
-        const target = this.target(arg);
+        const target = documentTarget(arg);
         if (!target) {
             return;
         }
@@ -80,7 +80,7 @@ export class Commands implements vscode.Disposable {
     }
 
     async tune(arg?: string | vscode.Uri): Promise<void> {
-        const target = this.target(arg);
+        const target = documentTarget(arg);
         const client = this.ready();
         if (!target || !client) {
             return;
@@ -113,7 +113,7 @@ export class Commands implements vscode.Disposable {
                         this.output.appendLine(`[tune] ${JSON.stringify({ best: r.best, best_us: r.best_us, speedup: r.speedup })}`);
                         this.show(tuneMessage(r));
                     } catch (err) {
-                        if (cts.token.isCancellationRequested || code(err) === REQUEST_CANCELLED) {
+                        if (wasCancelled(err, cts.token)) {
                             this.output.appendLine('[tune] cancelled');
                             void vscode.window.showInformationMessage(
                                 'tilewise: tuning cancelled; the improvements found so far stay in the Problems panel.');
@@ -134,7 +134,7 @@ export class Commands implements vscode.Disposable {
     /** Verify the rewrites of the motifs that fit on the emulator: each result streams in as a "tilewise motifs"
      * problem (with "Apply (measured ...)" when it was correct and faster); cancelling keeps what was verified. */
     async verifySuggestions(arg?: string | vscode.Uri): Promise<void> {
-        const target = this.target(arg);
+        const target = documentTarget(arg);
         const client = this.ready();
         if (!target || !client) {
             return;
@@ -167,7 +167,7 @@ export class Commands implements vscode.Disposable {
                             `[suggest] ${JSON.stringify(r.suggestions.map((s) => [s.motif, s.verified]))}`);
                         this.show(suggestMessage(r));
                     } catch (err) {
-                        if (cts.token.isCancellationRequested || code(err) === REQUEST_CANCELLED) {
+                        if (wasCancelled(err, cts.token)) {
                             this.output.appendLine('[suggest] cancelled');
                             void vscode.window.showInformationMessage(
                                 'tilewise: verification cancelled; the suggestions verified so far stay in the Problems panel.');
@@ -193,30 +193,8 @@ export class Commands implements vscode.Disposable {
     }
 
     // ---- helpers --------------------------------------------------------------------------------------------
-    /** The document a command acts on: the lens's URI, else the active AscendC editor. */
-    private target(arg?: string | vscode.Uri): vscode.Uri | undefined {
-        if (typeof arg === 'string') {
-            return vscode.Uri.parse(arg);
-        }
-        if (arg instanceof vscode.Uri) {
-            return arg;
-        }
-        const doc = vscode.window.activeTextEditor?.document;
-        if (doc && doc.languageId === 'ascendc') {
-            return doc.uri;
-        }
-        void vscode.window.showWarningMessage('tilewise: open a file of an AscendC operator first.');
-        return undefined;
-    }
-
     private ready(): LanguageClient | undefined {
-        const c = this.client();
-        if (!c || !c.isRunning()) {
-            void vscode.window.showErrorMessage(
-                'tilewise: the language server is not running (see the "tilewise" output channel; check tilewise.pythonPath).');
-            return undefined;
-        }
-        return c;
+        return runningClient(this.client());
     }
 
     private async measure(target: vscode.Uri, trace: string | undefined): Promise<Measurement | undefined> {
@@ -272,6 +250,37 @@ export class Commands implements vscode.Disposable {
         this.output.appendLine(`[${what.toLowerCase()}] failed: ${message}`);
         void vscode.window.showErrorMessage(`tilewise: ${what} failed: ${message}`);
     }
+}
+
+/** The document a command acts on: the lens's URI, else the active AscendC editor (a warning when there is none). */
+export function documentTarget(arg?: string | vscode.Uri): vscode.Uri | undefined {
+    if (typeof arg === 'string') {
+        return vscode.Uri.parse(arg);
+    }
+    if (arg instanceof vscode.Uri) {
+        return arg;
+    }
+    const doc = vscode.window.activeTextEditor?.document;
+    if (doc && doc.languageId === 'ascendc') {
+        return doc.uri;
+    }
+    void vscode.window.showWarningMessage('tilewise: open a file of an AscendC operator first.');
+    return undefined;
+}
+
+/** The language client when it is running; an error that says where to look otherwise. */
+export function runningClient(c: LanguageClient | undefined): LanguageClient | undefined {
+    if (!c || !c.isRunning()) {
+        void vscode.window.showErrorMessage(
+            'tilewise: the language server is not running (see the "tilewise" output channel; check tilewise.pythonPath).');
+        return undefined;
+    }
+    return c;
+}
+
+/** Whether a request ended because it was cancelled (by our token, or answered RequestCancelled by the server). */
+export function wasCancelled(err: unknown, token: vscode.CancellationToken): boolean {
+    return token.isCancellationRequested || code(err) === REQUEST_CANCELLED;
 }
 
 function code(err: unknown): number | undefined {
