@@ -1,11 +1,14 @@
 // Entry point: labels AscendC documents, finds the Python that has tilewise, starts the language server and
-// registers the commands. Command bodies live in commands.ts; pure logic in detect/python/format.ts.
+// registers the commands. Command bodies live in commands.ts and optimizeCommand.ts; pure logic in
+// detect/python/format/optimize.ts.
 import * as os from 'node:os';
 import { execFile } from 'node:child_process';
 import * as vscode from 'vscode';
 import { LanguageClient, LanguageClientOptions, ServerOptions } from 'vscode-languageclient/node';
 import { Commands } from './commands';
 import { HEAD_CHARS, shouldBeAscendc } from './detect';
+import { OptimizeCommands } from './optimizeCommand';
+import { LLM_KEY_SECRET, serverEnv } from './optimize';
 import { VERSION_ARGS, candidates, findPython, notFoundMessage, parseVersion } from './python';
 
 let client: LanguageClient | undefined;
@@ -13,7 +16,9 @@ let client: LanguageClient | undefined;
 export async function activate(context: vscode.ExtensionContext): Promise<void> {
     const output = vscode.window.createOutputChannel('tilewise', { log: true });
     const commands = new Commands(context, output, () => client);
-    context.subscriptions.push(output, commands);
+    const optimize = new OptimizeCommands(() => client);
+    context.subscriptions.push(output, commands, optimize);
+    context.subscriptions.push(vscode.commands.registerCommand('tilewise.setLlmApiKey', () => setLlmApiKey(context, output)));
 
     // .cpp/.h files of an operator open as C++; relabel them (the rule is in detect.ts)
     for (const doc of vscode.workspace.textDocuments) {
@@ -25,11 +30,37 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
         if (e.affectsConfiguration('tilewise.pythonPath')) {
             output.appendLine('tilewise.pythonPath changed: restarting the server');
             await stopClient();
-            await startClient(output);
+            await startClient(context, output);
         }
     }));
     // not awaited: finding Python and starting the server must not hold up the editor
-    void startClient(output);
+    void startClient(context, output);
+}
+
+/** Ask for the model's API key, keep it in VS Code's secret storage (an empty answer removes it), and restart the
+ *  server so its process has it. The key goes nowhere else: no setting, no output line, no log. */
+async function setLlmApiKey(context: vscode.ExtensionContext, output: vscode.LogOutputChannel): Promise<void> {
+    const key = await vscode.window.showInputBox({
+        title: 'tilewise: LLM API key',
+        prompt: 'The key of the OpenAI-compatible endpoint "Optimize operator" asks when tilewise.optimize.useLlm is on. ' +
+            'Kept in VS Code\'s secret storage; leave empty to remove it. A local server (tilewise.llm.baseUrl) needs none.',
+        password: true,
+        ignoreFocusOut: true,
+    });
+    if (key === undefined) {
+        return; // dismissed: the stored key, if any, stays
+    }
+    const trimmed = key.trim();
+    if (trimmed) {
+        await context.secrets.store(LLM_KEY_SECRET, trimmed);
+    } else {
+        await context.secrets.delete(LLM_KEY_SECRET);
+    }
+    output.appendLine(`LLM API key ${trimmed ? 'stored' : 'removed'}: restarting the server`);
+    await stopClient();
+    await startClient(context, output);
+    void vscode.window.showInformationMessage(
+        trimmed ? 'tilewise: LLM API key stored; the server restarted with it.' : 'tilewise: LLM API key removed.');
 }
 
 export async function deactivate(): Promise<void> {
@@ -71,7 +102,7 @@ async function pythonExtensionInterpreter(): Promise<string | undefined> {
     }
 }
 
-async function startClient(output: vscode.LogOutputChannel): Promise<void> {
+async function startClient(context: vscode.ExtensionContext, output: vscode.LogOutputChannel): Promise<void> {
     const configured = vscode.workspace.getConfiguration('tilewise').get<string>('pythonPath', '');
     const list = candidates({
         configured,
@@ -90,13 +121,16 @@ async function startClient(output: vscode.LogOutputChannel): Promise<void> {
         }
         return;
     }
-    output.appendLine(`tilewise ${found.version} server: ${found.python} -m server.cli serve (${found.why})`);
+    // The key reaches the server process in its environment only; the line below says whether, never what.
+    const key = await context.secrets.get(LLM_KEY_SECRET).then((k) => k, () => undefined);
+    const withKey = key ? ', with the stored LLM API key' : '';
+    output.appendLine(`tilewise ${found.version} server: ${found.python} -m server.cli serve (${found.why}${withKey})`);
     const serverOptions: ServerOptions = {
         command: found.python,
         // stdio without a `transport` field: stdio is the default of `serve` (which also accepts --stdio)
         args: ['-m', 'server.cli', 'serve'],
         // the environment passes through: TILEWISE_CACHE and TILEWISE_OPT reach the emulator builds
-        options: { cwd: os.tmpdir(), env: process.env },
+        options: { cwd: os.tmpdir(), env: serverEnv(process.env, key) },
     };
     const clientOptions: LanguageClientOptions = {
         documentSelector: [{ scheme: 'file', language: 'ascendc' }],
