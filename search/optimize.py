@@ -244,7 +244,7 @@ class _Loop:
             if self.cancelled():
                 tuner.stop()
         tr = tuner.result()
-        self.result.evaluations += tr.evaluations - tr.cached
+        self.result.evaluations += tr.evaluations  # (cached ones too: the same path from a cold or a warm cache)
         if not tr.best or tr.best == tr.baseline or not tr.speedup or tr.speedup <= 1.0:
             self._record(
                 Step(
