@@ -29,7 +29,7 @@ from server.lsp.state import LlmConfig, manifest_cases
 
 if TYPE_CHECKING:
     from search.llm.client import LlmClient
-    from search.optimize import Step
+    from search.optimize import OptimizeResult, Step
     from server.lsp.server import TilewiseServer
 
 log = logging.getLogger("tilewise.lsp")
@@ -50,7 +50,7 @@ def step_progress(step: Step, best_us: float | None, baseline_us: float | None) 
     return line
 
 
-def end_message(result: Any) -> str:
+def end_message(result: OptimizeResult) -> str:
     """The progress's last word: the best time and gain, or that nothing was faster."""
     if result.best_us is not None and result.speedup and result.speedup > 1.0:
         return f"best {result.best_us:.1f} µs ({result.speedup:.2f}x)"
@@ -79,7 +79,7 @@ def register(server: TilewiseServer) -> None:
         settings = ls.state.settings
         root = str(analysis.op.project.root)
         cases = manifest_cases(analysis.op, "to optimize it")
-        llm = llm_client(settings.llm) if params.llm else None
+        llm = await asyncio.to_thread(llm_client, settings.llm) if params.llm else None  # (imports openai)
         # The job's own copy of the sources: the open documents' parsed files change in place as the user types,
         # and the answer's `original` texts must be the ones the loop started from.
         texts = {p: sf.text for p, sf in analysis.op.sources.items()}
