@@ -30,10 +30,10 @@ from analysis.operator import Operator, load_operator
 from analysis.rewrite import apply_fix, tuned_edits
 from device.protocol import Device, Measurement
 from search.bank.features import profile
-from search.bank.learn import trajectory_between
+from search.bank.learn import USER_EDIT, removed_motif, trajectory_between
 from search.bank.store import BankFile, Trajectory, evidence, save_bank, unified_diff, user_bank_path
 from search.bank.suggest import MemoDevice, expected_gain, retrieve, verify_suggestion
-from search.cache import ResultsCache
+from search.cache import ResultsCache, source_hash
 from search.llm.client import LlmClient
 from search.llm.evolve import evolve_tiling
 from search.llm.rewrite import profile_runs, rewrite
@@ -153,6 +153,7 @@ class _Loop:
             op.model.operator or str(op.project.root), str(op.project.root), [c.name for c in cases]
         )
         self.learned: list[Trajectory] = []
+        self.refused: set[tuple[str, str]] = set()  # (motif, sources' hash) whose rewrite was measured no faster
 
     # ---- budget and bookkeeping -----------------------------------------------------------------------------
     @property
@@ -178,14 +179,15 @@ class _Loop:
             self.on_step(step, self.result.best_us)
 
     def _take(self, texts: dict[str, str], runs: list[tuple[Case, Measurement]], motif: str | None, what: str) -> None:
-        """Make `texts` the current sources, measured by `runs`; a kernel motif's step teaches the user's bank."""
+        """Make `texts` the current sources, measured by `runs`. The step teaches the user's bank: as its motif, or
+        for a tiling step as the motif whose pattern it removed (a tuned block count: all-cores), else user-edit."""
         new_op = load_operator(self.op.project.root, overlay=texts)
-        if motif is not None:
-            t = trajectory_between(
-                self.op, self.runs, new_op, runs, motif=motif, source=self.result.root, description=f"optimize: {what}"
-            )
-            if t is not None:
-                self.learned.append(t)
+        motif = motif or removed_motif(self.op, new_op) or USER_EDIT
+        t = trajectory_between(
+            self.op, self.runs, new_op, runs, motif=motif, source=self.result.root, description=f"optimize: {what}"
+        )
+        if t is not None:
+            self.learned.append(t)
         self.op, self.runs = new_op, runs
         self.result.best_us = _total(runs)
 
@@ -203,12 +205,9 @@ class _Loop:
         self.result.baseline_us = self.result.best_us = _total(self.runs)
         self._record(Step(0, "baseline", "the operator as it is", True, self.result.baseline_us, None, "measured"))
         for _ in range(self.options.rounds):
-            tuned = self._tune_stage()
-            kernel = self._kernel_stage()
-            if not kernel or self._stop():
+            self._tune_stage()
+            if not self._kernel_stage() or self._stop():
                 break  # (tuning again around an unchanged kernel would find what this round found)
-            if not tuned and not kernel:
-                break
         self._finish()
         return self.result
 
@@ -315,9 +314,11 @@ class _Loop:
 
     def _deterministic_rewrite(self) -> bool:
         bottleneck = profile(self.runs).bottleneck
+        here = source_hash(self._texts())
         found = [s for s in retrieve(self.op, self.bank, bottleneck=bottleneck, chip=self.chip) if s.edits]
+        found = [s for s in found if (s.motif, here) not in self.refused][:MAX_VERIFIED]
         verified = []
-        for s in found[:MAX_VERIFIED]:
+        for s in found:
             if self._stop():
                 break
             before = self.device.executed
@@ -326,6 +327,7 @@ class _Loop:
             if s.verified is not None and s.verified.faster:
                 verified.append(s)
             else:
+                self.refused.add((s.motif, here))  # not verified again on these sources
                 v = s.verified
                 self._record(
                     Step(

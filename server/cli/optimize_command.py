@@ -86,8 +86,15 @@ def cmd_rewrite(args: argparse.Namespace) -> int:
     root = str(op.project.root)
     applied = False
     if args.apply and result.accepted:
-        apply_fix(Fix(title=f"{args.motif} (LLM)", edits=result.edits), write=True)
-        applied = True
+        read = {p: op.sources[p].text for p in result.texts}
+        moved = [p for p, text in read.items() if Path(p).read_text(encoding="utf-8") != text]
+        if moved:  # (the edits replace whole files: writing them now would lose the change made meanwhile)
+            err.print(
+                f"{rel(moved[0])}: changed on disk during the rewrite; nothing written, run it again", markup=False
+            )
+        else:
+            apply_fix(Fix(title=f"{args.motif} (LLM)", edits=result.edits), write=True)
+            applied = True
     if args.format == "json":
         print(json.dumps({**result.json(root), "applied": applied, "tokens": llm.tokens_used}, indent=2))
     else:

@@ -18,6 +18,7 @@ from device.emulator import EmulatorDevice
 from search.bank.store import load_banks
 from search.llm.client import LlmClient, LlmSettings
 from search.llm.rewrite import rewrite
+from server.cli import main
 
 KEY = "sk-test-rewrite-0123456789abcdef"
 BARRIER = "            PipeBarrier<PIPE_ALL>();\n"
@@ -143,3 +144,45 @@ def test_a_model_that_cannot_be_asked_rejects_the_rewrite_with_the_reason(attemp
     result, _ = attempt(script, **settings)
     assert not result.accepted and result.reason.startswith("rejected: the model could not be asked:")
     assert words in result.reason or "has no text" in result.reason
+
+
+def test_the_cli_prints_the_json_the_issue_gives_and_writes_only_with_apply(
+    op_dir, emu_cache, needs_gxx, monkeypatch, capsys
+):
+    monkeypatch.setenv("TILEWISE_CACHE", str(emu_cache))
+    kernel = op_dir / "op_kernel/add_custom.cpp"
+    before = kernel.read_text()
+    with FakeOpenAI([REMOVE_BARRIER, REMOVE_BARRIER]) as server:
+        args = [
+            "rewrite",
+            str(op_dir),
+            "--motif",
+            "pipe-sync",
+            "--case",
+            "fp16_large",
+            "--llm-base-url",
+            server.base_url,
+        ]
+        assert main([*args, "--format", "json"]) == 0
+        data = json.loads(capsys.readouterr().out)
+        assert kernel.read_text() == before
+        assert main([*args, "--apply"]) == 0
+    assert {"motif", "accepted", "reason", "edits", "verified"} <= set(data) and data["accepted"] is True
+    assert data["edits"] == [{"file": "op_kernel/add_custom.cpp", "search": LOOP_END + BARRIER, "replace": LOOP_END}]
+    assert set(data["verified"]) == {"correct", "time_us", "speedup", "error"} and data["verified"]["speedup"] > 1
+    assert "pipe-sync: accepted" in capsys.readouterr().out
+    assert kernel.read_text() == before.replace(LOOP_END + BARRIER, LOOP_END)
+    kernel.write_text(before)  # (the module's other tests start from the slow kernel)
+
+
+def test_the_cli_refuses_an_unknown_motif_and_a_hosted_endpoint_without_a_key(monkeypatch, capsys):
+    for name in ("OPENAI_API_KEY", "TILEWISE_LLM_API_KEY"):
+        monkeypatch.delenv(name, raising=False)
+    slow = str(EXAMPLES / "add_custom_slow_pipe_all")
+    assert main(["rewrite", slow, "--motif", "no-such"]) == 2
+    assert "unknown motif 'no-such'; motifs are: double-buffer" in capsys.readouterr().err
+    assert main(["rewrite", slow, "--motif", "pipe-sync"]) == 2
+    [line] = capsys.readouterr().err.strip().splitlines()
+    assert line.startswith("error: no API key for the hosted endpoint: set OPENAI_API_KEY")
+    assert main(["optimize", slow, "--llm"]) == 2
+    assert "or run with --no-llm" in capsys.readouterr().err
