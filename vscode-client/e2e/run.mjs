@@ -1,7 +1,8 @@
 // End-to-end test of the tilewise extension in a real VS Code (code-server) driven through Chromium, as a user
 // would: open the kernel, see the lint problem, apply its quick fix, tune, apply the tuned tiling; then run,
-// open a pipeline trace, verify the motif that fits a full barrier put in the loop and apply it, cancel a tune, and
-// point tilewise.pythonPath at a Python without tilewise.
+// open a pipeline trace, verify the motif that fits a full barrier put in the loop and apply it, optimize the
+// operator with the barrier put back (its diff, then Apply all), cancel a tune, and point tilewise.pythonPath at a
+// Python without tilewise.
 //
 // node e2e/run.mjs --code-server BIN --vsix FILE --python PY --example DIR
 // Environment: TILEWISE_OPT / TILEWISE_CACHE pass through code-server to the language server.
@@ -109,6 +110,7 @@ const steps = [
     ['the kernel entry\'s code lens shows the last result and runs again on click', codeLens],
     ['Open pipeline trace writes a Chrome trace and opens it', openTrace],
     ['Verify suggestions measures the motif that removes a full barrier, and Apply (measured) removes it', verifyMotif],
+    ['Optimize operator finds a faster version, opens its diff, and Apply all writes it', optimizeOperator],
     ['Cancel tuning stops a running tune', cancelTune],
     ['a tilewise.pythonPath without tilewise restarts the server and says how to fix it', badPython],
 ];
@@ -290,13 +292,7 @@ async function openTrace() {
 
 async function verifyMotif() {
     await closeNotifications();
-    // a full barrier after every tile: the pipe-sync motif's slow pattern (the saved kernel reloads from disk)
-    const loop = 'CopyOut(i, len);\n';
-    const slow = fs.readFileSync(kernelFile, 'utf8').replace(loop, `${loop}            PipeBarrier<PIPE_ALL>();\n`);
-    if (!slow.includes('PipeBarrier<PIPE_ALL>')) {
-        throw new Error(`the kernel has no "${loop.trim()}" line to put a barrier after`);
-    }
-    fs.writeFileSync(kernelFile, slow);
+    fs.writeFileSync(kernelFile, withBarrier()); // the saved kernel reloads from disk
     await page.locator('.tab', { hasText: 'op_kernel' }).click();
     await problemRow(/pipe-all-in-loop/).first().waitFor({ timeout: 30_000 }); // the editor reloaded and analysed it
     await runCommand('tilewise: Verify suggestions on the emulator');
@@ -312,6 +308,43 @@ async function verifyMotif() {
         'the barrier gone from disk');
     await problemRow(/pipe-all-in-loop/).first().waitFor({ state: 'detached', timeout: 30_000 });
     return `${measured}; the barrier is gone from the file on disk`;
+}
+
+async function optimizeOperator() {
+    await closeNotifications();
+    // the full barrier back in the loop (as in the step before), and a budget with room for a kernel rewrite after
+    // the tiling search: the closed loop must find the pipe-sync rewrite again, on its own
+    const slow = withBarrier();
+    writeJson(path.join(ws, '.vscode', 'settings.json'),
+        { 'tilewise.pythonPath': opt.python, 'tilewise.budget': 12, 'tilewise.caseFacts': false });
+    fs.writeFileSync(kernelFile, slow);
+    await page.waitForTimeout(2_000); // the settings file watcher and didChangeConfiguration
+    await page.locator('.tab', { hasText: 'op_kernel' }).click();
+    await problemRow(/pipe-all-in-loop/).first().waitFor({ timeout: 30_000 });
+    await runCommand('tilewise: Optimize operator');
+    await page.locator('.notifications-toasts', { hasText: 'optimizing add_custom.cpp' }).waitFor({ timeout: 15_000 });
+    const done = page.locator('.notifications-toasts', { hasText: /AddCustom [\d.]+x faster \([\d.]+ µs -> [\d.]+ µs\) in \d+ steps?/ });
+    await done.waitFor({ timeout: 300_000 });
+    const summary = (await done.innerText()).match(/AddCustom [\d.]+x faster[^\n]*?steps?/)[0];
+    await page.locator('.tab', { hasText: 'original ↔ optimised' }).first().waitFor({ timeout: 15_000 });
+    if (fs.readFileSync(kernelFile, 'utf8') !== slow) {
+        throw new Error('the optimisation changed the kernel on disk before Apply');
+    }
+    await shot('step10-diff');
+    await done.locator('.monaco-button', { hasText: 'Apply all' }).click();
+    await page.locator('.notifications-toasts', { hasText: /applied to [^;]*add_custom\.cpp/ }).waitFor({ timeout: 30_000 });
+    await waitFor(() => !fs.readFileSync(kernelFile, 'utf8').includes('PipeBarrier<PIPE_ALL>'), 15_000,
+        'the barrier gone from disk');
+    // applied once: the files are the optimised texts already, and Apply all says so rather than writing again
+    await closeNotifications();
+    await runCommand('tilewise: Apply all optimized files');
+    await page.locator('.notifications-toasts', { hasText: 'already optimised' }).waitFor({ timeout: 15_000 });
+    // the diff out of the next steps' way: its tab's own close button (the palette's "Close Editor" may match more)
+    const diffTab = page.locator('.tab', { hasText: 'original ↔ optimised' }).first();
+    await diffTab.hover();
+    await diffTab.locator('.codicon-close').click();
+    await diffTab.waitFor({ state: 'detached', timeout: 10_000 });
+    return `${summary}; applied, the barrier is gone from the file on disk`;
 }
 
 async function cancelTune() {
@@ -344,6 +377,16 @@ async function badPython() {
 }
 
 // ---- helpers -------------------------------------------------------------------------------------------------
+/** The kernel on disk with a full barrier after every tile: the pipe-sync motif's slow pattern. */
+function withBarrier() {
+    const loop = 'CopyOut(i, len);\n';
+    const slow = fs.readFileSync(kernelFile, 'utf8').replace(loop, `${loop}            PipeBarrier<PIPE_ALL>();\n`);
+    if (!slow.includes('PipeBarrier<PIPE_ALL>')) {
+        throw new Error(`the kernel has no "${loop.trim()}" line to put a barrier after`);
+    }
+    return slow;
+}
+
 function problemRow(text) {
     return page.locator('.markers-panel .monaco-list-row', { hasText: text });
 }
