@@ -80,8 +80,9 @@ class LlmClient:
         if not settings.api_key and not settings.base_url:
             raise LlmError(
                 "config",
-                "no API key for the hosted endpoint: set OPENAI_API_KEY (or TILEWISE_LLM_API_KEY), or point "
-                "--llm-base-url at a local server (e.g. http://127.0.0.1:8080/v1)",
+                "no API key for the hosted endpoint: set OPENAI_API_KEY (or TILEWISE_LLM_API_KEY; in VS Code, "
+                "'tilewise: Set LLM API key'), or point the base URL (--llm-base-url, or the tilewise.llm.baseUrl "
+                "setting) at a local server such as http://127.0.0.1:8080/v1",
             )
         import openai
 
