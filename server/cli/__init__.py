@@ -117,8 +117,19 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--case", action="append", help="manifest case (repeatable; default: all)")
     _case_flags(p, " (with any of these, tune that one case)")
     p.add_argument("--golden", metavar="FILE.py:FN")
-    p.add_argument("--workers", type=int, default=2, help="evaluations in parallel")
+    p.add_argument("--workers", type=int, default=2, help="evaluations in parallel (on Ray: in flight on the cluster)")
     p.add_argument("--timeout", type=float, default=60.0)
+    p.add_argument(
+        "--executor",
+        choices=("local", "ray"),
+        default="local",
+        help="where the measurements run: this machine, or Ray tasks (needs `pip install ray`)",
+    )
+    p.add_argument(
+        "--ray-address",
+        metavar="ADDR",
+        help="the Ray cluster's head (HOST:PORT, or auto for one started here); default: start a local Ray",
+    )
     p.add_argument("--apply", action="store_true", help="rewrite the knob literals to the best configuration")
     p.add_argument(
         "--sensitivity",
