@@ -15,6 +15,7 @@ from analysis.chip import builtin_chips
 from device.registry import DEVICES
 from server.cli.bank_command import cmd_bank_list, cmd_bank_mine, cmd_bank_show
 from server.cli.common import err
+from server.cli.doctor_command import cmd_doctor
 from server.cli.inspect_command import cmd_inspect
 from server.cli.lint_command import cmd_lint
 from server.cli.optimize_command import cmd_optimize, cmd_rewrite, llm_flags
@@ -231,12 +232,26 @@ def build_parser() -> argparse.ArgumentParser:
         p.add_argument("--format", choices=("text", "json"), default="text")
         p.set_defaults(func=func)
 
+    p = sub.add_parser("doctor", help="check what this machine can run: the emulator, an NPU through CANN, Ray, an LLM")
+    p.add_argument("--device", default="emulator", help="also require this device to work (npu, npu:ID)")
+    p.set_defaults(func=cmd_doctor)
+
     p = sub.add_parser("serve", help="run the language server (LSP over stdio, or websockets with --ws)")
     p.add_argument("--ws", type=int, metavar="PORT", help="serve websockets on 127.0.0.1:PORT instead of stdio")
     p.add_argument("--stdio", action="store_true", help="LSP over stdio (the default; editors pass it)")
     p.add_argument("--verbose", "-v", action="store_true")
     p.set_defaults(func=cmd_serve)
+    for command in sub.choices.values():  # every command that measures on a device can measure on an NPU
+        if any("--device" in a.option_strings for a in command._actions):
+            _npu_flags(command)
     return parser
+
+
+def _npu_flags(p: argparse.ArgumentParser) -> None:
+    g = p.add_argument_group("NPU device (--device npu[:ID])")
+    g.add_argument("--cann", metavar="PATH", help="the CANN toolkit (default: $ASCEND_HOME_PATH from set_env.sh)")
+    g.add_argument("--npu-warm-up", type=int, default=5, metavar="N", help="msprof op warm-up launches (default 5)")
+    g.add_argument("--npu-launches", type=int, default=1, metavar="N", help="launches msprof op measures (default 1)")
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -41,7 +41,14 @@ def device_from_args(args: argparse.Namespace) -> Device:
     from device.registry import make_device
 
     try:
-        return make_device(args.device, chip=args.chip, timeout_s=args.timeout)
+        return make_device(
+            args.device,
+            chip=args.chip,
+            timeout_s=args.timeout,
+            cann=getattr(args, "cann", None),
+            warm_up=getattr(args, "npu_warm_up", 5),
+            launches=getattr(args, "npu_launches", 1),
+        )
     except ValueError as exc:
         raise TilewiseError("--device", 0, str(exc)) from None
 
