@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING
 from urllib.parse import unquote, urlparse
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
@@ -77,7 +77,8 @@ class Settings(BaseModel):
 
     model_config = ConfigDict(populate_by_name=True, frozen=True)  # replaced whole, so snapshots may share it
 
-    device: Literal["emulator"] = "emulator"
+    # the CPU emulator, or an Ascend card through CANN (the server's environment must have set_env.sh sourced)
+    device: str = Field(default="emulator", pattern=r"^(emulator|npu(:\d+)?)$")
     chip: str = "910B2"
     budget: int = Field(default=32, ge=1, le=10_000)
     strategy: str = "evo"

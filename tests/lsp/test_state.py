@@ -28,7 +28,7 @@ def test_a_superseded_analysis_stops_and_a_current_one_finishes():
         ({"chip": "910X"}, "910B1, 910B2"),
         ({"strategy": "annealing"}, "evo, random"),
         ({"budget": 0}, "greater"),
-        ({"device": "npu"}, "emulator"),
+        ({"device": "gpu"}, "emulator|npu"),
     ],
 )
 def test_bad_settings_name_what_is_allowed(values, complaint):
