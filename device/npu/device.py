@@ -124,8 +124,11 @@ class NpuDevice:
         dtypes = out_dtypes[: len(names)] or ["float32"] * len(names)
         if op.model.layout == "invocation":
             assert build.exe is not None
-            for name, values in arrays.items():
+            (workdir / "input").mkdir()
+            (workdir / "output").mkdir()
+            for name, values in arrays.items():  # the samples' convention, as the emulator writes them
                 values.tofile(workdir / f"input_{name}.bin")
+                values.tofile(workdir / "input" / f"input_{name}.bin")
             app, env = [str(build.exe)], dict(self.cann.env)
         else:
             assert build.vendor is not None
@@ -159,6 +162,8 @@ class NpuDevice:
         m.outputs = []
         for i, name in enumerate(names):
             file = workdir / (f"out_{i}.bin" if op.model.layout != "invocation" else f"output_{name}.bin")
+            if not file.exists() and op.model.layout == "invocation":
+                file = workdir / "output" / f"output_{name}.bin"
             if not file.exists():
                 m.error = RunError(kind="bad_output", message=f"the run wrote no {file.name} for output {name}")
                 return
