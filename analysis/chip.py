@@ -212,8 +212,14 @@ def _default_cost_model() -> TimingConfig:
     return timing_config(load_chip())
 
 
+# How `tilewise calibrate` names the chip file it writes: `910B2-calibrated-<host>` is a 910B2 measured on one machine.
+CALIBRATED = "-calibrated-"
+
+
 def chip_in_soc(chip_name: str, soc: str) -> bool:
     """Whether a chip file's name belongs to a SoC family: `910B2` to `ascend910b`, `310B` to `ascend310b`; `910B2`
-    is not an `ascend910` (the first-generation 910) nor an `ascend910_93`."""
+    is not an `ascend910` (the first-generation 910) nor an `ascend910_93`. A calibrated chip belongs where its base
+    chip does."""
     family = soc.removeprefix("ascend")
-    return re.fullmatch(re.escape(family) + r"\d*", chip_name.lower()) is not None
+    base = chip_name.split(CALIBRATED)[0]
+    return re.fullmatch(re.escape(family) + r"\d*", base.lower()) is not None

@@ -14,6 +14,7 @@ import argparse
 from analysis.chip import builtin_chips
 from device.registry import DEVICES
 from server.cli.bank_command import cmd_bank_list, cmd_bank_mine, cmd_bank_show
+from server.cli.calibrate_command import add_calibrate_parser
 from server.cli.common import err
 from server.cli.doctor_command import cmd_doctor
 from server.cli.inspect_command import cmd_inspect
@@ -231,6 +232,8 @@ def build_parser() -> argparse.ArgumentParser:
         p.add_argument("--bank", metavar="FILE.json", help="read this bank instead of the shipped and the user's")
         p.add_argument("--format", choices=("text", "json"), default="text")
         p.set_defaults(func=func)
+
+    add_calibrate_parser(sub)
 
     p = sub.add_parser("doctor", help="check what this machine can run: the emulator, an NPU through CANN, Ray, an LLM")
     p.add_argument("--device", default="emulator", help="also require this device to work (npu, npu:ID)")
