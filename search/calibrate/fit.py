@@ -36,7 +36,7 @@ from search.calibrate.kernels import MicroKernel
 STEP = 0.05  # a finite difference moves a constant by 5% (of its fit coordinate)
 PINNED = 1e-3  # a constant pins nothing when doubling it moves no time by 0.1%
 SEPARATE = 0.05  # ... nor when its pattern of moves is within 5% of the kept constants' (sine of the angle)
-DONE = 1e-4  # an RMS relative error this small ends the fit
+DONE = 2e-5  # an RMS relative error this small ends the fit (the emulator prints times to 1e-4 µs)
 MAX_STEPS = 6
 
 Progress = Callable[[str, int], None]  # what the calibration is doing, and the runs made so far
@@ -237,7 +237,9 @@ class Fitter:
 
     @staticmethod
     def _values(u: np.ndarray, constants: list[Constant]) -> dict[Constant, float]:
-        return {c: c.from_fit(float(x)) for c, x in zip(constants, u, strict=True)}
+        """The constants in chip units, to 5 significant digits (a chip file of round figures; the times move by
+        less than the emulator prints)."""
+        return {c: float(f"{c.from_fit(float(x)):.5g}") for c, x in zip(constants, u, strict=True)}
 
 
 def _colour(numeric: list[int], constants: list[Constant], kernels: list[MicroKernel]) -> list[list[int]]:

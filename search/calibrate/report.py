@@ -21,15 +21,18 @@ from search.calibrate.kernels import MicroKernel
 if TYPE_CHECKING:
     from search.calibrate.run import Calibration, ConstantChange
 
+_SAYS = "; constants calibrated on "
+
 
 def finish_chip(cal: Calibration, base: Chip, kernels: list[MicroKernel], name: str) -> dict:
     """`cal.chip` named `name`, with its sources and calibration section; validated as a chip."""
     data = dict(cal.chip)
     when = datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC")
     data["name"] = name
-    data["description"] = (
-        f"{base.description or base.name}; constants calibrated on {cal.device} by tilewise calibrate ({when})"
-    )
+    own = (base.description or base.name).split(_SAYS)[
+        0
+    ]  # a calibrated base: its own words, not the last calibration's
+    data["description"] = f"{own}{_SAYS}{cal.device} by tilewise calibrate ({when})"
     sources = dict(data.get("sources") or {})
     fitted = [c for c in cal.constants if c.fitted]
     by_source: dict[str, list[ConstantChange]] = {}
@@ -39,12 +42,16 @@ def finish_chip(cal: Calibration, base: Chip, kernels: list[MicroKernel], name: 
         # the micro-kernels of the stage that fitted it (every vector micro-kernel copies too, but not in that stage)
         vector = key.startswith("timing.vector.")
         timed = [k for k in kernels if (k.family == "vector") == vector and any(c.key in k.touches for c in changes)]
-        families = Counter(k.family for k in timed)
-        what = ", ".join(f"{n} {family}" for family, n in families.items())
+        if vector:  # a row's own micro-kernels, by name
+            what, some = "; ".join(k.name for k in timed), ""
+        else:
+            what = ", ".join(f"{n} {family}" for family, n in Counter(k.family for k in timed).items())
+            moving = max(c.kernels for c in changes)
+            some = f", {moving} of whose times move with it" if moving < len(timed) else ""
         was = "; ".join(f"{_short(c.key)} was {c.before:g}" for c in changes)
         sources[key] = (
-            f"calibrated by tilewise calibrate on {cal.device} {when}: fit to {len(timed)} micro-kernels ({what}) "
-            f"against the base chip {base.name}, whose {was}"
+            f"calibrated by tilewise calibrate on {cal.device} {when}: fit to {len(timed)} micro-kernels ({what}"
+            f"{some}) from the base chip {base.name}, whose {was}"
         )
     data["sources"] = sources
     data["calibration"] = {

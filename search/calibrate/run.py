@@ -129,6 +129,9 @@ def calibrate(
     for row, d, b in zip(rows, on_device, before, strict=True):
         row.note = f"device: {d}" if isinstance(d, str) else (f"model: {b}" if isinstance(b, str) else "")
     usable = [i for i, r in enumerate(rows) if r.device_us and r.before_us is not None]
+    if not usable:
+        why = next((r.note for r in rows if r.note), "no times")
+        raise CalibrationError(f"no micro-kernel ran on both the {device.name} and the emulator; the first: {why}")
     fitter = Fitter(bench, model_for, base.vector_cores)
     data = chip_data(base)
 

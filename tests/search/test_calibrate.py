@@ -16,8 +16,8 @@ from analysis.chip import Chip, chip_in_soc, load_chip, timing_config
 from analysis.manifest import Case
 from analysis.operator import Operator
 from device.emulator import EmulatorDevice
-from device.protocol import Measurement
-from search.calibrate import VECTOR_CLASSES, calibrate, write_chip
+from device.protocol import Measurement, RunError
+from search.calibrate import VECTOR_CLASSES, CalibrationError, calibrate, write_chip
 from search.calibrate.kernels import micro_kernels
 from server.cli import main
 from server.cli.calibrate_command import print_calibration
@@ -161,6 +161,21 @@ def test_the_fit_recovers_a_formula_device_and_names_what_it_cannot_pin(tmp_path
         timing_config(one_core).launch_us_base + timing_config(one_core).launch_us_per_core, rel=1e-3
     )
     assert fitted(cal, "dma_peak_gibps") == pytest.approx(timing_config(one_core).dma_peak_gibps, rel=1e-3)
+
+
+def test_a_device_that_runs_nothing_is_one_error(tmp_path):
+    class Broken(FormulaDevice):
+        def run(self, op: Operator, case: Case, **_) -> Measurement:
+            return Measurement(ok=False, error=RunError(kind="build_error", message="the project has no build.sh"))
+
+    with pytest.raises(
+        CalibrationError,
+        match="no micro-kernel ran on both the formula and the emulator; the first: "
+        "device: build_error: the project has no build.sh",
+    ):
+        calibrate(
+            Broken(load_chip("910B2")), load_chip("910B2"), model_for=FormulaDevice, classes=("Add",), workdir=tmp_path
+        )
 
 
 def test_a_calibrated_chip_belongs_to_its_base_chips_soc():
