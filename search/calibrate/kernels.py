@@ -33,8 +33,8 @@ COPY_OP = "cal_copy"
 VECTOR_OP = "cal_vector"
 KIB = 1024
 
-# The vector instruction classes a micro-kernel can time: (the call in the kernel, the golden's numpy expression of
-# a and b, the float32 copies of the inputs). Reductions write one value; the golden puts it first.
+# The vector instruction classes a micro-kernel can time: the call in the kernel, and the golden's numpy expression
+# of `a` and `b` (float32 copies of the two inputs). A reduction writes one value, which the golden puts first.
 VECTOR_CLASSES: dict[str, tuple[str, str]] = {
     "Add": ("Add(dst, src0, src1, count)", "a + b"),
     "Sub": ("Sub(dst, src0, src1, count)", "a - b"),
