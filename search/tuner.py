@@ -4,6 +4,8 @@ The objective is the geometric mean of the simulated time over the cases; a conf
 builds, runs clean and is correct (against the golden, or without one against the shipped configuration's outputs).
 `Tuner.events()` yields one event per trial, so the CLI can draw progress and the language server can stream it.
 Evaluations run in parallel (subprocesses do the work); every result goes to the persistent cache as it arrives.
+Where a measurement runs is the executor's business (search/executors.py: this machine, or a Ray cluster); the
+screening, the cache and the strategy stay here, so neither the search nor its results depend on where.
 
 Before a candidate costs a measurement it is screened (`Device.screen`: the host tiling and the kernel's set-up
 alone). A candidate screened out is never measured and does not count against the budget; the strategy is told it
@@ -36,6 +38,7 @@ from analysis.model_error import kinds_of_roles, load_model_error
 from analysis.operator import Operator
 from device.protocol import MEMORY_WARNING_KINDS, Device, Measurement, RunWarning, Screening
 from search.cache import BestConfig, ResultsCache, source_hash
+from search.executors import Executor, LocalExecutor
 from search.inert import inert_knobs, without
 from search.space import Config, KnobSpec, SearchSpace, build_space, config_texts, violations
 from search.strategies import STRATEGIES
@@ -92,6 +95,7 @@ class TuneResult(BaseModel):
     per_case_speedup: dict[str, float] = {}
     slower_cases: list[str] = []
     stopped: bool = False
+    executor: str = "local"  # where the measurements ran (search/executors.py)
     # Set when the gain is within the timing model's typical error for the kinds of change the best configuration
     # makes (analysis/model_error.py): a prediction that needs hardware to confirm.
     uncertain: str | None = None
@@ -126,10 +130,12 @@ class Tuner:
         space: SearchSpace | None = None,
         data_seed: int = 0,
         inputs: dict[str, np.ndarray] | None = None,
+        executor: Executor | None = None,
     ):
         if strategy not in STRATEGIES:
             raise ValueError(f"unknown strategy '{strategy}'; use one of {', '.join(STRATEGIES)}")
         self.op, self.device, self.cases = op, device, cases
+        self.executor = executor or LocalExecutor(device)  # where `Device.run` happens; screenings stay here
         self.budget, self.seed, self.cache, self.workers = budget, seed, cache, max(1, workers)
         self.data_seed = data_seed  # inputs are drawn from this seed: the same for every strategy, so results share
         self.inputs = inputs or {}  # user-given arrays (`--input`), fed to every evaluation instead of random ones
@@ -304,6 +310,7 @@ class Tuner:
             stopped=self._stop.is_set(),
             uncertain=self._uncertain(best.config if best else None, speedup),
             inert=[k.name for k in self.inert or []],
+            executor=self.executor.name,
         )
 
     def _uncertain(self, best: Config | None, speedup: float | None) -> str | None:
@@ -432,12 +439,17 @@ class Tuner:
         return next((w for site, w in found.items() if site not in known), None)
 
     def _measure(self, case: Case, config: Config, is_baseline: bool) -> Measurement:
-        if self.has_golden:
-            return self.device.run(self.op, case, knobs=config, seed=self.data_seed, inputs=self.inputs or None)
-        # Without a golden, the shipped configuration's outputs are the reference.
-        m = self.device.run(
-            self.op, case, knobs=config, seed=self.data_seed, inputs=self.inputs or None, keep_outputs=True
+        m = self.executor.run(
+            self.op,
+            case,
+            knobs=config,
+            seed=self.data_seed,
+            inputs=self.inputs or None,
+            keep_outputs=not self.has_golden,
         )
+        if self.has_golden:
+            return m
+        # Without a golden, the shipped configuration's outputs are the reference.
         outputs = m.produced_outputs()
         if m.ok and outputs is not None:
             with self._lock:

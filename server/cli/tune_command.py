@@ -1,9 +1,14 @@
-"""`tilewise tune`: the host tiling's knobs searched on the device, the best configuration printed or applied."""
+"""`tilewise tune`: the host tiling's knobs searched on the device, the best configuration printed or applied.
+
+`--executor ray` measures on a Ray cluster (search/executors.py); everything else, the progress included, is the
+same as with the local executor, and the gain analysis, --sensitivity and --apply still run here.
+"""
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 from dataclasses import asdict
 
 from analysis.errors import TilewiseError
@@ -15,6 +20,7 @@ def cmd_tune(args: argparse.Namespace) -> int:
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
     from search.cache import ResultsCache, default_results_path
+    from search.executors import ExecutorError, RayExecutor
     from search.tuner import Tuner
     from server.cases import input_arrays, load_arrays
 
@@ -26,6 +32,7 @@ def cmd_tune(args: argparse.Namespace) -> int:
         arrays = load_arrays(args.input)
         cases = selected_cases(op, args, arrays)
         cache = None if args.no_cache else ResultsCache(default_results_path())
+        executor = _executor(args, device)
         tuner = Tuner(
             op,
             device,
@@ -36,7 +43,11 @@ def cmd_tune(args: argparse.Namespace) -> int:
             cache=cache,
             workers=args.workers,
             inputs=input_arrays(arrays),
+            executor=executor,
         )
+    except ExecutorError as exc:
+        err.print(f"error: {exc}", markup=False)
+        return 2
     except (TilewiseError, ValueError) as exc:
         err.print(f"error: {exc.one_line() if isinstance(exc, TilewiseError) else exc}", markup=False)
         return 2
@@ -48,6 +59,11 @@ def cmd_tune(args: argparse.Namespace) -> int:
         out.print(
             f"left out {len(inert)} knobs that hand the kernel the shipped tiling on these cases whatever their value: "
             + ", ".join(k.name for k in inert)
+        )
+    if args.format == "text" and isinstance(executor, RayExecutor):
+        slots, what = executor.slots()
+        out.print(
+            f"measuring on Ray: {slots} {what} in the cluster, {tuner.workers} measurements in flight (--workers)"
         )
     if args.format == "text":
         out.print(
@@ -85,6 +101,8 @@ def cmd_tune(args: argparse.Namespace) -> int:
     except KeyboardInterrupt:
         tuner.stop()
         err.print("interrupted: stopping after the measurements in flight; every result is kept")
+    finally:
+        executor.close()
     result = tuner.result()
     gain = _gain(op, tuner, result, device, args)  # before --apply: it compares against the shipped sources
     applied = None
@@ -108,6 +126,24 @@ def cmd_tune(args: argparse.Namespace) -> int:
     if cache:
         cache.close()
     return 0 if result.best is not None else 1
+
+
+def _executor(args: argparse.Namespace, device):
+    """The --executor's; for Ray, the worker makes the same device from the flags (the chip only when one was
+    given: without, the emulator may follow the chip the operator registers, on the worker as here)."""
+    from search.executors import DeviceSpec, make_executor
+
+    if args.ray_address and args.executor != "ray":
+        err.print("note: --ray-address applies to --executor ray; measuring on this machine")
+    spec = DeviceSpec(
+        args.device,
+        device.chip if args.chip else None,
+        args.timeout,
+        cann=os.path.abspath(args.cann) if getattr(args, "cann", None) else None,  # (a worker's cwd is not ours)
+        warm_up=getattr(args, "npu_warm_up", None),
+        launches=getattr(args, "npu_launches", None),
+    )
+    return make_executor(args.executor, device, spec, address=args.ray_address)
 
 
 def _gain(op: Operator, tuner, result, device, args: argparse.Namespace):
