@@ -72,6 +72,8 @@ def build_operator(op: Operator, texts: dict[str, str], cann: Cann, soc: str, ti
     if op.model.layout == "invocation":
         build = NpuBuild(scratch, None, _cmake(src, root, env, cann, soc, timeout_s), cached=False)
     else:
+        if not (src / "build.sh").exists():  # op_host/ and op_kernel/ alone: msopgen makes the project around them
+            src = scaffold(op, src, cann, soc, env, timeout_s)
         build = NpuBuild(scratch, _project(src, root, env, soc, timeout_s), None, cached=False)
     tmp = done.with_suffix(".tmp")
     tmp.write_text(json.dumps({"vendor": str(build.vendor or ""), "exe": str(build.exe or "")}))
@@ -109,6 +111,85 @@ def _project(src: Path, root: Path, env: dict[str, str], soc: str, timeout_s: fl
             )
         )
     return vendors[0]
+
+
+MSOPGEN_DTYPES = {"float32": "float", "float16": "float16", "bfloat16": "bfloat16", "int32": "int32", "int8": "int8",
+                  "uint8": "uint8", "int16": "int16", "int64": "int64", "bool": "bool"}  # fmt: skip
+MSOPGEN_ATTRS = {"float": "float", "int": "int", "bool": "bool", "string": "str", "listint": "listInt",
+                 "listfloat": "listFloat"}  # fmt: skip
+
+
+def op_description(op: Operator) -> list[dict]:
+    """The operator as msopgen's JSON describes one: inputs, outputs (name, param_type, formats, dtypes), attrs."""
+    model = op.model
+    if model.opdef is None:
+        raise NpuBuildError(
+            RunError(
+                kind="build_error",
+                message="no OpDef in op_host: msopgen needs the operator's signature",
+                file=str(model.root),
+            )
+        )
+
+    def tensors(params) -> list[dict]:
+        out = []
+        for t in params:
+            types = [MSOPGEN_DTYPES.get(d, d) for d in t.dtypes] or ["float16"]
+            formats = t.formats if len(t.formats) == len(types) else ["ND"] * len(types)
+            out.append({"name": t.name, "param_type": t.param_type.lower(), "format": formats, "type": types})
+        return out
+
+    attrs = [
+        {
+            "name": a.name,
+            "param_type": "required" if a.required else "optional",
+            "type": MSOPGEN_ATTRS.get(a.type.lower(), a.type),
+        }
+        | ({"default_value": a.default} if a.default is not None else {})
+        for a in model.attrs
+    ]
+    return [
+        {
+            "op": model.opdef.name,
+            "input_desc": tensors(model.inputs),
+            "output_desc": tensors(model.outputs),
+            "attr": attrs,
+        }
+    ]
+
+
+def scaffold(op: Operator, src: Path, cann: Cann, soc: str, env: dict[str, str], timeout_s: float) -> Path:
+    """An msopgen project (build.sh, CMakePresets.json, cmake/) around the operator's own op_host/ and op_kernel/:
+    `msopgen gen -i op.json -c ai_core-<soc> -lan cpp -out DIR`, then the generated sources replaced by the user's."""
+    root = Path(op.project.root)
+    msopgen = cann.tool("msopgen")
+    if msopgen is None:
+        raise NpuBuildError(
+            RunError(
+                kind="build_error",
+                message="the operator has no build.sh and CANN has no msopgen to make one",
+                file=str(root),
+            )
+        )
+    desc = src.parent / "op.json"
+    desc.write_text(json.dumps(op_description(op), indent=2))
+    project = src.parent / "project"
+    _step(
+        [msopgen, "gen", "-i", str(desc), "-c", f"ai_core-{soc}", "-lan", "cpp", "-out", str(project)],
+        src.parent,
+        root,
+        env,
+        timeout_s,
+        "msopgen gen",
+    )
+    for part in ("op_host", "op_kernel"):
+        generated, own = project / part, src / part
+        if not own.is_dir():
+            continue
+        for f in list(generated.glob("*.cpp")) + list(generated.glob("*.h")):
+            f.unlink()  # the generated stubs would register the operator a second time
+        shutil.copytree(own, generated, dirs_exist_ok=True)
+    return project
 
 
 def _presets(src: Path, env: dict[str, str], soc: str) -> None:

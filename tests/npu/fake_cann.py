@@ -197,6 +197,28 @@ chmod +x "$run"
 """
 
 
+MSOPGEN = """#!/usr/bin/env python3
+# A fake msopgen: `gen -i op.json -c ai_core-<soc> -lan cpp -out DIR` makes a project with build.sh, presets and stubs.
+import json, re, sys
+from pathlib import Path
+a = sys.argv[1:]
+if a[:1] != ["gen"] or "-i" not in a or "-out" not in a or not a[a.index("-c") + 1].startswith("ai_core-Ascend"):
+    sys.exit(2)
+[op] = json.loads(Path(a[a.index("-i") + 1]).read_text())
+out = Path(a[a.index("-out") + 1])
+stem = re.sub(r"(?<=[a-z0-9])([A-Z])", r"_\\1", op["op"]).lower()
+for part in ("op_host", "op_kernel"):
+    (out / part).mkdir(parents=True)
+    (out / part / f"{stem}.cpp").write_text("// generated stub: NOT_REPLACED")
+(out / "build.sh").write_text(Path(__file__).with_name("fake_build.sh").read_text())
+presets = {"configurePresets": [{"name": "default", "cacheVariables": {
+    "ASCEND_CANN_PACKAGE_PATH": {"type": "PATH", "value": "/usr/local/Ascend/latest"},
+    "ASCEND_COMPUTE_UNIT": {"type": "STRING", "value": "ascend310p"}}}]}
+(out / "CMakePresets.json").write_text(json.dumps(presets))
+(out / "op.json").write_text(json.dumps(op))
+"""
+
+
 def _executable(path: Path, text: str) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(text)
@@ -222,6 +244,8 @@ def make_fake_cann(root: Path) -> Path:
     )
     _executable(root / "tools/profiler/bin/msprof", MSPROF)
     _executable(root / "bin/npu-smi", NPU_SMI)
+    _executable(root / "bin/msopgen", MSOPGEN)
+    _executable(root / "bin/fake_build.sh", BUILD_SH)
     return root
 
 

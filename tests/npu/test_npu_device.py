@@ -3,6 +3,7 @@ to a profile the device cannot read, and a run whose outputs pass the golden wit
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
@@ -150,3 +151,24 @@ def test_run_tune_and_doctor_take_the_npu_from_the_command_line(npu, capsys):
     assert main(args) == 0
     tuned = json.loads(capsys.readouterr().out)
     assert tuned["baseline_us"] == pytest.approx(12.5) and tuned["evaluations"] == 3 and not tuned["failed"]
+
+
+def test_an_operator_without_build_sh_gets_an_msopgen_project_around_its_own_sources(npu, tmp_path):
+    import json
+    import shutil
+
+    device, _ = npu
+    root = tmp_path / "bare_add"
+    shutil.copytree(EXAMPLES / "add_custom", root)  # op_host/, op_kernel/ and a manifest: no build.sh
+    m = _run(device, root)
+    assert m.ok and m.correct is True, m.error
+    [scratch] = [p for p in (tmp_path / "cache/npu").iterdir() if (p / "project").is_dir()]
+    project = scratch / "project"
+    [op] = json.loads((scratch / "op.json").read_text())
+    assert op["op"] == "AddCustom" and op["input_desc"][0] == {
+        "name": "x", "param_type": "required", "format": ["ND", "ND"], "type": ["float16", "float"]
+    }  # fmt: skip
+    assert "NOT_REPLACED" not in (project / "op_kernel/add_custom.cpp").read_text()  # the user's kernel, not a stub
+    presets = json.loads((project / "CMakePresets.json").read_text())["configurePresets"][0]["cacheVariables"]
+    assert presets["ASCEND_CANN_PACKAGE_PATH"]["value"] == os.environ["ASCEND_HOME_PATH"]
+    assert presets["ASCEND_COMPUTE_UNIT"]["value"] == "ascend910b"
