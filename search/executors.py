@@ -191,7 +191,12 @@ class RayExecutor:
                     logging_level=logging.WARNING,
                 )
         except Exception as exc:  # noqa: BLE001 - Ray raises ConnectionError, RuntimeError, ValueError...: one line
-            raise ExecutorError(f"cannot start or reach {where}: {_first_line(exc)}") from None
+            hint = (
+                " (is it up, and if it uses token authentication, is RAY_AUTH_MODE=token set here too?)"
+                if address
+                else ""
+            )
+            raise ExecutorError(f"cannot start or reach {where}: {_first_line(exc)}{hint}") from None
 
     def _check_resources(self) -> None:
         """Refuse a cluster where no task could ever be scheduled, instead of waiting for one forever."""

@@ -104,7 +104,7 @@ def wait_for(what: str, ready, timeout: float) -> None:
 def start_node(node: str, args: list[str], logs: Path) -> subprocess.Popen:
     """`ray start --block` for `node`, in a session of its own: one CPU, one NPU, and a resource named after the
     node (`tw_head`, `tw_second`) by which a test finds it or pins a task to it."""
-    env = {**os.environ, **FAST_HEALTH, "RAY_USAGE_STATS_ENABLED": "0"}
+    env = {**os.environ, **FAST_HEALTH}
     resources = json.dumps({"NPU": 1, f"tw_{node}": 1})
     log = open(logs / f"{node}.log", "wb")  # noqa: SIM115 - the process keeps it; the folder goes at teardown
     return subprocess.Popen(
@@ -122,8 +122,12 @@ def cluster(needs_gxx) -> Iterator[dict]:
     """A head and a second node on 127.0.0.1, and this process connected to them: {address, folder, executor,
     sessions (node -> the session its processes are in)}."""
     folder = Path(tempfile.mkdtemp(prefix="twray-", dir="/tmp"))  # short: Ray's socket paths live under it
-    old_cache = os.environ.get("TILEWISE_CACHE")
-    os.environ["TILEWISE_CACHE"] = str(folder / "tilewise")  # the driver's; forwarded to the tasks
+    env = pytest.MonkeyPatch()
+    env.setenv("TILEWISE_CACHE", str(folder / "tilewise"))  # the driver's; forwarded to the tasks
+    # Whatever this machine's ~/.ray holds: a Ray 2.5x that finds a token there turns token authentication on for
+    # `ray start`, and a local `ray.init()` writes one. Off for every process here, so none is read or written.
+    env.setenv("RAY_AUTH_MODE", "disabled")
+    env.setenv("RAY_USAGE_STATS_ENABLED", "0")
     port = free_port()
     address = f"127.0.0.1:{port}"
     nodes = [
@@ -162,10 +166,7 @@ def cluster(needs_gxx) -> Iterator[dict]:
         for p in nodes:
             p.wait(timeout=10)
         shutil.rmtree(folder, ignore_errors=True)
-        if old_cache is None:
-            os.environ.pop("TILEWISE_CACHE", None)
-        else:
-            os.environ["TILEWISE_CACHE"] = old_cache
+        env.undo()
 
 
 def _accepts(port: int) -> bool:
@@ -268,7 +269,7 @@ def test_the_cli_tunes_through_ray_and_says_so(cluster, local, capsys):
 def test_without_an_address_the_cli_starts_a_local_ray_and_stops_it(cluster):
     """The default: a Ray of its own over this machine's CPUs, gone when the tune ends (a separate process, so that
     this one stays connected to the cluster)."""
-    env = {**os.environ, "RAY_TMPDIR": str(cluster["folder"] / "local-ray"), "RAY_USAGE_STATS_ENABLED": "0"}
+    env = {**os.environ, "RAY_TMPDIR": str(cluster["folder"] / "local-ray")}
     env.pop("RAY_ADDRESS", None)
     argv = ["tune", str(OPERATOR), "--case", CASE, "--budget", "2", "--executor", "ray", "--format", "json"]
     proc = subprocess.Popen(
