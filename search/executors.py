@@ -11,13 +11,16 @@ order, the same seed with the same `workers` searches the same way whichever exe
 A Ray task rebuilds what it needs on the worker: the operator from its root folder and the tuner's source texts
 (`load_operator(root, overlay=texts)`: the folder must be at the same path on every node, for the manifest and the
 golden; the sources themselves travel with the task), the case from its pydantic dump, and the device from its
-name, chip and timeout (`device.registry.make_device`). Every node needs tilewise installed and what the device
-needs (g++ for the emulator). TILEWISE_OPT, TILEWISE_CXX and TILEWISE_CACHE, when set here, are set for the tasks
-too. An emulator task asks for one CPU; a task for an NPU device (a device name starting with "npu") asks for one
-`NPU`, Ray's resource name for Ascend cards. Ray then sets ASCEND_RT_VISIBLE_DEVICES for the worker, which
-`msprof op` is documented not to support, so the task reads the card Ray gave it
-(`get_accelerator_ids()["NPU"]`), removes the variable from the worker's environment (no child the task starts
-inherits it) and measures on `npu:<that card>`. Ray picks the cards, so the device is named `npu`, never `npu:ID`.
+name, chip, timeout and, for an NPU, toolkit, warm-up and launch count (`device.registry.make_device`). Every node
+needs tilewise installed and what the device needs: g++ for the emulator; for an NPU, CANN at the `--cann` path or
+sourced in the shell that ran the node's `ray start`. TILEWISE_OPT, TILEWISE_CXX and TILEWISE_CACHE, when set
+here, are set for the tasks too.
+
+An emulator task asks for one CPU; a task for an NPU device (a device name starting with "npu") asks for one `NPU`,
+Ray's resource name for Ascend cards. Ray then sets ASCEND_RT_VISIBLE_DEVICES for the worker, which `msprof op` is
+documented not to support, so the task reads the card Ray gave it (`get_accelerator_ids()["NPU"]`), removes the
+variable from the worker's environment (no child the task starts inherits it) and measures on `npu:<that card>`.
+Ray picks the cards, so the device is named `npu`, never `npu:ID`.
 
 Ray is imported only when a RayExecutor is made; without it, the one line is RAY_MISSING.
 """
