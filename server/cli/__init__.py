@@ -49,6 +49,17 @@ def _case_flags(p: argparse.ArgumentParser, note: str = "") -> None:
     )
 
 
+def positive(text: str) -> int:
+    """An argparse type: a whole number of at least 1 (a budget, a worker count)."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"'{text}' is not a whole number") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, not {value}")
+    return value
+
+
 def installed_version() -> str | None:
     """The version of the installed tilewise distribution, None when there is none (the modules imported from a
     bare checkout). Editors check it to tell tilewise from another package that happens to be called `server`."""
@@ -111,7 +122,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("tune", help="search the host tiling's knobs for the fastest correct configuration")
     p.add_argument("path", metavar="OPDIR")
-    p.add_argument("--budget", type=int, default=32, help="configurations to measure, the shipped one included")
+    p.add_argument("--budget", type=positive, default=32, help="configurations to measure, the shipped one included")
     p.add_argument("--strategy", choices=sorted(STRATEGIES), default="evo")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--device", default="emulator", help=f"device to measure on: {', '.join(DEVICES)}")
@@ -119,7 +130,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--case", action="append", help="manifest case (repeatable; default: all)")
     _case_flags(p, " (with any of these, tune that one case)")
     p.add_argument("--golden", metavar="FILE.py:FN")
-    p.add_argument("--workers", type=int, default=2, help="evaluations in parallel (on Ray: in flight on the cluster)")
+    p.add_argument(
+        "--workers", type=positive, default=2, help="evaluations in parallel (on Ray: in flight on the cluster)"
+    )
     p.add_argument("--timeout", type=float, default=60.0)
     p.add_argument(
         "--executor",
@@ -149,7 +162,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--case", action="append", help="manifest case (repeatable; default: all)")
     _case_flags(p, " (with any of these, profile that one case)")
     p.add_argument("--golden", metavar="FILE.py:FN", help="numpy golden (default: the manifest's)")
-    p.add_argument("--top", type=int, default=5, help="how many suggestions (default 5)")
+    p.add_argument("--top", type=positive, default=5, help="how many suggestions (default 5)")
     p.add_argument(
         "--verify", action="store_true", help="apply each deterministic rewrite in memory and run every case"
     )
@@ -183,9 +196,11 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("path", metavar="OPDIR")
     p.add_argument(
-        "--budget", type=int, default=48, help="candidates to measure: configurations and rewrites (default 48)"
+        "--budget", type=positive, default=48, help="candidates to measure: configurations and rewrites (default 48)"
     )
-    p.add_argument("--iterations", type=int, default=3, help="kernel rewrites per round, one motif each (default 3)")
+    p.add_argument(
+        "--iterations", type=positive, default=3, help="kernel rewrites per round, one motif each (default 3)"
+    )
     p.add_argument(
         "--llm",
         action=argparse.BooleanOptionalAction,
@@ -199,7 +214,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--out", metavar="PATCH.diff", help="write the optimised operator as a unified diff")
     p.add_argument("--apply", action="store_true", help="write the optimised sources after re-running every case")
     p.add_argument("--strategy", choices=sorted(STRATEGIES), default="evo", help="the tiling search's strategy")
-    p.add_argument("--workers", type=int, default=2, help="evaluations in parallel")
+    p.add_argument("--workers", type=positive, default=2, help="evaluations in parallel")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--device", default="emulator", help=f"device to measure on: {', '.join(DEVICES)}")
     p.add_argument("--chip", default=None, help=f"chip name ({', '.join(builtin_chips())}) or a JSON file")
