@@ -222,7 +222,7 @@ def test_run_feeds_an_input_file_to_one_tensor_of_the_list(op, capsys, tmp_path,
         (["--dtype", "x[3]=float16"], "--dtype", ["x[0] to x[1]", "--shape x[3]="]),
         (["--shape", "z=4"], "--shape", ["unknown input 'z'", "x[i], scalar"]),
         (["--dtype", "x=float17"], "--dtype", ["'x[0]'", "unknown dtype 'float17'"]),
-        (["--device", "npu"], "--device", ["unknown device 'npu'", "use one of: emulator"]),
+        (["--device", "gpu"], "--device", ["unknown device 'gpu'", "use one of: emulator"]),
     ],
 )
 def test_bad_list_flags_are_one_line_errors_naming_the_flag(op, capsys, tmp_path, flags, flag, words):
