@@ -188,7 +188,7 @@ def _apply(op: bytes, a: Value, b: Value) -> Value:
         return None
     if op in (b"/", b"%") and b == 0:
         return None  # the real preprocessor rejects it; not ours to decide
-    return {
+    value = {
         b"==": lambda: int(a == b),
         b"!=": lambda: int(a != b),
         b"<": lambda: int(a < b),
@@ -203,6 +203,9 @@ def _apply(op: bytes, a: Value, b: Value) -> Value:
         b"/": lambda: int(a / b),
         b"%": lambda: a - b * int(a / b),
     }[op]()
+    # The preprocessor computes in 64 bits. A value past them (macros that square each other, level after level:
+    # the fuzzer's macro storm, benchmarks/fuzz_lsp.py) is undecidable here, and keeps every later product small.
+    return value if -(2**63) <= value < 2**64 else None
 
 
 def is_defined(name: str, macros: Mapping[str, Value], undefined: set[str]) -> Value:

@@ -85,6 +85,16 @@ def test_macros_defined_earlier_in_the_file_decide_later_conditions():
     assert words == ["USE_FAST", "1", "LEVEL", "2", "__CCE_AICORE__", "fast", "gone", "shown"]
 
 
+def test_macros_that_square_each_other_stay_within_64_bits():
+    # benchmarks/fuzz_lsp.py's macro storm: each level squares the one before, so the 40th holds 2**(2**40) bits
+    # and the server hung computing it. The preprocessor computes in 64 bits; past them the value is unknown.
+    src = "#define P0 3\n" + "".join(f"#define P{i} (P{i - 1} * P{i - 1} + 1)\n" for i in range(1, 40))
+    src += "#if P39 > 2\nint first;\n#else\nint second;\n#endif\n"
+    assert "first" in kept(src)  # undecidable: the first branch, as for any condition tilewise cannot decide
+    assert evaluate(b"(1 << 63) * 4") is None
+    assert evaluate(b"(1 << 40) * 4 == 4398046511104") == 1
+
+
 def test_an_undecidable_condition_keeps_its_first_branch_and_nesting_follows_the_outer_choice():
     src = (
         "#ifdef USER_FLAG\nint first;\n#else\nint second;\n#endif\n"
