@@ -7,6 +7,7 @@ import { LanguageClient, WorkDoneProgress } from 'vscode-languageclient/node';
 import {
     Measurement, Severity, SuggestResult, TuneResult, runMessage, statusText, suggestMessage, tuneMessage,
 } from './format';
+import { MANAGE_TRUST, MANAGE_TRUST_COMMAND, UNTRUSTED_RUN_MESSAGE } from './trust';
 
 /** JSON-RPC code the server answers with when a request was cancelled (LSP RequestCancelled). */
 const REQUEST_CANCELLED = -32800;
@@ -50,6 +51,9 @@ export class Commands implements vscode.Disposable {
 
     // ---- commands -------------------------------------------------------------------------------------------
     async run(arg?: string | vscode.Uri): Promise<void> {
+        if (refuseUntrusted()) {
+            return;
+        }
         const target = documentTarget(arg);
         if (target) {
             await this.measure(target, undefined);
@@ -57,6 +61,9 @@ export class Commands implements vscode.Disposable {
     }
 
     async trace(arg?: string | vscode.Uri): Promise<void> {
+        if (refuseUntrusted()) {
+            return;
+        }
         const target = documentTarget(arg);
         if (!target) {
             return;
@@ -80,6 +87,9 @@ export class Commands implements vscode.Disposable {
     }
 
     async tune(arg?: string | vscode.Uri): Promise<void> {
+        if (refuseUntrusted()) {
+            return;
+        }
         const target = documentTarget(arg);
         const client = this.ready();
         if (!target || !client) {
@@ -134,6 +144,9 @@ export class Commands implements vscode.Disposable {
     /** Verify the rewrites of the motifs that fit on the emulator: each result streams in as a "tilewise motifs"
      * problem (with "Apply (measured ...)" when it was correct and faster); cancelling keeps what was verified. */
     async verifySuggestions(arg?: string | vscode.Uri): Promise<void> {
+        if (refuseUntrusted()) {
+            return;
+        }
         const target = documentTarget(arg);
         const client = this.ready();
         if (!target || !client) {
@@ -250,6 +263,20 @@ export class Commands implements vscode.Disposable {
         this.output.appendLine(`[${what.toLowerCase()}] failed: ${message}`);
         void vscode.window.showErrorMessage(`tilewise: ${what} failed: ${message}`);
     }
+}
+
+/** In an untrusted workspace: says why a command that builds or runs the operator does nothing (with a button to
+ *  trust the workspace) and returns true. Running it would execute the repository's code (kernel, host, golden). */
+export function refuseUntrusted(): boolean {
+    if (vscode.workspace.isTrusted) {
+        return false;
+    }
+    void vscode.window.showWarningMessage(UNTRUSTED_RUN_MESSAGE, MANAGE_TRUST).then((choice) => {
+        if (choice === MANAGE_TRUST) {
+            void vscode.commands.executeCommand(MANAGE_TRUST_COMMAND);
+        }
+    });
+    return true;
 }
 
 /** The document a command acts on: the lens's URI, else the active AscendC editor (a warning when there is none). */

@@ -9,7 +9,10 @@ import { Commands } from './commands';
 import { HEAD_CHARS, shouldBeAscendc } from './detect';
 import { OptimizeCommands } from './optimizeCommand';
 import { LLM_KEY_SECRET, serverEnv } from './optimize';
-import { VERSION_ARGS, candidates, findPython, notFoundMessage, parseVersion } from './python';
+import {
+    VERSION_ARGS, candidates, findPython, notFoundMessage, parseVersion, untrustedNote, userPythonPath, withheld,
+} from './python';
+import { initializationOptions } from './trust';
 
 let client: LanguageClient | undefined;
 
@@ -32,6 +35,13 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
             await stopClient();
             await startClient(context, output);
         }
+    }));
+    // Trusting the workspace lifts the restrictions: the server restarts, told it is trusted, and may now come from
+    // the workspace's own .venv or tilewise.pythonPath (trust is granted once and never taken back in a session).
+    context.subscriptions.push(vscode.workspace.onDidGrantWorkspaceTrust(async () => {
+        output.appendLine('the workspace is trusted now: restarting the server');
+        await stopClient();
+        await startClient(context, output);
     }));
     // not awaited: finding Python and starting the server must not hold up the editor
     void startClient(context, output);
@@ -103,17 +113,28 @@ async function pythonExtensionInterpreter(): Promise<string | undefined> {
 }
 
 async function startClient(context: vscode.ExtensionContext, output: vscode.LogOutputChannel): Promise<void> {
-    const configured = vscode.workspace.getConfiguration('tilewise').get<string>('pythonPath', '');
-    const list = candidates({
+    // In an untrusted workspace nothing from the workspace starts the server: only the user's own pythonPath, and no
+    // interpreter inside a workspace folder (python.ts); the server is told, and refuses to build or run.
+    const trusted = vscode.workspace.isTrusted;
+    const setting = vscode.workspace.getConfiguration('tilewise');
+    const { value: configured, ignored } = trusted
+        ? { value: setting.get<string>('pythonPath', ''), ignored: undefined }
+        : userPythonPath(setting.inspect<string>('pythonPath'));
+    const sources = {
         configured,
         workspaceFolders: (vscode.workspace.workspaceFolders ?? []).map((f) => f.uri.fsPath),
         pythonExtension: configured ? undefined : await pythonExtensionInterpreter(),
         platform: process.platform,
         home: os.homedir(),
-    });
-    const { found, tried } = await findPython(list, tilewiseVersion);
+        trusted,
+    };
+    const untrusted = trusted ? undefined : untrustedNote(withheld(sources), ignored);
+    if (untrusted) {
+        output.appendLine(untrusted);
+    }
+    const { found, tried } = await findPython(candidates(sources), tilewiseVersion);
     if (!found) {
-        const message = notFoundMessage(tried, configured.trim() !== '');
+        const message = notFoundMessage(tried, configured.trim() !== '', untrusted);
         output.appendLine(message);
         const choice = await vscode.window.showErrorMessage(message, 'Open Settings');
         if (choice === 'Open Settings') {
@@ -124,7 +145,8 @@ async function startClient(context: vscode.ExtensionContext, output: vscode.LogO
     // The key reaches the server process in its environment only; the line below says whether, never what.
     const key = await context.secrets.get(LLM_KEY_SECRET).then((k) => k, () => undefined);
     const withKey = key ? ', with the stored LLM API key' : '';
-    output.appendLine(`tilewise ${found.version} server: ${found.python} -m server.cli serve (${found.why}${withKey})`);
+    const mode = trusted ? '' : ', untrusted workspace: lint only, nothing is built or run';
+    output.appendLine(`tilewise ${found.version} server: ${found.python} -m server.cli serve (${found.why}${withKey}${mode})`);
     const serverOptions: ServerOptions = {
         command: found.python,
         // stdio without a `transport` field: stdio is the default of `serve` (which also accepts --stdio)
@@ -136,6 +158,7 @@ async function startClient(context: vscode.ExtensionContext, output: vscode.LogO
         documentSelector: [{ scheme: 'file', language: 'ascendc' }],
         synchronize: { configurationSection: 'tilewise' },
         outputChannel: output,
+        initializationOptions: initializationOptions(trusted),
     };
     client = new LanguageClient('tilewise', 'tilewise', serverOptions, clientOptions);
     try {

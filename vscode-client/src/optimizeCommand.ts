@@ -4,7 +4,7 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { LanguageClient, WorkDoneProgress } from 'vscode-languageclient/node';
-import { documentTarget, runningClient, wasCancelled } from './commands';
+import { documentTarget, refuseUntrusted, runningClient, wasCancelled } from './commands';
 import {
     OptimizeResult, OptimizedFile, Severity, applyMessage, changedFiles, diffTitle, improved, optimizeBudget,
     planApply, stepLine, summaryMessage,
@@ -48,6 +48,9 @@ export class OptimizeCommands implements vscode.Disposable, vscode.TextDocumentC
 
     // ---- optimise ---------------------------------------------------------------------------------------------
     async optimize(arg?: string | vscode.Uri): Promise<void> {
+        if (refuseUntrusted()) {
+            return;
+        }
         const target = documentTarget(arg);
         const client = target ? runningClient(this.client()) : undefined;
         if (!target || !client) {

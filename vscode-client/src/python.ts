@@ -11,6 +11,10 @@ export interface PythonSources {
     pythonExtension?: string;
     platform: NodeJS.Platform;
     home?: string;
+    /** false in an untrusted workspace (default true): then no candidate inside a workspace folder is tried, since a
+     *  `.venv` or a `tilewise.pythonPath` that points into the repository is a classic way to make an editor run a
+     *  binary the repository ships. */
+    trusted?: boolean;
 }
 
 export interface Candidate {
@@ -30,7 +34,54 @@ export function expandPath(p: string, workspaceFolder: string | undefined, home:
     return out;
 }
 
+/** The interpreters to try, in order; in an untrusted workspace without the ones inside it (`withheld`). */
 export function candidates(src: PythonSources): Candidate[] {
+    return everyCandidate(src).filter((c) => src.trusted !== false || !insideWorkspace(c.python, src.workspaceFolders));
+}
+
+/** The candidates an untrusted workspace leaves out (none in a trusted one), to say why they were not tried. */
+export function withheld(src: PythonSources): Candidate[] {
+    return src.trusted === false
+        ? everyCandidate(src).filter((c) => insideWorkspace(c.python, src.workspaceFolders))
+        : [];
+}
+
+/** Whether `python` is a path inside one of the folders (a bare name like `python3` is looked up on PATH: never). */
+export function insideWorkspace(python: string, folders: string[]): boolean {
+    if (!path.isAbsolute(python)) {
+        return false;
+    }
+    const resolved = path.resolve(python);
+    return folders.some((folder) => {
+        const rel = path.relative(path.resolve(folder), resolved);
+        return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel));
+    });
+}
+
+/** `tilewise.pythonPath` in an untrusted workspace: the user's own value only. `ignored` is a workspace-level value
+ *  left aside (VS Code already ignores it there, as package.json lists it in `restrictedConfigurations`). */
+export function userPythonPath(
+    levels: { globalValue?: string; workspaceValue?: string; workspaceFolderValue?: string } | undefined,
+): { value: string; ignored?: string } {
+    const ignored = [levels?.workspaceFolderValue, levels?.workspaceValue].find((v) => v !== undefined && v.trim() !== '');
+    return { value: levels?.globalValue ?? '', ...(ignored !== undefined ? { ignored } : {}) };
+}
+
+/** What an untrusted workspace kept from being tried, and how to get a server anyway; undefined when nothing was. */
+export function untrustedNote(left: Candidate[], ignoredSetting: string | undefined): string | undefined {
+    const parts = left.map((c) => `${c.python} (${c.why})`);
+    if (ignoredSetting !== undefined) {
+        parts.push(`the workspace's tilewise.pythonPath ${ignoredSetting}`);
+    }
+    if (parts.length === 0) {
+        return undefined;
+    }
+    return `This workspace is not trusted, so tilewise runs no Python from it: not ${parts.join(', ')}. ` +
+        'Set tilewise.pythonPath in your user settings to a Python outside the workspace, or trust the workspace ' +
+        '(Manage Workspace Trust).';
+}
+
+function everyCandidate(src: PythonSources): Candidate[] {
     if (src.configured.trim() !== '') {
         return [{ python: expandPath(src.configured, src.workspaceFolders[0], src.home), why: 'tilewise.pythonPath' }];
     }
@@ -79,11 +130,15 @@ export async function findPython(
 }
 
 /** The message shown when no interpreter works: what was tried and how to fix it. */
-export function notFoundMessage(tried: Candidate[], configured: boolean): string {
+export function notFoundMessage(tried: Candidate[], configured: boolean, untrusted?: string): string {
+    if (untrusted !== undefined && tried.length === 0) {
+        return `tilewise: no Python to start the server with. ${untrusted}`;
+    }
     const list = tried.map((c) => `${c.python} (${c.why})`).join(', ');
     const fix = configured
         ? 'Fix tilewise.pythonPath so it names a Python where `python -m server.cli --version` prints `tilewise <version>`'
         : 'Install tilewise into a virtual environment (`python3 -m venv .venv && .venv/bin/pip install -e /path/to/tilewise`, ' +
           'or `bash scripts/setup.sh` in the tilewise checkout) and set tilewise.pythonPath to its python';
-    return `tilewise: no Python with tilewise installed was found (tried ${list}). ${fix}.`;
+    const why = untrusted !== undefined ? ` ${untrusted}` : '';
+    return `tilewise: no Python with tilewise installed was found (tried ${list}). ${fix}.${why}`;
 }
