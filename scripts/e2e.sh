@@ -75,8 +75,9 @@ pgid_file=$(mktemp)
 export TILEWISE_E2E_PGID_FILE=$pgid_file
 # the driver kills code-server's process group itself; this is the backstop if the driver dies first
 cleanup() {
-    pgid=$(cat "$pgid_file" 2>/dev/null || true)
-    if [ -n "$pgid" ]; then kill -- "-$pgid" 2>/dev/null || true; fi
+    for pgid in $(cat "$pgid_file" 2>/dev/null || true); do  # one line per code-server the driver started
+        kill -- "-$pgid" 2>/dev/null || true
+    done
     rm -f "$pgid_file"
 }
 trap cleanup EXIT

@@ -2,7 +2,8 @@
 // would: open the kernel, see the lint problem, apply its quick fix, tune, apply the tuned tiling; then run,
 // open a pipeline trace, verify the motif that fits a full barrier put in the loop and apply it, optimize the
 // operator with the barrier put back (its diff, then Apply all), cancel a tune, and point tilewise.pythonPath at a
-// Python without tilewise.
+// Python without tilewise; last, a second code-server with workspace trust on opens a copy of the example in
+// Restricted Mode: lint works, Run and Tune are refused with the reason, and nothing of the workspace runs.
 //
 // node e2e/run.mjs --code-server BIN --vsix FILE --python PY --example DIR
 // Environment: TILEWISE_OPT / TILEWISE_CACHE pass through code-server to the language server.
@@ -86,10 +87,13 @@ if (process.env.TILEWISE_E2E_PGID_FILE) {
 }
 
 let browser;
+const servers = [server]; // every code-server started, each its own process group
 function cleanup() {
-    try {
-        process.kill(-server.pid, 'SIGTERM');
-    } catch { /* already gone */ }
+    for (const s of servers) {
+        try {
+            process.kill(-s.pid, 'SIGTERM');
+        } catch { /* already gone */ }
+    }
 }
 process.on('exit', cleanup);
 for (const sig of ['SIGINT', 'SIGTERM']) {
@@ -113,6 +117,7 @@ const steps = [
     ['Optimize operator finds a faster version, opens its diff, and Apply all writes it', optimizeOperator],
     ['Cancel tuning stops a running tune', cancelTune],
     ['a tilewise.pythonPath without tilewise restarts the server and says how to fix it', badPython],
+    ['in an untrusted workspace lint works, Run and Tune are refused with the reason, and nothing of it runs', untrusted],
 ];
 
 try {
@@ -374,6 +379,64 @@ async function badPython() {
         throw new Error(`the error does not name the path and the fix: ${text}`);
     }
     return 'error names the path and the setting to fix';
+}
+
+async function untrusted() {
+    // A copy of the example that tries every way to run its own code: a workspace tilewise.pythonPath naming its
+    // own .venv's python (a script that leaves a mark, then runs the real one), and a golden that leaves a mark when
+    // imported. The user's settings name the real Python, outside the workspace.
+    const uws = path.join(tmp, 'untrusted', path.basename(opt.example));
+    fs.cpSync(opt.example, uws, { recursive: true });
+    const ranVenv = path.join(tmp, 'untrusted-venv-ran');
+    const ranGolden = path.join(tmp, 'untrusted-golden-imported');
+    const venvPython = path.join(uws, '.venv', 'bin', 'python');
+    fs.mkdirSync(path.dirname(venvPython), { recursive: true });
+    fs.writeFileSync(venvPython, `#!/bin/sh\ntouch '${ranVenv}'\nexec '${opt.python}' "$@"\n`, { mode: 0o755 });
+    fs.writeFileSync(path.join(uws, 'golden.py'),
+        `from pathlib import Path\nPath(${JSON.stringify(ranGolden)}).touch()\n` + fs.readFileSync(path.join(uws, 'golden.py'), 'utf8'));
+    writeJson(path.join(uws, '.vscode', 'settings.json'), { 'tilewise.pythonPath': venvPython, 'tilewise.caseFacts': true });
+    const userDir2 = path.join(tmp, 'user-untrusted');
+    writeJson(path.join(userDir2, 'User', 'settings.json'), {
+        ...JSON.parse(fs.readFileSync(path.join(userDir, 'User', 'settings.json'), 'utf8')),
+        'security.workspace.trust.enabled': true,
+        'security.workspace.trust.startupPrompt': 'never', // no question: the folder opens untrusted
+        'tilewise.pythonPath': opt.python,
+    });
+    const port2 = await freePort();
+    const cs2 = spawn(opt['code-server'], [
+        '--bind-addr', `127.0.0.1:${port2}`, '--auth', 'none', '--disable-telemetry', '--disable-update-check',
+        '--user-data-dir', userDir2, '--extensions-dir', extDir, uws,
+    ], { env, detached: true, stdio: ['ignore', csLog, csLog] });
+    servers.push(cs2);
+    if (process.env.TILEWISE_E2E_PGID_FILE) {
+        fs.appendFileSync(process.env.TILEWISE_E2E_PGID_FILE, `\n${cs2.pid}`); // e2e.sh's trap kills each group
+    }
+    await waitFor(async () => (await fetch(`http://127.0.0.1:${port2}/healthz`)).ok, 60_000, 'the second code-server');
+    await page.close();
+    page = await browser.newPage();
+    await page.goto(`http://127.0.0.1:${port2}/?folder=${encodeURIComponent(uws)}`);
+    await page.locator('.monaco-workbench').waitFor({ timeout: 60_000 });
+    await page.locator('.statusbar-item', { hasText: 'Restricted Mode' }).waitFor({ timeout: 30_000 });
+    await page.waitForTimeout(2000);
+    await openKernel();
+    await page.keyboard.press('Control+Shift+M');
+    const row = problemRow(/single-buffer/);
+    await row.waitFor({ timeout: 90_000 }); // the server started (from the user's Python) and linted
+    const refused = 'running code from an untrusted workspace is disabled; trust the workspace to run, tune or optimize';
+    for (const command of ['tilewise: Run on emulator', 'tilewise: Tune tiling']) {
+        await closeNotifications();
+        await page.locator('.tab.active', { hasText: 'add_custom.cpp' }).click();
+        await runCommand(command);
+        await page.locator('.notifications-toasts', { hasText: refused }).waitFor({ timeout: 15_000 });
+        await shot(`step13-${command.split(': ')[1].split(' ')[0].toLowerCase()}`);
+    }
+    await page.waitForTimeout(3000); // time for a background case run on open, were one allowed
+    for (const [mark, what] of [[ranVenv, 'the workspace\'s .venv python ran'], [ranGolden, 'the workspace\'s golden was imported']]) {
+        if (fs.existsSync(mark)) {
+            throw new Error(what);
+        }
+    }
+    return `"${(await row.innerText()).split('\n')[0].slice(0, 60)}"; Run and Tune refused; the workspace's python and golden never ran`;
 }
 
 // ---- helpers -------------------------------------------------------------------------------------------------
