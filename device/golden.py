@@ -26,7 +26,9 @@ class GoldenError(Exception):
         self.error = error
 
 
-def load_golden(spec: str, base: Path):
+def golden_location(spec: str, base: Path) -> tuple[Path, str]:
+    """The golden's file and function name for `FILE.py:FUNCTION` (FILE relative to `base`); GoldenError when the
+    file does not exist."""
     file, _, name = spec.rpartition(":")
     path = (base / file).resolve() if not Path(file).is_absolute() else Path(file)
     if not path.exists():
@@ -37,6 +39,11 @@ def load_golden(spec: str, base: Path):
                 message=(f"golden file {path} does not exist; give it as FILE.py:FUNCTION relative to the operator"),
             )
         )
+    return path, name
+
+
+def load_golden(spec: str, base: Path):
+    path, name = golden_location(spec, base)
     module_name = f"tilewise_golden_{abs(hash(str(path)))}"
     try:
         loader_spec = importlib.util.spec_from_file_location(module_name, path)

@@ -25,7 +25,7 @@ from device.emulator.build import Build, Builder, BuildError
 from device.emulator.caller import infer_shape_notes, read_back_names, writes_into_inputs
 from device.emulator.dtypes import BY_GE, DTYPES, as_float
 from device.emulator.inputs import make_inputs, write_case_files
-from device.emulator.process import crash_message, run_bounded
+from device.emulator.process import crash_error, file_limit, run_bounded
 from device.emulator.results import (
     captured_launch,
     dtype_name,
@@ -37,7 +37,8 @@ from device.emulator.results import (
 )
 from device.emulator.target import choose_chip
 from device.emulator.timing import spec_lines as timing_spec_lines
-from device.golden import GoldenError, check_outputs, golden_arguments, run_golden
+from device.golden import GoldenError, check_outputs, golden_arguments
+from device.golden_process import run_golden_bounded
 from device.protocol import InitBufferUse, Measurement, RunError, Screening
 
 DEFAULT_TIMEOUT_S = 60.0
@@ -182,7 +183,10 @@ class EmulatorDevice:
                 else arrays[n]
                 for n in case.inputs
             }
-            return run_golden(spec, base, golden_arguments(op.model.inputs, ins), case.attrs, op.model.outputs)
+            args = golden_arguments(op.model.inputs, ins)  # run in a bounded child, without network (golden_process)
+            return run_golden_bounded(
+                spec, base, args, case.attrs, op.model.outputs, timeout_s=self.timeout_s, memory_bytes=self.memory_bytes
+            )
         except GoldenError as exc:
             return exc
 
@@ -237,8 +241,8 @@ class EmulatorDevice:
         spec.extend(timing_spec_lines(chip))
         (workdir / "spec.txt").write_text("\n".join(spec) + "\n")
 
-        start = time.perf_counter()
-        proc = self._bounded([str(exe), str(workdir / "spec.txt")], workdir, env)
+        start, limit = time.perf_counter(), file_limit(sum(a.nbytes for a in arrays.values()))
+        proc = self._bounded([str(exe), str(workdir / "spec.txt")], workdir, env, limit)
         m.run_s = time.perf_counter() - start
         if proc is None:
             m.error = RunError(
@@ -251,7 +255,7 @@ class EmulatorDevice:
             return
         result_file = workdir / "result.json"
         if proc.returncode != 0 or not result_file.exists():
-            m.error = RunError(kind="crash", message=crash_message(proc.returncode, proc.stderr))
+            m.error = crash_error(proc.returncode, proc.stderr, limit)
             return
         result = json.loads(result_file.read_text())
         m.warnings = run_warnings(result) + infer_shape_notes(op, result.get("outputs", []))
@@ -315,8 +319,8 @@ class EmulatorDevice:
             "TW_TIMING": str(timing),
             **({"TW_CAPTURE": str(workdir / "capture")} if capture else {}),
         }
-        start = time.perf_counter()
-        proc = self._bounded([str(exe)], workdir, env)
+        start, limit = time.perf_counter(), file_limit(sum(a.nbytes for a in arrays.values()))
+        proc = self._bounded([str(exe)], workdir, env, limit)
         m.run_s = time.perf_counter() - start
         if proc is None:
             m.error = RunError(
@@ -335,11 +339,10 @@ class EmulatorDevice:
             )
             return None
         if proc.returncode != 0 or result is None:
-            m.error = RunError(
-                kind="crash",
-                message=crash_message(proc.returncode, proc.stderr)
+            m.error = (
+                crash_error(proc.returncode, proc.stderr, limit)
                 if proc.returncode
-                else "the program launched no kernel",
+                else RunError(kind="crash", message="the program launched no kernel")
             )
             return None
         m.block_dim, m.tiling_key, m.ub_peak_bytes = result["block_dim"], 0, result.get("ub_peak_bytes")
@@ -434,10 +437,19 @@ class EmulatorDevice:
         m.max_rel_err = max((c.max_rel_err for c in checks if c.max_rel_err is not None), default=None)
 
     def _bounded(
-        self, argv: list[str], workdir: Path, env: dict[str, str] | None
+        self, argv: list[str], workdir: Path, env: dict[str, str] | None, file_bytes: int
     ) -> subprocess.CompletedProcess[str] | None:
-        """Run one program within this device's time and memory limits (process.py); None when it timed out."""
-        return run_bounded(argv, cwd=workdir, env=env, timeout_s=self.timeout_s, memory_bytes=self.memory_bytes)
+        """Run one program within this device's time and memory limits, writing no file over `file_bytes` and
+        without network where the machine allows (process.py); None when it timed out."""
+        return run_bounded(
+            argv,
+            cwd=workdir,
+            env=env,
+            timeout_s=self.timeout_s,
+            memory_bytes=self.memory_bytes,
+            file_bytes=file_bytes,
+            no_network=True,
+        )
 
 
 def split_knobs(

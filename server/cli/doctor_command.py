@@ -1,6 +1,7 @@
 """`tilewise doctor`: what this machine can do with tilewise, one line per check, and what to do about each miss.
 
-The emulator needs g++ (C++17). An NPU needs CANN (set_env.sh sourced, or --cann), msprof, a card that `npu-smi`
+The emulator needs g++ (C++17); user code (kernels, host programs, goldens) runs without network where
+`unshare --net` works. An NPU needs CANN (set_env.sh sourced, or --cann), msprof, a card that `npu-smi`
 lists, and a chip file for its SoC. Ray and an LLM endpoint are optional. The exit status is 0 when the emulator
 works and, with `--device npu`, when the NPU does too.
 """
@@ -19,6 +20,10 @@ def cmd_doctor(args: argparse.Namespace) -> int:
     checks: list[tuple[str, bool, str]] = []
     gxx = shutil.which("g++")
     checks.append(("g++ (the emulator's compiler)", gxx is not None, gxx or "not found: install g++ (C++17)"))
+    from device.emulator.process import network_isolation, network_note
+
+    # a miss here is stated, not fatal: without unshare, user code runs with the network (process.py)
+    checks.append(("user code without network", network_isolation() is not None, network_note()))
     npu_ok = _npu_checks(args, checks)
     for name, extra in (("ray", "--executor ray: pip install 'ray>=2.10'"), ("openai", "--llm: pip install openai")):
         found = importlib.util.find_spec(name) is not None

@@ -11,7 +11,9 @@ from analysis.manifest import Case, InputSpec
 from device.emulator.build import INCLUDE_DIR, compile_error
 from device.emulator.dtypes import from_bf16_bits, to_bf16_bits
 from device.emulator.inputs import make_inputs
-from device.golden import GoldenError, check_outputs, run_golden
+from device.golden import GoldenError, check_outputs
+from device.golden import run_golden as golden_in_process
+from device.golden_process import run_golden_bounded
 from device.protocol import OutputCheck
 
 
@@ -46,7 +48,18 @@ def write_golden(tmp_path: Path, body: str) -> str:
     return "golden.py:golden"
 
 
-def test_golden_runs_with_inputs_and_attrs(tmp_path: Path):
+def _in_child(spec, base, inputs, attrs, outputs=None):
+    return run_golden_bounded(spec, base, inputs, attrs, outputs, timeout_s=60, memory_bytes=4 * 1024**3)
+
+
+# The golden as the emulator runs it (in a bounded child process, device/golden_process.py) answers and fails as it
+# does called in-process.
+@pytest.fixture(params=["in-process", "child"])
+def run_golden(request):
+    return golden_in_process if request.param == "in-process" else _in_child
+
+
+def test_golden_runs_with_inputs_and_attrs(tmp_path: Path, run_golden):
     spec = write_golden(tmp_path, "def golden(x, y, alpha=1.0):\n    return x * y + alpha\n")
     (out,) = run_golden(spec, tmp_path, [np.ones(3), np.full(3, 2.0)], {"alpha": 0.5})
     assert out.tolist() == [2.5, 2.5, 2.5]
@@ -60,7 +73,7 @@ def test_golden_runs_with_inputs_and_attrs(tmp_path: Path):
         ("import not_a_module_anywhere\ndef golden(x):\n    return x\n", "golden_error", "importing the golden failed"),
     ],
 )
-def test_golden_failures_are_typed(tmp_path: Path, body, kind, text):
+def test_golden_failures_are_typed(tmp_path: Path, body, kind, text, run_golden):
     spec = write_golden(tmp_path, body)
     with pytest.raises(GoldenError) as exc:
         run_golden(spec, tmp_path, [np.ones(3)], {})
@@ -68,7 +81,7 @@ def test_golden_failures_are_typed(tmp_path: Path, body, kind, text):
     assert exc.value.error.file.endswith("golden.py")
 
 
-def test_golden_raise_names_its_line(tmp_path: Path):
+def test_golden_raise_names_its_line(tmp_path: Path, run_golden):
     spec = write_golden(tmp_path, "def golden(x):\n    y = x + 1\n    raise RuntimeError('bad')\n")
     with pytest.raises(GoldenError) as exc:
         run_golden(spec, tmp_path, [np.ones(3)], {})
