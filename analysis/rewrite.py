@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import contextlib
+import shutil
 from collections import defaultdict
 from pathlib import Path
 
@@ -9,6 +11,7 @@ from analysis.errors import TilewiseError
 from analysis.findings import Fix, TextEdit, edit
 from analysis.knobs import TUNED_MARK
 from analysis.model import Knob, OperatorModel
+from analysis.testhooks import kill_point
 from analysis.treeutil import enclosing_statement
 
 
@@ -35,11 +38,29 @@ def apply_fix(fix: Fix, texts: dict[str, str] | None = None, write: bool = False
         current = texts[path] if texts and path in texts else Path(path).read_text(encoding="utf-8")
         result[path] = apply_edits(current, edits)
     if write:
-        for path, content in result.items():
-            tmp = Path(path).with_suffix(Path(path).suffix + ".tilewise-tmp")
-            tmp.write_text(content, encoding="utf-8")
-            tmp.replace(path)  # atomic: a crash leaves the old file or the new one, never half of each
+        write_files(result)
     return result
+
+
+def write_files(contents: dict[str, str]) -> None:
+    """Replace each file by its new content, atomically per file: every new text is written in full to a temporary
+    file beside its target first, then each is renamed over its target. A process killed at any point leaves each
+    file old or new, never half of each (and, killed while writing, every file old)."""
+    staged: list[tuple[Path, Path]] = []
+    try:
+        for path, content in contents.items():
+            target = Path(path)
+            tmp = target.with_name(f".{target.name}.tilewise-tmp")
+            tmp.write_text(content, encoding="utf-8")
+            with contextlib.suppress(OSError):
+                shutil.copymode(target, tmp)  # an executable or read-only file stays so
+            staged.append((tmp, target))
+        for tmp, target in staged:
+            tmp.replace(target)
+            kill_point("applied")
+    finally:
+        for tmp, _ in staged:
+            tmp.unlink(missing_ok=True)
 
 
 def knob_edit(knob: Knob, value: int) -> TextEdit:

@@ -34,6 +34,11 @@ class RunError(BaseModel):
 # guard, InitBuffers past the UB's end): the device goes on, so the run does, but the result depends on neighbours.
 MEMORY_WARNING_KINDS = frozenset({"ub_out_of_bounds", "gm_out_of_bounds", "ub_overflow"})
 
+# Failures that say more about the machine at that moment than about the configuration (a timeout under load, a run
+# or a compiler killed from outside: the OOM killer, a user's kill -9): never kept in the results cache, so the next
+# tune measures again instead of inheriting them.
+TRANSIENT_ERROR_KINDS = frozenset({"timeout", "killed", "build_killed"})
+
 
 class RunWarning(RunError):
     """A sanitizer warning: the device went on (an unaligned DataCopy tail dropped, an unsynchronised cross-pipe

@@ -2,18 +2,29 @@
 
 Each measurement is one committed row (WAL journal), so a process killed mid-tune leaves every finished result in
 place and nothing half-written. A second tune of the same operator pays nothing for what it already measured.
+
+Several processes may share one cache (the CLI and the editor, two tunes): SQLite's file locks order their writes,
+and a writer waits up to 30 s for another's transaction. A row is keyed by what was measured, so the same
+measurement stored twice is still one row. The tuner also avoids measuring twice: before it measures, it claims the
+measurement (`claim`, one row per key naming this host and process); a tune that finds another live process's claim
+waits for that process's result instead (search/tuner.py). A claim whose owner died (kill -9) or that is older than
+CLAIM_STALE_S is taken over. A failure that says more about the machine than about the configuration (a timeout, a
+process killed from outside: device.protocol.TRANSIENT_ERROR_KINDS) is not stored by the tuner.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
+import os
+import socket
 import sqlite3
 import threading
 from pathlib import Path
 
 from pydantic import BaseModel
 
+from analysis.testhooks import kill_point
 from device.protocol import Measurement, Screening
 
 SCHEMA = """
@@ -47,8 +58,22 @@ CREATE TABLE IF NOT EXISTS best_configs (
     baseline_us REAL NOT NULL,
     created REAL NOT NULL DEFAULT (julianday('now')),
     PRIMARY KEY (source_hash, device, chip, cases)
+);
+CREATE TABLE IF NOT EXISTS claims (
+    source_hash TEXT NOT NULL,
+    config TEXT NOT NULL,
+    case_key TEXT NOT NULL,
+    device TEXT NOT NULL,
+    chip TEXT NOT NULL,
+    owner TEXT NOT NULL,
+    created REAL NOT NULL DEFAULT (julianday('now')),
+    PRIMARY KEY (source_hash, config, case_key, device, chip)
 )
 """
+
+# A claim older than this is taken over even when its owner still runs (a pid reused, a measurement that hangs): a
+# build and a run that time out take less.
+CLAIM_STALE_S = 900.0
 
 
 def default_results_path() -> Path:
@@ -107,6 +132,43 @@ class ResultsCache:
                 "VALUES (?, ?, ?, ?, ?, ?)",
                 (src, config_key(config), case_key, device, chip, m.model_dump_json()),
             )
+        kill_point("stored")  # (the crash tests' kill point: analysis/testhooks.py)
+
+    def claim(self, src: str, config: dict[str, int], case_key: str, device: str, chip: str) -> bool:
+        """Claim a measurement for this process: True when it is ours to make (no one else's live claim stands),
+        False when another process is making it now."""
+        key = (src, config_key(config), case_key, device, chip)
+        me = _owner()
+        with self._lock:
+            self._db.execute("BEGIN IMMEDIATE")
+            try:
+                row = self._db.execute(
+                    "SELECT owner, (julianday('now') - created) * 86400 FROM claims WHERE source_hash=? AND config=? "
+                    "AND case_key=? AND device=? AND chip=?",
+                    key,
+                ).fetchone()
+                if row is not None and row[0] != me and row[1] < CLAIM_STALE_S and _alive(row[0]):
+                    self._db.execute("COMMIT")
+                    return False
+                self._db.execute(
+                    "INSERT OR REPLACE INTO claims (source_hash, config, case_key, device, chip, owner) "
+                    "VALUES (?, ?, ?, ?, ?, ?)",
+                    (*key, me),
+                )
+                self._db.execute("COMMIT")
+            except BaseException:
+                self._db.execute("ROLLBACK")
+                raise
+        return True
+
+    def release(self, src: str, config: dict[str, int], case_key: str, device: str, chip: str) -> None:
+        """Give up this process's claim on a measurement (made and stored, or failed)."""
+        with self._lock:
+            self._db.execute(
+                "DELETE FROM claims WHERE source_hash=? AND config=? AND case_key=? AND device=? AND chip=? "
+                "AND owner=?",
+                (src, config_key(config), case_key, device, chip, _owner()),
+            )
 
     def get_screen(self, src: str, config: dict[str, int], case_key: str, device: str, chip: str) -> Screening | None:
         """A screening kept from an earlier tune of the same sources (screenings are cheap, but a search replayed
@@ -162,3 +224,21 @@ class ResultsCache:
     def close(self) -> None:
         with self._lock:
             self._db.close()
+
+
+def _owner() -> str:
+    return f"{socket.gethostname()}:{os.getpid()}"
+
+
+def _alive(owner: str) -> bool:
+    """Whether a claim's owner process still runs (one on another host is taken to: only its age can end it)."""
+    host, _, pid = owner.rpartition(":")
+    if host != socket.gethostname() or not pid.isdigit():
+        return True
+    try:
+        os.kill(int(pid), 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True

@@ -27,7 +27,7 @@ from analysis.findings import Fix
 from analysis.manifest import Case
 from analysis.motifs import MOTIFS
 from analysis.operator import Operator, load_operator
-from analysis.rewrite import apply_fix, tuned_edits
+from analysis.rewrite import apply_fix, tuned_edits, write_files
 from device.protocol import Device, Measurement
 from search.bank.features import profile
 from search.bank.learn import USER_EDIT, removed_motif, trajectory_between
@@ -438,8 +438,5 @@ def apply_result(result: OptimizeResult, device: Device, cases: list[Case], opti
             if not m.ok or m.correct is False:
                 failures.append(f"case {case.name}: {failure_text(m)}")
     if not failures:
-        for path, text in result.best.items():
-            tmp = Path(path).with_name(Path(path).name + ".tilewise-tmp")
-            tmp.write_text(text, encoding="utf-8")
-            tmp.replace(path)  # atomic per file: a crash leaves each file old or new, never half of each
+        write_files(result.best)  # atomic per file: a crash leaves each file old or new, never half of each
     return {"files": sorted(result.best), "verified": not failures, "failures": failures}

@@ -4,6 +4,8 @@ The objective is the geometric mean of the simulated time over the cases; a conf
 builds, runs clean and is correct (against the golden, or without one against the shipped configuration's outputs).
 `Tuner.events()` yields one event per trial, so the CLI can draw progress and the language server can stream it.
 Evaluations run in parallel (subprocesses do the work); every result goes to the persistent cache as it arrives.
+Tunes in other processes may share that cache: a measurement another one is making at that moment is waited for,
+not made twice (search/cache.py's claims).
 Where a measurement runs is the executor's business (search/executors.py: this machine, or a Ray cluster); the
 screening, the cache and the strategy stay here, so neither the search nor its results depend on where.
 
@@ -36,7 +38,15 @@ from pydantic import BaseModel
 from analysis.manifest import Case
 from analysis.model_error import kinds_of_roles, load_model_error
 from analysis.operator import Operator
-from device.protocol import MEMORY_WARNING_KINDS, Device, Measurement, RunWarning, Screening
+from device.protocol import (
+    MEMORY_WARNING_KINDS,
+    TRANSIENT_ERROR_KINDS,
+    Device,
+    Measurement,
+    RunError,
+    RunWarning,
+    Screening,
+)
 from search.cache import BestConfig, ResultsCache, source_hash
 from search.executors import Executor, LocalExecutor
 from search.inert import inert_knobs, without
@@ -106,6 +116,8 @@ log = logging.getLogger(__name__)
 # Candidates the screening may refuse per unit of budget before the search gives up: a space where nearly
 # everything is infeasible must still end.
 SCREENINGS_PER_BUDGET = 8
+# How often a tune waiting for another process's measurement of the same configuration looks for its result.
+CLAIM_POLL_S = 0.2
 
 # A screening failure as the shipped configuration's own screening may have it: kind and site.
 ScreenSite = tuple[str | None, str | None, int | None]
@@ -350,13 +362,11 @@ class Tuner:
         times: list[float] = []
         cached_all = True
         for case in self.cases:
-            case_key = self._case_key(case)
-            m = self.cache.get(src, config, case_key, self.device.name, self.device.chip.name) if self.cache else None
+            where = (src, config, self._case_key(case), self.device.name, self.device.chip.name)
+            m = self.cache.get(*where) if self.cache else None
             if m is None:
-                cached_all = False
-                m = self._measure(case, config, is_baseline)
-                if self.cache and not (m.error and m.error.kind == "timeout"):  # a timeout may be the machine's load
-                    self.cache.put(src, config, case_key, self.device.name, self.device.chip.name, m)
+                m, measured = self._measure_once(case, config, is_baseline, where)
+                cached_all = cached_all and not measured
             trial.per_case[case.name] = m.time_us
             overrun = self._new_overrun(case.name, m, is_baseline)
             problem = _problem(m) or (_overrun_message(overrun) if overrun else None)
@@ -437,6 +447,28 @@ class Tuner:
                 return None
             known = self.baseline_overruns.get(case_name, set())
         return next((w for site, w in found.items() if site not in known), None)
+
+    def _measure_once(
+        self, case: Case, config: Config, is_baseline: bool, where: tuple[str, Config, str, str, str]
+    ) -> tuple[Measurement, bool]:
+        """Measure `config` on `case` and store the result, unless another process sharing the cache is measuring the
+        same thing: then wait for its result (search/cache.py's claims). Also says whether this process measured."""
+        if self.cache is None:
+            return self._measure(case, config, is_baseline), True
+        while not self.cache.claim(*where):
+            if self._stop.wait(CLAIM_POLL_S):
+                return Measurement(ok=False, case=case.name, error=RunError(kind="stopped", message="stopped")), False
+            if (m := self.cache.get(*where)) is not None:
+                return m, False
+        try:
+            if (m := self.cache.get(*where)) is not None:  # stored by the claim's last owner before it let go
+                return m, False
+            m = self._measure(case, config, is_baseline)
+            if not (m.error and m.error.kind in TRANSIENT_ERROR_KINDS):  # the machine's doing: measured again next time
+                self.cache.put(*where, m)
+        finally:
+            self.cache.release(*where)
+        return m, True
 
     def _measure(self, case: Case, config: Config, is_baseline: bool) -> Measurement:
         m = self.executor.run(

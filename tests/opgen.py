@@ -224,3 +224,25 @@ static ge::graphStatus TilingFunc(gert::TilingContext* context)
 """ + HOST[HOST.index("namespace ops {") :]
 # Whole tiles for every core count of the platform knob's domain up to 48 and every UB the literals allow.
 PLATFORM_ELEMENTS = 48 * 24576
+
+
+# TUNED_HOST's two knobs over small domains, for the tests that run whole tunes as subprocesses (crash safety, a
+# shared cache): 16384 elements divide into whole tiles for all six configurations, and each run takes little time.
+# The shipped values are the slow ones (2 cores, small tiles), so that a tune of four finds a faster configuration.
+SMALL_TUNED_HOST = TUNED_HOST.replace(
+    "BLOCK_DIM = 8;  // tilewise: tune BLOCK_DIM in [1, 8, 48]",
+    "BLOCK_DIM = 2;  // tilewise: tune BLOCK_DIM in [1, 2, 8]",
+).replace(
+    "TILE_LENGTH = 1024;  // tilewise: tune TILE_LENGTH in [1024, 8192]",
+    "TILE_LENGTH = 256;  // tilewise: tune TILE_LENGTH in [256, 1024]",
+)
+SMALL_TUNED_ELEMENTS = 16384
+
+
+def small_tuned_operator(root: Path, tag: str = "") -> Path:
+    """The scale operator with SMALL_TUNED_HOST, a golden and one small case; `tag` goes into a comment of the
+    kernel, which makes it a kernel no build has seen."""
+    kernel = KERNEL + (f"// {tag}\n" if tag else "")
+    write_operator(root, kernel=kernel, host=SMALL_TUNED_HOST, manifest=scale_manifest(SMALL_TUNED_ELEMENTS))
+    (root / "golden.py").write_text(SCALE_GOLDEN)
+    return root

@@ -31,6 +31,7 @@ from analysis.source import SourceFile
 from device.emulator.foreign_arch import name_foreign_arch
 from device.emulator.includes import deps_fresh, mirror_location, mirror_plan, record_deps, repo_include_dirs
 from device.emulator.launch_header import header_name, launch_definition, launch_header, launchable
+from device.emulator.tools import killed_tool, write_atomic
 from device.emulator.ubuf_arrays import rewrite_ubuf_arrays, rewrite_ubuf_casts
 from device.protocol import RunError
 
@@ -375,8 +376,7 @@ class Builder:
         gch = d / "kernel_operator.h.gch"
         if not gch.exists():
             d.mkdir(parents=True, exist_ok=True)
-            stub = d / "kernel_operator.h"
-            stub.write_text(f'#pragma once\n#include "{INCLUDE_DIR / "kernel_operator.h"}"\n')
+            stub = write_atomic(d / "kernel_operator.h", f'#pragma once\n#include "{INCLUDE_DIR}/kernel_operator.h"\n')
             tmp = d / f".{os.getpid()}-{threading.get_ident()}.gch.tmp"
             proc = subprocess.run(
                 [CXX, *KERNEL_FLAGS, f"-I{INCLUDE_DIR}", "-x", "c++-header", str(stub), "-o", str(tmp)],
@@ -398,9 +398,8 @@ class Builder:
         obj = self._obj(kind, key)
         if obj.exists() and deps_fresh(obj.with_suffix(".deps")):
             return obj
-        src = self._dir("obj") / f"{kind}-{key}.cpp"
-        src.write_text(source, encoding="utf-8")
         tmp = obj.with_suffix(f".{os.getpid()}-{threading.get_ident()}.tmp.o")  # unique per concurrent build
+        src = write_atomic(self._dir("obj") / f"{kind}-{key}.cpp", source)  # another process may be compiling it
         dep = tmp.with_suffix(".d")
         proc = subprocess.run(
             [CXX, *flags, *includes, "-MMD", "-MF", str(dep), "-c", str(src), "-o", str(tmp)],
@@ -410,7 +409,8 @@ class Builder:
         if proc.returncode != 0:
             tmp.unlink(missing_ok=True)
             dep.unlink(missing_ok=True)
-            raise BuildError(name_foreign_arch(compile_error(proc.stderr, kind), proc.stderr), proc.stderr)
+            e = killed_tool(proc.returncode, kind) or name_foreign_arch(compile_error(proc.stderr, kind), proc.stderr)
+            raise BuildError(e, proc.stderr)
         record_deps(dep, obj.with_suffix(".deps"), (INCLUDE_DIR, self.cache.resolve()))
         dep.unlink(missing_ok=True)
         os.replace(tmp, obj)
@@ -425,7 +425,7 @@ class Builder:
         proc = subprocess.run([CXX, "-pthread", *map(str, objects), "-o", str(tmp)], capture_output=True, text=True)
         if proc.returncode != 0:
             tmp.unlink(missing_ok=True)
-            raise BuildError(link_error(proc.stderr), proc.stderr)
+            raise BuildError(killed_tool(proc.returncode, "link") or link_error(proc.stderr), proc.stderr)
         os.replace(tmp, exe)
 
 

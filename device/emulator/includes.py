@@ -25,6 +25,8 @@ import posixpath
 import re
 from pathlib import Path
 
+from device.emulator.tools import write_atomic
+
 MAX_LEVELS = 4  # how far above the operator folder the automatic rule looks for a repository's common/inc
 MAX_EXTERNAL = 400  # a bound on the closure of external files, against a runaway include graph
 EXT_DIR = ".ext"
@@ -163,7 +165,7 @@ def record_deps(depfile: Path, record: Path, skip: tuple[Path, ...]) -> None:
         if not p.startswith(prefixes):
             found[p] = file_digest(p)
     if found:
-        record.write_text(json.dumps(found, sort_keys=True))
+        write_atomic(record, json.dumps(found, sort_keys=True))
     else:
         record.unlink(missing_ok=True)
 

@@ -28,7 +28,7 @@ from device.emulator.build import BuildError
 from device.emulator.device import bind_dtypes, knob_env
 from device.emulator.inputs import make_inputs
 from device.emulator.target import choose_chip
-from device.protocol import Measurement, Screening
+from device.protocol import TRANSIENT_ERROR_KINDS, Measurement, Screening
 
 if TYPE_CHECKING:
     from device.emulator.device import EmulatorDevice
@@ -61,6 +61,8 @@ def screen_case(
     try:
         build, runtime = device._build(op, type_macros, knobs, None)
     except BuildError as exc:
+        if exc.error.kind in TRANSIENT_ERROR_KINDS:  # the machine's failure: raised, so that no one keeps it
+            raise
         return Screening(
             ok=False, kind="build_failed", reason=exc.error.message, file=exc.error.file, line=exc.error.line
         )
@@ -71,6 +73,8 @@ def screen_case(
         device._execute(build.exe, op, case, arrays, workdir, m, None, [], env, chip=chip, screen=True)
     finally:
         shutil.rmtree(workdir, ignore_errors=True)
+    if m.error is not None and m.error.kind in TRANSIENT_ERROR_KINDS:
+        raise RuntimeError(f"the screening run failed: {m.error.kind}: {m.error.message}")
     return verdict(op, m, max(chip.vector_cores, chip.cube_cores))
 
 
