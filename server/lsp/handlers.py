@@ -9,6 +9,8 @@ import logging
 from collections.abc import Callable
 from typing import Any, TypeVar
 
+from pygls.exceptions import JsonRpcInternalError
+
 log = logging.getLogger("tilewise.lsp")
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -42,3 +44,14 @@ def safe(default: object) -> Callable[[F], F]:
         return run  # type: ignore[return-value]
 
     return wrap
+
+
+class Untrusted(JsonRpcInternalError):
+    """A request that would build or run the operator, in a workspace the client does not trust: the request's error,
+    which says why and what to do (features/trust.py reads the client's word at initialize)."""
+
+    def __init__(self, what: str) -> None:
+        super().__init__(
+            message=f"{what} refused: running code from an untrusted workspace is disabled (a build and a run execute "
+            "the workspace's own kernel, host code and golden); trust the workspace to run, tune or optimize"
+        )

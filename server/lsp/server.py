@@ -29,8 +29,10 @@ from server.lsp.features import (
     motifs,
     optimize,
     requests,
+    trust,
     verify,
 )
+from server.lsp.handlers import Untrusted
 from server.lsp.results import diagnostics_by_file
 from server.lsp.state import (
     Analysis,
@@ -77,9 +79,17 @@ class TilewiseServer(LanguageServer):
                 out[path] = doc.source
         return out
 
+    def require_trust(self, what: str) -> None:
+        """Refuse `what` (a request that builds or runs the operator) in a workspace the client does not trust: the
+        request's error says why (features/trust.py)."""
+        if not self.state.trusted:
+            raise Untrusted(what)
+
     def device(self, settings: Settings | None = None, timeout_s: float | None = None) -> Device:
         """The device the settings name (`tilewise.device`), on their chip: every run, tune, verification and
-        facts job measures on it, so a new device registered in device/registry.py reaches the editor too."""
+        facts job measures on it, so a new device registered in device/registry.py reaches the editor too. In an
+        untrusted workspace there is none: every feature that builds or runs asks here, so none can forget."""
+        self.require_trust("building or running the operator")
         s = settings or self.state.settings
         return make_device(s.device, chip=s.chip, timeout_s=timeout_s)
 
@@ -119,7 +129,10 @@ class TilewiseServer(LanguageServer):
 
     def refresh_facts(self, uri: str) -> None:
         """On open and save: run the operator's cases in the background for the facts rules prove premises with
-        (device/facts.py), then analyse again. One job per operator; a save during a job asks for one more after."""
+        (device/facts.py), then analyse again. One job per operator; a save during a job asks for one more after.
+        Never in an untrusted workspace: running the cases builds and runs its code (lint reads the sources only)."""
+        if not self.state.trusted:
+            return
         root = self.state.root_of(uri_to_path(uri))
         if root is None or not self.state.settings.case_facts:
             return
@@ -261,7 +274,19 @@ class TilewiseServer(LanguageServer):
 
 def create_server() -> TilewiseServer:
     server = TilewiseServer()
-    for feature in (documents, code_actions, hover, code_lens, definition, requests, optimize, config, verify, motifs):
+    for feature in (
+        trust,  # the client's word on trust, at initialize
+        documents,
+        code_actions,
+        hover,
+        code_lens,
+        definition,
+        requests,
+        optimize,
+        config,
+        verify,
+        motifs,
+    ):
         feature.register(server)
     warm_up(server)
     return server

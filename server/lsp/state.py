@@ -227,6 +227,9 @@ class ServerState:
     sources: dict[str, SourceFile] = field(default_factory=dict)  # parsed open documents, reused incrementally
     version: int = 0
     banks: BankCache = field(default_factory=BankCache)  # the experience banks, read again when the user's changes
+    # Whether the client trusts the workspace (features/trust.py, from initialize; True when the client says
+    # nothing: most editors have no such notion). Untrusted: nothing is built or run, analysis and lint go on.
+    trusted: bool = True
     _loaded_chip: tuple[str, Chip] | None = None
 
     def session(self, root: str) -> OperatorSession:

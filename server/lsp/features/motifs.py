@@ -123,6 +123,7 @@ def register(server: TilewiseServer) -> None:
     @server.feature(VERIFY_SUGGESTIONS)
     @validated(VERIFY_SUGGESTIONS, VerifySuggestionsParams)
     async def verify_suggestions(ls: TilewiseServer, params: VerifySuggestionsParams) -> dict[str, Any]:
+        ls.require_trust(VERIFY_SUGGESTIONS)  # features/trust.py
         analysis = await ls.operator_analysis(params.uri)
         op = analysis.op
         root, sources = str(op.project.root), analysis.sources_hash

@@ -75,6 +75,7 @@ def register(server: TilewiseServer) -> None:
         from search.cache import ResultsCache, default_results_path
         from search.optimize import OptimizeOptions, optimize
 
+        ls.require_trust(OPTIMIZE)  # features/trust.py
         analysis = await ls.operator_analysis(params.uri)
         settings = ls.state.settings
         root = str(analysis.op.project.root)

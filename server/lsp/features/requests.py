@@ -36,6 +36,7 @@ def register(server: TilewiseServer) -> None:
     @server.feature("tilewise/run")
     @validated("tilewise/run", RunParams)
     async def run(ls: TilewiseServer, params: RunParams) -> dict[str, Any]:
+        ls.require_trust("tilewise/run")  # features/trust.py
         analysis = await ls.operator_analysis(params.uri)
         op = analysis.op
         root = str(op.project.root)
@@ -72,6 +73,7 @@ def register(server: TilewiseServer) -> None:
         from search.cache import ResultsCache, default_results_path
         from search.tuner import Tuner
 
+        ls.require_trust("tilewise/tune")
         analysis = await ls.operator_analysis(params.uri)
         op = analysis.op  # the tune keeps this snapshot whatever the user types meanwhile
         root = str(op.project.root)

@@ -40,6 +40,7 @@ def register(server: TilewiseServer) -> None:
     @server.command(VERIFY_COMMAND)
     async def verify(params: VerifyFixArgs) -> dict[str, Any]:
         log.info("verify on the emulator: %s", params)
+        ls.require_trust("Verify on the emulator")  # features/trust.py
         analysis = await ls.operator_analysis(params.uri)
         path = uri_to_path(params.uri)
         found = next(

@@ -1,0 +1,116 @@
+"""An untrusted workspace (`initializationOptions: {"trusted": false}`, server/lsp/features/trust.py): lint keeps
+working from the sources as text, while every request that builds or runs the operator answers an error that names
+the untrusted workspace, and the background case facts never run. Nothing executes: the golden (a Python file of
+the workspace) is never imported and the server's cache holds no build."""
+
+from __future__ import annotations
+
+import asyncio
+import shutil
+import sys
+from pathlib import Path
+
+import pytest
+import pytest_lsp
+from lsp_helpers import EXAMPLES, SERVER_ENV, WORK, _workspace, open_doc, wait_until
+from lsprotocol import types
+from pygls.exceptions import JsonRpcException
+from pytest_lsp import ClientServerConfig, LanguageClient
+
+from server.lsp.features.trust import trusted_from
+from server.lsp.server import FACTS_DELAY_S
+
+CACHE = WORK / "untrusted-cache"
+# case facts on (the editor's default): only the trust keeps the cases from running on open and save
+UNTRUSTED_ENV = SERVER_ENV | {"TILEWISE_CACHE": str(CACHE), "TILEWISE_CASE_FACTS": "1"}
+# the golden's import leaves a mark: a run (or anything else that imports it) would execute the workspace's code
+MARKING_GOLDEN = """\
+from pathlib import Path
+
+import numpy as np
+
+Path(__file__).with_name("golden-imported").touch()
+
+
+def add_custom(x, y):
+    return (x.astype(np.float32) + y.astype(np.float32)).astype(x.dtype)
+"""
+
+
+@pytest_lsp.fixture(
+    config=ClientServerConfig(
+        server_command=[sys.executable, "-m", "server.cli", "serve", "--stdio"], server_env=UNTRUSTED_ENV
+    )
+)
+async def untrusted(lsp_client: LanguageClient):
+    await lsp_client.initialize_session(
+        types.InitializeParams(
+            capabilities=types.ClientCapabilities(window=types.WindowClientCapabilities(work_done_progress=True)),
+            root_uri=_workspace().as_uri(),
+            initialization_options={"trusted": False},
+        )
+    )
+    yield
+    await lsp_client.shutdown_session()
+
+
+async def _refused(client: LanguageClient, method: str, params: dict) -> str:
+    with pytest.raises(JsonRpcException) as err:
+        await asyncio.wait_for(client.protocol.send_request_async(method, params), 60)
+    return err.value.message
+
+
+@pytest.mark.asyncio
+async def test_an_untrusted_workspace_lints_but_never_builds_or_runs(untrusted: LanguageClient, tmp_path: Path):
+    client = untrusted
+    root = tmp_path / "slow"
+    shutil.copytree(EXAMPLES / "add_custom_slow_pipe_all", root)
+    (root / "golden.py").write_text(MARKING_GOLDEN)
+    kernel = root / "op_kernel" / "add_custom.cpp"
+    uri = open_doc(client, kernel)
+    # trust is never a setting: a workspace's settings file must not be able to grant it to itself
+    client.workspace_did_change_configuration(
+        types.DidChangeConfigurationParams(settings={"tilewise": {"trusted": True, "caseFacts": True}})
+    )
+    diags = await wait_until(client, uri, lambda ds: any(d.code == "pipe-all-in-loop" for d in ds))
+    assert diags
+
+    for method, params in [
+        ("tilewise/run", {"uri": uri}),
+        ("tilewise/tune", {"uri": uri, "budget": 4}),
+        ("tilewise/optimize", {"uri": uri, "budget": 4}),
+        ("tilewise/verifySuggestions", {"uri": uri}),
+    ]:
+        message = await _refused(client, method, params)
+        assert "untrusted workspace" in message and "trust the workspace" in message, (method, message)
+        assert message.startswith(method) and "Traceback" not in message
+    with pytest.raises(JsonRpcException) as err:
+        await client.workspace_execute_command_async(
+            types.ExecuteCommandParams(
+                command="tilewise.verifyFix",
+                arguments=[{"uri": uri, "rule": "pipe-all-in-loop", "start": 0, "title": "any"}],
+            )
+        )
+    assert "untrusted workspace" in err.value.message
+
+    # a save asks for the case facts; give the job time to start, were it allowed to
+    client.text_document_did_save(types.DidSaveTextDocumentParams(text_document=types.TextDocumentIdentifier(uri=uri)))
+    await asyncio.sleep(FACTS_DELAY_S + 2.0)
+    # the server is alive, and still answers from the sources
+    lenses = await client.text_document_code_lens_async(
+        types.CodeLensParams(text_document=types.TextDocumentIdentifier(uri=uri))
+    )
+    assert lenses and lenses[0].command.title == "Run on emulator"
+    assert not (root / "golden-imported").exists()
+    assert not (CACHE / "emulator").exists(), sorted(p.name for p in (CACHE / "emulator").iterdir())
+    assert not (CACHE / "results.sqlite").exists()
+
+
+def test_trust_is_what_the_client_says_and_true_when_it_says_nothing():
+    assert trusted_from(None) is True  # an editor without workspace trust
+    assert trusted_from({}) is True
+    assert trusted_from({"other": 1}) is True
+    assert trusted_from({"trusted": True}) is True
+    assert trusted_from({"trusted": False}) is False
+    assert trusted_from({"trusted": "false"}) is False  # anything but true is not trust
+    assert trusted_from({"trusted": None}) is False
