@@ -116,7 +116,7 @@ class Evaluator:
             return None
         op = operator.type
         try:
-            return {
+            value = {
                 "+": lambda: a + b,
                 "-": lambda: a - b,
                 "*": lambda: a * b,
@@ -138,6 +138,9 @@ class Evaluator:
             }[op]()
         except KeyError:
             return None
+        # C++ computes in at most 64 bits. A value past them (constants that square each other, level after level:
+        # the LSP fuzzer's macro storm) is unknown here, and keeps every later product small.
+        return value if value is None or -(2**63) <= value < 2**64 else None
 
     def _call(self, node: Node) -> int | None:
         fn = _callee(self.text_of(node.child_by_field_name("function")))

@@ -27,7 +27,9 @@ def lint(
     findings: list[Finding] = []
     for loc in op.model.syntax_errors:
         sf = op.sources.get(loc.file)
-        snippet = sf.slice(loc.start, loc.end).strip().splitlines()[0][:40] if sf and loc.end > loc.start else ""
+        # (a span of blanks only has no first line: the LSP fuzzer found one, benchmarks/fuzz_lsp.py)
+        text = sf.slice(loc.start, loc.end).strip() if sf and loc.end > loc.start else ""
+        snippet = (text.splitlines() or [""])[0][:40]
         findings.append(
             Finding(
                 rule="syntax-error",
