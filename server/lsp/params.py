@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Awaitable, Callable
-from typing import Any, TypeVar
+from typing import Any, Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 from pygls.exceptions import JsonRpcInvalidParams
@@ -140,3 +140,17 @@ def register_command_args(server: Any, model: type[M], command: str) -> None:
         return parse(command, model, raw)
 
     server.protocol._converter.register_structure_hook(model, structure)
+
+
+class ChartsParams(_Params):
+    """`tilewise/charts`: the payload of one view (server/report/payloads.py) for the operator holding `uri`."""
+
+    uri: str = Field(min_length=1, description="a document of the operator")
+    kind: Literal["timeline", "roofline", "convergence"]
+
+
+class ApplyConfigParams(_Params):
+    """`tilewise/applyConfig`: the edit giving the operator's knobs these values (a configuration a tune measured)."""
+
+    uri: str = Field(min_length=1, description="a document of the operator")
+    config: dict[str, int] = Field(min_length=1)

@@ -46,15 +46,11 @@ def tuned_items(analysis, best: BestConfig | None) -> list[EditorItem]:
     if best is None:
         return []
     op = analysis.op
-    changed = [k for k in changed_knobs(op.model, best.config) if k.file in op.sources]
-    capped = _capped_queries(analysis, best)  # a platform knob below the chip's figure: its query sites
-    if not changed and not capped:
+    changed = _knobs_to_change(analysis, best.config)
+    if not changed:
         return []
-    message = tuned_message(best, list(dict.fromkeys(k.name for k in changed + capped)))
-    figures = {k.name: platform_figures(analysis.context.chip)[k.name] for k in capped}
-    edits = tuned_edits(op.model, op.sources, best.config, platform=figures, cases=best.cases)
-    fix = Fix(title=f"Apply tuned tiling: {message}", edits=edits)
-    changed = changed + capped
+    message = tuned_message(best, list(dict.fromkeys(k.name for k in changed)))
+    fix = Fix(title=f"Apply tuned tiling: {message}", edits=_config_edits(analysis, best.config, best.cases))
     error = load_model_error()
     kinds = kinds_of_roles([k.role for k in changed])
     note = error.gain_note(best.baseline_us / best.best_us, kinds) if error and best.best_us else None
@@ -79,13 +75,35 @@ def tuned_items(analysis, best: BestConfig | None) -> list[EditorItem]:
     return items
 
 
-def _capped_queries(analysis, best: BestConfig) -> list:
+def config_edit(analysis, config: dict[str, int], cases: list[str]) -> types.WorkspaceEdit | None:
+    """The edit that gives the sources `config` (a tuned configuration the user picked, e.g. in the convergence
+    view); None when they already hold it."""
+    if not _knobs_to_change(analysis, config):
+        return None
+    fix = Fix(title="apply configuration", edits=_config_edits(analysis, config, cases))
+    return workspace_edit(analysis.op.sources, fix)
+
+
+def _knobs_to_change(analysis, config: dict[str, int]) -> list:
+    """The knobs whose literal differs from `config`, then the platform queries it caps below the chip's figure."""
+    op = analysis.op
+    changed = [k for k in changed_knobs(op.model, config) if k.file in op.sources]
+    return changed + _capped_queries(analysis, config)
+
+
+def _config_edits(analysis, config: dict[str, int], cases: list[str]) -> list:
+    op = analysis.op
+    figures = {k.name: platform_figures(analysis.context.chip)[k.name] for k in _capped_queries(analysis, config)}
+    return tuned_edits(op.model, op.sources, config, platform=figures, cases=cases)
+
+
+def _capped_queries(analysis, config: dict[str, int]) -> list:
     """The platform queries a tune capped below the chip's figure, where no clamp for that value stands yet."""
     op = analysis.op
     figures = platform_figures(analysis.context.chip)
     out = []
     for k in op.model.tiling_knobs:
-        value = best.config.get(k.name)
+        value = config.get(k.name)
         sf = op.sources.get(k.file)
         if k.kind != "platform" or value is None or value >= figures[k.name] or sf is None:
             continue
@@ -237,7 +255,9 @@ def _problem(analysis: Analysis, p) -> types.Diagnostic | None:
     if sf is None and not Path(p.file).is_file():
         return None  # a missing folder: there is no file to attach it to
     line = max(p.line or 1, 1)
-    end = len(sf.line_text(line)) if sf is not None and line <= sf.line_count() else 0
+    if sf is not None:
+        line = min(line, sf.line_count())  # a line past the end of the text analysed: its last line
+    end = len(sf.line_text(line)) if sf is not None else 0
     return types.Diagnostic(
         range=types.Range(
             start=types.Position(line=line - 1, character=0), end=types.Position(line=line - 1, character=end)

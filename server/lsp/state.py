@@ -34,6 +34,7 @@ if TYPE_CHECKING:
     from device.protocol import Measurement
     from search.bank.suggest import Suggestion
     from search.verify_fix import FixVerdict
+    from server.report.payloads import ConvergencePayload
 
 log = logging.getLogger("tilewise.lsp")
 _ANALYSIS_LOCK = threading.Lock()
@@ -133,6 +134,19 @@ class Analysis:
     version: int
     context: RuleContext  # the rules' view (chip, data flow, tensor types), kept for hovers
     suggestions: list[Suggestion] = field(default_factory=list)  # the motifs that fit (server/lsp/bank.py)
+    # The snapshot it analysed: its order among the server's snapshots (a later one is newer), and the version of
+    # each open document then, which its diagnostics are published for (LSP publishDiagnostics' `version`).
+    snapshot: int = 0
+    versions: Mapping[str, int] = field(default_factory=dict)
+    # Each source's text as analysed: a later analysis updates the parsed sources in place, so the findings' byte
+    # offsets give positions only while a source still has this text (TilewiseServer.publish checks).
+    texts: dict[str, str] = field(default_factory=dict)
+
+    def analysed(self, path: str) -> bool:
+        """Whether the source at `path` still has the text this analysis read (its findings' positions hold)."""
+        sf = self.op.sources.get(path)
+        text = self.texts.get(path)
+        return sf is None or text is None or sf.text is text or sf.text == text
 
     @cached_property
     def sources_hash(self) -> str:
@@ -197,6 +211,7 @@ class OperatorSession:
     replayed: bool = False  # the stored tune results were looked up
     # path -> (hash of its text, diagnostics) as last sent to the client
     published: dict[str, tuple[int, list]] = field(default_factory=dict)
+    published_snapshot: int = 0  # the snapshot of the analysis last published: an older one is never sent after
     failure: str | None = None  # the last analysis failure shown to the user
     # (rule, file, finding start, fix title) -> the fix's verdict on the emulator
     verified: dict[tuple[str, str, int, str], VerifiedFix] = field(default_factory=dict)
@@ -205,6 +220,7 @@ class OperatorSession:
     facts_again: bool = False  # saved during the facts job: run the cases once more after it
     motifs: dict[str, VerifiedMotif] = field(default_factory=dict)  # motif id -> its verified rewrite
     runs: dict[str, StoredRun] = field(default_factory=dict)  # case -> its last run, to learn from the next
+    convergence: ConvergencePayload | None = None  # the last tune's, for the convergence view (live while it runs)
 
 
 @dataclass(frozen=True, slots=True)
@@ -218,6 +234,8 @@ class OperatorSnapshot:
     settings: Settings
     facts: StoredFacts | None
     bottleneck: str | None = None  # the pipe that bound the last run, which ranks the motifs
+    versions: Mapping[str, int] = field(default_factory=dict)  # path -> the open document's version
+    number: int = 0  # the order of snapshots taken (ServerState.snapshot): a larger number is newer
 
 
 @dataclass
@@ -226,6 +244,7 @@ class ServerState:
     operators: dict[str, OperatorSession] = field(default_factory=dict)  # operator root -> its session
     sources: dict[str, SourceFile] = field(default_factory=dict)  # parsed open documents, reused incrementally
     version: int = 0
+    snapshots: int = 0  # snapshots taken: each analysis knows how new its texts are
     banks: BankCache = field(default_factory=BankCache)  # the experience banks, read again when the user's changes
     # Whether the client trusts the workspace (features/trust.py, from initialize; True when the client says
     # nothing: most editors have no such notion). Untrusted: nothing is built or run, analysis and lint go on.
@@ -239,16 +258,20 @@ class ServerState:
             found = self.operators[root] = OperatorSession(root)
         return found
 
-    def snapshot(self, root: str, texts: dict[str, str]) -> OperatorSnapshot:
-        """An immutable view of the operator at `root` for a worker thread, with the open documents' `texts`."""
+    def snapshot(self, root: str, texts: dict[str, str], versions: Mapping[str, int] | None = None) -> OperatorSnapshot:
+        """An immutable view of the operator at `root` for a worker thread, with the open documents' `texts` (and
+        their `versions`), numbered after every snapshot taken before it."""
         session = self.operators.get(root)
         last = session.last_run if session else None
+        self.snapshots += 1
         return OperatorSnapshot(
             root,
             MappingProxyType(dict(texts)),
             self.settings,
             session.facts if session else None,
             last.bottleneck if last is not None else None,
+            MappingProxyType(dict(versions or {})),
+            self.snapshots,
         )
 
     def change_settings(self, new: Settings) -> None:
@@ -293,7 +316,8 @@ class ServerState:
                 raise Superseded
             suggestions = motif_suggestions(op, findings, context, self.banks, snap.bottleneck)
             self.version += 1
-            return Analysis(op, findings, self.version, context, suggestions)
+            texts = {p: sf.text for p, sf in op.sources.items()}
+            return Analysis(op, findings, self.version, context, suggestions, snap.number, snap.versions, texts)
 
     def _chip(self, name: str) -> Chip:
         """The chip of the settings, read once per setting rather than on every keystroke (under the lock)."""

@@ -20,11 +20,14 @@ from server.lsp.progress import end as _end
 from server.lsp.progress import report as _report
 from server.lsp.progress import start as _progress
 from server.lsp.state import RunLines, manifest_cases
+from server.lsp.traces import discard, new_trace_path
+from server.report.convergence import ConvergenceRecorder
 
 if TYPE_CHECKING:
     from server.lsp.server import TilewiseServer
 
 log = logging.getLogger("tilewise.lsp")
+CONVERGENCE = "tilewise/convergence"  # notification: a tune's ConvergencePayload, after each trial and at the end
 _learning: set[asyncio.Future] = set()  # the background learning jobs, held until they end
 
 
@@ -45,12 +48,16 @@ def register(server: TilewiseServer) -> None:
         token = await _progress(ls, f"Running {op.model.operator} on the emulator", params.work_done_token)
         device = ls.device(timeout_s=params.timeout)
         _report(ls, token, f"case {cases[0].name}")
+        trace = params.trace or new_trace_path(op.model.operator)  # the timeline view draws the last run's trace
         try:
-            m = await asyncio.to_thread(device.run, op, cases[0], trace_path=params.trace, sites=True)
+            m = await asyncio.to_thread(device.run, op, cases[0], trace_path=trace, sites=True)
         except asyncio.CancelledError:  # the run's subprocess ends by itself, bounded by the device's timeout
             _end(ls, token, "cancelled")
+            discard(trace)
             raise
         session = ls.session(root)
+        if session.last_run is not None and session.last_run.trace_path != m.trace_path:
+            discard(session.last_run.trace_path)
         session.last_run = m
         if m.sites:
             session.run_lines = RunLines(
@@ -90,6 +97,10 @@ def register(server: TilewiseServer) -> None:
             budget=params.budget or settings.budget,
         )
         token = await _progress(ls, f"Tuning {op.model.operator}", params.work_done_token)
+        session = ls.session(root)
+        recorder = ConvergenceRecorder(
+            op.model.operator, tuner.strategy_name, tuner.budget, cases=[c.name for c in tuner.cases]
+        )
         loop = asyncio.get_running_loop()
         queue: asyncio.Queue = asyncio.Queue()
 
@@ -105,6 +116,8 @@ def register(server: TilewiseServer) -> None:
         try:
             while (ev := await queue.get()) is not None:
                 _report(ls, token, _progress_text(ev), int(100 * ev.evaluations / max(ev.budget, 1)))
+                recorder.add(ev)
+                _show_convergence(ls, session, recorder)
                 if ev.kind == "improved" and ev.trial and ev.trial.index > 0 and ev.baseline_us:
                     ls.session(root).tuned = BestConfig(
                         config=ev.best,
@@ -121,8 +134,16 @@ def register(server: TilewiseServer) -> None:
             await asyncio.to_thread(thread.join)
             cache.close()
         result = tuner.result()
+        recorder.finish(result)
+        _show_convergence(ls, session, recorder)
         _end(ls, token, f"best {result.best_us:.1f} µs ({result.speedup:.2f}x)" if result.speedup else "done")
         return result.model_dump(mode="json", exclude={"space"})
+
+
+def _show_convergence(ls: TilewiseServer, session, recorder: ConvergenceRecorder) -> None:
+    """Keep the tune's convergence for the view, and send it: the client redraws an open view from each one."""
+    session.convergence = recorder.payload()
+    ls.protocol.notify(CONVERGENCE, session.convergence.model_dump(mode="json"))
 
 
 def _learn(ls: TilewiseServer, root: str, case, run: StoredRun) -> None:
