@@ -22,6 +22,8 @@ export class Commands implements vscode.Disposable {
         private readonly context: vscode.ExtensionContext,
         private readonly output: vscode.LogOutputChannel,
         private readonly client: () => LanguageClient | undefined,
+        // told when a tune starts from the editor: the convergence plot follows it (charts.ts)
+        private readonly onTuneStart: (uri: vscode.Uri) => void = () => undefined,
     ) {
         this.status = vscode.window.createStatusBarItem('tilewise.lastRun', vscode.StatusBarAlignment.Left, 50);
         this.status.name = 'tilewise last run';
@@ -102,6 +104,7 @@ export class Commands implements vscode.Disposable {
         const cts = new vscode.CancellationTokenSource();
         this.tuning = cts;
         void vscode.commands.executeCommand('setContext', 'tilewise.tuning', true);
+        this.onTuneStart(target);
         const title = `tilewise: tuning the tiling of ${path.basename(target.fsPath)}`;
         try {
             await vscode.window.withProgress(

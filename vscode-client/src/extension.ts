@@ -1,10 +1,11 @@
 // Entry point: labels AscendC documents, finds the Python that has tilewise, starts the language server and
-// registers the commands. Command bodies live in commands.ts and optimizeCommand.ts; pure logic in
-// detect/python/format/optimize.ts.
+// registers the commands. Command bodies live in commands.ts, optimizeCommand.ts and charts.ts (the chart panels);
+// pure logic in detect/python/format/optimize/chartsHtml.ts.
 import * as os from 'node:os';
 import { execFile } from 'node:child_process';
 import * as vscode from 'vscode';
 import { LanguageClient, LanguageClientOptions, ServerOptions } from 'vscode-languageclient/node';
+import { ChartPanels, withTimelineLens } from './charts';
 import { Commands } from './commands';
 import { HEAD_CHARS, shouldBeAscendc } from './detect';
 import { OptimizeCommands } from './optimizeCommand';
@@ -15,12 +16,15 @@ import {
 import { initializationOptions } from './trust';
 
 let client: LanguageClient | undefined;
+let charts: ChartPanels | undefined;
 
 export async function activate(context: vscode.ExtensionContext): Promise<void> {
     const output = vscode.window.createOutputChannel('tilewise', { log: true });
-    const commands = new Commands(context, output, () => client);
+    charts = new ChartPanels(context, output, () => client);
+    const panels = charts;
+    const commands = new Commands(context, output, () => client, (uri) => panels.tuneStarted(uri));
     const optimize = new OptimizeCommands(() => client);
-    context.subscriptions.push(output, commands, optimize);
+    context.subscriptions.push(output, charts, commands, optimize);
     context.subscriptions.push(vscode.commands.registerCommand('tilewise.setLlmApiKey', () => setLlmApiKey(context, output)));
 
     // .cpp/.h files of an operator open as C++; relabel them (the rule is in detect.ts)
@@ -159,8 +163,13 @@ async function startClient(context: vscode.ExtensionContext, output: vscode.LogO
         synchronize: { configurationSection: 'tilewise' },
         outputChannel: output,
         initializationOptions: initializationOptions(trusted),
+        middleware: {
+            // "Show pipeline timeline" joins the lenses once the operator has a timed run (charts.ts)
+            provideCodeLenses: async (doc, token, next) => withTimelineLens(await next(doc, token), doc.uri),
+        },
     };
     client = new LanguageClient('tilewise', 'tilewise', serverOptions, clientOptions);
+    charts?.attach(client); // the tune's convergence notifications, forwarded to an open plot
     try {
         await client.start();
     } catch (err) {
