@@ -39,7 +39,7 @@ def read_timing(result: dict, m: Measurement, chip: str) -> None:
 
 
 def read_site_uses(path: Path, clock_ghz: float) -> list[SiteUse]:
-    """The runner's per-block, per-call-site lines (tw/timing.h `write_site_uses`), busy cycles as microseconds."""
+    """The runner's per-block, per-call-site lines (tw/timing_files.h `write_site_uses`), busy cycles in µs."""
     out = []
     for row in path.read_text(encoding="utf-8", errors="replace").splitlines():
         f = row.split("\t", 12)

@@ -52,17 +52,20 @@ inline void merge_warnings(std::vector<Warning>& into, const std::vector<Warning
     }
 }
 
+// A JSON string's contents: quotes and backslashes escaped, control characters (invalid in JSON strings) as spaces.
+inline std::string json_escape(const std::string& s) {
+    std::string out;
+    for (char c : s) {
+        if (c == '"' || c == '\\') { out += '\\'; out += c; }
+        else if (static_cast<unsigned char>(c) < 0x20) out += ' ';
+        else out += c;
+    }
+    return out;
+}
+
 // The warnings as a JSON array: [{"kind", "message", "file", "line", "count"}].
 inline std::string warnings_json(const std::vector<Warning>& ws) {
-    auto esc = [](const std::string& s) {
-        std::string out;
-        for (char c : s) {
-            if (c == '"' || c == '\\') { out += '\\'; out += c; }
-            else if (static_cast<unsigned char>(c) < 0x20) out += ' ';
-            else out += c;
-        }
-        return out;
-    };
+    const auto esc = json_escape;
     std::string out = "[";
     for (size_t i = 0; i < ws.size(); ++i) {
         out += (i ? ", " : "");

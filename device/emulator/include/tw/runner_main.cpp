@@ -18,6 +18,7 @@
 
 #include "tw/launcher.h"
 #include "tw/timing.h"
+#include "tw/timing_files.h"
 #include "tw_host/host_api.h"
 #include "tw_host/host_error.h"
 

@@ -12,6 +12,9 @@
 //   slope x repeats (per instruction and dtype; the repeats weighted by their UB bank beats where the
 //   instruction recorded them, tw/ub_banks.h) and its result is ready its head + the vector latency later; launch
 //   overhead; waves when blockDim exceeds the core count.
+// With events kept (for a Chrome trace, tw/timing_files.h), each pipe's instructions are kept with their bytes and
+// repeats, and so are its idle gaps with what held it (TimedWait): the dependency that pushed its next instruction
+// back, or the scalar unit issuing late. None of it is computed when events are not kept (the tuner's runs).
 // Constants come from the chip file (see analysis/data/chips), passed in the run spec. Deterministic by design.
 #pragma once
 #include <algorithm>
@@ -102,6 +105,29 @@ struct TimedEvent {
     uint8_t pipe;
     double start, dur;  // cycles
     uint32_t op, file, line;
+    uint64_t bytes;
+    uint32_t repeats;
+};
+
+// What held a pipe's next instruction back. Names are wait_kind_name's; a trace reader maps them to sentences.
+enum WaitKind : uint8_t { W_NONE = 0, W_ISSUE, W_DEQUE, W_ALLOC, W_FLAG, W_BARRIER, W_SCALAR_WRITE, W_SCALAR_ACCESS,
+                          W_PIPE_ALL, W_SYNC_ALL };
+inline const char* wait_kind_name(int k) {
+    static const char* names[] = {"", "Issue", "DeQue", "AllocTensor", "WaitFlag", "PipeBarrier", "SetValue",
+                                  "ScalarAccess", "PipeBarrier<PIPE_ALL>", "SyncAll"};
+    return names[k];
+}
+struct WaitCause {
+    uint8_t kind = W_NONE;
+    int8_t on = -1;       // the timed pipe waited on, -1 when none (a SyncAll)
+    bool scalar = false;  // a non-scalar pipe idle because the scalar unit stalled on this (it issued nothing)
+};
+// An idle gap [start, start + dur) of a pipe (cycles): on VECTOR/MTE2/MTE3, between its previous instruction's end and
+// the next one's start; on SCALAR, a stall of the issue.
+struct TimedWait {
+    uint8_t pipe;
+    WaitCause cause;
+    double start, dur;
 };
 
 // What one call site (API, file, line, pipe) did in one block: the editor shows it on the user's line after a run.
@@ -114,9 +140,11 @@ struct SiteUse {
 using SiteKey = std::tuple<uint32_t, uint32_t, uint32_t, int>;  // op, file, line (interned), timed pipe
 
 struct CoreTiming {
-    double end = 0;
+    double end = 0;     // from the start of its wave
+    double offset = 0;  // when its wave started (the waves before it), so offset + end is kernel-relative
     double busy[TP_COUNT] = {0, 0, 0, 0};
-    std::vector<TimedEvent> events;
+    std::vector<TimedEvent> events;  // with keep_events: times from the start of its wave
+    std::vector<TimedWait> waits;
     std::map<SiteKey, SiteUse> sites;
 };
 
@@ -170,10 +198,14 @@ class Scheduler {
                     }
                 }
                 if (more)
-                    for (auto& s : st) s.release(barrier + p_.sync_all_cycles);
+                    for (int i = first; i < last; ++i) {
+                        if (keep_events_) note_release(st[i - first], kt.cores[i], barrier + p_.sync_all_cycles);
+                        st[i - first].release(barrier + p_.sync_all_cycles);
+                    }
             }
             double wave_end = 0;
             for (int i = first; i < last; ++i) {
+                kt.cores[i].offset = kt.cycles;
                 kt.cores[i].end = st[i - first].now();
                 for (int k = 0; k < TP_COUNT; ++k) kt.cores[i].busy[k] = st[i - first].busy[k];
                 wave_end = std::max(wave_end, kt.cores[i].end);
@@ -206,6 +238,13 @@ class Scheduler {
         std::map<std::pair<int, int>, int> consumer;
         std::map<std::pair<int, int>, double> flags;             // (event, id) -> time set
         int last_pipe = TP_SCALAR;
+        // Kept only with keep_events, for the idle gaps: each pipe's last instruction's end, what last pushed its
+        // `free` past that, and the scalar unit's last stall (what held it and when it ended).
+        double last_end[TP_COUNT] = {0, 0, 0, 0};
+        WaitCause why[TP_COUNT];
+        std::map<std::pair<int, int>, int> producer;  // (queue, buffer) -> the pipe whose EnQue made it ready
+        WaitCause stall;
+        double stall_end = -1;
         double now() const { return std::max({issue, done[0], done[1], done[2], done[3]}); }
         void release(double t) {
             issue = t;
@@ -228,11 +267,13 @@ class Scheduler {
                     double cost = cost_of(r, pipe, traffic[pos]);
                     if (keep_sites_) note_site(core, r, pipe, cost);
                     if (pipe == TP_SCALAR) {
+                        if (keep_events_) core.events.push_back(event_of(r, pipe, s.issue, cost));
                         s.issue += cost;
                         s.busy[TP_SCALAR] += cost;
                         break;
                     }
                     double start = std::max(s.issue, s.free[pipe]);
+                    if (keep_events_) note_gap(s, core, pipe, start, start + cost);
                     s.free[pipe] = start + cost;
                     // A vector instruction's head (its table startup) delays its result, not the next instruction:
                     // the A2/A3 models issue back-to-back vector instructions pipelined (see head_of).
@@ -240,27 +281,30 @@ class Scheduler {
                     s.done[pipe] = std::max(s.done[pipe], start + cost + lat);
                     s.busy[pipe] += cost;
                     s.last_pipe = pipe;
-                    if (keep_events_) core.events.push_back({static_cast<uint8_t>(pipe), start, cost, r.op, r.file, r.line});
+                    if (keep_events_) core.events.push_back(event_of(r, pipe, start, cost));
                     break;
                 }
                 case Rec::Alloc: {
                     if (keep_sites_) note_site(core, r, TP_SCALAR, 0);
                     int pipe = next_pipe(trace, pos);
                     auto it = s.released.find({r.a, r.b});
-                    if (it != s.released.end() && pipe != TP_SCALAR) wait_for(s, pipe, it->second);
+                    if (it != s.released.end() && pipe != TP_SCALAR)
+                        wait_for(s, pipe, it->second, {W_ALLOC, keep_events_ ? on_pipe(s.consumer, r) : int8_t(-1)});
                     break;
                 }
                 case Rec::EnQue:
                     if (keep_sites_) note_site(core, r, TP_SCALAR, 0);  // how many tiles a queue streams
                     s.ready[{r.a, r.b}] = s.last_pipe == TP_SCALAR ? s.issue : s.done[s.last_pipe];
+                    if (keep_events_) s.producer[{r.a, r.b}] = s.last_pipe;
                     break;
                 case Rec::DeQue: {
                     if (keep_sites_) note_site(core, r, TP_SCALAR, 0);
                     int pipe = next_pipe(trace, pos);
                     double ready = s.ready.count({r.a, r.b}) ? s.ready[{r.a, r.b}] : 0;
                     s.consumer[{r.a, r.b}] = pipe;
-                    if (pipe == TP_SCALAR) s.issue = std::max(s.issue, ready);
-                    else wait_for(s, pipe, ready);
+                    const WaitCause why{W_DEQUE, keep_events_ ? on_pipe(s.producer, r) : int8_t(-1)};
+                    if (pipe == TP_SCALAR) hold_issue(s, core, ready, why);
+                    else wait_for(s, pipe, ready, why);
                     break;
                 }
                 case Rec::Free: {
@@ -277,17 +321,20 @@ class Scheduler {
                 case Rec::WaitFlag: {
                     int dst = timed_pipe(static_cast<uint8_t>(r.a & 0xF));
                     double t = s.flags.count({r.a, r.b}) ? s.flags[{r.a, r.b}] : 0;
-                    if (dst == TP_SCALAR) s.issue = std::max(s.issue, t);
-                    else wait_for(s, dst, t);
+                    const WaitCause why{W_FLAG, static_cast<int8_t>(timed_pipe(static_cast<uint8_t>(r.a >> 4)))};
+                    if (dst == TP_SCALAR) hold_issue(s, core, t, why);
+                    else wait_for(s, dst, t, why);
                     break;
                 }
                 case Rec::Barrier:
-                    if (r.a == AscendC::PIPE_ALL) s.issue = s.now();  // a full stall: every pipe drains
+                    if (r.a == AscendC::PIPE_ALL)  // a full stall: every pipe drains
+                        hold_issue(s, core, s.now(), {W_PIPE_ALL, keep_events_ ? last_done(s) : int8_t(-1)});
                     else if (r.a == AscendC::PIPE_V) {
                         // The next vector instruction waits until every earlier one has completed, plus the drain;
                         // with nothing in flight the barrier costs nothing.
                         const bool in_flight = s.done[TP_VECTOR] > s.issue;
-                        wait_for(s, TP_VECTOR, s.done[TP_VECTOR] + (in_flight ? p_.barrier_v_cycles : 0.0));
+                        wait_for(s, TP_VECTOR, s.done[TP_VECTOR] + (in_flight ? p_.barrier_v_cycles : 0.0),
+                                 {W_BARRIER, TP_VECTOR});
                     }
                     break;
                 case Rec::Scalar: {
@@ -296,14 +343,17 @@ class Scheduler {
                     double wait = gm ? std::max(s.done[TP_MTE2], s.done[TP_MTE3])
                                      : std::max({s.done[TP_VECTOR], s.done[TP_MTE2], s.done[TP_MTE3]});
                     double cost = gm ? p_.gm_scalar_cycles : p_.ub_scalar_cycles;
-                    s.issue = std::max(s.issue, wait) + cost;
+                    hold_issue(s, core, wait, {W_SCALAR_ACCESS, keep_events_ ? last_done(s, gm ? 2 : 1) : int8_t(-1)});
+                    if (keep_events_) core.events.push_back(event_of(r, TP_SCALAR, s.issue, cost));
+                    s.issue += cost;
                     s.busy[TP_SCALAR] += cost;
                     // A write must land before later vector or copy work reads it.
-                    if (r.b == 1) for (int k = 1; k < TP_COUNT; ++k) wait_for(s, k, s.issue);
+                    if (r.b == 1)
+                        for (int k = 1; k < TP_COUNT; ++k) wait_for(s, k, s.issue, {W_SCALAR_WRITE, TP_SCALAR});
                     break;
                 }
                 case Rec::SyncAll:
-                    s.issue = s.now();
+                    hold_issue(s, core, s.now(), {W_SYNC_ALL, -1});
                     ++pos;
                     return true;
             }
@@ -324,9 +374,72 @@ class Scheduler {
     }
 
     // A pipe's next instruction may not start before `t` (a dependency, a released buffer, a barrier).
-    static void wait_for(State& s, int pipe, double t) {
+    void wait_for(State& s, int pipe, double t, WaitCause why) const {
+        if (keep_events_ && t > s.free[pipe]) s.why[pipe] = why;  // the latest to push `free` is the one that binds
         s.free[pipe] = std::max(s.free[pipe], t);
         s.done[pipe] = std::max(s.done[pipe], t);
+    }
+
+    // The scalar unit may not issue before `t`: with events kept, the stall is its idle gap.
+    void hold_issue(State& s, CoreTiming& core, double t, WaitCause why) const {
+        if (keep_events_ && t > s.issue) {
+            core.waits.push_back({TP_SCALAR, why, s.issue, t - s.issue});
+            s.stall = why;
+            s.stall_end = t;
+        }
+        s.issue = std::max(s.issue, t);
+    }
+
+    // Every block released from a SyncAll at `t`: the gap each pipe (and the scalar unit) spends waiting for it.
+    static void note_release(State& s, CoreTiming& core, double t) {
+        const WaitCause why{W_SYNC_ALL, -1};
+        if (t > s.issue) core.waits.push_back({TP_SCALAR, why, s.issue, t - s.issue});
+        s.stall = why;
+        s.stall_end = t;
+        for (int k = 1; k < TP_COUNT; ++k)
+            if (t > s.free[k]) s.why[k] = why;
+    }
+
+    // A non-scalar pipe's next instruction starts at `start`: an idle gap since its last one, with what held it.
+    // The dependency that pushed `free`, if that binds; else the scalar unit: its stall while the pipe stood idle,
+    // then its issuing (a busy scalar loop). Both parts when each lasts kSplitCycles; else the longer one alone.
+    static void note_gap(State& s, CoreTiming& core, int pipe, double start, double end) {
+        constexpr double kSplitCycles = 32;
+        const double idle = s.last_end[pipe];
+        const uint8_t p = static_cast<uint8_t>(pipe);
+        if (start > idle && s.free[pipe] >= s.issue && s.why[pipe].kind != W_NONE) {
+            core.waits.push_back({p, s.why[pipe], idle, start - idle});
+        } else if (start > idle) {
+            const WaitCause issue{W_ISSUE, TP_SCALAR};
+            WaitCause stall = s.stall;
+            stall.scalar = true;
+            const double split = std::clamp(s.stall_end, idle, start);
+            if (split - idle >= kSplitCycles && start - split >= kSplitCycles) {
+                core.waits.push_back({p, stall, idle, split - idle});
+                core.waits.push_back({p, issue, split, start - split});
+            } else {
+                core.waits.push_back({p, split - idle > start - split ? stall : issue, idle, start - idle});
+            }
+        }
+        s.last_end[pipe] = end;
+        s.why[pipe] = WaitCause{};
+    }
+
+    static TimedEvent event_of(const TraceRecord& r, int pipe, double start, double dur) {
+        return {static_cast<uint8_t>(pipe), start, dur, r.op, r.file, r.line, r.bytes, r.repeats};
+    }
+
+    static int8_t on_pipe(const std::map<std::pair<int, int>, int>& by_buffer, const TraceRecord& r) {
+        auto it = by_buffer.find({r.a, r.b});
+        return it == by_buffer.end() ? int8_t(-1) : static_cast<int8_t>(it->second);
+    }
+
+    // The pipe that completes last from `from` on (VECTOR = 1, MTE2 = 2): what a full stall waited for.
+    static int8_t last_done(const State& s, int from = 1) {
+        int best = -1;
+        for (int k = from; k < TP_COUNT; ++k)
+            if (s.done[k] > s.issue && (best < 0 || s.done[k] > s.done[best])) best = k;
+        return static_cast<int8_t>(best);
     }
 
     double latency_of(int pipe) const {
@@ -467,55 +580,6 @@ class Scheduler {
     std::vector<std::vector<L2Cache::Traffic>> traffic_;  // per block and record: what serves each copy's bytes
     double hbm_share_[2] = {0, 0}, l2_share_[2] = {0, 0};    // one core's bytes per second, MTE2 and MTE3
 };
-
-// Chrome trace-event JSON: one process per block, one thread per pipe, events named by API call and source line.
-inline void write_chrome_trace(const std::string& path, const KernelTiming& kt, const std::vector<std::string>& names,
-                               double clock_ghz, size_t max_events = 400000) {
-    std::ofstream out(path);
-    out << "{\"displayTimeUnit\": \"ns\", \"traceEvents\": [\n";
-    bool first = true;
-    auto sep = [&] { if (!first) out << ",\n"; first = false; };
-    size_t written = 0;
-    const double us_per_cycle = 1e-3 / clock_ghz;
-    for (size_t c = 0; c < kt.cores.size(); ++c) {
-        sep();
-        out << "{\"ph\": \"M\", \"name\": \"process_name\", \"pid\": " << c << ", \"args\": {\"name\": \"core " << c << "\"}}";
-        for (int p = 0; p < TP_COUNT; ++p) {
-            sep();
-            out << "{\"ph\": \"M\", \"name\": \"thread_name\", \"pid\": " << c << ", \"tid\": " << p
-                << ", \"args\": {\"name\": \"" << timed_pipe_name(p) << "\"}}";
-        }
-        for (const auto& e : kt.cores[c].events) {
-            if (written++ >= max_events) break;
-            std::string file = names[e.file];
-            size_t slash = file.find_last_of('/');
-            if (slash != std::string::npos) file = file.substr(slash + 1);
-            sep();
-            char buf[128];
-            std::snprintf(buf, sizeof(buf), "%.4f, \"dur\": %.4f", e.start * us_per_cycle, e.dur * us_per_cycle);
-            out << "{\"ph\": \"X\", \"pid\": " << c << ", \"tid\": " << int(e.pipe) << ", \"ts\": " << buf
-                << ", \"name\": \"" << names[e.op] << " @ " << file << ":" << e.line << "\", \"cat\": \""
-                << timed_pipe_name(e.pipe) << "\"}";
-        }
-    }
-    out << "\n]}\n";
-}
-
-// Per block and call site, one tab-separated line: block, pipe, calls, bytes, min and max bytes per call, repeats,
-// min and max repeats per call, busy cycles, API, line, file (last, as a path may hold any other character).
-inline void write_site_uses(const std::string& path, const KernelTiming& kt, const std::vector<std::string>& names) {
-    std::ofstream out(path);
-    char buf[64];
-    for (size_t c = 0; c < kt.cores.size(); ++c) {
-        for (const auto& [key, u] : kt.cores[c].sites) {
-            std::snprintf(buf, sizeof(buf), "%.3f", u.cycles);
-            out << c << '\t' << timed_pipe_name(std::get<3>(key)) << '\t' << u.calls << '\t' << u.bytes << '\t'
-                << u.min_bytes << '\t' << u.max_bytes << '\t' << u.repeats << '\t' << u.min_repeats << '\t'
-                << u.max_repeats << '\t' << buf << '\t' << names[std::get<0>(key)] << '\t' << std::get<2>(key)
-                << '\t' << names[std::get<1>(key)] << '\n';
-        }
-    }
-}
 
 inline std::string timing_json(const KernelTiming& kt, double clock_ghz) {
     char buf[1024];
