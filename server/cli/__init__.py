@@ -114,7 +114,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--device", default="emulator", help=f"device to run on: {', '.join(DEVICES)}")
     p.add_argument("--chip", default=None, help=f"chip name ({', '.join(builtin_chips())}) or a JSON file")
     p.add_argument("--timeout", type=float, default=60.0, help="seconds before the run is killed")
-    p.add_argument("--trace", metavar="OUT.json", help="write a Chrome trace-event pipeline trace (Perfetto)")
+    p.add_argument(
+        "--trace",
+        metavar="OUT.json",
+        help="write the pipeline trace as Chrome trace events (open it in Perfetto): each pipe's instructions with "
+        "their API, file, line, bytes and repeats, and its idle gaps (category wait) with what held them",
+    )
     p.add_argument("--format", choices=("text", "json"), default="text")
     p.set_defaults(func=cmd_run)
 
