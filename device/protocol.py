@@ -37,7 +37,7 @@ MEMORY_WARNING_KINDS = frozenset({"ub_out_of_bounds", "gm_out_of_bounds", "ub_ov
 # Failures that say more about the machine at that moment than about the configuration (a timeout under load, a run
 # or a compiler killed from outside: the OOM killer, a user's kill -9): never kept in the results cache, so the next
 # tune measures again instead of inheriting them.
-TRANSIENT_ERROR_KINDS = frozenset({"timeout", "killed", "build_killed"})
+TRANSIENT_ERROR_KINDS = frozenset({"timeout", "killed", "build_killed", "build_timeout"})
 
 
 class RunWarning(RunError):

@@ -77,7 +77,7 @@ def build_atb(builder, op, texts: dict[str, str], type_macros: dict[str, str], s
     includes += [f"-I{r}" for r in roots]
     support = sorted(f"{p}\n{Path(p).stat().st_mtime_ns}" for _, p in seen.values())  # shared headers' versions
 
-    jobs = []
+    jobs: list[tuple] = []
     kernel_src = kernel_unit(model, mirror, root, entry, type_macros)
     overlay = ubuf_cast_overlay(builder.cache, {p: texts[p] for p in model.kernel_files if p in texts}, root)
     kernel_key = _hash(
@@ -96,6 +96,7 @@ def build_atb(builder, op, texts: dict[str, str], type_macros: dict[str, str], s
             kernel_src,
             KERNEL_FLAGS,
             [*builder._pch(), *([f"-I{overlay}"] if overlay else []), *includes],
+            model.kernel.file,
         )
     )
     host_headers = sorted(f"{p}\n{texts[p]}" for p in model.host_files if p not in host_cpp)
@@ -109,6 +110,7 @@ def build_atb(builder, op, texts: dict[str, str], type_macros: dict[str, str], s
                 src,
                 HOST_FLAGS,
                 host_flags,
+                p,
             )
         )
     for path in companion_sources(root, {p: texts[p] for p in model.host_files}):
@@ -127,6 +129,7 @@ def build_atb(builder, op, texts: dict[str, str], type_macros: dict[str, str], s
                 src,
                 HOST_FLAGS,
                 host_flags,
+                str(path),
             )
         )
     adapter = adapter_unit(model, texts, host_cpp, seen)

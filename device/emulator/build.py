@@ -7,6 +7,8 @@ Four kinds of object, each cached under the hash of exactly what it depends on:
 - a tiny generated shim that calls the kernel entry with the right number of GM pointers.
 Sources are mirrored into the cache with `#line` markers so compile errors name the user's file and line.
 Objects are written under a temporary name and renamed, so a killed build never leaves a corrupt cache entry.
+Every compile and link runs bounded like user code (tools.run_tool): one that never finishes is killed, with every
+process it started, at the builder's timeout (TILEWISE_BUILD_TIMEOUT), and fails the build with one line.
 """
 
 from __future__ import annotations
@@ -16,7 +18,6 @@ import json
 import os
 import re
 import shutil
-import subprocess
 import tempfile
 import threading
 import time
@@ -31,7 +32,7 @@ from analysis.source import SourceFile
 from device.emulator.foreign_arch import name_foreign_arch
 from device.emulator.includes import deps_fresh, mirror_location, mirror_plan, record_deps, repo_include_dirs
 from device.emulator.launch_header import header_name, launch_definition, launch_header, launchable
-from device.emulator.tools import killed_tool, write_atomic
+from device.emulator.tools import build_timeout, killed_tool, link_error, run_tool, tool_timeout, write_atomic
 from device.emulator.ubuf_arrays import rewrite_ubuf_arrays, rewrite_ubuf_casts
 from device.protocol import RunError
 
@@ -96,9 +97,10 @@ class Build:
 
 
 class Builder:
-    def __init__(self, cache_dir: Path | None = None, jobs: int = 2):
+    def __init__(self, cache_dir: Path | None = None, jobs: int = 2, timeout_s: float | None = None):
         self.cache = (cache_dir or default_cache_dir()) / "emulator"
         self.jobs = jobs
+        self.timeout_s = timeout_s or build_timeout()  # per compile or link (tools.run_tool)
 
     # ---- public ---------------------------------------------------------------------------------------------
     def build(
@@ -182,7 +184,7 @@ class Builder:
         includes = self._include_flags(root, mirror, repo_dirs)
         host_includes = self._include_flags(root, host_mirror, repo_dirs)
 
-        jobs = []
+        jobs: list[tuple] = []  # (kind, key, source, flags, includes[, the user file it compiles])
         # The entry's byte offset is the analysed source's, before any knob or launch rewrite.
         entry_source = op.sources[entry.file].text if entry.file in op.sources else texts.get(entry.file, "")
         kernel_src = self._kernel_unit(
@@ -196,14 +198,13 @@ class Builder:
             *KERNEL_FLAGS,
             *includes,
         )
-        jobs.append(("kernel", kernel_key, kernel_src, KERNEL_FLAGS, [*self._pch(), *includes]))
+        jobs.append(("kernel", kernel_key, kernel_src, KERNEL_FLAGS, [*self._pch(), *includes], model.kernel.file))
         host_headers = sorted(f"{p}\n{texts[p]}" for p in model.host_files if p not in host_cpp)
         for p in host_cpp:
             src = f'#include "{host_mirror / Path(p).relative_to(root)}"\n'
             key = _hash(headers_hash(), src, texts[p], *host_headers, *HOST_FLAGS, *host_includes)
-            jobs.append(
-                ("host", key, src, HOST_FLAGS, [f"-include{INCLUDE_DIR / 'tw_host' / 'knobs.h'}", *host_includes])
-            )
+            knobs_h = f"-include{INCLUDE_DIR / 'tw_host' / 'knobs.h'}"
+            jobs.append(("host", key, src, HOST_FLAGS, [knobs_h, *host_includes], p))
         shim = self._shim(model)
         jobs.append(("shim", _hash(shim), shim, HOST_FLAGS, []))
         runner_src = f'#include "{INCLUDE_DIR / "tw" / "runner_main.cpp"}"\n'
@@ -236,7 +237,7 @@ class Builder:
             includes.append(f"-I{launched[0]}")
         prelude = [f'#include "{INCLUDE_DIR / "tw" / "invocation.h"}"']
         prelude += [f"#define {k} {v}" for k, v in sorted(type_macros.items())]
-        jobs = []
+        jobs: list[tuple] = []
         for p in sorted({*model.host_files, *model.kernel_files}):
             if Path(p).suffix not in (".cpp", ".cc", ".cxx", ".asc"):
                 continue
@@ -250,6 +251,7 @@ class Builder:
                     src,
                     KERNEL_FLAGS,
                     includes,
+                    p,
                 )
             )
         if not jobs:
@@ -378,12 +380,10 @@ class Builder:
             d.mkdir(parents=True, exist_ok=True)
             stub = write_atomic(d / "kernel_operator.h", f'#pragma once\n#include "{INCLUDE_DIR}/kernel_operator.h"\n')
             tmp = d / f".{os.getpid()}-{threading.get_ident()}.gch.tmp"
-            proc = subprocess.run(
-                [CXX, *KERNEL_FLAGS, f"-I{INCLUDE_DIR}", "-x", "c++-header", str(stub), "-o", str(tmp)],
-                capture_output=True,
-                text=True,
+            proc = run_tool(
+                [CXX, *KERNEL_FLAGS, f"-I{INCLUDE_DIR}", "-x", "c++-header", str(stub), "-o", str(tmp)], self.timeout_s
             )
-            if proc.returncode != 0:
+            if proc is None or proc.returncode != 0:
                 tmp.unlink(missing_ok=True)
                 return []  # the plain headers still work, only slower
             os.replace(tmp, gch)
@@ -394,21 +394,25 @@ class Builder:
         d.mkdir(parents=True, exist_ok=True)
         return d
 
-    def _compile(self, kind: str, key: str, source: str, flags: list[str], includes: list[str]) -> Path:
+    def _compile(
+        self, kind: str, key: str, source: str, flags: list[str], includes: list[str], origin: str | None = None
+    ) -> Path:
+        """The object of one job, compiled unless cached; `origin` is the user's file it compiles (a timeout names
+        it; else the generated unit)."""
         obj = self._obj(kind, key)
         if obj.exists() and deps_fresh(obj.with_suffix(".deps")):
             return obj
         tmp = obj.with_suffix(f".{os.getpid()}-{threading.get_ident()}.tmp.o")  # unique per concurrent build
         src = write_atomic(self._dir("obj") / f"{kind}-{key}.cpp", source)  # another process may be compiling it
         dep = tmp.with_suffix(".d")
-        proc = subprocess.run(
-            [CXX, *flags, *includes, "-MMD", "-MF", str(dep), "-c", str(src), "-o", str(tmp)],
-            capture_output=True,
-            text=True,
+        proc = run_tool(
+            [CXX, *flags, *includes, "-MMD", "-MF", str(dep), "-c", str(src), "-o", str(tmp)], self.timeout_s
         )
-        if proc.returncode != 0:
+        if proc is None or proc.returncode != 0:  # whatever it wrote is under the temporary names: gone
             tmp.unlink(missing_ok=True)
             dep.unlink(missing_ok=True)
+            if proc is None:
+                raise BuildError(tool_timeout(kind, self.timeout_s, origin or str(src)))
             e = killed_tool(proc.returncode, kind) or name_foreign_arch(compile_error(proc.stderr, kind), proc.stderr)
             raise BuildError(e, proc.stderr)
         record_deps(dep, obj.with_suffix(".deps"), (INCLUDE_DIR, self.cache.resolve()))
@@ -422,9 +426,11 @@ class Builder:
     def _link(self, objects: list[Path], exe: Path) -> None:
         exe.parent.mkdir(parents=True, exist_ok=True)
         tmp = exe.with_name(f".{exe.name}.{os.getpid()}-{threading.get_ident()}.tmp")
-        proc = subprocess.run([CXX, "-pthread", *map(str, objects), "-o", str(tmp)], capture_output=True, text=True)
-        if proc.returncode != 0:
+        proc = run_tool([CXX, "-pthread", *map(str, objects), "-o", str(tmp)], self.timeout_s)
+        if proc is None or proc.returncode != 0:
             tmp.unlink(missing_ok=True)
+            if proc is None:
+                raise BuildError(tool_timeout("link", self.timeout_s, str(exe)))
             raise BuildError(killed_tool(proc.returncode, "link") or link_error(proc.stderr), proc.stderr)
         os.replace(tmp, exe)
 
@@ -561,19 +567,6 @@ def blank_cce_attributes(text: str) -> str:
     if "aicore" not in text:
         return text
     return _CCE_ATTRIBUTE_RE.sub(lambda m: " " * len(m.group(0)), text)
-
-
-def link_error(stderr: str) -> RunError:
-    m = re.search(r"undefined reference to [`'](?P<sym>[^'`]+)'", stderr)
-    if m:
-        return RunError(
-            kind="link_error",
-            message=(
-                f"undefined reference to '{m.group('sym')}': the operator uses something the emulator does not provide "
-                "yet, or a function it declares is never defined"
-            ),
-        )
-    return RunError(kind="link_error", message=stderr.strip()[-400:])
 
 
 def rewrite_launches(sf, text: str) -> str:

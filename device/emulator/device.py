@@ -1,5 +1,6 @@
 """The emulator as a Device (device/protocol.py): build, run one case in a bounded subprocess (process.py), read
-what it wrote back into a Measurement (results.py) and check the outputs against the golden."""
+what it wrote back into a Measurement (results.py) and check the outputs against the golden (device/golden_check.py,
+shared with the NPU device)."""
 
 from __future__ import annotations
 
@@ -23,7 +24,7 @@ from analysis.operator import Operator
 from analysis.rewrite import apply_edits, changed_knobs, knob_edit
 from device.emulator.build import Build, Builder, BuildError
 from device.emulator.caller import infer_shape_notes, read_back_names, writes_into_inputs
-from device.emulator.dtypes import BY_GE, DTYPES, as_float
+from device.emulator.dtypes import BY_GE, DTYPES
 from device.emulator.inputs import make_inputs, write_case_files
 from device.emulator.process import crash_error, file_limit, run_bounded
 from device.emulator.results import (
@@ -37,8 +38,8 @@ from device.emulator.results import (
 )
 from device.emulator.target import choose_chip
 from device.emulator.timing import spec_lines as timing_spec_lines
-from device.golden import GoldenError, check_outputs, golden_arguments
-from device.golden_process import run_golden_bounded
+from device.golden import GoldenError
+from device.golden_check import case_golden, check_case
 from device.protocol import InitBufferUse, Measurement, RunError, Screening
 
 DEFAULT_TIMEOUT_S = 60.0
@@ -128,7 +129,7 @@ class EmulatorDevice:
             if chip_note is not None:  # first: a failure below may be the wrong chip's doing
                 m.warnings.insert(0, chip_note)
             if m.ok:
-                self._check(op, case, arrays, out_dtypes, workdir, m, expected, rtol, atol, keep_outputs)
+                check_case(op, case, workdir, m, expected, rtol, atol, keep_outputs)
             elif isinstance(expected, GoldenError):
                 # The golden failed first, and without its answer an output may have had no shape or list length to
                 # run with: the golden's error is the one to fix.
@@ -171,24 +172,9 @@ class EmulatorDevice:
     def _golden(
         self, op: Operator, case: Case, arrays: dict[str, np.ndarray], golden: str | None
     ) -> list[np.ndarray] | GoldenError | None:
-        """The golden's outputs, the error it raised, or None when there is no golden."""
-        spec = golden or (op.manifest.golden.function if op.manifest and op.manifest.golden else None)
-        if spec is None:
-            return None
-        base = Path(op.manifest.path).parent if op.manifest and op.manifest.path else Path(op.model.root)
-        try:
-            ins = {
-                n: as_float(arrays[n], case.inputs[n].dtype).astype(np.float32)
-                if case.inputs[n].dtype == "bfloat16"
-                else arrays[n]
-                for n in case.inputs
-            }
-            args = golden_arguments(op.model.inputs, ins)  # run in a bounded child, without network (golden_process)
-            return run_golden_bounded(
-                spec, base, args, case.attrs, op.model.outputs, timeout_s=self.timeout_s, memory_bytes=self.memory_bytes
-            )
-        except GoldenError as exc:
-            return exc
+        """The golden's outputs, the error it gave, or None when there is no golden: computed in a bounded child,
+        without network, within this device's limits (device/golden_check.py)."""
+        return case_golden(op, case, arrays, golden, timeout_s=self.timeout_s, memory_bytes=self.memory_bytes)
 
     def _execute(
         self,
@@ -376,65 +362,6 @@ class EmulatorDevice:
             m.outputs.append(output_stub(name, [int(raw.size)], dtype))
         m.ok = True
         return None
-
-    def _check(
-        self,
-        op: Operator,
-        case: Case,
-        arrays: dict[str, np.ndarray],
-        out_dtypes: list[str],
-        workdir: Path,
-        m: Measurement,
-        expected: list[np.ndarray] | GoldenError | None,
-        rtol: float | None,
-        atol: float | None,
-        keep_outputs: bool = False,
-    ) -> None:
-        produced = []
-        for i, out in enumerate(m.outputs):
-            dtype = DTYPES[out.dtype]
-            raw = np.fromfile(workdir / f"out_{i}.bin", dtype=dtype.numpy)
-            size = int(np.prod(out.shape)) if out.shape else 1
-            if raw.size != size:
-                m.error = RunError(
-                    kind="bad_output", message=f"output {out.name} has {raw.size} elements, expected {size}"
-                )
-                m.ok = False
-                return
-            produced.append(raw.reshape(out.shape))
-        if op.model.layout == "invocation":
-            produced = [p.reshape(-1) for p in produced]
-        if keep_outputs:
-            m.keep_outputs([as_float(p, o.dtype) for p, o in zip(produced, m.outputs, strict=True)])
-        if expected is None:
-            return
-        tol_r = rtol if rtol is not None else (op.manifest.golden.rtol if op.manifest and op.manifest.golden else 1e-3)
-        tol_a = atol if atol is not None else (op.manifest.golden.atol if op.manifest and op.manifest.golden else 1e-3)
-        if isinstance(expected, GoldenError):
-            m.error = expected.error
-            m.correct = False
-            return
-        try:
-            # an explicit rtol/atol (the CLI's) rules; else an output's own tolerance in the case, else the golden's
-            per_output = (
-                {}
-                if rtol is not None or atol is not None
-                else {
-                    name: (spec.rtol if spec.rtol is not None else tol_r, spec.atol if spec.atol is not None else tol_a)
-                    for name, spec in case.outputs.items()
-                    if spec.rtol is not None or spec.atol is not None
-                }
-            )
-            checks = check_outputs(m.outputs, produced, expected, tol_r, tol_a, per_output)
-        except GoldenError as exc:
-            m.error = exc.error
-            m.correct = False
-            return
-        m.outputs = checks
-        m.correct = all(c.ok for c in checks)
-        # golden.check_outputs sets both errors or neither (none for an output with no finite value)
-        m.max_abs_err = max((c.max_abs_err for c in checks if c.max_abs_err is not None), default=None)
-        m.max_rel_err = max((c.max_rel_err for c in checks if c.max_rel_err is not None), default=None)
 
     def _bounded(
         self, argv: list[str], workdir: Path, env: dict[str, str] | None, file_bytes: int

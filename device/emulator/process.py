@@ -77,16 +77,19 @@ def network_note() -> str:
 def run_bounded(
     argv: list[str],
     *,
-    cwd: Path,
+    cwd: Path | None,
     env: dict[str, str] | None,
     timeout_s: float,
     memory_bytes: int,
     file_bytes: int = FILE_BYTES,
     no_network: bool = False,
+    head_bytes: int = 0,
 ) -> subprocess.CompletedProcess[str] | None:
     """Run `argv` to completion and return the tail of what it printed and its exit status, or None when it did not
     finish within `timeout_s` (then it and every process of its group have been killed). With `no_network`, inside
-    a new network namespace where this machine can make one (network_isolation)."""
+    a new network namespace where this machine can make one (network_isolation). With `head_bytes`, the first
+    `head_bytes` of each stream are kept too (a compiler's first error is the one to show), joined to the tail by
+    a line saying how much between them was dropped."""
     prefix = (network_isolation() or []) if no_network else []
     proc = subprocess.Popen(
         [*prefix, *argv],  # unshare execs the program: its pid, hence its group, stays the one we started
@@ -98,7 +101,7 @@ def run_bounded(
         start_new_session=True,  # setsid() in the child: its pid is the group id that kill_group signals
         preexec_fn=partial(_limits, memory_bytes, file_bytes),
     )
-    tails = {proc.stdout: bytearray(), proc.stderr: bytearray()}
+    tails = {proc.stdout: _Capture(head_bytes), proc.stderr: _Capture(head_bytes)}
     deadline = time.monotonic() + timeout_s
     try:
         if not _read_tails(proc, tails, deadline):
@@ -113,13 +116,37 @@ def run_bounded(
         kill_group(proc, tails)
         raise
     _close(proc)
-    out, err = (bytes(t).decode("utf-8", errors="replace") for t in tails.values())
+    out, err = (t.text() for t in tails.values())
     return subprocess.CompletedProcess(argv, proc.returncode, out, err)
 
 
+class _Capture:
+    """What is kept of one output stream: its first `head_bytes` (none unless asked) and its last
+    OUTPUT_TAIL_BYTES; whatever lies between is read and dropped, so a program that prints without end costs us
+    a bounded amount of memory."""
+
+    def __init__(self, head_bytes: int = 0):
+        self.head_bytes = head_bytes
+        self.head, self.tail, self.dropped = bytearray(), bytearray(), 0
+
+    def add(self, chunk: bytes) -> None:
+        room = self.head_bytes - len(self.head)
+        if room > 0:
+            self.head += chunk[:room]
+            chunk = chunk[room:]
+        self.tail += chunk
+        if len(self.tail) > OUTPUT_TAIL_BYTES:
+            self.dropped += len(self.tail) - OUTPUT_TAIL_BYTES
+            del self.tail[: len(self.tail) - OUTPUT_TAIL_BYTES]
+
+    def text(self) -> str:
+        gap = f"\n[... {self.dropped} bytes of output not kept ...]\n".encode() if self.head and self.dropped else b""
+        return (bytes(self.head) + gap + bytes(self.tail)).decode("utf-8", errors="replace")
+
+
 def _read_tails(proc: subprocess.Popen, tails: dict, deadline: float) -> bool:
-    """Read `proc`'s stdout and stderr until both close, keeping the last OUTPUT_TAIL_BYTES of each; False when
-    `deadline` (a time.monotonic) came first."""
+    """Read `proc`'s stdout and stderr until both close, into their _Capture; False when `deadline` (a
+    time.monotonic) came first."""
     with selectors.DefaultSelector() as sel:
         for pipe in tails:
             sel.register(pipe, selectors.EVENT_READ)
@@ -132,10 +159,7 @@ def _read_tails(proc: subprocess.Popen, tails: dict, deadline: float) -> bool:
                 if not chunk:
                     sel.unregister(key.fileobj)
                     continue
-                tail = tails[key.fileobj]
-                tail += chunk
-                if len(tail) > OUTPUT_TAIL_BYTES:
-                    del tail[: len(tail) - OUTPUT_TAIL_BYTES]
+                tails[key.fileobj].add(chunk)
     return True
 
 
@@ -146,7 +170,7 @@ def kill_group(proc: subprocess.Popen, tails: dict | None = None) -> None:
         os.killpg(proc.pid, signal.SIGKILL)
     pipes = [p for p in (proc.stdout, proc.stderr) if p is not None]
     with contextlib.suppress(OSError, ValueError):
-        _read_tails(proc, tails if tails is not None else {p: bytearray() for p in pipes}, time.monotonic() + DRAIN_S)
+        _read_tails(proc, tails if tails is not None else {p: _Capture() for p in pipes}, time.monotonic() + DRAIN_S)
     _close(proc)
     try:
         proc.wait(timeout=DRAIN_S)

@@ -1,12 +1,12 @@
 """`NpuDevice`: an Ascend NPU on this machine as a `Device`, answering with the same `Measurement` the emulator does.
 
 One run: build (device/npu/build.py, cached by content), draw the case's inputs exactly as the emulator does (same
-seed, same arrays), run the numpy golden, write the inputs as `.bin` files, launch under `msprof op` (warm-up and
-launch count settable) on card `device_id`, read the outputs back and check them against the golden with the
-emulator's check, and read the profile (device/npu/msprof.py) into `time_us`, `pipes`, `bottleneck` and
-`block_dim`. Every consumer (tune, suggest, optimize, the editor) works unchanged. The results cache keys a
-measurement by the device's name and chip; the chip is the SoC's (`npu-smi`), so results from two kinds of card
-never mix.
+seed, same arrays), run the numpy golden in a bounded child process, write the inputs as `.bin` files, launch under
+`msprof op` (warm-up and launch count settable) on card `device_id`, read the outputs back and check them against
+the golden (the golden and the check are the emulator's own functions, device/golden_check.py), and read the
+profile (device/npu/msprof.py) into `time_us`, `pipes`, `bottleneck` and `block_dim`. Every consumer (tune,
+suggest, optimize, the editor) works unchanged. The results cache keys a measurement by the device's name and chip;
+the chip is the SoC's (`npu-smi`), so results from two kinds of card never mix.
 
 Ray (and users) pick cards with `ASCEND_RT_VISIBLE_DEVICES`, which msprof op is documented not to support: it is
 removed from every child's environment and the card is named by its id instead (device/npu/cann.py).
@@ -26,10 +26,10 @@ from analysis.chip import Chip, builtin_chips, load_chip
 from analysis.manifest import Case
 from analysis.operator import Operator
 from device.emulator.device import bind_dtypes, output_names, split_knobs
-from device.emulator.dtypes import DTYPES, as_float
 from device.emulator.inputs import make_inputs
 from device.emulator.process import run_bounded
-from device.golden import GoldenError, check_outputs, golden_arguments, run_golden
+from device.golden import GoldenError
+from device.golden_check import case_golden, check_case
 from device.npu.build import NpuBuild, NpuBuildError, build_operator
 from device.npu.cann import Cann, chip_of_soc, find_cann, soc_name
 from device.npu.harness import HarnessError, harness_source, snake, spec_text
@@ -98,7 +98,8 @@ class NpuDevice:
             m.error = exc.error
             return m
         m.compile_s, m.cached_build = time.perf_counter() - start, build.cached
-        expected = _golden(op, case, arrays, golden)
+        # user code, as the kernel is: in a bounded child, as on the emulator (device/golden_check.py)
+        expected = case_golden(op, case, arrays, golden, timeout_s=self.timeout_s, memory_bytes=RUN_MEMORY)
         if isinstance(expected, GoldenError):
             m.error, m.correct = expected.error, False
             return m
@@ -106,7 +107,7 @@ class NpuDevice:
         try:
             self._launch(op, case, build, arrays, out_dtypes, expected, workdir, m)
             if m.ok:
-                _check(op, case, workdir, m, expected, rtol, atol, keep_outputs)
+                check_case(op, case, workdir, m, expected, rtol, atol, keep_outputs)
         except (HarnessError, ProfileError) as exc:
             m.ok, m.error = False, RunError(kind="npu", message=str(exc))
         finally:
@@ -189,8 +190,9 @@ class NpuDevice:
             f"-L{home / 'lib64'}", f"-L{api / 'lib'}", f"-Wl,-rpath,{api / 'lib'}",
             "-lcust_opapi", "-lnnopbase", "-lascendcl",
         ]  # fmt: skip
+        # a compile: bounded by the build's time limit, not by one launch's
         proc = run_bounded(
-            argv, cwd=build.scratch, env=self.cann.env, timeout_s=self.timeout_s, memory_bytes=RUN_MEMORY
+            argv, cwd=build.scratch, env=self.cann.env, timeout_s=self.build_timeout_s, memory_bytes=RUN_MEMORY
         )
         if proc is None or proc.returncode != 0:
             errors = [] if proc is None else [x for x in proc.stderr.splitlines() if "error" in x]
@@ -213,50 +215,3 @@ def _chip_for(soc: str, chip: Chip | str | None) -> Chip:
         name = chip_of_soc(soc)
         base = load_chip(name if name in builtin_chips() else None)
     return base.model_copy(update={"name": chip_of_soc(soc)})
-
-
-def _golden(op: Operator, case: Case, arrays: dict[str, np.ndarray], golden: str | None):
-    spec = golden or (op.manifest.golden.function if op.manifest and op.manifest.golden else None)
-    if spec is None:
-        return None
-    base = Path(op.manifest.path).parent if op.manifest and op.manifest.path else Path(op.model.root)
-    ins = {
-        n: as_float(arrays[n], case.inputs[n].dtype).astype(np.float32)
-        if case.inputs[n].dtype == "bfloat16"
-        else arrays[n]
-        for n in case.inputs
-    }
-    try:
-        return run_golden(spec, base, golden_arguments(op.model.inputs, ins), case.attrs, op.model.outputs)
-    except GoldenError as exc:
-        return exc
-
-
-def _check(op, case, workdir: Path, m: Measurement, expected, rtol, atol, keep_outputs: bool) -> None:
-    produced = []
-    for i, out in enumerate(m.outputs):
-        raw = np.fromfile(workdir / f"out_{i}.bin", dtype=DTYPES[out.dtype].numpy)
-        size = int(np.prod(out.shape)) if out.shape else 1
-        if raw.size != size:
-            m.ok, m.error = (
-                False,
-                RunError(kind="bad_output", message=f"output {out.name} has {raw.size} elements, expected {size}"),
-            )
-            return
-        produced.append(raw.reshape(out.shape))
-    if keep_outputs:
-        m.keep_outputs([as_float(p, o.dtype) for p, o in zip(produced, m.outputs, strict=True)])
-    if expected is None:
-        return
-    g = op.manifest.golden if op.manifest else None
-    checks = check_outputs(
-        m.outputs,
-        produced,
-        expected,
-        rtol if rtol is not None else (g.rtol if g else 1e-3),
-        atol if atol is not None else (g.atol if g else 1e-3),
-        {},
-    )
-    m.outputs, m.correct = checks, all(c.ok for c in checks)
-    m.max_abs_err = max((c.max_abs_err for c in checks if c.max_abs_err is not None), default=None)
-    m.max_rel_err = max((c.max_rel_err for c in checks if c.max_rel_err is not None), default=None)

@@ -109,6 +109,18 @@ def test_only_the_tail_of_what_a_program_prints_is_kept_and_its_files_are_limite
     assert proc.stderr.strip() == f"(1024, 1024) ({123 * 1024**2}, {123 * 1024**2})"
 
 
+def test_a_compilers_first_error_is_kept_with_the_tail_of_a_flood_of_output(tmp_path):
+    # a compiler's output is read for its first error (tools.run_tool keeps the head too): the middle is dropped
+    code = "import sys\nsys.stderr.write('first: error\\n' + 'y' * 3 * 1024**2 + 'END\\n')\n"
+    proc = run_bounded(
+        [sys.executable, "-c", code], cwd=tmp_path, env=None, timeout_s=60, memory_bytes=4 * GIB, head_bytes=1024
+    )
+    assert proc is not None and proc.returncode == 0
+    assert proc.stderr.startswith("first: error\n") and proc.stderr.endswith("yEND\n")
+    assert f"[... {3 * 1024**2 + 17 - 1024 - OUTPUT_TAIL_BYTES} bytes of output not kept ...]" in proc.stderr
+    assert len(proc.stderr) < 1024 + OUTPUT_TAIL_BYTES + 100
+
+
 def test_a_worker_killed_from_outside_is_the_machines_failure_not_a_crash(tmp_path):
     proc = run_bounded(["sh", "-c", "kill -9 $$"], cwd=tmp_path, env=None, timeout_s=60, memory_bytes=4 * GIB)
     assert proc is not None

@@ -1,5 +1,7 @@
 """A run that times out is killed with everything it started: the program runs as the leader of its own process
-group (device/emulator/process.py) and the timeout kills the group, so a child it forked does not outlive it.
+group (device/emulator/process.py) and the timeout kills the group, so a child it forked does not outlive it. The
+emulator's compiler runs the same way (device/emulator/tools.py run_tool): a compile that never ends is killed with
+its children at the build's timeout, says so in one line naming the file, and leaves nothing that passes for a build.
 
 Each test starts a program that forks a child which writes its pid and sleeps far past the timeout, then checks
 that the child is gone. "Gone" is polled with a generous bound (a killed orphan is reaped by init whenever init
@@ -13,7 +15,9 @@ from pathlib import Path
 
 from analysis.operator import load_operator
 from device.emulator import EmulatorDevice
+from device.emulator import build as emulator_build
 from device.emulator.process import run_bounded
+from device.emulator.tools import BUILD_TIMEOUT_S, build_timeout
 
 # A parent that forks a child; both sleep a minute. The child's pid goes to the file named by argv[1].
 FORKER = """\
@@ -135,3 +139,63 @@ def test_the_device_timeout_kills_what_a_host_program_forked(tmp_path, emu_cache
     assert m.error is not None and m.error.kind == "timeout", m.error
     child = wait_for(pid_file)
     assert gone_within(child), f"the forked child {child} outlived the device's timeout"
+
+
+# g++, except that an object compile writes half an object where it was told to, forks a child that writes its pid
+# and sleeps, and sleeps itself: a compiler that never finishes (a template recursion without end), and its cc1plus.
+HANGING_CXX = """\
+#!/bin/sh
+case " $* " in
+*" -c "*)
+    out=""; prev=""
+    for a in "$@"; do [ "$prev" = "-o" ] && out="$a"; prev="$a"; done
+    printf 'half an object' > "$out"
+    sleep 600 &
+    echo $! > "PID_FILE"
+    sleep 600
+    ;;
+esac
+exec g++ "$@"
+"""
+
+
+def test_a_compiler_that_never_finishes_is_killed_with_its_children_and_leaves_no_build(
+    tmp_path, emu_cache, needs_gxx, monkeypatch
+):
+    root = tmp_path / "noop"
+    root.mkdir()
+    # a source no other test builds: its object cannot be in the shared cache already
+    (root / "noop.cpp").write_text(INVOCATION.replace("PID_FILE", str(tmp_path / "unused")) + f"// {tmp_path}\n")
+    (root / "tilewise.toml").write_text(MANIFEST)
+    op = load_operator(root)
+    pid_file = tmp_path / "compiler-child.pid"
+    wrapper = tmp_path / "g++-hangs"
+    wrapper.write_text(HANGING_CXX.replace("PID_FILE", str(pid_file)))
+    wrapper.chmod(0o755)
+    monkeypatch.setattr(emulator_build, "CXX", str(wrapper))
+    device = EmulatorDevice(cache_dir=emu_cache, timeout_s=60)
+    device.builder.timeout_s = 2.0
+
+    start = time.monotonic()
+    m = device.run(op, op.manifest.cases[0])
+    assert time.monotonic() - start < 30, "waited for the compiler instead of killing it"
+    assert m.error is not None and m.error.kind == "build_timeout", m.error
+    # one line, naming the user's file and what to do
+    assert m.error.file == str(root / "noop.cpp") and "\n" not in m.error.message
+    assert "did not finish within 2 s" in m.error.message and "TILEWISE_BUILD_TIMEOUT" in m.error.message
+    assert gone_within(wait_for(pid_file)), "the compiler's child outlived the build's timeout"
+    # the half object went to a temporary name, removed with the failed build: nothing in the cache holds it
+    half = [p for p in (emu_cache / "emulator").rglob("*") if p.is_file() and p.read_bytes() == b"half an object"]
+    assert half == []
+
+    # the real compiler builds it afresh: nothing of the killed build passes for a finished one
+    monkeypatch.setattr(emulator_build, "CXX", "g++")
+    device.builder.timeout_s = 600.0
+    again = EmulatorDevice(cache_dir=emu_cache, timeout_s=3).run(op, op.manifest.cases[0])
+    assert not again.cached_build and again.error is not None and again.error.kind == "timeout", again.error
+
+
+def test_the_build_timeout_comes_from_the_environment_when_it_is_a_positive_number(monkeypatch):
+    for text, want in [("", BUILD_TIMEOUT_S), ("45", 45.0), ("0", BUILD_TIMEOUT_S), ("soon", BUILD_TIMEOUT_S)]:
+        monkeypatch.setenv("TILEWISE_BUILD_TIMEOUT", text)
+        assert build_timeout() == want, text

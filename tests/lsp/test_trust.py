@@ -1,7 +1,8 @@
 """An untrusted workspace (`initializationOptions: {"trusted": false}`, server/lsp/features/trust.py): lint keeps
 working from the sources as text, while every request that builds or runs the operator answers an error that names
 the untrusted workspace, and the background case facts never run. Nothing executes: the golden (a Python file of
-the workspace) is never imported and the server's cache holds no build."""
+the workspace) is never imported and the server's cache holds no build. Nor is anything offered that the server would
+refuse: no Run/Tune/Verify/Optimize code lens and no "Verify on the emulator" action; the fixes that edit text stay."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ import pytest
 import pytest_lsp
 from lsp_helpers import EXAMPLES, SERVER_ENV, WORK, _workspace, open_doc, wait_until
 from lsprotocol import types
+from opgen import HOST, KERNEL, SCALE_GOLDEN, scale_manifest, write_operator
 from pygls.exceptions import JsonRpcException
 from pytest_lsp import ClientServerConfig, LanguageClient
 
@@ -52,6 +54,28 @@ async def untrusted(lsp_client: LanguageClient):
     )
     yield
     await lsp_client.shutdown_session()
+
+
+async def _actions(client: LanguageClient, uri: str, d: types.Diagnostic) -> list:
+    return await client.text_document_code_action_async(
+        types.CodeActionParams(
+            text_document=types.TextDocumentIdentifier(uri=uri),
+            range=d.range,
+            context=types.CodeActionContext(diagnostics=[d]),
+        )
+    )
+
+
+def _edits_only(actions: list) -> bool:
+    """Every action edits text and none runs a command (lsprotocol reads a code action with a `command` member as a
+    bare Command: either way, a command is what must not be there)."""
+    return all(
+        isinstance(a, types.CodeAction)
+        and a.command is None
+        and a.edit is not None
+        and not a.title.startswith("Verify on the emulator")
+        for a in actions
+    )
 
 
 async def _refused(client: LanguageClient, method: str, params: dict) -> str:
@@ -96,11 +120,15 @@ async def test_an_untrusted_workspace_lints_but_never_builds_or_runs(untrusted: 
     # a save asks for the case facts; give the job time to start, were it allowed to
     client.text_document_did_save(types.DidSaveTextDocumentParams(text_document=types.TextDocumentIdentifier(uri=uri)))
     await asyncio.sleep(FACTS_DELAY_S + 2.0)
-    # the server is alive, and still answers from the sources
+    # the server is alive, and still answers from the sources: the lint's fixes that only edit text, nothing that
+    # would build or run (no Run/Tune/Verify/Optimize lens, no "Verify on the emulator" action)
     lenses = await client.text_document_code_lens_async(
         types.CodeLensParams(text_document=types.TextDocumentIdentifier(uri=uri))
     )
-    assert lenses and lenses[0].command.title == "Run on emulator"
+    assert not lenses
+    pipe_all = next(d for d in diags if d.code == "pipe-all-in-loop")
+    actions = await _actions(client, uri, pipe_all)
+    assert actions and _edits_only(actions), [a.title for a in actions]
     assert not (root / "golden-imported").exists()
     assert not (CACHE / "emulator").exists(), sorted(p.name for p in (CACHE / "emulator").iterdir())
     assert not (CACHE / "results.sqlite").exists()
@@ -114,3 +142,26 @@ def test_trust_is_what_the_client_says_and_true_when_it_says_nothing():
     assert trusted_from({"trusted": False}) is False
     assert trusted_from({"trusted": "false"}) is False  # anything but true is not trust
     assert trusted_from({"trusted": None}) is False
+
+
+@pytest.mark.asyncio
+async def test_an_untrusted_workspace_offers_no_verify_action_for_a_fix_only_a_run_can_prove(
+    untrusted: LanguageClient, tmp_path: Path
+):
+    client = untrusted
+    # single-buffered, the tile sized at run time: a trusted workspace offers "Verify on the emulator" here
+    # (tests/lsp/test_verify_and_facts.py)
+    host = HOST.replace("tiling.set_tileLength(TILE_LENGTH);", "tiling.set_tileLength(total / blockDim / 4);")
+    kernel = KERNEL.replace("constexpr int32_t BUFFER_NUM = 2;", "constexpr int32_t BUFFER_NUM = 1;")
+    write_operator(tmp_path / "op", kernel=kernel, host=host, manifest=scale_manifest(786432))
+    (tmp_path / "op" / "golden.py").write_text(SCALE_GOLDEN)
+    uri = open_doc(client, next((tmp_path / "op").glob("op_kernel/*.cpp")))
+    diags = await wait_until(client, uri, lambda ds: any(d.code == "single-buffer" for d in ds))
+    single = next(d for d in diags if d.code == "single-buffer")
+    assert single.severity == types.DiagnosticSeverity.Information  # not proven statically: only a run could
+    actions = await _actions(client, uri, single)
+    assert _edits_only(actions), [a.title for a in actions]
+    lenses = await client.text_document_code_lens_async(
+        types.CodeLensParams(text_document=types.TextDocumentIdentifier(uri=uri))
+    )
+    assert not lenses

@@ -4,6 +4,7 @@ to a profile the device cannot read, and a run whose outputs pass the golden wit
 from __future__ import annotations
 
 import os
+import time
 from pathlib import Path
 
 import pytest
@@ -110,7 +111,7 @@ def test_a_hang_is_killed_at_the_timeout(npu, monkeypatch):
     monkeypatch.setenv("FAKE_MSPROF_HANG", "1")
     device = NpuDevice(0, timeout_s=2, build_timeout_s=60)
     m = _run(device, root)
-    assert not m.ok and m.error.kind == "timeout" and "within 2 s" in m.error.message
+    assert not m.ok and m.error.kind == "timeout" and "within 2 s" in m.error.message, m.error
 
 
 def test_a_half_written_build_is_never_taken_for_a_good_one(npu, tmp_path):
@@ -172,3 +173,22 @@ def test_an_operator_without_build_sh_gets_an_msopgen_project_around_its_own_sou
     presets = json.loads((project / "CMakePresets.json").read_text())["configurePresets"][0]["cacheVariables"]
     assert presets["ASCEND_CANN_PACKAGE_PATH"]["value"] == os.environ["ASCEND_HOME_PATH"]
     assert presets["ASCEND_COMPUTE_UNIT"]["value"] == "ascend910b"
+
+
+# Goldens that would take the caller down if they ran in its process: one ends it, one never returns.
+EXITING_GOLDEN = "import os\n\n\ndef add_custom(x, y):\n    os._exit(3)\n"
+ENDLESS_GOLDEN = "import time\n\n\ndef add_custom(x, y):\n    while True:\n        time.sleep(1)\n"
+
+
+def test_the_golden_runs_in_a_bounded_child_not_in_the_caller(npu):
+    device, root = npu
+    (root / "golden.py").write_text(EXITING_GOLDEN)
+    m = _run(device, root)  # were the golden run in this process, pytest itself would exit here
+    assert not m.ok and m.correct is False and m.error.kind == "golden_error", m.error
+    assert m.error.file == str(root / "golden.py") and "the golden's process failed" in m.error.message
+
+    (root / "golden.py").write_text(ENDLESS_GOLDEN)
+    start = time.monotonic()
+    m = _run(NpuDevice(0, timeout_s=2, build_timeout_s=60), root)
+    assert time.monotonic() - start < 30, "waited for the golden instead of killing it"
+    assert m.error.kind == "golden_error" and "did not finish within 2 s" in m.error.message, m.error

@@ -13,10 +13,12 @@ import { LLM_KEY_SECRET, serverEnv } from './optimize';
 import {
     VERSION_ARGS, candidates, findPython, notFoundMessage, parseVersion, untrustedNote, userPythonPath, withheld,
 } from './python';
-import { initializationOptions } from './trust';
+import { Serial, initializationOptions } from './trust';
 
 let client: LanguageClient | undefined;
 let charts: ChartPanels | undefined;
+// every start and restart of the server, one at a time (trust.ts)
+const lifecycle = new Serial();
 
 export async function activate(context: vscode.ExtensionContext): Promise<void> {
     const output = vscode.window.createOutputChannel('tilewise', { log: true });
@@ -36,19 +38,17 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     context.subscriptions.push(vscode.workspace.onDidChangeConfiguration(async (e) => {
         if (e.affectsConfiguration('tilewise.pythonPath')) {
             output.appendLine('tilewise.pythonPath changed: restarting the server');
-            await stopClient();
-            await startClient(context, output);
+            await restartClient(context, output);
         }
     }));
     // Trusting the workspace lifts the restrictions: the server restarts, told it is trusted, and may now come from
     // the workspace's own .venv or tilewise.pythonPath (trust is granted once and never taken back in a session).
     context.subscriptions.push(vscode.workspace.onDidGrantWorkspaceTrust(async () => {
         output.appendLine('the workspace is trusted now: restarting the server');
-        await stopClient();
-        await startClient(context, output);
+        await restartClient(context, output); // after a start still under way, which it then stops
     }));
     // not awaited: finding Python and starting the server must not hold up the editor
-    void startClient(context, output);
+    void lifecycle.run(() => startClient(context, output));
 }
 
 /** Ask for the model's API key, keep it in VS Code's secret storage (an empty answer removes it), and restart the
@@ -71,14 +71,21 @@ async function setLlmApiKey(context: vscode.ExtensionContext, output: vscode.Log
         await context.secrets.delete(LLM_KEY_SECRET);
     }
     output.appendLine(`LLM API key ${trimmed ? 'stored' : 'removed'}: restarting the server`);
-    await stopClient();
-    await startClient(context, output);
+    await restartClient(context, output);
     void vscode.window.showInformationMessage(
         trimmed ? 'tilewise: LLM API key stored; the server restarted with it.' : 'tilewise: LLM API key removed.');
 }
 
 export async function deactivate(): Promise<void> {
-    await stopClient();
+    await lifecycle.run(stopClient);
+}
+
+/** Stop the server and start it again (reading trust and the settings anew), after any start under way. */
+function restartClient(context: vscode.ExtensionContext, output: vscode.LogOutputChannel): Promise<void> {
+    return lifecycle.run(async () => {
+        await stopClient();
+        await startClient(context, output);
+    });
 }
 
 async function relabel(doc: vscode.TextDocument): Promise<void> {
@@ -140,10 +147,12 @@ async function startClient(context: vscode.ExtensionContext, output: vscode.LogO
     if (!found) {
         const message = notFoundMessage(tried, configured.trim() !== '', untrusted);
         output.appendLine(message);
-        const choice = await vscode.window.showErrorMessage(message, 'Open Settings');
-        if (choice === 'Open Settings') {
-            await vscode.commands.executeCommand('workbench.action.openSettings', 'tilewise.pythonPath');
-        }
+        // not awaited: the message stays until dismissed, and a restart (lifecycle) must not wait for that
+        void vscode.window.showErrorMessage(message, 'Open Settings').then((choice) => {
+            if (choice === 'Open Settings') {
+                void vscode.commands.executeCommand('workbench.action.openSettings', 'tilewise.pythonPath');
+            }
+        });
         return;
     }
     // The key reaches the server process in its environment only; the line below says whether, never what.

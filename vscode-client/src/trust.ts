@@ -15,3 +15,17 @@ export const MANAGE_TRUST_COMMAND = 'workbench.trust.manage';
 export function initializationOptions(trusted: boolean): { trusted: boolean } {
     return { trusted };
 }
+
+/** Runs tasks one after another, each starting when the one before has settled (a failure does not stop the chain).
+ *  The server's start and every restart (trust granted, tilewise.pythonPath changed, the LLM key set) go through one:
+ *  trust granted while the first start is still looking for Python would otherwise run a second start beside it,
+ *  and the untrusted server could be the one the extension keeps, with the trusted one left running unused. */
+export class Serial {
+    private last: Promise<unknown> = Promise.resolve();
+
+    run<T>(task: () => Promise<T>): Promise<T> {
+        const next = this.last.then(task, task);
+        this.last = next.catch(() => undefined);
+        return next;
+    }
+}

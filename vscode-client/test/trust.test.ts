@@ -5,7 +5,7 @@ import * as path from 'node:path';
 import {
     candidates, findPython, insideWorkspace, notFoundMessage, untrustedNote, userPythonPath, withheld,
 } from '../src/python';
-import { UNTRUSTED_RUN_MESSAGE, initializationOptions } from '../src/trust';
+import { Serial, UNTRUSTED_RUN_MESSAGE, initializationOptions } from '../src/trust';
 
 const base = { configured: '', workspaceFolders: ['/ws/a', '/ws/b'], platform: 'linux' as NodeJS.Platform, home: '/home/u' };
 
@@ -82,4 +82,35 @@ test('package.json declares limited support and restricts the settings that coul
     assert.equal(trust.supported, 'limited');
     assert.deepEqual(trust.restrictedConfigurations, ['tilewise.pythonPath', 'tilewise.llm.baseUrl']);
     assert.match(trust.description, /builds and runs nothing/);
+});
+
+test('trust granted while the first start is still finding Python: the restart waits, and the trusted server is the one left', async () => {
+    // startClient as the extension runs it: it reads trust when it begins, and takes a while to find Python
+    const serial = new Serial();
+    let isTrusted = false;
+    const running: { trusted: boolean }[] = [];
+    const events: string[] = [];
+    const start = async () => {
+        const options = initializationOptions(isTrusted);
+        await new Promise((r) => setTimeout(r, 30));
+        running.push(options);
+        events.push(`start ${options.trusted}`);
+    };
+    const stop = async () => {
+        events.push(`stop ${running.pop()?.trusted}`);
+    };
+    const first = serial.run(start);
+    await new Promise((r) => setTimeout(r, 5));
+    isTrusted = true; // onDidGrantWorkspaceTrust, before the first start has a server
+    const restart = serial.run(async () => { await stop(); await start(); });
+    await Promise.all([first, restart]);
+    assert.deepEqual(events, ['start false', 'stop false', 'start true']);
+    assert.deepEqual(running, [{ trusted: true }]);
+});
+
+test('a failed start does not stop the restarts after it', async () => {
+    const serial = new Serial();
+    const failed = serial.run(async () => { throw new Error('no Python'); });
+    await assert.rejects(failed, /no Python/);
+    assert.equal(await serial.run(async () => 'started'), 'started');
 });

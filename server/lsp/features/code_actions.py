@@ -1,6 +1,9 @@
 """Code actions: "Apply" for a fix its rule proved safe; "Verify on the emulator" for one it could not prove (and,
 once verified on the current sources, "Apply (verified ...)" when it held); "Apply tuned tiling"; and what other
-features provide (TilewiseServer.action_providers: the motifs')."""
+features provide (TilewiseServer.action_providers: the motifs').
+
+In an untrusted workspace (features/trust.py) "Verify on the emulator" is not offered: it builds and runs the
+workspace's code, which the server refuses there. The actions that only edit text stay."""
 
 from __future__ import annotations
 
@@ -22,7 +25,12 @@ log = logging.getLogger("tilewise.lsp")
 
 
 def _action(
-    session: OperatorSession, analysis: Analysis, finding: Finding, fix: Fix, diagnostics: list[types.Diagnostic]
+    session: OperatorSession,
+    analysis: Analysis,
+    finding: Finding,
+    fix: Fix,
+    diagnostics: list[types.Diagnostic],
+    trusted: bool = True,
 ) -> types.CodeAction | None:
     if fix.safe:
         return types.CodeAction(
@@ -34,6 +42,8 @@ def _action(
         )
     verdict = verdict_for(session, analysis, finding, fix)
     if verdict is None:
+        if not trusted:  # verifying runs the workspace's code: refused there, so not offered
+            return None
         title = f"Verify on the emulator: {fix.title}"
         return types.CodeAction(
             title=title,
@@ -74,7 +84,7 @@ def register(server: TilewiseServer) -> None:
                 continue
             diagnostics = [d for d in params.context.diagnostics if d.code == f.rule]
             for fix in f.fixes:
-                action = _action(session, analysis, f, fix, diagnostics)
+                action = _action(session, analysis, f, fix, diagnostics, ls.state.trusted)
                 if action is not None:
                     actions.append(action)
         for item in editor_items(session, analysis):

@@ -1,5 +1,8 @@
 """Code lens on the kernel entry: Run on emulator, Tune tiling, Verify suggestions (the motifs that fit, on the
-emulator), Optimize operator (tiling and kernel in turn, `tilewise/optimize`), and the last result."""
+emulator), Optimize operator (tiling and kernel in turn, `tilewise/optimize`), and the last result.
+
+In an untrusted workspace (features/trust.py) there are none: each command builds and runs the workspace's code,
+which the server would refuse, and with nothing ever run there is no last result to show."""
 
 from __future__ import annotations
 
@@ -19,6 +22,8 @@ def register(server: TilewiseServer) -> None:
     @server.feature(types.TEXT_DOCUMENT_CODE_LENS)
     @safe([])
     async def code_lens(ls: TilewiseServer, params: types.CodeLensParams) -> list[types.CodeLens] | None:
+        if not ls.state.trusted:  # offer nothing the server would refuse
+            return []
         analysis = await ls.analysis_for(params.text_document.uri)
         path = uri_to_path(params.text_document.uri)
         if analysis is None:
