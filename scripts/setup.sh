@@ -17,3 +17,15 @@ if ! .venv/bin/python -m pip install --quiet -e ".[test]" >"$log" 2>&1; then
 fi
 rm -f "$log"
 .venv/bin/python -c "import analysis, server, tree_sitter_cpp, pygls" # fail loudly if the install did not work
+# The charts bundle that `--html` reports inline, built with npm; without npm everything else works, and --html
+# says how to build it.
+if command -v npm >/dev/null 2>&1; then
+    log=$(mktemp)
+    if ! bash scripts/npm_ci.sh >"$log" 2>&1; then
+        cat "$log" >&2
+        echo "setup: building the charts bundle failed (npm's output above); --html reports will say how to retry" >&2
+    fi
+    rm -f "$log"
+else
+    echo "setup: npm not found: the charts bundle for --html reports is not built (everything else is)" >&2
+fi

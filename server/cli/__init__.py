@@ -120,6 +120,11 @@ def build_parser() -> argparse.ArgumentParser:
         help="write the pipeline trace as Chrome trace events (open it in Perfetto): each pipe's instructions with "
         "their API, file, line, bytes and repeats, and its idle gaps (category wait) with what held them",
     )
+    p.add_argument(
+        "--html",
+        metavar="REPORT.html",
+        help="write a self-contained HTML report: the pipeline timeline, the roofline and the pipes' busy ratios",
+    )
     p.add_argument("--format", choices=("text", "json"), default="text")
     p.set_defaults(func=cmd_run)
 
@@ -159,6 +164,12 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--no-cache", action="store_true", help="do not read or write the persistent results cache")
     p.add_argument("--verbose", "-v", action="store_true", help="print every trial")
+    p.add_argument(
+        "--html",
+        metavar="REPORT.html",
+        help="write a self-contained HTML report: the search's convergence, then the best configuration's run "
+        "(timeline, roofline and pipes)",
+    )
     p.add_argument("--format", choices=("text", "json"), default="text")
     p.set_defaults(func=cmd_tune)
 

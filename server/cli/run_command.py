@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import tempfile
 from pathlib import Path
 
 from rich.table import Table
@@ -12,6 +13,7 @@ from analysis.errors import TilewiseError
 from analysis.model_error import likely_range
 from analysis.operator import Operator, load_operator
 from server.cli.common import device_from_args, err, escape, out, problem_line, rel
+from server.report.html import charts_bundle
 
 
 def cmd_run(args: argparse.Namespace) -> int:
@@ -26,8 +28,26 @@ def cmd_run(args: argparse.Namespace) -> int:
             err.print(problem_line(p), markup=False)
         arrays = load_arrays(args.input)
         case = build_case(op, args, arrays)
+        html = getattr(args, "html", None)
+        if html:
+            charts_bundle()  # before the run: a missing bundle is said at once, not after it
+        scratch = tempfile.TemporaryDirectory(prefix="tilewise-run-") if html and not args.trace else None
         trace = str(Path(args.trace).resolve()) if args.trace else None
-        m = device.run(op, case, seed=args.seed, golden=args.golden, inputs=input_arrays(arrays), trace_path=trace)
+        if scratch is not None:  # the report needs a trace; the user asked for none to be kept
+            trace = str(Path(scratch.name) / "trace.json")
+        m = device.run(
+            op,
+            case,
+            seed=args.seed,
+            golden=args.golden,
+            inputs=input_arrays(arrays),
+            trace_path=trace,
+            sites=bool(html),  # the roofline's bytes
+        )
+        report = _write_report(html, m, device.chip, op.model.operator) if html else None
+        if scratch is not None:
+            scratch.cleanup()
+            m.trace_path = None
     except TilewiseError as exc:
         err.print(f"error: {exc.one_line()}", markup=False)
         return 2
@@ -43,11 +63,31 @@ def cmd_run(args: argparse.Namespace) -> int:
     for w in data.get("warnings", []):
         if w["file"]:
             w["file"] = rel(w["file"])
+    if report:
+        data["report"] = str(report)
     if args.format == "json":
         print(json.dumps(data, indent=2))
     else:
         _print_run(op, m, span)
+        if report:
+            out.print(f"report: {rel(str(report))}")
     return 0 if m.ok and m.correct is not False else 1
+
+
+def _write_report(path: str, m, chip, operator: str) -> Path:
+    """The run's HTML report (server/report); a failure to write it is the user's to fix, in one line."""
+    from server.report.html import write_report
+    from server.report.reports import run_report
+
+    report, notes = run_report(m, chip, operator)
+    for note in notes:
+        err.print(f"note: {note}", markup=False)
+    try:
+        return write_report(path, report)
+    except OSError as exc:
+        raise TilewiseError(
+            path, 0, f"cannot write the report ({exc.strerror or exc}): choose a writable path"
+        ) from exc
 
 
 def _print_run(op: Operator, m, span: tuple[float, float] | None) -> None:

@@ -9,11 +9,18 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import tempfile
 from dataclasses import asdict
+from pathlib import Path
+from typing import TYPE_CHECKING
 
 from analysis.errors import TilewiseError
 from analysis.operator import Operator, load_operator
 from server.cli.common import device_from_args, err, escape, out, problem_line, rel, selected_cases
+from server.report.html import charts_bundle
+
+if TYPE_CHECKING:
+    from server.report.convergence import ConvergenceRecorder
 
 
 def cmd_tune(args: argparse.Namespace) -> int:
@@ -23,6 +30,7 @@ def cmd_tune(args: argparse.Namespace) -> int:
     from search.executors import ExecutorError, RayExecutor
     from search.tuner import Tuner
     from server.cases import input_arrays, load_arrays
+    from server.report.convergence import ConvergenceRecorder
 
     try:
         device = device_from_args(args)
@@ -72,6 +80,14 @@ def cmd_tune(args: argparse.Namespace) -> int:
             f"{space.size():,} configurations, budget {args.budget}, strategy {args.strategy}, "
             f"cases {', '.join(c.name for c in cases)}"
         )
+    html = getattr(args, "html", None)
+    if html:
+        try:
+            charts_bundle()  # before the search: a missing bundle is said at once
+        except TilewiseError as exc:
+            err.print(f"error: {exc.one_line()}", markup=False)
+            return 2
+    recorder = ConvergenceRecorder(op.model.operator, args.strategy, args.budget, cases=[c.name for c in cases])
     progress = Progress(
         TextColumn("{task.description}"),
         BarColumn(),
@@ -85,6 +101,7 @@ def cmd_tune(args: argparse.Namespace) -> int:
         with progress:
             task = progress.add_task("measuring the shipped tiling", total=args.budget)
             for ev in tuner.events():
+                recorder.add(ev)
                 if ev.best_us is not None and ev.baseline_us:
                     screened = f", {ev.screened} screened out" if ev.screened else ""
                     progress.update(
@@ -104,7 +121,9 @@ def cmd_tune(args: argparse.Namespace) -> int:
     finally:
         executor.close()
     result = tuner.result()
+    recorder.finish(result)
     gain = _gain(op, tuner, result, device, args)  # before --apply: it compares against the shipped sources
+    report = _write_report(html, op, tuner, result, device, recorder) if html else None
     applied = None
     if args.apply and result.best and result.best != result.baseline:
         applied = _apply_best(op, tuner, result, device)
@@ -116,6 +135,7 @@ def cmd_tune(args: argparse.Namespace) -> int:
         data["applied"] = applied
         data["gain"] = asdict(gain) if gain else None
         data["not_reachable_by_knobs"] = notes
+        data["report"] = str(report) if report else None
         print(json.dumps(data, indent=2))
     else:
         _print_tune(result, applied)
@@ -123,9 +143,40 @@ def cmd_tune(args: argparse.Namespace) -> int:
             out.print(f"where the gain comes from: {escape(gain.summary())}")
         for note in notes:
             out.print(f"[dim]not searched[/dim]: {escape(note)}")
+        if report:
+            out.print(f"report: {rel(str(report))}")
     if cache:
         cache.close()
     return 0 if result.best is not None else 1
+
+
+def _write_report(path: str, op: Operator, tuner, result, device, recorder: ConvergenceRecorder) -> Path | None:
+    """The tune's HTML report: the convergence, then the best configuration run once more on the largest case with
+    a trace (its timeline and roofline). None, with one line said, when the file cannot be written."""
+    from server.report.html import write_report
+    from server.report.reports import tune_report
+
+    best_run = None
+    if result.best is not None:
+        case = max(tuner.cases, key=lambda c: c.input_elements)
+        with tempfile.TemporaryDirectory(prefix="tilewise-tune-") as scratch:
+            best_run = device.run(
+                op,
+                case,
+                knobs=result.best,
+                seed=tuner.data_seed,
+                inputs=tuner.inputs,
+                trace_path=str(Path(scratch) / "trace.json"),
+                sites=True,
+            )
+            report = tune_report(recorder.payload(), best_run, device.chip)  # reads the trace: inside the scratch
+    else:
+        report = tune_report(recorder.payload(), None, device.chip)
+    try:
+        return write_report(path, report)
+    except OSError as exc:
+        err.print(f"error: {path}: cannot write the report ({exc.strerror or exc}): choose a writable path")
+        return None
 
 
 def _executor(args: argparse.Namespace, device):

@@ -20,6 +20,7 @@ from pygls.lsp.server import LanguageServer
 from device.protocol import Device
 from device.registry import make_device
 from server.lsp.features import (
+    charts,
     code_actions,
     code_lens,
     config,
@@ -44,9 +45,11 @@ from server.lsp.state import (
     path_to_uri,
     uri_to_path,
 )
+from server.report.payloads import ConvergencePayload
 
 log = logging.getLogger("tilewise.lsp")
 FACTS_DELAY_S = 1.0
+CONVERGENCE = "tilewise/convergence"  # notification: a ConvergencePayload, after each candidate and at the end
 
 # What a feature adds to another's answers without importing it (LSP allows one handler per method): code actions
 # for (session, analysis, path, requested range), and hover Markdown for (session, analysis, path, byte offset).
@@ -243,6 +246,12 @@ class TilewiseServer(LanguageServer):
         return analysis, path, analysis.op.sources[path].offset_of_lsp(position.line, position.character)
 
     # ---- diagnostics ------------------------------------------------------------------------------------------
+    def show_convergence(self, root: str, payload: ConvergencePayload) -> None:
+        """Keep a tune's or an optimize's convergence for the view and send it (`tilewise/convergence`): the client
+        redraws an open view from each one. On the event loop."""
+        self.session(root).convergence = payload
+        self.protocol.notify(CONVERGENCE, payload.model_dump(mode="json"))
+
     def publish(self, root: str, analysis: Analysis | None = None) -> None:
         """Send the diagnostics of the operator at `root`, every source merged (results.diagnostics_by_file), built
         on its latest analysis (else on `analysis`, when settings dropped it meanwhile). Only what changed goes out:
@@ -286,6 +295,7 @@ def create_server() -> TilewiseServer:
         config,
         verify,
         motifs,
+        charts,
     ):
         feature.register(server)
     warm_up(server)

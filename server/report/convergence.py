@@ -6,9 +6,13 @@ which the final `TuneResult` no longer holds."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from search.tuner import Trial, TrialEvent, TuneResult
 from server.report.payloads import ConvergencePayload, ConvergencePoint
+
+if TYPE_CHECKING:
+    from search.optimize import Step
 
 
 @dataclass
@@ -40,6 +44,26 @@ class ConvergenceRecorder:
             self.best_us, self.best_config = ev.best_us, dict(ev.best or {})
         if ev.kind in ("done", "stopped"):
             self.done, self.stopped = True, ev.kind == "stopped"
+
+    def add_step(self, step: Step, best_us: float | None) -> None:
+        """One step of `optimize`'s closed loop (a tiling search, a motif or LLM rewrite): a point at the
+        measurements made so far, labelled with what it tried; its time is the cases' sum, as the loop compares."""
+        measured = (self.points[-1].evaluation if self.points else 0) + max(step.evaluations, 1)
+        if step.stage == "baseline":
+            self.shipped_us = step.time_us
+        accepted = step.time_us is not None and (step.accepted or step.stage == "baseline")
+        self.points.append(
+            ConvergencePoint(
+                evaluation=measured,
+                config={},
+                time_us=step.time_us,
+                status="ok" if step.time_us is not None else "failed",
+                reason=None if accepted else step.detail,
+                label=f"{step.stage}: {step.what}" if step.what else step.stage,
+            )
+        )
+        if best_us is not None:
+            self.best_us = best_us
 
     def finish(self, result: TuneResult) -> None:
         """The result's figures win over the stream's (the tuner may re-rank the best across cases at the end)."""

@@ -59,6 +59,7 @@ class ConvergencePoint(BaseModel):
     status: Literal["ok", "failed", "screened"]
     cached: bool = False  # its measurement came from the results cache
     reason: str | None = None  # why it failed or was screened out
+    label: str | None = None  # an optimize step's what, e.g. "motif pipe-sync" (a tune's points have the config)
 
 
 class ConvergencePayload(BaseModel):

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -20,6 +21,7 @@ from analysis.operator import load_operator
 from device.emulator import EmulatorDevice
 from search.cache import ResultsCache
 from search.tuner import Tuner
+from server.report.payloads import ReportPayload
 
 
 @pytest.fixture(scope="module")
@@ -66,10 +68,36 @@ def test_apply_rewrites_the_literals_and_the_operator_still_passes(tmp_path, emu
     from server.cli import main
 
     monkeypatch.setenv("TILEWISE_CACHE", str(emu_cache))
+    (tmp_path / "charts.js").write_text("window.tilewiseCharts = {};")  # a stand-in: the browser test draws it
+    monkeypatch.setenv("TILEWISE_CHARTS_JS", str(tmp_path / "charts.js"))
     root = tuned_operator(tmp_path / "scale")
-    code = main(["tune", str(root), "--strategy", "grid", "--budget", "6", "--apply", "--format", "json"])
+    html = str(tmp_path / "tune.html")
+    argv = [
+        "tune",
+        str(root),
+        "--strategy",
+        "grid",
+        "--budget",
+        "6",
+        "--apply",
+        "--format",
+        "json",
+        "--html",
+        str(html),
+    ]
+    code = main(argv)
     data = json.loads(capsys.readouterr().out)
     assert code == 0
+    # the report: the convergence of these 6 measurements, then the best configuration's roofline and timeline
+    (block,) = re.findall(
+        r'<script type="application/json" id="tilewise-report">(.*?)</script>', html.read_text(), re.S
+    )
+    convergence, roofline, timeline = ReportPayload.model_validate(json.loads(block)).charts
+    assert convergence.kind == "convergence" and roofline.kind == "roofline" and timeline.kind == "timeline"
+    measured = [p for p in convergence.points if p.status != "screened"]
+    assert [p.config for p in measured] == [t["config"] for t in data["trials"]] and len(measured) == 6
+    assert convergence.best_config == data["best"] and convergence.shipped_us == data["baseline_us"]
+    assert timeline.block_dim == data["best"]["BLOCK_DIM"] and timeline.cores[0].events
     assert {"baseline_us", "best_us", "speedup", "best", "evaluations", "failed", "trials"} <= set(data)
     assert {"screened", "screened_trials", "per_case_speedup", "slower_cases"} <= set(data)
     assert data["best"]["TILE_LENGTH"] == 8192 and data["best"]["BLOCK_DIM"] > 1

@@ -116,6 +116,15 @@ async def test_code_lens_and_run_request(client: LanguageClient):
         types.CodeLensParams(text_document=types.TextDocumentIdentifier(uri=uri))
     )
     assert lenses[-1].command.title.startswith("last: ") and "bottleneck" in lenses[-1].command.title
+    # the views of this run: every editor run records a trace for the timeline
+    timeline = await client.protocol.send_request_async("tilewise/charts", {"uri": uri, "kind": "timeline"})
+    assert timeline.kind == "timeline" and len(timeline.cores) == result.block_dim == timeline.core_count
+    assert {s.file for s in timeline.sites} == {str(kernel("leaky"))} and all(c.events for c in timeline.cores)
+    roofline = await client.protocol.send_request_async("tilewise/charts", {"uri": uri, "kind": "roofline"})
+    assert roofline.time_us == result.time_us and 0 < roofline.floor_us < roofline.time_us
+    assert roofline.bottleneck == result.bottleneck and roofline.verdict
+    none = await client.protocol.send_request_async("tilewise/charts", {"uri": uri, "kind": "convergence"})
+    assert none is None  # no tune yet
 
 
 @pytest.mark.asyncio
@@ -163,10 +172,22 @@ async def test_tune_streams_improvements_as_diagnostics_with_an_apply_action(cli
     host = _workspace() / "leaky" / "op_host" / "leaky_relu.cpp"
     uri = open_doc(client, host)
     kuri = open_doc(client, kernel("leaky"))
+    live: list = []
+    client.feature("tilewise/convergence")(lambda *args: live.append(args[-1]))  # the convergence view's feed
     result = await client.protocol.send_request_async(
         "tilewise/tune", {"uri": kuri, "budget": 10, "strategy": "evo", "case": "fp16_base"}
     )
     assert result.evaluations == 10 and result.best_us < result.baseline_us
+    view = await client.protocol.send_request_async("tilewise/charts", {"uri": kuri, "kind": "convergence"})
+    assert view.done and view.best_us == result.best_us and view.strategy == "evo"
+    assert sum(p.status != "screened" for p in view.points) == 10 and view.shipped_us == result.baseline_us
+    assert live and not live[0].done and live[-1].done and len(live[-1].points) == len(view.points)
+    edit = await client.protocol.send_request_async(
+        "tilewise/applyConfig", {"uri": kuri, "config": result.best._asdict()}
+    )
+    # the picked configuration, as an edit of the knob literals (the client hands the uri-keyed map as a tuple)
+    texts = [e.newText for edits in edit.changes for e in edits]
+    assert texts and any(str(v) in t for t in texts for v in result.best._asdict().values())
     tuned = [d for d in client.diagnostics.get(uri, []) if d.code == "tuned-tiling"]
     assert tuned, client.diagnostics.get(uri)
     assert "x faster (" in tuned[0].message and tuned[0].severity == types.DiagnosticSeverity.Information

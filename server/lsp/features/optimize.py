@@ -26,6 +26,7 @@ from analysis.operator import load_operator
 from server.lsp.params import OptimizeParams, validated
 from server.lsp.progress import end, report, start
 from server.lsp.state import LlmConfig, manifest_cases
+from server.report.convergence import ConvergenceRecorder
 
 if TYPE_CHECKING:
     from search.llm.client import LlmClient
@@ -93,6 +94,10 @@ def register(server: TilewiseServer) -> None:
         stop = threading.Event()
         measured, baseline_us = 0, None  # so far; read and written by the worker's callback only
 
+        recorder = ConvergenceRecorder(
+            op.model.operator, "optimize", params.budget, cases=[c.name for c in cases], source="optimize"
+        )
+
         def on_step(step: Step, best_us: float | None) -> None:  # on the worker thread
             nonlocal measured, baseline_us
             measured += step.evaluations
@@ -100,6 +105,8 @@ def register(server: TilewiseServer) -> None:
                 baseline_us = step.time_us
             text = step_progress(step, best_us, baseline_us)
             loop.call_soon_threadsafe(report, ls, token, text, min(100, 100 * measured // params.budget))
+            recorder.add_step(step, best_us)
+            loop.call_soon_threadsafe(ls.show_convergence, root, recorder.payload())
 
         cache = ResultsCache(default_results_path())
         job = asyncio.ensure_future(
@@ -124,5 +131,7 @@ def register(server: TilewiseServer) -> None:
             else:  # cancelled twice: close the cache whenever the worker ends
                 job.add_done_callback(lambda _: cache.close())
         log.info("optimized %s: %s in %d evaluations", root, end_message(result), result.evaluations)
+        recorder.done, recorder.stopped = True, result.stopped
+        ls.show_convergence(root, recorder.payload())
         end(ls, token, end_message(result))
         return result.json()

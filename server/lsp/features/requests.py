@@ -27,7 +27,6 @@ if TYPE_CHECKING:
     from server.lsp.server import TilewiseServer
 
 log = logging.getLogger("tilewise.lsp")
-CONVERGENCE = "tilewise/convergence"  # notification: a tune's ConvergencePayload, after each trial and at the end
 _learning: set[asyncio.Future] = set()  # the background learning jobs, held until they end
 
 
@@ -97,7 +96,6 @@ def register(server: TilewiseServer) -> None:
             budget=params.budget or settings.budget,
         )
         token = await _progress(ls, f"Tuning {op.model.operator}", params.work_done_token)
-        session = ls.session(root)
         recorder = ConvergenceRecorder(
             op.model.operator, tuner.strategy_name, tuner.budget, cases=[c.name for c in tuner.cases]
         )
@@ -117,7 +115,7 @@ def register(server: TilewiseServer) -> None:
             while (ev := await queue.get()) is not None:
                 _report(ls, token, _progress_text(ev), int(100 * ev.evaluations / max(ev.budget, 1)))
                 recorder.add(ev)
-                _show_convergence(ls, session, recorder)
+                ls.show_convergence(root, recorder.payload())
                 if ev.kind == "improved" and ev.trial and ev.trial.index > 0 and ev.baseline_us:
                     ls.session(root).tuned = BestConfig(
                         config=ev.best,
@@ -135,15 +133,9 @@ def register(server: TilewiseServer) -> None:
             cache.close()
         result = tuner.result()
         recorder.finish(result)
-        _show_convergence(ls, session, recorder)
+        ls.show_convergence(root, recorder.payload())
         _end(ls, token, f"best {result.best_us:.1f} µs ({result.speedup:.2f}x)" if result.speedup else "done")
         return result.model_dump(mode="json", exclude={"space"})
-
-
-def _show_convergence(ls: TilewiseServer, session, recorder: ConvergenceRecorder) -> None:
-    """Keep the tune's convergence for the view, and send it: the client redraws an open view from each one."""
-    session.convergence = recorder.payload()
-    ls.protocol.notify(CONVERGENCE, session.convergence.model_dump(mode="json"))
 
 
 def _learn(ls: TilewiseServer, root: str, case, run: StoredRun) -> None:
