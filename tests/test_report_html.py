@@ -8,7 +8,9 @@ from __future__ import annotations
 import base64
 import hashlib
 import json
+import os
 import re
+import stat
 from pathlib import Path
 
 import pytest
@@ -97,6 +99,9 @@ def test_the_report_is_written_whole_or_not_at_all(tmp_path, monkeypatch):
     assert target.read_text().startswith("<!DOCTYPE html>") and sorted(p.name for p in target.parent.iterdir()) == [
         "report.html"
     ]  # no temporary file left beside it
+    mask = os.umask(0o022)
+    os.umask(mask)
+    assert stat.S_IMODE(target.stat().st_mode) == 0o666 & ~mask  # as any file the user makes, not mkstemp's 0600
 
     def fail(*args, **kwargs):
         raise OSError(28, "No space left on device")

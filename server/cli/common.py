@@ -18,10 +18,12 @@ err = Console(stderr=True, highlight=False, soft_wrap=True)
 
 
 def rel(path: str) -> str:
+    """`path` relative to the working directory when it lies under it, else as it is (no "../../tmp/x")."""
     try:
-        return os.path.relpath(path)
-    except ValueError:
+        relative = os.path.relpath(path)
+    except ValueError:  # another drive
         return path
+    return path if relative.startswith("..") else relative
 
 
 def problem_line(p: Problem) -> str:
