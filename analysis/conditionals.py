@@ -19,6 +19,8 @@ import re
 from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
+from analysis.bounds import within_64_bits
+
 if TYPE_CHECKING:
     from analysis.preprocess import Preprocessed, _Opaque
 
@@ -203,9 +205,8 @@ def _apply(op: bytes, a: Value, b: Value) -> Value:
         b"/": lambda: int(a / b),
         b"%": lambda: a - b * int(a / b),
     }[op]()
-    # The preprocessor computes in 64 bits. A value past them (macros that square each other, level after level:
-    # the fuzzer's macro storm, benchmarks/fuzz_lsp.py) is undecidable here, and keeps every later product small.
-    return value if -(2**63) <= value < 2**64 else None
+    # The preprocessor computes in 64 bits: a value past them is undecidable here (analysis/bounds.py).
+    return within_64_bits(value)
 
 
 def is_defined(name: str, macros: Mapping[str, Value], undefined: set[str]) -> Value:

@@ -12,6 +12,8 @@ import re
 
 from tree_sitter import Node
 
+from analysis.bounds import shift_count, within_64_bits
+
 TYPE_SIZES = {
     "half": 2,
     "float16_t": 2,
@@ -122,8 +124,8 @@ class Evaluator:
                 "*": lambda: a * b,
                 "/": lambda: int(a / b) if b else None,
                 "%": lambda: a % b if b else None,
-                "<<": lambda: a << b if 0 <= b < 64 else None,
-                ">>": lambda: a >> b if 0 <= b < 64 else None,
+                "<<": lambda: a << b if shift_count(b) else None,
+                ">>": lambda: a >> b if shift_count(b) else None,
                 "&": lambda: a & b,
                 "|": lambda: a | b,
                 "^": lambda: a ^ b,
@@ -138,9 +140,8 @@ class Evaluator:
             }[op]()
         except KeyError:
             return None
-        # C++ computes in at most 64 bits. A value past them (constants that square each other, level after level:
-        # the LSP fuzzer's macro storm) is unknown here, and keeps every later product small.
-        return value if value is None or -(2**63) <= value < 2**64 else None
+        # C++ computes in at most 64 bits: a value past them is unknown here (analysis/bounds.py).
+        return within_64_bits(value)
 
     def _call(self, node: Node) -> int | None:
         fn = _callee(self.text_of(node.child_by_field_name("function")))

@@ -10,7 +10,12 @@ unknown), so a size resolved here is the size every run uses.
 
 from __future__ import annotations
 
+import ast
+import operator
 import re
+from collections.abc import Callable
+
+from analysis.bounds import shift_count, within_64_bits
 
 _CONST_DECL = re.compile(
     r"\b(?:static\s+|inline\s+)*(?:const|constexpr)\s+(?:static\s+)?(?:unsigned\s+)?[\w:]+\s+"
@@ -124,7 +129,38 @@ def _evaluate(text: str, env: dict, fields: dict[str, int] | None = None) -> int
     if not re.fullmatch(r"[\d\s+\-*/%()<>]*", expr) or not re.search(r"\d", expr) or "**" in expr:
         return None
     try:
-        value = eval(expr.replace("/", "//"), {"__builtins__": {}}, {})  # digits and operators only
-    except Exception:  # noqa: BLE001 - a malformed expression is simply not a constant
+        value = _fold(ast.parse(expr.strip().replace("/", "//"), mode="eval").body)  # digits and operators only
+    except (SyntaxError, ValueError, RecursionError, MemoryError):  # malformed, or nested past Python's parser
         return None
-    return value if type(value) is int and value >= 0 else None
+    return value if value is not None and value >= 0 else None
+
+
+_OPERATORS: dict[type, Callable[[int, int], int]] = {
+    ast.Add: operator.add,
+    ast.Sub: operator.sub,
+    ast.Mult: operator.mul,
+    ast.FloorDiv: operator.floordiv,
+    ast.Mod: operator.mod,
+    ast.LShift: operator.lshift,
+    ast.RShift: operator.rshift,
+}
+
+
+def _fold(node: ast.expr) -> int | None:
+    """The value of an arithmetic expression of integers, each step within 64 bits as C++ computes (a value past
+    them is unknown: analysis/bounds.py); anything else (a comparison, a float) is unknown."""
+    if isinstance(node, ast.Constant):
+        return within_64_bits(node.value) if type(node.value) is int else None
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)):
+        v = _fold(node.operand)
+        return None if v is None else within_64_bits(-v if isinstance(node.op, ast.USub) else v)
+    if isinstance(node, ast.BinOp) and type(node.op) in _OPERATORS:
+        a, b = _fold(node.left), _fold(node.right)
+        if a is None or b is None:
+            return None
+        if isinstance(node.op, (ast.FloorDiv, ast.Mod)) and b == 0:
+            return None
+        if isinstance(node.op, (ast.LShift, ast.RShift)) and not shift_count(b):
+            return None
+        return within_64_bits(_OPERATORS[type(node.op)](a, b))
+    return None

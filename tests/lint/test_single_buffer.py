@@ -7,6 +7,7 @@ side is tested in test_case_facts.py)."""
 
 from __future__ import annotations
 
+import logging
 from pathlib import Path
 
 from opgen import HOST, KERNEL, replace_once, write_operator
@@ -16,6 +17,7 @@ from analysis.lint import lint
 from analysis.observed import BufferSeen, CaseFacts
 from analysis.operator import load_operator
 from analysis.rules import RULES_BY_ID
+from analysis.rules._static_sizes import _constants, _evaluate
 
 UB = load_chip().ub_bytes
 SINGLE = replace_once(KERNEL, "constexpr int32_t BUFFER_NUM = 2;", "constexpr int32_t BUFFER_NUM = 1;")
@@ -248,3 +250,27 @@ def test_a_host_count_of_the_queues_leaves_no_room_and_is_silent(tmp_path: Path)
 def test_a_host_count_of_two_buffers_per_queue_still_fires(tmp_path: Path):
     found = run(write_operator(tmp_path / "op", kernel=SINGLE3, host=_counted_host(6)))
     assert found and all("holds two buffers per queue" in f.message for f in found)
+
+
+# ---- constants folded past 64 bits (the LSP fuzzer, benchmarks/fuzz_lsp.py) -------------------------------------
+STORM = "".join(
+    ["#define P0 3\n", *(f"#define P{i} (P{i - 1} * P{i - 1} + 1)\n" for i in range(1, 24))]
+    + ["#define WIDE (1 << 100000)\n", "#define WIDER (WIDE * WIDE)\n", "constexpr int64_t Q = (1 << 62) * 8;\n"]
+)
+
+
+def test_constants_that_square_each_other_are_unknown_past_64_bits_and_lint_goes_on(tmp_path: Path, caplog):
+    """A macro storm of constants each the square of the one before made an integer of thousands of digits, and
+    naming it in the next expression failed: `ValueError: Exceeds the limit (4300 digits) for integer string
+    conversion` (13 logged tracebacks in a 10,000-edit run). Each step is now within 64 bits, else unknown."""
+    env: dict[str, int] = {}
+    _constants(STORM, env)
+    assert env["P1"] == 10 and env["P2"] == 101 and env["P5"] == 104080805**2 + 1
+    assert "P6" not in env and "P23" not in env and "WIDE" not in env and "WIDER" not in env and "Q" not in env
+    assert _evaluate("P23 * 2", env) is None and _evaluate("(1 << 63) * 4", env) is None
+    assert _evaluate("(1 << 10) / 4 - 1", env) == 255 and _evaluate("7 % 0", env) is None
+    kernel = replace_once(SINGLE, "constexpr int32_t BUFFER_NUM = 1;", STORM + "constexpr int32_t BUFFER_NUM = 1;")
+    with caplog.at_level(logging.ERROR):
+        (f,) = run(write_operator(tmp_path / "op", kernel=kernel))
+    assert not [r for r in caplog.records if r.levelno >= logging.ERROR]
+    assert f.severity == "warning" and f.fixes[0].safe
