@@ -131,7 +131,10 @@ def _resolve(name: str, here: Path, kernel_dir: Path, files: list[Path], by_path
     """The kernel files an `#include "name"` may mean: relative to the includer or op_kernel/, else any file whose
     path ends with the name (a search path the analysis does not see)."""
     for base in (here, kernel_dir):
-        hit = by_path.get(str((base / name).resolve()))
+        try:
+            hit = by_path.get(str((base / name).resolve()))
+        except (OSError, ValueError):  # a name no file can have (a NUL, a loop): a half-typed include
+            return []
         if hit:
             return [hit]
     tail = "/" + "/".join(part for part in Path(name).parts if part not in (".", ".."))

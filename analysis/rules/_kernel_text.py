@@ -15,7 +15,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
-_INCLUDE_RE = re.compile(r'^[ \t]*#[ \t]*include[ \t]*"([^"]+)"', re.M)
+_INCLUDE_RE = re.compile(r'^[ \t]*#[ \t]*include[ \t]*"([^"\n]+)"', re.M)
 _COMMENT_RE = re.compile(r'//[^\n]*|/\*.*?(?:\*/|\Z)|"(?:\\.|[^"\\\n])*"', re.S)
 _MAX_FILES = 200
 _MAX_BYTES = 2 * 1024 * 1024
@@ -111,6 +111,9 @@ def kernel_text(ctx) -> KernelText:
 def _resolve(name: str, here: Path, root: Path) -> str | None:
     for base in (here, root / "op_kernel", root, root.parent):
         cand = base / name
-        if cand.is_file():
-            return os.path.normpath(str(cand))  # one spelling per file: `a/../b.h` and `b.h` are the same file
+        try:
+            if cand.is_file():
+                return os.path.normpath(str(cand))  # one spelling per file: `a/../b.h` and `b.h` are the same file
+        except (OSError, ValueError):  # a name no file can have (too long, a NUL): a half-typed include
+            return None
     return None
