@@ -4,6 +4,7 @@ small readings of the disk and of the server process."""
 
 from __future__ import annotations
 
+import os
 import random
 import re
 import shutil
@@ -33,11 +34,14 @@ class Report:
     error_answers: int = 0
     publishes: int = 0
     out_of_range: list[str] = field(default_factory=list)
+    stale: list[str] = field(default_factory=list)  # diagnostics published for a version older than ones shown
     error_messages: int = 0  # window/showMessage errors (a failed analysis, once per distinct failure)
     rss_start_mb: float = 0.0
     rss_end_mb: float = 0.0
     latency_before_ms: float = 0.0
     latency_after_ms: float = 0.0
+    cpu_before_ms: float = 0.0  # the server's CPU time per latency edit
+    cpu_after_ms: float = 0.0
     kinds: Counter = field(default_factory=Counter)
 
     def count_error_message(self) -> None:
@@ -49,20 +53,25 @@ class Report:
 
     def summary(self) -> str:
         ratio = self.latency_after_ms / self.latency_before_ms if self.latency_before_ms else float("nan")
+        cpu_ratio = self.cpu_after_ms / self.cpu_before_ms if self.cpu_before_ms else float("nan")
         kinds = ", ".join(f"{k} {n}" for k, n in sorted(self.kinds.items()))
         lines = [
             f"edits: {self.edits} in {self.seconds:.1f} s ({kinds})",
             f"crashes: {self.crashes} (server exit: {'no' if self.exited is None else f'code {self.exited}'}; "
             f"tracebacks logged: {len(self.tracebacks)})",
             f"requests: {self.requests}, unanswered: {self.unanswered}, error answers: {self.error_answers}",
-            f"publishDiagnostics: {self.publishes}, diagnostics on missing lines: {len(self.out_of_range)}",
+            f"publishDiagnostics: {self.publishes}, diagnostics on missing lines: {len(self.out_of_range)}, "
+            f"stale (an older version after a newer): {len(self.stale)}",
             f"error messages shown: {self.error_messages}",
             f"RSS start: {self.rss_start_mb:.1f} MB, end: {self.rss_end_mb:.1f} MB",
             f"latency didChange -> publishDiagnostics (median): before {self.latency_before_ms:.1f} ms, "
             f"after {self.latency_after_ms:.1f} ms, ratio {ratio:.2f}",
+            f"server CPU per edit: before {self.cpu_before_ms:.1f} ms, after {self.cpu_after_ms:.1f} ms, "
+            f"ratio {cpu_ratio:.2f}",
         ]
         lines += [f"  traceback: {t}" for t in self.tracebacks[:20]]
         lines += [f"  out of range: {o}" for o in self.out_of_range[:20]]
+        lines += [f"  stale: {o}" for o in self.stale[:20]]
         return "\n".join(lines)
 
 
@@ -82,6 +91,12 @@ def operators_in(folder: Path) -> list[Path]:
         if is_operator and not any(q in p.parents for q in found):
             found.append(p)
     return found
+
+
+def cpu_seconds(pid: int) -> float:
+    """User and system CPU time the process has used (/proc/PID/stat)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def rss_mb(pid: int) -> float:

@@ -13,11 +13,13 @@ What it counts:
   becomes a message): either way the feature or the analysis failed on the input, so the fuzzer calls it a crash and
   prints where it came from.
 - unanswered requests: no answer within `--request-timeout` seconds (an error answer is counted apart).
-- diagnostics on a line that does not exist: a published diagnostic whose line is past the end of the document as
-  the editor has it, at any version the analysis may have read (the versions sent since the server last answered a
-  request on that operator, which it answers only after analysing the newest).
+- diagnostics on a line that does not exist: a published diagnostic whose line is past the end of the document at
+  the version the publish names (LSP publishDiagnostics' `version`), or, for a file that is not open (no version),
+  at any line count it may have had since the server last answered a request on that operator.
+- stale publishes: diagnostics for a version older than one already published for that document.
 - RSS of the server at the start and end, and didChange -> publishDiagnostics latency (median) on an untouched
-  copy of one example before and after the storm.
+  copy of one example before and after the storm (each time once every document has been answered a request, so
+  no analysis the storm queued is still running).
 
     python benchmarks/fuzz_lsp.py [--edits 10000] [--seed 0] [--time-limit 1800] [--corpus /work/corpus] [--dump DIR]
 """
@@ -50,6 +52,7 @@ from benchmarks.fuzz_client import (
     SOURCE_SUFFIXES,
     FuzzClient,
     Report,
+    cpu_seconds,
     disk_lines,
     make_workspace,
     rss_mb,
@@ -60,6 +63,9 @@ from benchmarks.fuzz_edits import MUTATIONS, apply, big_file, lsp_lines, lsp_pos
 ROOT = Path(__file__).resolve().parent.parent
 
 STUCK = 3
+TRUNCATE_STRIDE = 7919  # a prime
+KEPT_VERSIONS = 200  # versions of a document whose texts the fuzzer keeps (a publish names one of the last)
+PROGRESS_EVERY = 1000  # edits between progress lines on stderr
 
 
 @dataclass
@@ -81,7 +87,7 @@ class Fuzzer:
         seed: int = 0,
         request_timeout: float = 60.0,
         big_lines: int = 200_000,
-        latency_samples: int = 15,
+        latency_samples: int = 31,
     ):
         self.ws = workspace
         self.rng = random.Random(seed)
@@ -91,6 +97,9 @@ class Fuzzer:
         self.report = Report()
         self.docs: list[Doc] = []
         self.history: dict[str, list[tuple[int, int]]] = {}  # uri -> (sequence number, line count) it may have had
+        self.versions: dict[str, dict[int, tuple[int, str]]] = {}  # uri -> version -> (line count, text), while open
+        self.out_of_range_texts: list[tuple[str, dict[Path, str], list[str]]] = []  # for --dump: the text published on
+        self.published_version: dict[str, int] = {}  # uri -> the newest version diagnostics were published for
         self.seq = 0
         self.waiters: dict[str, asyncio.Future[None]] = {}
         self.undo: list[tuple[int, Callable[[], None]]] = []  # (edit number, disk event to undo then)
@@ -211,19 +220,34 @@ class Fuzzer:
         waiter = self.waiters.pop(params.uri, None)
         if waiter is not None and not waiter.done():
             waiter.set_result(None)
+        at = params.version
+        if at is not None:
+            newest = self.published_version.get(params.uri, -1)
+            if at < newest:
+                self.report.stale.append(f"{params.uri} version {at} after {newest}, after edit {self.report.edits}")
+            self.published_version[params.uri] = max(at, newest)
         if not params.diagnostics:
             return
-        entries = self.history.get(params.uri)
         path = Path(unquote(urlparse(params.uri).path))
-        allowed = max(n for _, n in entries) if entries else disk_lines(path)
+        known = self.versions.get(params.uri, {})
+        if at is not None and at in known:
+            allowed, text = known[at]
+        else:
+            text = None
+            entries = self.history.get(params.uri)
+            allowed = max(n for _, n in entries) if entries else disk_lines(path)
         for d in params.diagnostics:
             end_ok = d.range.end.line < allowed or (d.range.end.line == allowed and d.range.end.character == 0)
             if d.range.start.line >= allowed or not end_ok:
                 where = f"{path.relative_to(self.ws) if path.is_relative_to(self.ws) else path}"
                 self.report.out_of_range.append(
-                    f"{where}:{d.range.start.line + 1} ({allowed} lines) {d.code}: {d.message[:80]!r} "
+                    f"{where}:{d.range.start.line + 1} ({allowed} lines{'' if at is None else f' at v{at}'}) "
+                    f"{d.code}: {d.message[:80]!r} "
                     f"after edit {self.report.edits} ({self.last_action})"
                 )
+                if text is not None and len(self.out_of_range_texts) < 10:
+                    name = f"out_of_range{len(self.out_of_range_texts)}"
+                    self.out_of_range_texts.append((name, {path: text}, [self.report.out_of_range[-1], str(d)]))
 
     # ---- documents -------------------------------------------------------------------------------------------
     def open(self, doc: Doc) -> None:
@@ -232,12 +256,16 @@ class Fuzzer:
                 text_document=types.TextDocumentItem(uri=doc.uri, language_id="cpp", version=doc.version, text=doc.text)
             )
         )
+        self.versions[doc.uri] = {doc.version: (lsp_lines(doc.text), doc.text)}  # a new document: versions anew
+        self.published_version.pop(doc.uri, None)
         self.record(doc.uri, lsp_lines(doc.text))
 
     def close(self, doc: Doc) -> None:
         self.client.text_document_did_close(
             types.DidCloseTextDocumentParams(text_document=types.TextDocumentIdentifier(uri=doc.uri))
         )
+        self.versions.pop(doc.uri, None)
+        self.published_version.pop(doc.uri, None)
         self.record(doc.uri, disk_lines(doc.path))
 
     def change(self, doc: Doc, start: int, end: int, new: str) -> None:
@@ -260,6 +288,10 @@ class Fuzzer:
                 content_changes=[change],
             )
         )
+        known = self.versions.setdefault(doc.uri, {})
+        known[doc.version] = (lsp_lines(doc.text), doc.text)
+        if len(known) > KEPT_VERSIONS:
+            del known[min(known)]
         self.record(doc.uri, lsp_lines(doc.text))
 
     def watched(self, *events: tuple[Path, types.FileChangeType]) -> None:
@@ -341,7 +373,9 @@ class Fuzzer:
     def mutate(self, doc: Doc) -> str:
         kind = pick(self.rng)
         if kind == "truncate":
-            start, end, new = truncate(doc.original, self.rng, doc.token)
+            # a stride prime to the token count: successive truncations spread over the whole file and, over a long
+            # run, reach every token (tests/lsp/test_fuzz.py truncates one kernel at each of its tokens)
+            start, end, new = truncate(doc.original, self.rng, doc.token * TRUNCATE_STRIDE)
             doc.token += 1
             self.change(doc, 0, len(doc.text), apply(doc.original, (start, end, new)))
         else:
@@ -490,6 +524,13 @@ class Fuzzer:
             self.last_action = f"{kind} {doc.path.relative_to(self.ws)} v{doc.version}"
             self.actions = [*self.actions[-20:], self.last_action]
             self.report.edits += 1
+            if self.report.edits % PROGRESS_EVERY == 0:
+                print(
+                    f"{self.report.edits} edits, {time.monotonic() - t0:.0f} s, tracebacks {len(self.tracebacks)}, "
+                    f"unanswered {self.report.unanswered}, missing lines {len(self.report.out_of_range)}",
+                    file=sys.stderr,
+                    flush=True,
+                )
             self.run_undo()
             if self.rng.random() < 0.25:
                 await self.ask(doc)
@@ -499,9 +540,11 @@ class Fuzzer:
         self.report.seconds = time.monotonic() - t0
 
     # ---- latency ---------------------------------------------------------------------------------------------
-    async def latency(self, doc: Doc) -> float:
-        """Median didChange -> publishDiagnostics on `doc` (a space typed at the end of the file, then taken back)."""
+    async def latency(self, doc: Doc) -> tuple[float, float]:
+        """Median didChange -> publishDiagnostics on `doc` (a space typed at the end of the file, then taken back), and
+        the server's CPU time per edit meanwhile (what other processes on the machine slow down far less)."""
         samples = []
+        cpu0 = cpu_seconds(self.pid)
         for _ in range(self.latency_samples):
             text = doc.original + " " if doc.text == doc.original else doc.original  # always a new text
             waiter: asyncio.Future[None] = asyncio.get_running_loop().create_future()
@@ -514,8 +557,9 @@ class Fuzzer:
                 self.report.unanswered += 1
                 continue
             samples.append((time.perf_counter() - t0) * 1e3)
+        cpu = (cpu_seconds(self.pid) - cpu0) * 1e3 / max(self.latency_samples, 1)
         await self.ask(doc, "hover")
-        return statistics.median(samples) if samples else float("nan")
+        return (statistics.median(samples) if samples else float("nan")), cpu
 
 
 async def fuzz(
@@ -526,7 +570,7 @@ async def fuzz(
     corpus_ops: int = 20,
     big_lines: int = 200_000,
     request_timeout: float = 60.0,
-    latency_samples: int = 15,
+    latency_samples: int = 31,
     workspace: Path | None = None,
     dump: Path | None = None,
 ) -> Report:
@@ -545,12 +589,14 @@ async def fuzz(
             fuzzer.add_operator(op)
         for doc in fuzzer.docs:  # every operator analysed once before the clock starts
             await fuzzer.ask(doc, "codeLens")
-        fuzzer.report.latency_before_ms = await fuzzer.latency(probe)
+        fuzzer.report.latency_before_ms, fuzzer.report.cpu_before_ms = await fuzzer.latency(probe)
         fuzzer.report.rss_start_mb = rss_mb(fuzzer.pid)
         print(f"server pid {fuzzer.pid}, RSS at start {fuzzer.report.rss_start_mb:.1f} MB", flush=True)
         await fuzzer.storm(edits, time_limit)
         if fuzzer.alive() and fuzzer.silent < STUCK:
-            fuzzer.report.latency_after_ms = await fuzzer.latency(probe)
+            for doc in fuzzer.docs:  # the analyses the storm left queued finish first, as before it
+                await fuzzer.ask(doc, "codeLens")
+            fuzzer.report.latency_after_ms, fuzzer.report.cpu_after_ms = await fuzzer.latency(probe)
             fuzzer.report.rss_end_mb = rss_mb(fuzzer.pid)
     finally:
         server = fuzzer.client._server
@@ -562,6 +608,7 @@ async def fuzz(
         named = [(f"traceback{i}", snapshot, text) for i, (snapshot, text) in enumerate(texts)]
         if fuzzer.unanswered_snapshot is not None:
             named.append(("unanswered", fuzzer.unanswered_snapshot, []))
+        named += fuzzer.out_of_range_texts
         write_dump(dump, ws, named)
     if workspace is None:
         shutil.rmtree(ws, ignore_errors=True)
@@ -592,7 +639,7 @@ def main() -> int:
         )
     )
     print(report.summary())
-    return 1 if report.crashes or report.unanswered or report.out_of_range else 0
+    return 1 if report.crashes or report.unanswered or report.out_of_range or report.stale else 0
 
 
 if __name__ == "__main__":

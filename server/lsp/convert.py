@@ -17,8 +17,11 @@ SEVERITY = {
 
 
 def lsp_range(sf: SourceFile, start: int, end: int) -> types.Range:
+    """The range of bytes [start, end) of `sf`, clamped to its text: a position past its end is its end."""
+    size = len(sf.data)
+    start = min(max(start, 0), size)
     sl, sc = sf.lsp_position(start)
-    el, ec = sf.lsp_position(end)
+    el, ec = sf.lsp_position(min(max(end, start), size))
     return types.Range(start=types.Position(line=sl, character=sc), end=types.Position(line=el, character=ec))
 
 

@@ -38,6 +38,7 @@ from server.lsp.results import diagnostics_by_file
 from server.lsp.state import (
     Analysis,
     OperatorSession,
+    OperatorSnapshot,
     ServerState,
     Settings,
     StoredFacts,
@@ -73,14 +74,30 @@ class TilewiseServer(LanguageServer):
         return self.state.session(root)
 
     # ---- analysis ---------------------------------------------------------------------------------------------
-    def open_texts(self, root: str) -> dict[str, str]:
-        """A snapshot of every open document inside the operator at `root`."""
-        out = {}
+    def open_documents(self, root: str) -> tuple[dict[str, str], dict[str, int]]:
+        """Every open document inside the operator at `root`: its text, and the version the client gave it."""
+        texts, versions = {}, {}
         for uri, doc in list(self.workspace.text_documents.items()):
             path = uri_to_path(uri)
             if path.startswith(root.rstrip("/") + "/"):
-                out[path] = doc.source
-        return out
+                texts[path] = doc.source
+                if doc.version is not None:
+                    versions[path] = doc.version
+        return texts, versions
+
+    def snapshot(self, root: str) -> OperatorSnapshot:
+        """What an analysis of the operator at `root` reads: the open documents now, with their versions."""
+        return self.state.snapshot(root, *self.open_documents(root))
+
+    @staticmethod
+    def adopt(session: OperatorSession, analysis: Analysis) -> bool:
+        """Keep `analysis` as the operator's latest, unless one of a newer snapshot is there already (an analysis
+        that took longer must not replace what a later edit's analysis found). Whether it was kept."""
+        current = session.analysis
+        if current is not None and current.snapshot > analysis.snapshot:
+            return False
+        session.analysis = analysis
+        return True
 
     def require_trust(self, what: str) -> None:
         """Refuse `what` (a request that builds or runs the operator) in a workspace the client does not trust: the
@@ -100,6 +117,8 @@ class TilewiseServer(LanguageServer):
         """Debounced, per operator: a newer edit cancels the analysis that has not started yet."""
         root = self.state.root_of(uri_to_path(uri))
         if root is None:
+            # no operator: nothing, and no analysis begun before this may publish over it
+            self.state.published[uri_to_path(uri)] = (self.state.snapshots, (0, []))
             self.text_document_publish_diagnostics_for(uri, [])
             return
         session = self.state.session(root)
@@ -113,7 +132,7 @@ class TilewiseServer(LanguageServer):
         superseded = threading.Event()
         try:
             await asyncio.sleep(delay)
-            snap = self.state.snapshot(root, self.open_texts(root))
+            snap = self.snapshot(root)
             analysis = await asyncio.to_thread(self.state.analyse, snap, superseded)
         except asyncio.CancelledError:
             superseded.set()  # the worker thread stops at its next step; its result would be stale anyway
@@ -125,7 +144,8 @@ class TilewiseServer(LanguageServer):
             self._report_failure(session, f"tilewise could not analyse {root}: {type(exc).__name__}: {exc}")
             return
         session.failure = None
-        session.analysis = analysis
+        if not self.adopt(session, analysis):
+            return
         await self._replay_stored_tune(root, analysis)
         self.publish(root, analysis)
         self.collect_garbage()
@@ -226,8 +246,8 @@ class TilewiseServer(LanguageServer):
             with contextlib.suppress(asyncio.CancelledError):  # superseded by a newer edit: analyse below
                 await asyncio.shield(pending)
         if session.analysis is None:
-            snap = self.state.snapshot(root, self.open_texts(root))
-            session.analysis = await asyncio.to_thread(self.state.analyse, snap)
+            analysis = await asyncio.to_thread(self.state.analyse, self.snapshot(root))
+            self.adopt(session, analysis)  # unless a newer edit's analysis finished meanwhile
         return session.analysis
 
     async def operator_analysis(self, uri: str) -> Analysis:
@@ -257,28 +277,41 @@ class TilewiseServer(LanguageServer):
         on its latest analysis (else on `analysis`, when settings dropped it meanwhile). Only what changed goes out:
         a file whose text and diagnostics the client already has (the host files, while the kernel is edited) is
         not sent again on every keystroke; a file that had diagnostics and has none now (a fixed tilewise.toml) is
-        cleared."""
+        cleared.
+
+        Each file's diagnostics go out with the version of the document they were computed on, and never over newer
+        ones (ServerState.published, across operators: a file may belong to two): a file whose diagnostics came from
+        a newer snapshot, or that a newer analysis has read since (the findings' offsets are then of another text),
+        is left to that analysis."""
         session = self.state.session(root)
         analysis = session.analysis or analysis
         if analysis is None:
             return
         by_file = diagnostics_by_file(session, analysis)
-        sent = session.published
+        sent, shown = session.published, self.state.published
         for path in set(sent) - set(by_file):
             by_file[path] = []
         for path, diagnostics in by_file.items():
+            last = shown.get(path)
+            if (last is not None and last[0] > analysis.snapshot) or not analysis.analysed(path):
+                continue
             sf = analysis.op.sources.get(path)
             state = (hash(sf.text) if sf is not None else 0, diagnostics)
-            if sent.get(path) == state:
-                continue
+            shown[path] = (analysis.snapshot, state)
             if diagnostics or sf is not None:
                 sent[path] = state
             else:
-                sent.pop(path, None)  # a cleared file that is not a source: nothing to remember
-            self.text_document_publish_diagnostics_for(path_to_uri(path), diagnostics)
+                sent.pop(path, None)  # a cleared file that is not a source: this operator has nothing there
+            if last is not None and last[1] == state:
+                continue  # the client has these already
+            self.text_document_publish_diagnostics_for(path_to_uri(path), diagnostics, analysis.versions.get(path))
 
-    def text_document_publish_diagnostics_for(self, uri: str, diagnostics: list[types.Diagnostic]) -> None:
-        self.text_document_publish_diagnostics(types.PublishDiagnosticsParams(uri=uri, diagnostics=diagnostics))
+    def text_document_publish_diagnostics_for(
+        self, uri: str, diagnostics: list[types.Diagnostic], version: int | None = None
+    ) -> None:
+        self.text_document_publish_diagnostics(
+            types.PublishDiagnosticsParams(uri=uri, diagnostics=diagnostics, version=version)
+        )
 
 
 def create_server() -> TilewiseServer:

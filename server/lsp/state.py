@@ -211,7 +211,6 @@ class OperatorSession:
     replayed: bool = False  # the stored tune results were looked up
     # path -> (hash of its text, diagnostics) as last sent to the client
     published: dict[str, tuple[int, list]] = field(default_factory=dict)
-    published_snapshot: int = 0  # the snapshot of the analysis last published: an older one is never sent after
     failure: str | None = None  # the last analysis failure shown to the user
     # (rule, file, finding start, fix title) -> the fix's verdict on the emulator
     verified: dict[tuple[str, str, int, str], VerifiedFix] = field(default_factory=dict)
@@ -245,6 +244,8 @@ class ServerState:
     sources: dict[str, SourceFile] = field(default_factory=dict)  # parsed open documents, reused incrementally
     version: int = 0
     snapshots: int = 0  # snapshots taken: each analysis knows how new its texts are
+    # path -> (snapshot, (hash of its text, diagnostics)) as the client last got them, from any operator
+    published: dict[str, tuple[int, tuple[int, list]]] = field(default_factory=dict)
     banks: BankCache = field(default_factory=BankCache)  # the experience banks, read again when the user's changes
     # Whether the client trusts the workspace (features/trust.py, from initialize; True when the client says
     # nothing: most editors have no such notion). Untrusted: nothing is built or run, analysis and lint go on.
