@@ -2,8 +2,10 @@
 # End-to-end test of the VS Code client in a real VS Code (code-server 4.100.3) driven through Debian's Chromium.
 # On a fresh Debian 12 machine, as root: installs what is missing (Debian packages, code-server into a cache
 # outside the repo, the project's .venv, the extension's npm packages), compiles, runs the extension's unit
-# tests, packages the VSIX and runs the five-step browser test (vscode-client/e2e/run.mjs). Reruns reuse the
-# installs. Exits non-zero on any failure. Environment: TILEWISE_E2E_CACHE (default ~/.cache/tilewise-e2e).
+# tests, packages the VSIX, runs the browser test (vscode-client/e2e/run.mjs, 18 steps) and then the HTML report
+# test (vscode-client/e2e/report.mjs: the CLI's --html reports in an offline headless Chromium). Screenshots of both
+# go to one new folder whose path is printed. Reruns reuse the installs. Exits non-zero on any failure.
+# Environment: TILEWISE_E2E_CACHE (default ~/.cache/tilewise-e2e).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$PWD
@@ -66,6 +68,8 @@ node --test out/test/
 npx vsce package --allow-missing-repository -o tilewise.vsix  # compiles again first (vscode:prepublish)
 cd "$ROOT"
 
+SHOTS=$(mktemp -d "${TMPDIR:-/tmp}/tilewise-e2e-shots-XXXXXX")
+
 step "browser test"
 export TILEWISE_LOG_FILE="$CACHE/server.log"  # the language server logs at INFO here
 export TILEWISE_OPT=-O0                     # emulator builds at -O0: faster to compile, fast enough to run
@@ -87,7 +91,8 @@ browser_test() {
         --vsix vscode-client/tilewise.vsix \
         --python "$ROOT/.venv/bin/python" \
         --example examples/add_custom_slow_single_buffer \
-        --budget 6
+        --budget 6 \
+        --shots "$SHOTS"
 }
 # One retry, said out loud: a browser on a loaded 2-core machine can miss a frame; a real bug fails both times.
 if ! browser_test; then
@@ -95,3 +100,12 @@ if ! browser_test; then
     echo "e2e: the browser test failed; running it once more to tell a real failure from a missed frame" >&2
     browser_test
 fi
+
+step "HTML reports in an offline browser"
+# the real CLI writes them (run, and a tune of 4), then Chromium opens each file:// page with the network off
+timeout 600 node vscode-client/e2e/report.mjs \
+    --tilewise "$ROOT/.venv/bin/tilewise" \
+    --example examples/add_custom_slow_single_buffer \
+    --budget 4 \
+    --shots "$SHOTS"
+echo "e2e: screenshots in $SHOTS"

@@ -1,11 +1,16 @@
 // End-to-end test of the tilewise extension in a real VS Code (code-server) driven through Chromium, as a user
-// would: open the kernel, see the lint problem, apply its quick fix, tune, apply the tuned tiling; then run,
-// open a pipeline trace, verify the motif that fits a full barrier put in the loop and apply it, optimize the
+// would: open the kernel, see the lint problem, apply its quick fix, tune (the convergence view opens beside the
+// editor and plots the candidates), apply the tuned tiling (and find, clicking the applied candidate in the
+// convergence view, that its Apply has nothing left to change); then run, open the run's pipeline timeline from its
+// code lens and click an event to reveal its source line, see the roofline and its bottleneck, open a pipeline
+// trace, verify the motif that fits a full barrier put in the loop and apply it, optimize the
 // operator with the barrier put back (its diff, then Apply all), cancel a tune, and point tilewise.pythonPath at a
 // Python without tilewise; last, a second code-server with workspace trust on opens a copy of the example in
 // Restricted Mode: lint works, Run and Tune are refused with the reason, and nothing of the workspace runs.
 //
-// node e2e/run.mjs --code-server BIN --vsix FILE --python PY --example DIR
+// node e2e/run.mjs --code-server BIN --vsix FILE --python PY --example DIR [--budget N] [--shots DIR]
+// The chart views are webviews (nested iframes): their tests read the data-* attributes the charts bundle puts on
+// each [data-chart] element and click at window.tilewiseCharts.locate(kind, index).
 // Environment: TILEWISE_OPT / TILEWISE_CACHE pass through code-server to the language server.
 // Prints one line per step and closes with "N passed, M failed"; exits 1 on the first failing step.
 import { spawn, execFileSync } from 'node:child_process';
@@ -24,6 +29,7 @@ const { values: opt } = parseArgs({
         example: { type: 'string' },
         budget: { type: 'string', default: '6' },
         chromium: { type: 'string', default: '/usr/bin/chromium' },
+        shots: { type: 'string' }, // default: a new directory under the system's temporary one
     },
 });
 for (const k of ['code-server', 'vsix', 'python', 'example']) {
@@ -35,7 +41,8 @@ for (const k of ['code-server', 'vsix', 'python', 'example']) {
 
 // ---- workspace, settings, code-server ------------------------------------------------------------------------
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'tilewise-e2e-'));
-const shots = fs.mkdtempSync(path.join(os.tmpdir(), 'tilewise-e2e-shots-'));
+const shots = opt.shots ?? fs.mkdtempSync(path.join(os.tmpdir(), 'tilewise-e2e-shots-'));
+fs.mkdirSync(shots, { recursive: true });
 const ws = path.join(tmp, 'workspace', path.basename(opt.example));
 const kernelFile = path.join(ws, 'op_kernel', 'add_custom.cpp');
 const hostFile = path.join(ws, 'op_host', 'add_custom.cpp');
@@ -102,6 +109,7 @@ for (const sig of ['SIGINT', 'SIGTERM']) {
 
 // ---- steps -------------------------------------------------------------------------------------------------
 let passed = 0;
+let current = 0; // the running step's number, for its extra screenshots
 let page;
 let improvement; // the knob values of the streamed improvement, read in step 4, checked on disk in step 5
 const steps = [
@@ -109,9 +117,14 @@ const steps = [
     ['the single-buffer problem shows in Problems', seeSingleBuffer],
     ['Verify on the emulator, then Apply (verified) sets BUFFER_NUM = 2 on disk and the problem clears', applyQuickFix],
     ['Tune tiling streams a "faster" improvement into Problems', tune],
+    ['the convergence view opened beside the editor when the tune started and plots every candidate', seeConvergence],
     ['Apply tuned tiling writes the new knob values to disk', applyTuned],
+    ['clicking the applied candidate in the convergence view shows its configuration; its Apply finds nothing to change', applyFromConvergence],
     ['Run on emulator shows the time and bottleneck in the status bar', runOnEmulator],
     ['the kernel entry\'s code lens shows the last result and runs again on click', codeLens],
+    ['the "Show pipeline timeline" lens opens the run\'s timeline: a lane per pipe per core, the events drawn', showTimeline],
+    ['clicking an event on the timeline reveals its source line in the editor', revealFromTimeline],
+    ['Show roofline and pipes draws the time against the roofline, the pipes and the bottleneck', showRoofline],
     ['Open pipeline trace writes a Chrome trace and opens it', openTrace],
     ['Verify suggestions measures the motif that removes a full barrier, and Apply (measured) removes it', verifyMotif],
     ['Optimize operator finds a faster version, opens its diff, and Apply all writes it', optimizeOperator],
@@ -134,6 +147,7 @@ try {
 
     for (const [i, [name, fn]] of steps.entries()) {
         const n = i + 1;
+        current = n;
         try {
             const detail = await fn();
             await shot(`step${n}`);
@@ -216,7 +230,7 @@ async function tune() {
     await page.locator('.notifications-toasts', { hasText: 'tuning the tiling' }).waitFor({ timeout: 15_000 });
     const row = problemRow(/faster/);
     await row.first().waitFor({ timeout: 240_000 });
-    await shot('step4-streamed');
+    await shot(`step${current}-streamed`);
     // the closing message says "best X µs (Nx)"; the streamed problems show the best improvement
     const done = page.locator('.notifications-toasts', { hasText: /best [\d.]+ µs \([\d.]+x\)/ });
     await done.waitFor({ timeout: 240_000 });
@@ -269,7 +283,7 @@ async function codeLens() {
     const lenses = page.locator('.codelens-decoration');
     const last = lenses.filter({ hasText: /last: [\d.]+ µs, bottleneck [A-Z0-9]+/ }).first();
     await last.waitFor({ timeout: 30_000 });
-    await shot('step7-lens');
+    await shot(`step${current}-lens`);
     await lenses.locator('a', { hasText: 'Run on emulator' }).first().click();
     const note = page.locator('.notifications-toasts', { hasText: /Ran \(case \w+\): [\d.]+ µs/ });
     await note.waitFor({ timeout: 120_000 });
@@ -335,7 +349,7 @@ async function optimizeOperator() {
     if (fs.readFileSync(kernelFile, 'utf8') !== slow) {
         throw new Error('the optimisation changed the kernel on disk before Apply');
     }
-    await shot('step10-diff');
+    await shot(`step${current}-diff`);
     await done.locator('.monaco-button', { hasText: 'Apply all' }).click();
     await page.locator('.notifications-toasts', { hasText: /applied to [^;]*add_custom\.cpp/ }).waitFor({ timeout: 30_000 });
     await waitFor(() => !fs.readFileSync(kernelFile, 'utf8').includes('PipeBarrier<PIPE_ALL>'), 15_000,
@@ -428,7 +442,7 @@ async function untrusted() {
         await page.locator('.tab.active', { hasText: 'add_custom.cpp' }).click();
         await runCommand(command);
         await page.locator('.notifications-toasts', { hasText: refused }).waitFor({ timeout: 15_000 });
-        await shot(`step13-${command.split(': ')[1].split(' ')[0].toLowerCase()}`);
+        await shot(`step${current}-${command.split(': ')[1].split(' ')[0].toLowerCase()}`);
     }
     await page.waitForTimeout(3000); // time for a background case run on open, were one allowed
     for (const [mark, what] of [[ranVenv, 'the workspace\'s .venv python ran'], [ranGolden, 'the workspace\'s golden was imported']]) {
@@ -437,6 +451,235 @@ async function untrusted() {
         }
     }
     return `"${(await row.innerText()).split('\n')[0].slice(0, 60)}"; Run and Tune refused; the workspace's python and golden never ran`;
+}
+
+// ---- the chart views (issue 21) ---------------------------------------------------------------------------
+async function seeConvergence() {
+    // opened by the tune itself (tilewise.charts.showConvergenceOnTune), beside the editor, not by a command
+    await page.locator('.tab', { hasText: 'tilewise tune: add_custom.cpp' }).waitFor({ timeout: 10_000 });
+    if (await page.locator('.editor-group-container').count() < 2) {
+        throw new Error('the convergence view is not beside the editor');
+    }
+    const { frame, data } = await chartFrame('convergence', 30_000);
+    const budget = Number(opt.budget);
+    if (!(Number(data.points) >= budget)) {
+        throw new Error(`the convergence plot has ${data.points} points; the tune measured ${budget}`);
+    }
+    const info = await frame.locator('[data-section="convergence"] .tw-info').innerText();
+    if (!new RegExp(`\\b${budget} of ${budget} measured`).test(info) || /running/.test(info)) {
+        throw new Error(`the plot's summary does not say the tune measured its ${budget}: "${info}"`);
+    }
+    await noChartErrors(frame);
+    return `${data.points} points; "${info.split(' · ').slice(1, 3).join(' · ')}"`;
+}
+
+async function applyFromConvergence() {
+    await closeNotifications();
+    const editorTab = page.locator('.editor-group-container').first().locator('.tab.active');
+    const editorName = (await editorTab.innerText()).split('\n')[0];
+    const before = fs.readFileSync(hostFile, 'utf8') + fs.readFileSync(kernelFile, 'utf8');
+    await page.locator('.tab', { hasText: 'tilewise tune: add_custom.cpp' }).click();
+    const { frame, data } = await chartFrame('convergence', 30_000);
+    const details = frame.locator('[data-control="details"]');
+    // the candidate with the applied values (the others as shipped): the tiling on disk has it already
+    let title = '';
+    let picked;
+    for (let i = 0; i < Number(data.points) && !picked; i++) {
+        await clickChart(frame, 'convergence', i);
+        const previous = title;
+        await waitFor(async () => {
+            title = await details.locator('.tw-details-title').innerText({ timeout: 1_000 });
+            return /^Evaluation \d+/.test(title) && title !== previous;
+        }, 10_000, `the details of point ${i}`);
+        const rows = await details.locator('.tw-config tr').evaluateAll((trs) => trs.map((tr) => [
+            tr.querySelector('th').textContent, tr.querySelector('td').textContent]));
+        const matches = rows.length > 0 && rows.every(([k, v]) => (k in improvement
+            ? v.split(' ')[0] === improvement[k] : !v.includes('(shipped')));
+        if (matches) {
+            picked = { title, rows };
+        }
+    }
+    if (!picked) {
+        throw new Error(`no point of the plot has the applied configuration ${JSON.stringify(improvement)}`);
+    }
+    await shot(`step${current}-details`);
+    const apply = details.locator('[data-control="apply"]');
+    await apply.waitFor({ timeout: 5_000 });
+    await apply.click();
+    const note = page.locator('.notifications-toasts', { hasText: /nothing to change for .*: the tiling already has it/ });
+    await note.waitFor({ timeout: 30_000 });
+    await runCommand('File: Save All');
+    if (fs.readFileSync(hostFile, 'utf8') + fs.readFileSync(kernelFile, 'utf8') !== before) {
+        throw new Error('Apply of the configuration the files already have changed them');
+    }
+    // back to the editor the next step runs from
+    await page.locator('.editor-group-container').first().locator('.tab', { hasText: editorName }).first().click();
+    return `"${picked.title}" (${picked.rows.map(([k, v]) => `${k} ${v}`).join(', ')}); Apply: "nothing to change"`;
+}
+
+async function showTimeline() {
+    await closeNotifications();
+    // the client's lens, next to the server's "last: ..." one at the kernel entry (where the previous step left it)
+    const lens = page.locator('.codelens-decoration a', { hasText: 'Show pipeline timeline' }).first();
+    await lens.waitFor({ timeout: 30_000 });
+    await lens.click();
+    await page.locator('.tab', { hasText: 'tilewise run: add_custom.cpp' }).waitFor({ timeout: 30_000 });
+    const { frame, data } = await chartFrame('timeline', 30_000);
+    if (!(Number(data.lanes) >= 4 && Number(data.events) > 0)) {
+        throw new Error(`the timeline has ${data.lanes} lanes and ${data.events} events`);
+    }
+    const drawn = await frame.locator('[data-chart="timeline"] svg path, [data-chart="timeline"] canvas').count();
+    if (drawn === 0) {
+        throw new Error('the timeline has no SVG paths or canvas: nothing was drawn');
+    }
+    await noChartErrors(frame);
+    return `${data.lanes} lanes, ${data.events} events (${data.renderer}); "${(await frame.locator('[data-section="timeline"] .tw-info').innerText()).slice(0, 90)}"`;
+}
+
+async function revealFromTimeline() {
+    // the kernel's cursor on line 1 first, so the reveal has to move it
+    await page.locator('.editor-group-container').first().locator('.tab', { hasText: 'op_kernel' }).click();
+    await page.keyboard.press('Control+G');
+    await page.locator('.quick-input-widget input').fill(':1');
+    await page.keyboard.press('Enter');
+    await waitFor(async () => (await cursorLine()) === 1, 10_000, 'the cursor on line 1');
+    await page.locator('.tab', { hasText: 'tilewise run: add_custom.cpp' }).click();
+    const { frame, data } = await chartFrame('timeline', 30_000);
+    const el = frame.locator('[data-chart="timeline"]');
+    // hover events until one's tooltip names its source line; then click that event
+    let site;
+    let at;
+    for (let i = 0; i < Math.min(Number(data.events), 40) && !site; i++) {
+        at = await chartPoint(frame, 'timeline', i);
+        if (!at) {
+            continue;
+        }
+        await el.hover({ position: { x: 2, y: 2 } }); // off the events: the last tooltip goes
+        await el.hover({ position: at });
+        site = await tooltipSite(frame).catch(() => undefined);
+    }
+    if (!site) {
+        throw new Error('no timeline event shows a tooltip with its source line');
+    }
+    await el.click({ position: at });
+    await waitFor(async () => (await cursorLine()) === site.line, 15_000, `the cursor on line ${site.line}`);
+    const active = page.locator('.editor-group-container.active .tab.active');
+    const activeName = await active.innerText();
+    if (!activeName.includes(site.file) || !activeName.includes('op_kernel')) {
+        throw new Error(`the active editor is "${await active.innerText()}", not ${site.file}`);
+    }
+    const text = fs.readFileSync(kernelFile, 'utf8').split('\n')[site.line - 1] ?? '';
+    if (!text.includes(site.api)) {
+        throw new Error(`line ${site.line} of the kernel does not call ${site.api}: "${text.trim()}"`);
+    }
+    return `clicked ${site.api} (${site.file}:${site.line}); the editor's cursor is on "${text.trim()}"`;
+}
+
+async function showRoofline() {
+    await closeNotifications();
+    await runCommand('tilewise: Show roofline and pipes'); // the kernel's editor is active: the reveal focused it
+    const { frame, data } = await chartFrame('roofline', 30_000);
+    if (!(Number(data.bars) > 0)) {
+        throw new Error(`the roofline has ${data.bars} bars`);
+    }
+    const verdict = frame.locator('[data-section="roofline"] .tw-verdict');
+    const text = await verdict.innerText();
+    const name = await verdict.getAttribute('data-bottleneck');
+    if (!name || !text.includes(`Bottleneck: ${name}.`)) {
+        throw new Error(`no bottleneck in the roofline's verdict: "${text}"`);
+    }
+    // the same bottleneck as the status bar's, from the same run
+    const status = await page.locator('.statusbar-item', { hasText: /\d+\.\d µs · [A-Z0-9]+/ }).first().innerText();
+    if (!status.includes(`· ${name}`)) {
+        throw new Error(`the roofline says ${name}, the status bar "${status.trim()}"`);
+    }
+    await noChartErrors(frame);
+    await shot(`step${current}-roofline`);
+    // the chart views out of the next steps' way (their editor group closes with them), the kernel active again
+    for (const title of ['tilewise run: add_custom.cpp', 'tilewise tune: add_custom.cpp']) {
+        const tab = page.locator('.tab', { hasText: title }).first();
+        if (await tab.count()) {
+            await tab.hover();
+            await tab.locator('.codicon-close').click();
+            await tab.waitFor({ state: 'detached', timeout: 10_000 });
+        }
+    }
+    await page.locator('.tab', { hasText: 'op_kernel' }).first().click();
+    return `${data.bars} bars; "${text.slice(0, 110)}"`;
+}
+
+/** The webview frame holding a drawn chart of `kind` (code-server nests each webview in two iframes), and the
+ *  chart element's data-* attributes. */
+async function chartFrame(kind, ms) {
+    let found;
+    await waitFor(async () => {
+        for (const frame of page.frames()) {
+            const data = await frame.evaluate((k) => {
+                const el = document.querySelector(`[data-chart="${k}"]`);
+                return el && el.dataset.rendered === 'true' ? { ...el.dataset } : null;
+            }, kind).catch(() => null);
+            if (data) {
+                found = { frame, data };
+                return true;
+            }
+        }
+        return false;
+    }, ms, `a drawn ${kind} chart in a webview`);
+    return found;
+}
+
+async function noChartErrors(frame) {
+    const errors = await frame.locator('[data-error]').allInnerTexts();
+    if (errors.length) {
+        throw new Error(`chart errors: ${errors.join('; ')}`);
+    }
+}
+
+/** Where the index-th item of a chart is drawn, relative to the chart element (what locator positions take). */
+async function chartPoint(frame, kind, index) {
+    return frame.evaluate(([k, i]) => {
+        const el = document.querySelector(`[data-chart="${k}"]`);
+        const p = window.tilewiseCharts.locate(k, i);
+        if (!el || !p) {
+            return null;
+        }
+        const box = el.getBoundingClientRect();
+        return { x: p.x - box.left, y: p.y - box.top };
+    }, [kind, index]);
+}
+
+async function clickChart(frame, kind, index) {
+    const at = await chartPoint(frame, kind, index);
+    if (!at) {
+        throw new Error(`the ${kind} has no item ${index}`);
+    }
+    await frame.locator(`[data-chart="${kind}"]`).click({ position: at });
+}
+
+/** The source line a visible timeline tooltip names: {api, file, line}. */
+async function tooltipSite(frame) {
+    let site;
+    await waitFor(async () => {
+        site = await frame.evaluate(() => {
+            for (const d of document.querySelectorAll('[data-chart="timeline"] div')) {
+                const style = getComputedStyle(d);
+                const m = /^(\S+) · [\s\S]*?(\S+\.\w+):(\d+)/.exec(d.innerText ?? '');
+                const tooltip = !d.querySelector('svg, canvas') && style.position === 'absolute';
+                if (m && tooltip && d.innerText.includes('click: open the line') && style.visibility !== 'hidden' && style.display !== 'none') {
+                    return { api: m[1], file: m[2], line: Number(m[3]) };
+                }
+            }
+            return null;
+        });
+        return site !== null;
+    }, 3_000, 'a timeline tooltip');
+    return site;
+}
+
+/** The line of the cursor in the active editor, from the status bar's "Ln N, Col M". */
+async function cursorLine() {
+    const text = await page.locator('.statusbar-item', { hasText: /Ln \d+, Col \d+/ }).first().innerText({ timeout: 2_000 });
+    return Number(/Ln (\d+)/.exec(text)[1]);
 }
 
 // ---- helpers -------------------------------------------------------------------------------------------------
