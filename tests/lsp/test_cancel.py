@@ -110,6 +110,8 @@ async def test_a_tune_can_be_cancelled_and_the_server_answers_after(cancel_clien
     for suffix in ("", "-wal", "-shm"):  # nothing measured before (builds may stay): the tune must measure
         (CANCEL_CACHE / f"results.sqlite{suffix}").unlink(missing_ok=True)
     uri = open_doc(client, root / "op_kernel" / "leaky_relu.cpp")
+    views: list = []
+    client.feature("tilewise/convergence")(lambda *args: views.append(args[-1]))
     request_id = f"tune-{uuid.uuid4()}"
     tune = asyncio.ensure_future(
         client.protocol.send_request_async(
@@ -122,6 +124,9 @@ async def test_a_tune_can_be_cancelled_and_the_server_answers_after(cancel_clien
         # what an editor sends (cancelling the client's future alone never reaches the server)
         client.protocol.notify(types.CANCEL_REQUEST, types.CancelParams(id=request_id))
         assert await progress_ends(client) == ["cancelled"]
+        # the convergence view is told the search stopped (it would otherwise say "running" for ever)
+        view = await client.protocol.send_request_async("tilewise/charts", {"uri": uri, "kind": "convergence"})
+        assert view.done and view.stopped and views and views[-1].stopped
         # the server answers while the cancelled tune's measurement is still held
         lenses = await client.text_document_code_lens_async(
             types.CodeLensParams(text_document=types.TextDocumentIdentifier(uri=uri))

@@ -127,6 +127,8 @@ def register(server: TilewiseServer) -> None:
         except asyncio.CancelledError:
             tuner.stop()  # the search stops after the measurements in flight; results stay in the cache
             _end(ls, token, "cancelled")
+            recorder.done = recorder.stopped = True  # the view stops saying "running"
+            ls.show_convergence(root, recorder.payload())
             raise
         finally:
             await asyncio.to_thread(thread.join)
