@@ -115,6 +115,7 @@ class Measurement(BaseModel):
     launch_us: float | None = None
     pipes: dict[str, PipeUse] = {}
     bottleneck: str | None = None
+    hbm_bytes: float | None = None  # what crossed HBM in the kernel (L2 misses, write-backs), when the device knows
     waves: int | None = None
     chip: str | None = None
     schedule_s: float | None = None

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from analysis.chip import load_chip
+from analysis.chip import load_chip, timing_config
 from analysis.errors import TilewiseError
 from device.protocol import Measurement, PipeUse, SiteUse
 from server.report.html import BUNDLE_ENV, charts_bundle, render_report, write_report
@@ -54,6 +54,17 @@ def test_the_roofline_counts_the_copies_bytes_and_names_the_bottleneck():
     assert p.floor_us == pytest.approx(2.0 + p.hbm_floor_us) and p.efficiency == pytest.approx(p.floor_us / 40.0)
     assert [b.pipe for b in p.pipes] == ["SCALAR", "VECTOR", "MTE2", "MTE3"] and p.kernel_us == 38.0
     assert p.efficiency >= 0.8 and p.verdict.startswith("Within") and "MTE2 is the busiest pipe (90%" in p.verdict
+
+
+def test_the_floor_counts_what_crossed_hbm_and_every_byte_at_l2_speed():
+    m = run(40.0, 2.0, 30_000_000, 15_000_000)
+    m.hbm_bytes = 30_000_000.0  # the writes stayed in L2 (written back after the kernel)
+    p = roofline_payload(m, CHIP, "Add")
+    assert p is not None and p.hbm_bytes == 30_000_000
+    assert p.hbm_floor_us == pytest.approx(30_000_000 / (CHIP.hbm_gbps * 1e3))
+    m.hbm_bytes = 0.0  # everything hit L2: L2's bandwidth bounds it
+    p = roofline_payload(m, CHIP, "Add")
+    assert p is not None and p.hbm_floor_us == pytest.approx(45_000_000 / (timing_config(CHIP).l2_gbps * 1e3))
 
 
 def test_the_verdict_says_which_regime_the_run_is_in():

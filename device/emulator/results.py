@@ -36,6 +36,7 @@ def read_timing(result: dict, m: Measurement, chip: str) -> None:
     m.time_us, m.cycles, m.launch_us = result["time_us"], result["cycles"], result["launch_us"]
     m.bottleneck, m.waves, m.schedule_s, m.chip = result["bottleneck"], result["waves"], result.get("schedule_s"), chip
     m.pipes = {k: PipeUse(**v) for k, v in result["pipes"].items()}
+    m.hbm_bytes = result.get("hbm_bytes")
 
 
 def read_site_uses(path: Path, clock_ghz: float) -> list[SiteUse]:

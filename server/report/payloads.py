@@ -94,8 +94,11 @@ class RooflinePayload(BaseModel):
     kernel_us: float  # time_us - launch_us
     bytes_read: int  # GM -> UB over all blocks (MTE2)
     bytes_written: int  # UB -> GM (MTE3)
+    # What had to cross HBM during the kernel: reads that missed L2 and L2's write-backs (the emulator's L2 model;
+    # a device that cannot tell counts every byte read and written). Writes land in L2 and mostly leave it later.
+    hbm_bytes: int = 0
     hbm_gbps: float  # the chip's HBM bandwidth, 1e9 bytes per second
-    hbm_floor_us: float  # (bytes_read + bytes_written) at the HBM bandwidth: no kernel moving them is faster
+    hbm_floor_us: float  # the longer of hbm_bytes at the HBM bandwidth and every byte at L2's: no kernel is faster
     floor_us: float  # launch_us + hbm_floor_us: the roofline
     efficiency: float  # floor_us / time_us, in (0, 1]
     pipes: list[PipeBar] = []

@@ -1,11 +1,13 @@
-"""A run against the chip's limits, as a chart payload: its time next to the HBM roofline (the bytes it moves at
-the chip's HBM bandwidth, plus the launch overhead no kernel avoids), and each pipe's busy ratio with the
-bottleneck named. Bytes come from the run's per-call-site figures (`Measurement.sites`), so the run must have
-been made with `sites=True`."""
+"""A run against the chip's limits, as a chart payload: its time next to the HBM roofline (the bytes that had to
+cross HBM at the chip's HBM bandwidth, or every byte at L2's if that is longer, plus the launch overhead no kernel
+avoids), and each pipe's busy ratio with the bottleneck named. Bytes read and written come from the run's
+per-call-site figures (`Measurement.sites`), so the run must have been made with `sites=True`; the HBM share from
+the emulator's L2 model (`Measurement.hbm_bytes`): writes land in L2 and leave it after the kernel, so counting
+them at HBM speed would put the roofline above kernels that really run."""
 
 from __future__ import annotations
 
-from analysis.chip import Chip
+from analysis.chip import Chip, timing_config
 from device.protocol import Measurement
 from server.report.payloads import PipeBar, RooflinePayload
 
@@ -18,7 +20,11 @@ def roofline_payload(m: Measurement, chip: Chip, operator: str) -> RooflinePaylo
         return None
     read = sum(s.bytes for s in m.sites if s.pipe == "MTE2")
     written = sum(s.bytes for s in m.sites if s.pipe == "MTE3")
-    hbm_floor = (read + written) / (chip.hbm_gbps * 1e3)  # bytes / (1e9 B/s) in µs
+    # HBM carries what missed L2 and what L2 wrote back; L2 carries every byte. A device that cannot tell the first
+    # (an NPU's msprof has no such count here) has every byte cross HBM: the cold-data case.
+    hbm = int(m.hbm_bytes) if m.hbm_bytes is not None else read + written
+    l2_gbps = timing_config(chip).l2_gbps
+    hbm_floor = max(hbm / (chip.hbm_gbps * 1e3), (read + written) / (l2_gbps * 1e3))  # bytes / (1e9 B/s) in µs
     floor = m.launch_us + hbm_floor
     pipes = [
         PipeBar(pipe=name.upper(), busy_us=m.pipes[name].busy_us, ratio=m.pipes[name].ratio)
@@ -34,6 +40,7 @@ def roofline_payload(m: Measurement, chip: Chip, operator: str) -> RooflinePaylo
         kernel_us=max(m.time_us - m.launch_us, 0.0),
         bytes_read=read,
         bytes_written=written,
+        hbm_bytes=hbm,
         hbm_gbps=chip.hbm_gbps,
         hbm_floor_us=hbm_floor,
         floor_us=floor,

@@ -43,6 +43,8 @@ def test_run_html_holds_the_runs_roofline_and_timeline(tmp_path, emu_cache, need
     assert roofline.kind == "roofline" and timeline.kind == "timeline"
     assert roofline.time_us == data["time_us"] and roofline.bytes_read > 0 and roofline.bytes_written > 0
     assert roofline.floor_us < roofline.time_us and roofline.bottleneck == data["bottleneck"]
+    # the L2 model's count: the inputs come cold from HBM, the outputs stay in L2 during the kernel
+    assert roofline.bytes_read <= roofline.hbm_bytes < roofline.bytes_read + roofline.bytes_written
     assert timeline.core_count == data["block_dim"] and len(timeline.cores) == data["block_dim"]
     kernel = str(root / "op_kernel" / "add_custom.cpp")
     assert {s.file for s in timeline.sites} == {kernel} and all(c.events for c in timeline.cores)

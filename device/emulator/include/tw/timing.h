@@ -155,6 +155,7 @@ struct KernelTiming {
     double busy_us[TP_COUNT] = {0, 0, 0, 0};   // summed over blocks
     double ratio[TP_COUNT] = {0, 0, 0, 0};     // busy / (blocks x their span), averaged
     int waves = 1;
+    double hbm_bytes = 0;  // what HBM served or took during the kernel: L2 misses and write-backs (the roofline's)
     std::string bottleneck;
     std::vector<CoreTiming> cores;
 };
@@ -179,6 +180,7 @@ class Scheduler {
         const int cores = std::max(1, p_.vector_cores);
         kt.waves = (block_dim_ + cores - 1) / cores;
         classify_copies(blocks, cores);
+        kt.hbm_bytes = hbm_bytes_;
 
         kt.cores.resize(blocks.size());
         for (int w = 0; w < kt.waves; ++w) {
@@ -539,7 +541,7 @@ class Scheduler {
         // proportion to its HBM bytes (the older best-practice guide's "pipeline time = (MTE2 bytes + MTE3 bytes) /
         // GM bandwidth"). L2 is several times faster and rarely binds: each direction may use a core's whole share.
         const double active = std::min(block_dim_, cores);
-        const double hbm_total = hbm[0] + hbm[1] + writeback;
+        const double hbm_total = hbm_bytes_ = hbm[0] + hbm[1] + writeback;
         for (int d = 0; d < 2; ++d) {
             const double part = hbm_total > 0 && hbm[d] > 0 ? hbm[d] / hbm_total : 1.0;
             hbm_share_[d] = p_.hbm_gbps * 1e9 * part / active;
@@ -579,6 +581,7 @@ class Scheduler {
     mutable std::vector<const std::pair<double, double>*> rows16_, rows32_;
     std::vector<std::vector<L2Cache::Traffic>> traffic_;  // per block and record: what serves each copy's bytes
     double hbm_share_[2] = {0, 0}, l2_share_[2] = {0, 0};    // one core's bytes per second, MTE2 and MTE3
+    double hbm_bytes_ = 0;
 };
 
 inline std::string timing_json(const KernelTiming& kt, double clock_ghz) {
@@ -590,9 +593,9 @@ inline std::string timing_json(const KernelTiming& kt, double clock_ghz) {
     };
     std::snprintf(buf, sizeof(buf),
                   "\"time_us\": %.4f, \"cycles\": %.0f, \"launch_us\": %.3f, \"waves\": %d, \"bottleneck\": \"%s\", "
-                  "\"pipes\": {\"vector\": %s, \"mte2\": %s, \"mte3\": %s, \"scalar\": %s}",
-                  kt.time_us, kt.cycles, kt.launch_us, kt.waves, kt.bottleneck.c_str(), pipe(TP_VECTOR).c_str(),
-                  pipe(TP_MTE2).c_str(), pipe(TP_MTE3).c_str(), pipe(TP_SCALAR).c_str());
+                  "\"hbm_bytes\": %.0f, \"pipes\": {\"vector\": %s, \"mte2\": %s, \"mte3\": %s, \"scalar\": %s}",
+                  kt.time_us, kt.cycles, kt.launch_us, kt.waves, kt.bottleneck.c_str(), kt.hbm_bytes,
+                  pipe(TP_VECTOR).c_str(), pipe(TP_MTE2).c_str(), pipe(TP_MTE3).c_str(), pipe(TP_SCALAR).c_str());
     (void)clock_ghz;
     return buf;
 }
