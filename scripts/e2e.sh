@@ -55,14 +55,9 @@ if ! (cd /tmp && "$ROOT/.venv/bin/python" -m server.cli --version | grep -q '^ti
 fi
 
 step "extension: npm ci, compile, unit tests, VSIX"
+rm -rf vscode-client/out
+bash scripts/npm_ci.sh  # npm ci when the lock file changed, then the bundles (the extension, media/charts.js)
 cd vscode-client
-# npm ci only when the lock file changed since the last install (it deletes node_modules every time)
-stamp=node_modules/.tilewise-lock.sha256
-if [ ! -f "$stamp" ] || ! sha256sum --check --status "$stamp"; then
-    npm ci --no-audit --no-fund --loglevel=error
-    sha256sum package-lock.json > "$stamp"
-fi
-rm -rf out
 npx tsc -p .
 node --test out/test/
 npx vsce package --allow-missing-repository -o tilewise.vsix  # compiles again first (vscode:prepublish)
