@@ -1,6 +1,8 @@
 import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
-import { baseName, escapeHtml, formatBytes, formatConfig, formatRatio, formatUs } from '../webview/format';
+import {
+    baseName, escapeHtml, formatAt, formatBytes, formatConfig, formatIn, formatRatio, formatTick, formatUs, timeUnit,
+} from '../webview/format';
 
 test('durations: ns, µs, ms, s with three significant digits', () => {
     assert.equal(formatUs(0), '0 µs');
@@ -33,4 +35,34 @@ test('ratios, configurations, names, escaping', () => {
     assert.equal(baseName('/w/op_kernel/add.cpp'), 'add.cpp');
     assert.equal(baseName('C:\\w\\add.cpp'), 'add.cpp');
     assert.equal(escapeHtml('<a href="x">&\'</a>'), '&lt;a href=&quot;x&quot;&gt;&amp;&#39;&lt;/a&gt;');
+});
+
+test('one time unit per axis, from its span: ticks and durations in it', () => {
+    assert.equal(timeUnit(0.901).name, 'ns'); // a 901 ns run: 0, 200, ... 800 ns, not "0 µs" then "200 ns"
+    assert.equal(timeUnit(1).name, 'µs');
+    assert.equal(timeUnit(10.9).name, 'µs');
+    assert.equal(timeUnit(999).name, 'µs');
+    assert.equal(timeUnit(2500).name, 'ms');
+    assert.equal(timeUnit(3e6).name, 's');
+    assert.equal(timeUnit(0).name, 'µs');
+    assert.equal(timeUnit(Number.NaN).name, 'µs');
+    const ns = timeUnit(0.9);
+    const us = timeUnit(10);
+    assert.equal(formatTick(0, ns), '0');
+    assert.equal(formatTick(0.2, ns), '200');
+    assert.equal(formatTick(0.3, ns), '300'); // 300.00000000000006 rounded away
+    assert.equal(formatTick(0.3, us), '0.3');
+    assert.equal(formatTick(2500, timeUnit(2500)), '2.5');
+    assert.equal(formatIn(0.35, ns), '350 ns');
+    assert.equal(formatIn(0.35, us), '0.350 µs');
+    assert.equal(formatIn(0.02, us), '0.0200 µs');
+    assert.equal(formatIn(1.234, us), '1.23 µs');
+    assert.equal(formatIn(12.34, us), '12.3 µs');
+    assert.equal(formatIn(0, ns), '0 ns');
+    assert.equal(formatIn(0.00002, timeUnit(2000)), '0.0000000200 ms');
+    assert.equal(formatIn(null, us), '–');
+    assert.equal(formatAt(0.0032, us), '0.003 µs'); // a place on the axis: to a thousandth of its unit
+    assert.equal(formatAt(1.23456, us), '1.235 µs');
+    assert.equal(formatAt(0.0032, ns), '3.2 ns');
+    assert.equal(formatAt(0, us), '0 µs');
 });

@@ -3,7 +3,7 @@
 // shipped tiling as a horizontal line and the strategy in the title. It updates in place while the search runs.
 // Clicking a point shows its configuration, with "Apply" in VS Code (a hint in the HTML report).
 import { ChartHandle, Host, Point, axisStyle, drawing, element, mount, pagePoint } from './chart';
-import { bestSoFar, pointY, speedup, state, tally, xMax, yTop } from './convergenceModel';
+import { bestSoFar, pointY, speedup, state, tally, xMax, xMin, yTop } from './convergenceModel';
 import { escapeHtml, formatConfig, formatUs } from './format';
 import { Config, ConvergencePayload, ConvergencePoint } from './payloads';
 import { Theme, textStyle, tooltipStyle } from './theme';
@@ -78,10 +78,13 @@ export function drawConvergence(
                 left: 'center', top: 0, textStyle: { ...textStyle(th), fontWeight: 'bold' },
             },
             tooltip: { ...tooltipStyle(th), trigger: 'item', formatter: tooltip },
-            grid: { left: 72, right: 32, top: 36, bottom: 48 },
+            // right: room for the shipped line's label, outside the plot where it covers no point
+            grid: { left: 72, right: typeof p.shipped_us === 'number' ? 76 : 32, top: 36, bottom: 48 },
             xAxis: {
-                type: 'value', min: 0, max: xMax(p), minInterval: 1, name: 'evaluations', nameLocation: 'middle',
+                // half an evaluation of padding each side: the first and last points drawn whole
+                type: 'value', min: xMin(p), max: xMax(p), minInterval: 1, name: 'evaluations', nameLocation: 'middle',
                 nameGap: 28, ...axis, splitLine: { show: false },
+                axisLabel: { ...(axis.axisLabel as object), formatter: (v: number) => Number.isInteger(v) ? String(v) : '' },
             },
             yAxis: {
                 type: 'value', min: 0, max: top, name: 'time', ...axis,
@@ -94,7 +97,10 @@ export function drawConvergence(
                     markLine: typeof p.shipped_us === 'number' ? {
                         silent: true, symbol: 'none', animation: false,
                         lineStyle: { color: th.muted, type: 'dashed', width: 1.5 },
-                        label: { formatter: `shipped ${formatUs(p.shipped_us)}`, color: th.muted, position: 'insideEndTop' },
+                        label: {
+                            formatter: `shipped\n${formatUs(p.shipped_us)}`, color: th.muted, position: 'end', distance: 6,
+                            lineHeight: 14, align: 'left',
+                        },
                         data: [{ yAxis: p.shipped_us }],
                     } : undefined,
                 },

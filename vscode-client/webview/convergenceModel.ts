@@ -16,7 +16,9 @@ export function bestSoFar(points: ConvergencePoint[]): [number, number][] {
     return out;
 }
 
-/** The y axis's top: the slowest time shown (points, shipped line) with headroom; 1 when nothing is timed. */
+/** The y axis's top: the slowest time shown (points, shipped line) with a little headroom, rounded up to a nice
+ *  number (1, 1.2, 1.5, 2, 2.5, 3, 4, 5, 6, 8 times a power of ten) so the top tick is a round one like those
+ *  under it; 1 when nothing is timed. */
 export function yTop(p: ConvergencePayload): number {
     let top = 0;
     for (const pt of p.points ?? []) {
@@ -27,7 +29,26 @@ export function yTop(p: ConvergencePayload): number {
     if (typeof p.shipped_us === 'number') {
         top = Math.max(top, p.shipped_us);
     }
-    return top > 0 ? top * 1.15 : 1;
+    return top > 0 ? niceCeil(top * 1.08) : 1;
+}
+
+const NICE = [1, 1.2, 1.5, 2, 2.5, 3, 4, 5, 6, 8, 10];
+
+/** The smallest nice number (NICE times a power of ten) at or above v > 0. */
+export function niceCeil(v: number): number {
+    if (!(v > 0) || !Number.isFinite(v)) {
+        return 1;
+    }
+    const exp = Math.floor(Math.log10(v));
+    const base = 10 ** exp;
+    for (const m of NICE) {
+        // a nice number within rounding error of v is v
+        const n = Number((m * base).toPrecision(12));
+        if (n >= v * (1 - 1e-12)) {
+            return n;
+        }
+    }
+    return Number((10 * base).toPrecision(12));
 }
 
 /** Where a point is drawn: at its time; one without a time (screened out, or failed before it was timed) sits on
@@ -36,14 +57,26 @@ export function pointY(pt: ConvergencePoint, top: number): number {
     return typeof pt.time_us === 'number' && Number.isFinite(pt.time_us) ? pt.time_us : top;
 }
 
-/** The x axis's end: the budget, or the last evaluation when the search went past it (the shipped one counts). */
+/** The x axis's end: the budget, or the last evaluation when the search went past it (the shipped one counts),
+ *  and half an evaluation more, so the last point is drawn whole rather than cut by the plot's edge. */
 export function xMax(p: ConvergencePayload): number {
     let m = p.budget || 1;
     for (const pt of p.points ?? []) {
         m = Math.max(m, pt.evaluation);
     }
-    return m;
+    return m + X_PAD;
 }
+
+/** The x axis's start: half an evaluation before the first (0 or 1), so a point there is drawn whole too. */
+export function xMin(p: ConvergencePayload): number {
+    let m = 1;
+    for (const pt of p.points ?? []) {
+        m = Math.min(m, pt.evaluation);
+    }
+    return Math.min(0, m - X_PAD);
+}
+
+export const X_PAD = 0.5;
 
 /** Counts by status, for the subtitle ("12 measured, 2 failed, 5 screened"). */
 export function tally(points: ConvergencePoint[]): { ok: number; failed: number; screened: number; cached: number } {

@@ -23,6 +23,68 @@ export function formatUs(us: number | null | undefined): string {
     return `${sig(us / 1e6)} s`;
 }
 
+/** A unit for an axis of times: every tick and every duration of the chart in it, named once in the axis title. */
+export interface TimeUnit {
+    name: 'ns' | 'µs' | 'ms' | 's';
+    us: number; // µs per unit
+}
+
+const TIME_UNITS: TimeUnit[] = [{ name: 'ns', us: 1e-3 }, { name: 'µs', us: 1 }, { name: 'ms', us: 1e3 }, { name: 's', us: 1e6 }];
+
+/** The unit an axis spanning `spanUs` reads best in: the largest in which the span is at least 1 (a 900 ns span in
+ *  ns, 2.5 µs in µs, 1.2 ms in ms), so its ticks are numbers from about 0.1 to 1000 with no unit jumps. */
+export function timeUnit(spanUs: number): TimeUnit {
+    const a = Math.abs(spanUs);
+    if (!Number.isFinite(a) || a === 0) {
+        return TIME_UNITS[1];
+    }
+    let best = TIME_UNITS[0];
+    for (const u of TIME_UNITS) {
+        if (a >= u.us) {
+            best = u;
+        }
+    }
+    return best;
+}
+
+/** An axis tick in the axis's unit, without the unit (the axis title has it): 200, 0.25, 1.5. Floating-point
+ *  noise of the unit conversion (0.3 µs -> 300.00000000000006 ns) is rounded away. */
+export function formatTick(us: number, unit: TimeUnit): string {
+    const v = us / unit.us;
+    if (!Number.isFinite(v)) {
+        return '';
+    }
+    return String(Number(v.toPrecision(6)));
+}
+
+/** A time in a given unit, with it, three significant digits: 0.0200 µs, 350 ns, 1.23 ms. Durations in a tooltip
+ *  read in the axis's unit, so they compare with the ticks. */
+export function formatIn(us: number | null | undefined, unit: TimeUnit): string {
+    if (us === null || us === undefined || !Number.isFinite(us)) {
+        return '–';
+    }
+    const v = us / unit.us;
+    if (v === 0) {
+        return `0 ${unit.name}`;
+    }
+    const a = Math.abs(v);
+    if (a >= 100) {
+        return `${Math.round(v)} ${unit.name}`;
+    }
+    // three significant digits, in fixed notation however small
+    const digits = Math.min(20, 2 - Math.floor(Math.log10(a)));
+    return `${v.toFixed(digits)} ${unit.name}`;
+}
+
+/** A point in time in a given unit, with it, to a thousandth of the unit: "from 1.235 µs", "from 0.003 µs".
+ *  Where on the axis, not how long: its precision is the axis's, not three significant digits. */
+export function formatAt(us: number | null | undefined, unit: TimeUnit): string {
+    if (us === null || us === undefined || !Number.isFinite(us)) {
+        return '–';
+    }
+    return `${Number((us / unit.us).toFixed(3))} ${unit.name}`;
+}
+
 /** Three significant digits without exponent notation or trailing zeros beyond one decimal (12.3, 1.23, 123). */
 function sig(v: number): string {
     const a = Math.abs(v);

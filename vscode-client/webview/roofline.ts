@@ -4,7 +4,9 @@
 import { ChartHandle, Point, axisStyle, drawing, element, mount } from './chart';
 import { formatBytes, formatRatio, formatUs } from './format';
 import { RooflinePayload } from './payloads';
-import { barCount, bottleneckIndex, overRoofline, timeBars } from './rooflineModel';
+import {
+    RooflineLayout, barCount, bottleneckIndex, labelPx, measuredLabel, rooflineLayout, timeAxisMax, timeBars,
+} from './rooflineModel';
 import { Theme, pipeColor, textStyle, tooltipStyle } from './theme';
 
 export function drawRoofline(section: HTMLElement, payload: RooflinePayload, theme: Theme): ChartHandle<RooflinePayload> {
@@ -13,9 +15,18 @@ export function drawRoofline(section: HTMLElement, payload: RooflinePayload, the
     const info = section.appendChild(element('p', 'tw-info'));
     const el = section.appendChild(element('div', 'tw-chart'));
     el.dataset.chart = 'roofline';
-    el.style.height = '280px';
+    let layout: RooflineLayout = rooflineLayout(section.clientWidth);
+    el.style.height = `${layout.height}px`;
     const verdict = section.appendChild(element('p', 'tw-verdict'));
     const chart = mount(el, 'svg', () => ({ bars: barCount(p) }));
+    // the layout follows the width (side by side, or stacked in a narrow panel): redrawn when the width changes
+    let drawnWidth = el.clientWidth;
+    const resize = new ResizeObserver(() => {
+        if (Math.abs(el.clientWidth - drawnWidth) >= 1) {
+            render();
+        }
+    });
+    resize.observe(el);
 
     function describe(): void {
         const parts = [p.operator];
@@ -41,29 +52,42 @@ export function drawRoofline(section: HTMLElement, payload: RooflinePayload, the
         const b = bottleneckIndex(p);
         const axis = axisStyle(th);
         const roleColor = { launch: th.muted, floor: th.pipeColors[2], measured: th.accent };
-        const over = overRoofline(p);
+        const L = layout;
+        const labels = bars.map((x) => x.role === 'measured' ? measuredLabel(p, formatUs(x.us), L.twoLineLabel) : formatUs(x.us));
+        const axisMax = timeAxisMax(bars.map((x, i) => ({ us: x.us, label: labelPx(labels[i]) })), L.plotPx, L.spillPx);
         return {
             animation: false,
             textStyle: textStyle(th),
             tooltip: { ...tooltipStyle(th), trigger: 'item' },
             title: [
-                { text: 'Time against the roofline', left: '2%', top: 0, textStyle: { ...textStyle(th), fontWeight: 'bold' } },
-                { text: 'Pipes busy', left: '63%', top: 0, textStyle: { ...textStyle(th), fontWeight: 'bold' } },
+                { text: 'Time against the roofline', ...L.titles[0], textStyle: { ...textStyle(th), fontWeight: 'bold' } },
+                { text: 'Pipes busy', ...L.titles[1], textStyle: { ...textStyle(th), fontWeight: 'bold' } },
             ],
-            grid: [
-                { left: 190, right: '47%', top: 32, bottom: 36 },
-                { left: '66%', right: 16, top: 32, bottom: 36 },
-            ],
+            grid: L.grids,
             xAxis: [
                 {
-                    // headroom right of the longest bar for its label ("80.0 µs (10.5× the roofline)")
-                    gridIndex: 0, type: 'value', min: 0, max: (v: { max: number }) => v.max * 1.45, ...axis,
-                    axisLabel: { ...(axis.axisLabel as object), showMaxLabel: false, formatter: (v: number) => formatUs(v) },
+                    // headroom right of each bar for its label ("80.0 µs (10.5× the roofline)") inside the chart
+                    gridIndex: 0, type: 'value', min: 0, max: axisMax, splitNumber: L.timeTicks, ...axis,
+                    axisLabel: {
+                        ...(axis.axisLabel as object), showMaxLabel: false, hideOverlap: true, formatter: (v: number) => formatUs(v),
+                    },
                 },
-                { gridIndex: 1, type: 'category', data: pipes.map((x) => x.pipe), ...axis, axisTick: { show: false } },
+                {
+                    gridIndex: 1, type: 'category', data: pipes.map((x) => x.pipe), ...axis, axisTick: { show: false },
+                    // every pipe named, however narrow: smaller or slanted rather than left out
+                    axisLabel: {
+                        ...(axis.axisLabel as object), interval: 0, hideOverlap: false, fontSize: L.pipeFont, rotate: L.pipeRotate,
+                    },
+                },
             ],
             yAxis: [
-                { gridIndex: 0, type: 'category', data: bars.map((x) => x.name), ...axis, axisTick: { show: false } },
+                {
+                    gridIndex: 0, type: 'category', data: bars.map((x) => x.name), ...axis, axisTick: { show: false },
+                    axisLabel: {
+                        ...(axis.axisLabel as object), interval: 0, lineHeight: 14,
+                        ...(L.categoryWidth ? { width: L.categoryWidth, overflow: 'break' } : {}),
+                    },
+                },
                 {
                     gridIndex: 1, type: 'value', min: 0, max: 1, interval: 0.25, ...axis,
                     axisLabel: { ...(axis.axisLabel as object), formatter: (v: number) => formatRatio(v) },
@@ -77,9 +101,8 @@ export function drawRoofline(section: HTMLElement, payload: RooflinePayload, the
                         itemStyle: { color: roleColor[x.role], borderColor: th.border || undefined, borderWidth: th.border ? 1 : 0 },
                     })),
                     label: {
-                        show: true, position: 'right', color: th.foreground, fontFamily: th.font,
-                        formatter: (e: { dataIndex: number; value: number }) => bars[e.dataIndex].role === 'measured' && Number.isFinite(over)
-                            ? `${formatUs(e.value)} (${over.toFixed(2)}× the roofline)` : formatUs(e.value),
+                        show: true, position: 'right', color: th.foreground, fontFamily: th.font, lineHeight: 15,
+                        formatter: (e: { dataIndex: number }) => labels[e.dataIndex],
                     },
                     tooltip: {
                         formatter: (e: { dataIndex: number; value: number }) => {
@@ -121,6 +144,12 @@ export function drawRoofline(section: HTMLElement, payload: RooflinePayload, the
     }
 
     function render(): void {
+        drawnWidth = el.clientWidth;
+        layout = rooflineLayout(el.clientWidth || section.clientWidth, (p.pipes ?? []).length);
+        if (el.style.height !== `${layout.height}px`) {
+            el.style.height = `${layout.height}px`;
+            chart.resize();
+        }
         describe();
         drawing(el);
         chart.setOption(option(), { notMerge: true });
@@ -140,6 +169,7 @@ export function drawRoofline(section: HTMLElement, payload: RooflinePayload, the
             return undefined; // nothing to click on a roofline
         },
         dispose() {
+            resize.disconnect();
             chart.dispose();
         },
     };

@@ -25,6 +25,8 @@ export const CSS = `
 .tw-key-diamond::before { transform: rotate(45deg) scale(0.8); }
 .tw-key-triangle::before { background: transparent; border: none; width: 0; height: 0;
   border-left: 6px solid transparent; border-right: 6px solid transparent; border-bottom: 10px solid var(--tw-swatch); }
+.tw-key-none { color: var(--vscode-descriptionForeground, #717171); }
+.tw-key-none::before { background: transparent; border-style: dashed; }
 .tw-key-line::before { height: 0; border: none; border-top: 2px dashed var(--tw-swatch); vertical-align: 3px; width: 16px; }
 body.vscode-high-contrast .tw-key::before, body.vscode-high-contrast-light .tw-key::before {
   outline: 1px solid var(--vscode-contrastBorder, currentColor); }

@@ -5,10 +5,14 @@
 import {
     ChartHandle, Host, Point, SVG_MAX_ITEMS, axisStyle, drawing, echarts, element, mount, pagePoint,
 } from './chart';
-import { baseName, escapeHtml, formatBytes, formatUs } from './format';
+import {
+    TimeUnit, baseName, escapeHtml, formatAt, formatBytes, formatIn, formatTick, formatUs, timeUnit,
+} from './format';
 import { TimelinePayload } from './payloads';
 import { Theme, pipeColor, textStyle, tooltipStyle } from './theme';
-import { CoreWindow, EventRow, Lane, WaitRow, coreWindows, eventName, extent, lanes, pipesOf, rows } from './timelineModel';
+import {
+    CoreWindow, EventRow, Lane, WaitRow, coreWindows, eventName, extent, hiddenPipes, lanes, pipesOf, rows, shownPipes,
+} from './timelineModel';
 
 /** The narrowest an event is drawn, in pixels: a 20 ns copy in a 2 ms run must still be seen and hovered. */
 const MIN_EVENT_PX = 2;
@@ -34,6 +38,9 @@ export function drawTimeline(
     let current = 0;
     let laneList: Lane[] = [];
     let drawn: { events: EventRow[]; waits: WaitRow[] } = { events: [], waits: [] };
+    // the zoom window in percent of the axis, and the one time unit of the axis, ticks and tooltips (from its span)
+    let zoom = { start: 0, end: 100 };
+    let unit: TimeUnit = timeUnit(1);
 
     const info = section.appendChild(element('p', 'tw-info'));
     const controls = section.appendChild(element('div', 'tw-controls'));
@@ -51,6 +58,18 @@ export function drawTimeline(
         }
         chart?.dispose();
         chart = mount(el, renderer, counts);
+        chart.on('datazoom', () => {
+            const dz = ((chart?.getOption() as { dataZoom?: { start?: number; end?: number }[] }).dataZoom ?? [])[0];
+            if (!dz) {
+                return;
+            }
+            const before = axisKey();
+            zoom = { start: dz.start ?? 0, end: dz.end ?? 100 };
+            unit = unitOf();
+            if (axisKey() !== before) {
+                chart?.setOption({ xAxis: xAxis() });
+            }
+        });
         chart.on('click', (e: { seriesName?: string; value?: unknown }) => {
             if (e.seriesName !== 'events' || !host.reveal || !Array.isArray(e.value)) {
                 return;
@@ -100,12 +119,25 @@ export function drawTimeline(
 
     function drawLegend(): void {
         legend.replaceChildren();
-        pipesOf(p).forEach((name, i) => {
-            const item = legend.appendChild(element('span', 'tw-key', name));
-            item.style.setProperty('--tw-swatch', pipeColor(th, name, i));
-        });
+        const pipes = pipesOf(p);
+        for (const i of shownPipes(p)) {
+            const item = legend.appendChild(element('span', 'tw-key', pipes[i]));
+            item.style.setProperty('--tw-swatch', pipeColor(th, pipes[i], i));
+        }
         const wait = legend.appendChild(element('span', 'tw-key tw-key-wait', 'waiting (shaded in the colour of the pipe waited on)'));
         wait.style.setProperty('--tw-swatch', th.muted);
+        if ((p.cores ?? []).length === 0) {
+            return;
+        }
+        for (const i of hiddenPipes(p)) {
+            // no lane for a pipe with nothing on it (SCALAR, usually: the scalar unit's issue costs are no events)
+            const name = pipes[i];
+            const what = /^MTE/i.test(name) ? name : name.toLowerCase();
+            const item = legend.appendChild(element('span', 'tw-key tw-key-none', `${name}: no ${what} work traced`));
+            item.style.setProperty('--tw-swatch', pipeColor(th, name, i));
+            item.dataset.hiddenPipe = name;
+            item.title = `No ${name} event or wait on any traced core: its lanes are left out.`;
+        }
     }
 
     function drawControls(): void {
@@ -134,6 +166,10 @@ export function drawTimeline(
         const indices = windows[current]?.indices ?? [];
         laneList = lanes(p, indices);
         drawn = rows(p, indices);
+        if (fresh) {
+            zoom = { start: 0, end: 100 };
+        }
+        unit = unitOf();
         describe();
         drawLegend();
         drawControls();
@@ -144,20 +180,40 @@ export function drawTimeline(
         c.setOption(option(), { notMerge: fresh });
     }
 
+    /** The axis's unit: from the span in view (the whole run, or the zoomed window). */
+    function unitOf(): TimeUnit {
+        return timeUnit((extent(p) || 1) * (zoom.end - zoom.start) / 100);
+    }
+
+    /** What the x axis's option depends on beyond the payload: redrawn when it changes with the zoom. */
+    function axisKey(): string {
+        return `${unit.name} ${zoom.start <= 0}`;
+    }
+
+    function xAxis(): Record<string, unknown> {
+        const axis = axisStyle(th);
+        const u = unit;
+        return {
+            type: 'value', min: 0, max: extent(p) || 1, name: `${u.name} from the kernel's start`, nameLocation: 'middle',
+            nameGap: 26, ...axis,
+            axisLabel: {
+                ...(axis.axisLabel as object), hideOverlap: true, formatter: (v: number) => formatTick(v, u),
+                // only round ticks: the ends of the run or of the zoomed window (8.8583) are not labelled, 0 is
+                showMinLabel: zoom.start <= 0, showMaxLabel: false,
+            },
+        };
+    }
+
     function option(): Record<string, unknown> {
         const pipes = pipesOf(p);
         const colors = pipes.map((name, i) => pipeColor(th, name, i));
         const axis = axisStyle(th);
-        const end = extent(p) || 1;
         return {
             animation: false,
             textStyle: textStyle(th),
             tooltip: { ...tooltipStyle(th), trigger: 'item', formatter: tooltip },
             grid: { left: laneList.length && laneList[0].label.includes('·') ? 120 : 70, right: 24, top: 12, bottom: 64 },
-            xAxis: {
-                type: 'value', min: 0, max: end, name: 'µs from the kernel\'s start', nameLocation: 'middle', nameGap: 26,
-                ...axis, axisLabel: { ...(axis.axisLabel as object), formatter: (v: number) => formatUs(v) },
-            },
+            xAxis: xAxis(),
             yAxis: {
                 type: 'category', inverse: true, data: laneList.map((l) => l.label), ...axis,
                 splitLine: { show: false }, axisTick: { show: false },
@@ -166,7 +222,7 @@ export function drawTimeline(
                 { type: 'inside', xAxisIndex: 0, filterMode: 'weakFilter' },
                 {
                     type: 'slider', xAxisIndex: 0, filterMode: 'weakFilter', height: 16, bottom: 6,
-                    borderColor: th.lines, textStyle: { color: th.muted }, labelFormatter: (v: number) => formatUs(v),
+                    borderColor: th.lines, textStyle: { color: th.muted }, labelFormatter: (v: number) => formatAt(v, unit),
                     fillerColor: 'rgba(128,128,128,0.2)', dataBackground: { lineStyle: { color: th.lines }, areaStyle: { color: th.lines } },
                 },
             ],
@@ -219,7 +275,7 @@ export function drawTimeline(
             const [lane, start, , pipe, cause, dur] = params.value as WaitRow;
             const why = (p.causes ?? [])[cause] ?? 'waiting on a dependency';
             return `<b>${escapeHtml(pipes[pipe] ?? '')} idle</b> (core ${laneList[lane]?.core})<br>${escapeHtml(why)}<br>` +
-                `${formatUs(dur)} from ${formatUs(start)}`;
+                `${duration(dur)} from ${formatAt(start, unit)}`;
         }
         const [lane, start, , pipe, siteIdx, bytes, repeats, dur] = params.value as EventRow;
         const site = (p.sites ?? [])[siteIdx];
@@ -237,11 +293,18 @@ export function drawTimeline(
         if (amount.length) {
             lines.push(amount.join(' · '));
         }
-        lines.push(`<b>${formatUs(dur)}</b> from ${formatUs(start)}`);
+        lines.push(`<b>${duration(dur)}</b> from ${formatAt(start, unit)}`);
         if (host.reveal && site) {
             lines.push('<i>click: open the line</i>');
         }
         return lines.join('<br>');
+    }
+
+    /** A duration in the axis's unit; one far below it (a 20 ns copy on a ms axis) also in its own. */
+    function duration(us: number): string {
+        const own = formatUs(us);
+        const inUnit = formatIn(us, unit);
+        return Math.abs(us) > 0 && Math.abs(us) < 0.1 * unit.us && own !== inUnit ? `${inUnit} (${own})` : inUnit;
     }
 
     render(true);

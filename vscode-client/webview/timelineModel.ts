@@ -39,17 +39,42 @@ export function pipesOf(p: TimelinePayload): string[] {
     return p.pipes && p.pipes.length > 0 ? p.pipes : [...PIPES];
 }
 
-/** One lane per pipe per drawn core, core by core, pipes in the payload's order. With a single core drawn the
- *  label is the pipe alone (the heading names the core). */
+/** The pipes that get lanes, as indices into pipesOf(p): those with an event or a wait on any core of the payload
+ *  (not only the drawn ones, so paging the cores keeps the lanes). The scalar unit's issue costs are no events, so
+ *  a SCALAR lane is usually empty: it would only take room. All pipes when nothing at all was traced. */
+export function shownPipes(p: TimelinePayload): number[] {
+    const n = pipesOf(p).length;
+    const used = new Array<boolean>(n).fill(false);
+    for (const c of p.cores ?? []) {
+        for (const row of [...(c.events ?? []), ...(c.waits ?? [])]) {
+            if (row[0] >= 0 && row[0] < n) {
+                used[row[0]] = true;
+            }
+        }
+    }
+    const out = used.flatMap((u, i) => (u ? [i] : []));
+    return out.length > 0 ? out : used.map((_, i) => i);
+}
+
+/** The pipes without a lane (shownPipes' complement), for the legend to say why they are missing. */
+export function hiddenPipes(p: TimelinePayload): number[] {
+    const shown = new Set(shownPipes(p));
+    return pipesOf(p).flatMap((_, i) => (shown.has(i) ? [] : [i]));
+}
+
+/** One lane per shown pipe per drawn core, core by core, pipes in the payload's order. With a single core drawn
+ *  the label is the pipe alone (the heading names the core). */
 export function lanes(p: TimelinePayload, indices: number[]): Lane[] {
     const pipes = pipesOf(p);
+    const shown = shownPipes(p);
     const cores = p.cores ?? [];
     const out: Lane[] = [];
     for (const i of indices) {
         const core = cores[i].core;
-        pipes.forEach((name, pipe) => {
+        for (const pipe of shown) {
+            const name = pipes[pipe];
             out.push({ core, pipe, label: indices.length === 1 ? name : `core ${core} · ${name}` });
-        });
+        }
     }
     return out;
 }
@@ -62,7 +87,9 @@ export type WaitRow = [number, number, number, number, number, number, number];
 
 /** The rows of the drawn cores: events and waits, core by core in payload order (the order locate() counts in). */
 export function rows(p: TimelinePayload, indices: number[]): { events: EventRow[]; waits: WaitRow[] } {
-    const nPipes = pipesOf(p).length;
+    const shown = shownPipes(p);
+    const nLanes = shown.length;
+    const laneOf = new Map(shown.map((pipe, k) => [pipe, k])); // pipe index -> its lane within a core
     const causes = p.causes ?? [];
     const waitedOn = causes.map((c) => causePipe(c, pipesOf(p)));
     const cores = p.cores ?? [];
@@ -71,10 +98,16 @@ export function rows(p: TimelinePayload, indices: number[]): { events: EventRow[
     indices.forEach((coreIdx, k) => {
         const core = cores[coreIdx];
         for (const [pipe, start, dur, site, bytes, repeats] of core.events ?? []) {
-            events.push([k * nPipes + pipe, start, start + dur, pipe, site, bytes, repeats, dur]);
+            const at = laneOf.get(pipe);
+            if (at !== undefined) {
+                events.push([k * nLanes + at, start, start + dur, pipe, site, bytes, repeats, dur]);
+            }
         }
         for (const [pipe, start, dur, cause] of core.waits ?? []) {
-            waits.push([k * nPipes + pipe, start, start + dur, pipe, cause, dur, waitedOn[cause] ?? -1]);
+            const at = laneOf.get(pipe);
+            if (at !== undefined) {
+                waits.push([k * nLanes + at, start, start + dur, pipe, cause, dur, waitedOn[cause] ?? -1]);
+            }
         }
     });
     return { events, waits };
