@@ -84,6 +84,8 @@ export interface RooflinePayload {
     kernel_us: number;
     bytes_read: number;
     bytes_written: number;
+    /** What crossed HBM during the kernel (L2 misses and write-backs); the floor counts these at HBM speed. */
+    hbm_bytes?: number;
     hbm_gbps: number;
     hbm_floor_us: number;
     floor_us: number;

@@ -33,7 +33,8 @@ export function drawRoofline(section: HTMLElement, payload: RooflinePayload, the
         if (p.case) {
             parts.push(`case ${p.case}`);
         }
-        parts.push(p.chip, `${formatBytes(p.bytes_read)} read, ${formatBytes(p.bytes_written)} written`,
+        const hbm = p.hbm_bytes !== undefined ? ` (${formatBytes(p.hbm_bytes)} through HBM)` : '';
+        parts.push(p.chip, `${formatBytes(p.bytes_read)} read, ${formatBytes(p.bytes_written)} written${hbm}`,
             `HBM ${p.hbm_gbps} GB/s`, `${formatRatio(p.efficiency)} of the roofline's speed`);
         info.textContent = parts.join(' · ');
         const b = bottleneckIndex(p);
