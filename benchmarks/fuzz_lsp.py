@@ -14,8 +14,9 @@ What it counts:
   prints where it came from.
 - unanswered requests: no answer within `--request-timeout` seconds (an error answer is counted apart).
 - diagnostics on a line that does not exist: a published diagnostic whose line is past the end of the document at
-  the version the publish names (LSP publishDiagnostics' `version`), or, for a file that is not open (no version),
-  at any line count it may have had since the server last answered a request on that operator.
+  the version the publish names (LSP publishDiagnostics' `version`), or, for a file the server analysed from disk
+  (no version), past its end on disk and past any line count it may have had since the server last answered a
+  request on that operator.
 - stale publishes: diagnostics for a version older than one already published for that document.
 - RSS of the server at the start and end, and didChange -> publishDiagnostics latency (median) on an untouched
   copy of one example before and after the storm (each time once every document has been answered a request, so
@@ -232,10 +233,10 @@ class Fuzzer:
         known = self.versions.get(params.uri, {})
         if at is not None and at in known:
             allowed, text = known[at]
-        else:
+        else:  # not open on the server when analysed: what it read from disk, or a text it had since the last sync
             text = None
             entries = self.history.get(params.uri)
-            allowed = max(n for _, n in entries) if entries else disk_lines(path)
+            allowed = max([n for _, n in entries or []] + [disk_lines(path)])
         for d in params.diagnostics:
             end_ok = d.range.end.line < allowed or (d.range.end.line == allowed and d.range.end.character == 0)
             if d.range.start.line >= allowed or not end_ok:
