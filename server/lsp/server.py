@@ -32,6 +32,7 @@ from server.lsp.features import (
     requests,
     trust,
     verify,
+    watched_files,
 )
 from server.lsp.handlers import Untrusted
 from server.lsp.results import diagnostics_by_file
@@ -121,6 +122,11 @@ class TilewiseServer(LanguageServer):
             self.state.published[uri_to_path(uri)] = (self.state.snapshots, (0, []))
             self.text_document_publish_diagnostics_for(uri, [])
             return
+        self.schedule_operator(root, delay)
+
+    def schedule_operator(self, root: str, delay: float | None = None) -> None:
+        """`schedule` for the operator at `root` itself: for a change no open document names (a file changed on
+        disk, features/watched_files.py)."""
         session = self.state.session(root)
         if session.pending is not None:
             session.pending.cancel()
@@ -184,12 +190,12 @@ class TilewiseServer(LanguageServer):
             if not cases:
                 return
             texts = {p: sf.text for p, sf in op.sources.items()}
-            if session.facts is not None and session.facts.texts == texts:
-                return  # these very sources already ran
+            if session.facts is not None and session.facts.texts == texts and session.facts.cases == cases:
+                return  # these very sources already ran these very cases
             problems: list[str] = []
             device = self.device()  # the worker reads only op, cases and device
             facts = await asyncio.to_thread(case_facts, device, op, cases, problems)
-            session.facts = StoredFacts(texts, facts, problems)
+            session.facts = StoredFacts(texts, facts, problems, cases)
             for line in problems:
                 log.info("%s: %s", root, line)
             self.schedule(uri, delay=0)
@@ -306,6 +312,34 @@ class TilewiseServer(LanguageServer):
                 continue  # the client has these already
             self.text_document_publish_diagnostics_for(path_to_uri(path), diagnostics, analysis.versions.get(path))
 
+    def clear(self, path: str) -> None:
+        """Withdraw the diagnostics of `path` and of every file under it (a file or folder deleted on disk): an empty
+        publish for each that has some, and none that an analysis begun before this may publish over (the clearing
+        takes a snapshot number of its own, so every such analysis is older; publish() leaves the file alone)."""
+        inside = path.rstrip("/") + "/"
+        gone = [p for p in self.state.published if p == path or p.startswith(inside)]
+        if not gone:
+            return
+        self.state.snapshots += 1
+        for p in gone:
+            had = self.state.published[p][1][1]
+            self.state.published[p] = (self.state.snapshots, (0, []))
+            for session in self.state.operators.values():
+                session.published.pop(p, None)  # no operator still has diagnostics there to clear later
+            if had:
+                self.text_document_publish_diagnostics_for(path_to_uri(p), [])
+
+    def withdraw(self, root: str) -> None:
+        """The operator at `root` is gone from disk (deleted, or no kernel left): stop its pending analysis and
+        clear every diagnostic it published. The session stays: the operator may come back (a branch checked out
+        again), and an event under its root then analyses it anew."""
+        session = self.state.operators.get(root)
+        if session is not None:
+            if session.pending is not None:
+                session.pending.cancel()
+            session.analysis = None
+        self.clear(root)
+
     def text_document_publish_diagnostics_for(
         self, uri: str, diagnostics: list[types.Diagnostic], version: int | None = None
     ) -> None:
@@ -319,6 +353,7 @@ def create_server() -> TilewiseServer:
     for feature in (
         trust,  # the client's word on trust, at initialize
         documents,
+        watched_files,  # files created, changed, renamed or deleted on disk
         code_actions,
         hover,
         code_lens,

@@ -195,6 +195,8 @@ class StoredFacts:
     texts: dict[str, str]
     facts: list  # analysis.observed.CaseFacts
     problems: list[str]  # one line per case that gave no facts
+    # the manifest's cases they ran: a tilewise.toml changed on disk (features/watched_files.py) runs them again
+    cases: list = field(default_factory=list)
 
 
 @dataclass(slots=True)

@@ -16,6 +16,11 @@ import {
 import { Serial, initializationOptions } from './trust';
 
 let client: LanguageClient | undefined;
+// The operators' files changed on disk, for the running client (workspace/didChangeWatchedFiles): disposed with it.
+let watcher: vscode.FileSystemWatcher | undefined;
+// Every suffix the server reads as a source (analysis/project.py SOURCE_SUFFIXES), and the manifest: a file of an
+// operator that is not open still changes its diagnostics when it changes, moves or goes.
+const WATCHED_FILES = '**/{*.cpp,*.cc,*.cxx,*.c,*.h,*.hpp,*.hh,*.hxx,*.asc,*.inc,tilewise.toml}';
 let charts: ChartPanels | undefined;
 // every start and restart of the server, one at a time (trust.ts)
 const lifecycle = new Serial();
@@ -167,9 +172,12 @@ async function startClient(context: vscode.ExtensionContext, output: vscode.LogO
         // the environment passes through: TILEWISE_CACHE and TILEWISE_OPT reach the emulator builds
         options: { cwd: os.tmpdir(), env: serverEnv(process.env, key) },
     };
+    watcher = vscode.workspace.createFileSystemWatcher(WATCHED_FILES);
     const clientOptions: LanguageClientOptions = {
         documentSelector: [{ scheme: 'file', language: 'ascendc' }],
-        synchronize: { configurationSection: 'tilewise' },
+        // fileEvents: the server analyses an operator again when one of its files changes on disk, and clears the
+        // diagnostics of a deleted one (server/lsp/features/watched_files.py)
+        synchronize: { configurationSection: 'tilewise', fileEvents: watcher },
         outputChannel: output,
         initializationOptions: initializationOptions(trusted),
         middleware: {
@@ -188,8 +196,11 @@ async function startClient(context: vscode.ExtensionContext, output: vscode.LogO
 
 async function stopClient(): Promise<void> {
     const c = client;
+    const w = watcher;
     client = undefined;
+    watcher = undefined;
     if (c) {
         await c.stop().catch(() => undefined);
     }
+    w?.dispose(); // after the stop: the client no longer listens to it
 }
