@@ -48,7 +48,6 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from lsprotocol import types
 
 from benchmarks.fuzz_client import (
-    GARBAGE_MANIFESTS,
     ODD_SEPARATORS,
     SOURCE_SUFFIXES,
     FuzzClient,
@@ -59,6 +58,7 @@ from benchmarks.fuzz_client import (
     rss_mb,
     write_dump,
 )
+from benchmarks.fuzz_disk import disk_event
 from benchmarks.fuzz_edits import MUTATIONS, apply, big_file, lsp_lines, lsp_position, pick, truncate
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -387,95 +387,7 @@ class Fuzzer:
         self.undo.append((self.report.edits + self.rng.randint(1, 30), undo))
 
     def disk_event(self, doc: Doc) -> str:
-        """Something done to the files under the server, undone some edits later."""
-        op = doc.op
-        on_disk = [
-            p
-            for p in sorted(op.rglob("*"))
-            if p.suffix in SOURCE_SUFFIXES
-            and p.is_file()
-            and p not in self.busy_paths
-            and not any(d.path == p for d in self.docs)
-        ]
-        choice = self.rng.choice(["manifest", "rename", "delete-open", "rename-open", "not-utf8"])
-        manifest = op / "tilewise.toml"
-        if choice == "manifest" and manifest.is_file() and manifest not in self.busy_paths:
-            self.busy_paths.add(manifest)
-            good = manifest.read_bytes()
-            bad = self.rng.choice(GARBAGE_MANIFESTS)
-            cut = good[: self.rng.randrange(len(good) + 1)]
-            manifest.write_bytes(cut if self.rng.random() < 0.4 else cut + bad)
-            self.watched((manifest, types.FileChangeType.Changed))
-            self.client.text_document_did_save(
-                types.DidSaveTextDocumentParams(text_document=types.TextDocumentIdentifier(uri=manifest.as_uri()))
-            )
-
-            def fix_manifest() -> None:
-                manifest.write_bytes(good)
-                self.busy_paths.discard(manifest)
-                self.watched((manifest, types.FileChangeType.Changed))
-
-            self.later(fix_manifest)
-            return "manifest"
-        if choice in ("rename", "not-utf8") and on_disk:
-            target = self.rng.choice(on_disk)
-            self.busy_paths.add(target)
-            if choice == "not-utf8":
-                good = target.read_bytes()
-                target.write_bytes(
-                    good[: len(good) // 2] + bytes([0xFF, 0xFE, 0xC3, 0x28, 0x80]) + good[len(good) // 2 :]
-                )
-                self.watched((target, types.FileChangeType.Changed))
-
-                def fix_bytes() -> None:
-                    target.write_bytes(good)
-                    self.busy_paths.discard(target)
-                    self.watched((target, types.FileChangeType.Changed))
-
-                self.later(fix_bytes)
-                return "not-utf8"
-            moved = target.with_name(target.stem + "_moved" + target.suffix)
-            target.rename(moved)
-            self.busy_paths.add(moved)
-            self.watched((target, types.FileChangeType.Deleted), (moved, types.FileChangeType.Created))
-
-            def move_back() -> None:
-                moved.rename(target)
-                self.busy_paths -= {moved, target}
-                self.watched((moved, types.FileChangeType.Deleted), (target, types.FileChangeType.Created))
-
-            self.later(move_back)
-            return "rename"
-        if doc.busy:
-            return self.save(doc)
-        doc.busy = True
-        if choice == "rename-open":
-            old_path, old_uri = doc.path, doc.uri
-            new_path = doc.path.with_name(doc.path.stem + "_renamed" + doc.path.suffix)
-            old_path.rename(new_path)
-            self.close(doc)
-            doc.path, doc.uri, doc.version = new_path, new_path.as_uri(), 1
-            self.open(doc)
-
-            def rename_back() -> None:
-                new_path.rename(old_path)
-                self.close(doc)
-                doc.path, doc.uri, doc.version, doc.busy = old_path, old_uri, 1, False
-                self.open(doc)
-
-            self.later(rename_back)
-            return "rename-open"
-        good = doc.path.read_bytes()
-        doc.path.unlink()
-        self.watched((doc.path, types.FileChangeType.Deleted))
-
-        def restore() -> None:
-            doc.path.write_bytes(good)
-            doc.busy = False
-            self.watched((doc.path, types.FileChangeType.Created))
-
-        self.later(restore)
-        return "delete-open"
+        return disk_event(self, doc)  # benchmarks/fuzz_disk.py
 
     def save(self, doc: Doc) -> str:
         if not doc.path.exists():

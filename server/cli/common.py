@@ -18,12 +18,10 @@ err = Console(stderr=True, highlight=False, soft_wrap=True)
 
 
 def rel(path: str) -> str:
-    """`path` relative to the working directory when it lies under it, else as it is (no "../../tmp/x")."""
     try:
-        relative = os.path.relpath(path)
-    except ValueError:  # another drive
+        return os.path.relpath(path)
+    except ValueError:
         return path
-    return path if relative.startswith("..") else relative
 
 
 def problem_line(p: Problem) -> str:

@@ -71,7 +71,7 @@ def test_apply_rewrites_the_literals_and_the_operator_still_passes(tmp_path, emu
     (tmp_path / "charts.js").write_text("window.tilewiseCharts = {};")  # a stand-in: the browser test draws it
     monkeypatch.setenv("TILEWISE_CHARTS_JS", str(tmp_path / "charts.js"))
     root = tuned_operator(tmp_path / "scale")
-    html = str(tmp_path / "tune.html")
+    html = tmp_path / "tune.html"
     argv = [
         "tune",
         str(root),
