@@ -20,6 +20,7 @@ from analysis.errors import TilewiseError
 from device.protocol import Measurement, PipeUse, SiteUse
 from server.report.html import BUNDLE_ENV, charts_bundle, render_report, write_report
 from server.report.payloads import ConvergencePayload, ReportPayload, TimelinePayload, TimelineSite
+from server.report.reports import run_report
 from server.report.roofline import roofline_payload
 
 CHIP = load_chip("910B2")
@@ -140,3 +141,13 @@ def test_the_repositorys_bundle_is_where_the_report_looks(monkeypatch):
         assert charts_bundle() == expected
     except TilewiseError as exc:  # not built on this machine: the error names that very path
         assert exc.file == str(expected)
+
+
+def test_a_run_whose_trace_cannot_be_read_keeps_its_roofline_and_says_why(tmp_path):
+    trace = tmp_path / "trace.json"
+    trace.write_text('{"traceEvents": [{"ph": "X", "pid": 0')  # cut short, as a killed run leaves it
+    m = run(40.0, 2.0, 30_000_000, 15_000_000)
+    m.trace_path = str(trace)
+    report, notes = run_report(m, CHIP, "Add")
+    assert [c.kind for c in report.charts] == ["roofline"]
+    assert len(notes) == 1 and notes[0].startswith(f"no timeline: {trace}") and notes[0] in report.subtitle
