@@ -30,12 +30,12 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from analysis.manifest import Case
-from analysis.operator import Operator, load_operator
-from device.emulator import EmulatorDevice
-from search.bank.store import load_bank, load_banks
-from search.bank.suggest import suggest
-from server.cli.bank_command import example_operators
+from tilewise.analysis.manifest import Case
+from tilewise.analysis.operator import Operator, load_operator
+from tilewise.cli.bank_command import example_operators
+from tilewise.device.emulator import EmulatorDevice
+from tilewise.search.bank.store import load_bank, load_banks
+from tilewise.search.bank.suggest import suggest
 
 RECOVER = 0.9
 MIN_LOSS = 1.03

@@ -37,7 +37,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 # A memory warning (an access outside what the kernel should touch, InitBuffers past the UB's end): the device goes
 # on, so the golden still decides "matches", but the run is not clean. An unaligned copy's dropped tail is not one.
 from benchmarks.corpus_fetch import load_sources, operator_ids
-from device.protocol import MEMORY_WARNING_KINDS
+from tilewise.device.protocol import MEMORY_WARNING_KINDS
 
 # An independent count of what the model should find, by plain text search over comment-free sources: a
 # declaration `TQue<...> a, b;` (also TQueBind, TBuf) and every `InitBuffer(` call.
@@ -90,8 +90,8 @@ class OpResult:
 def device_text(text: str) -> str:
     """The text the device compiles: `#if` branches it does not take blanked (tilewise's choice of branch, the
     one thing the count borrows from it; what is a declaration is still decided by plain text search)."""
-    from analysis.conditionals import neutralise_conditionals
-    from analysis.preprocess import Preprocessed, _Opaque
+    from tilewise.analysis.conditionals import neutralise_conditionals
+    from tilewise.analysis.preprocess import Preprocessed, _Opaque
 
     src = text.encode("utf-8", "surrogatepass")
     buf = bytearray(src)
@@ -118,7 +118,7 @@ def count_declarations(texts: list[str]) -> tuple[int, int]:
 
 def made_up_case(op):
     """A case for an operator project without a manifest: each OpDef input 8x1024 of its first dtype."""
-    from analysis.manifest import Case, InputSpec
+    from tilewise.analysis.manifest import Case, InputSpec
 
     inputs = {}
     for t in op.model.inputs:
@@ -150,8 +150,8 @@ def measure(op_dir: str, op_id: str, run: bool, cache_dir: str | None) -> OpResu
 
 
 def _measure(root: Path, r: OpResult, run: bool, cache_dir: Path | None) -> None:
-    from analysis.lint import lint
-    from analysis.operator import load_operator
+    from tilewise.analysis.lint import lint
+    from tilewise.analysis.operator import load_operator
 
     op = load_operator(root)
     model = op.model
@@ -189,7 +189,7 @@ def _declares_opdef(op, model) -> bool:
 
 
 def _run(op, r: OpResult, cache_dir: Path | None) -> None:
-    from device.emulator import EmulatorDevice
+    from tilewise.device.emulator import EmulatorDevice
 
     manifest = op.manifest
     cases = list(manifest.cases) if manifest and manifest.cases else []
@@ -233,8 +233,8 @@ def _run(op, r: OpResult, cache_dir: Path | None) -> None:
 
 
 def _compile_only(op, r: OpResult, device) -> None:
-    from device.emulator.build import BuildError
-    from device.protocol import RunError
+    from tilewise.device.emulator.build import BuildError
+    from tilewise.device.protocol import RunError
 
     try:
         device.builder.build(op, {})

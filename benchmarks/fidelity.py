@@ -47,7 +47,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 ROOT = Path(__file__).resolve().parent.parent
 CASES = ROOT / "benchmarks" / "fidelity" / "cases"
-ERROR_FILE = ROOT / "analysis" / "data" / "model_error.json"
+ERROR_FILE = ROOT / "src" / "tilewise" / "analysis" / "data" / "model_error.json"
 
 
 class Published(BaseModel):
@@ -147,8 +147,8 @@ def load_case(folder: Path) -> CaseFile:
 
 def run_pair(folder: Path, info: CaseFile, chip: str | None) -> Outcome:
     """Both operators of a case on the emulator; a failed or wrong run is the case's error, not the script's end."""
-    from analysis.operator import load_operator
-    from device.emulator import EmulatorDevice
+    from tilewise.analysis.operator import load_operator
+    from tilewise.device.emulator import EmulatorDevice
 
     device = EmulatorDevice(chip=chip)
     out = Outcome(folder.name, info.case.kind, info.case.source, info.published.ratio())

@@ -126,7 +126,7 @@ class Fuzzer:
             "TILEWISE_CACHE": str(cache),
             "PYTHONPATH": str(ROOT),
         }
-        await self.client.start_io(sys.executable, "-m", "server.cli", "serve", env=env, cwd=str(self.ws))
+        await self.client.start_io(sys.executable, "-m", "tilewise", "serve", env=env, cwd=str(self.ws))
         self._stderr_task = asyncio.ensure_future(self._read_stderr())
         await asyncio.wait_for(
             self.client.initialize_async(

@@ -38,7 +38,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from benchmarks.corpus_fetch import load_sources, operator_ids
 
 if TYPE_CHECKING:
-    from analysis.findings import Finding
+    from tilewise.analysis.findings import Finding
 
 LABELS = Path(__file__).resolve().parent / "corpus" / "lint_labels"
 VERDICTS = ("true", "low", "false")
@@ -102,10 +102,10 @@ def corpus_facts(root: Path, jobs: int) -> dict[str, list]:
 
 def _facts_of(op_dir: str) -> list:
     """In a worker: one operator's case facts; none when it cannot be loaded or no case runs."""
-    from analysis.operator import load_operator
     from benchmarks.corpus import RUN_TIMEOUT_S
-    from device.emulator import EmulatorDevice
-    from device.facts import case_facts
+    from tilewise.analysis.operator import load_operator
+    from tilewise.device.emulator import EmulatorDevice
+    from tilewise.device.facts import case_facts
 
     try:
         op = load_operator(op_dir)
@@ -120,15 +120,15 @@ def lint_corpus(root: Path, only_rule: str | None = None, facts: dict[str, list]
     operator, what runs of its cases showed (--cases)."""
     import logging
 
-    from analysis.lint import lint
-    from analysis.operator import load_operator
+    from tilewise.analysis.lint import lint
+    from tilewise.analysis.operator import load_operator
 
     class _RuleFailures(logging.Handler):  # a rule that raises is logged and skipped by lint(): count it here
         def emit(self, record: logging.LogRecord) -> None:
             found.append(Found(Key("tool-error", op_id, "", 0), "error", record.getMessage(), []))
 
     found: list[Found] = []
-    logger = logging.getLogger("analysis.lint")
+    logger = logging.getLogger("tilewise.analysis.lint")
     handler, propagate = _RuleFailures(logging.ERROR), logger.propagate
     logger.addHandler(handler)
     logger.propagate = False
@@ -268,11 +268,11 @@ def check_fixes(
 
 def _check_operator(root: str, op_id: str, wanted: list[tuple[Key, int]], facts: list | None = None) -> list[FixCheck]:
     """In a worker process: lint the operator again (fixes carry byte offsets into its sources), try each fix."""
-    from analysis.lint import lint
-    from analysis.operator import load_operator
     from benchmarks.corpus import RUN_TIMEOUT_S, made_up_case
-    from device.emulator import EmulatorDevice
-    from search.verify_fix import verify_fix
+    from tilewise.analysis.lint import lint
+    from tilewise.analysis.operator import load_operator
+    from tilewise.device.emulator import EmulatorDevice
+    from tilewise.search.verify_fix import verify_fix
 
     op_dir = Path(root) / op_id
     op = load_operator(op_dir)

@@ -42,7 +42,7 @@ async def main(edits: int, lines: int, invocation: bool) -> None:
         kernel = root / "op_kernel" / "scale.cpp"
     text = kernel.read_text()
     client = make_test_lsp_client()
-    await client.start_io(sys.executable, "-m", "server.cli", "serve")
+    await client.start_io(sys.executable, "-m", "tilewise", "serve")
     await client.initialize_session(
         types.InitializeParams(capabilities=types.ClientCapabilities(), root_uri=root.as_uri())
     )

@@ -54,8 +54,8 @@ def plain(value: object, root: str) -> object:
 
 def dump_operator(op_dir: Path) -> dict:
     """Model, problems and findings of the operator in `op_dir`; a load failure is recorded, not raised."""
-    from analysis.lint import lint
-    from analysis.operator import load_operator
+    from tilewise.analysis.lint import lint
+    from tilewise.analysis.operator import load_operator
 
     root = str(op_dir.resolve())
     try:

@@ -23,11 +23,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from analysis.operator import load_operator
-from device.emulator import EmulatorDevice
-from search.bank.store import load_banks
-from search.llm.rewrite import profile_runs
-from search.optimize import OptimizeOptions, optimize
+from tilewise.analysis.operator import load_operator
+from tilewise.device.emulator import EmulatorDevice
+from tilewise.search.bank.store import load_banks
+from tilewise.search.llm.rewrite import profile_runs
+from tilewise.search.optimize import OptimizeOptions, optimize
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
 TARGET = 0.95

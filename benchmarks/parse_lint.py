@@ -19,14 +19,14 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from tree_sitter import Parser
 
-from analysis.chip import load_chip
-from analysis.extract import build_model
-from analysis.lint import lint
-from analysis.operator import Operator, load_sources
-from analysis.preprocess import preprocess
-from analysis.project import locate
-from analysis.source import CPP, SourceFile
 from benchmarks.synth import write_big_operator
+from tilewise.analysis.chip import load_chip
+from tilewise.analysis.extract import build_model
+from tilewise.analysis.lint import lint
+from tilewise.analysis.operator import Operator, load_sources
+from tilewise.analysis.preprocess import preprocess
+from tilewise.analysis.project import locate
+from tilewise.analysis.source import CPP, SourceFile
 
 
 def best(fn, repeat: int) -> tuple[float, float]:

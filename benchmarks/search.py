@@ -26,12 +26,12 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from analysis.operator import load_operator
 from benchmarks.tune_corpus import operators as corpus_operators
-from device.emulator import EmulatorDevice
-from search.cache import ResultsCache
-from search.space import SearchSpace, build_space
-from search.tuner import Tuner
+from tilewise.analysis.operator import load_operator
+from tilewise.device.emulator import EmulatorDevice
+from tilewise.search.cache import ResultsCache
+from tilewise.search.space import SearchSpace, build_space
+from tilewise.search.tuner import Tuner
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 DEFAULT = ["add_custom_slow_tiny_tiles", "gelu", "leaky_relu", "rms_norm", "softmax_row", "reduce_sum_all"]

@@ -28,10 +28,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from analysis.operator import load_operator
-from device.emulator import EmulatorDevice
-from search.cache import ResultsCache
-from search.tuner import Tuner
+from tilewise.analysis.operator import load_operator
+from tilewise.device.emulator import EmulatorDevice
+from tilewise.search.cache import ResultsCache
+from tilewise.search.tuner import Tuner
 
 HERE = Path(__file__).resolve().parent
 IMPROVED = 1.01  # a gain under 1% is noise in what a user would notice

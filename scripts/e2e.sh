@@ -50,7 +50,7 @@ fi
 "$CS_BIN" --version | head -1
 
 step "Python environment (.venv with tilewise)"
-if ! (cd /tmp && "$ROOT/.venv/bin/python" -m server.cli --version | grep -q '^tilewise [0-9]') 2>/dev/null; then
+if ! (cd /tmp && "$ROOT/.venv/bin/python" -m tilewise --version | grep -q '^tilewise [0-9]') 2>/dev/null; then
     bash scripts/setup.sh
 fi
 

@@ -16,7 +16,7 @@ if ! .venv/bin/python -m pip install --quiet -e ".[test]" >"$log" 2>&1; then
     exit 1
 fi
 rm -f "$log"
-.venv/bin/python -c "import analysis, server, tree_sitter_cpp, pygls" # fail loudly if the install did not work
+.venv/bin/python -c "import tilewise.cli, tree_sitter_cpp, pygls" # fail loudly if the install did not work
 # The charts bundle that `--html` reports inline, built with npm; without npm everything else works, and --html
 # says how to build it.
 if command -v npm >/dev/null 2>&1; then

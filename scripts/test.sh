@@ -6,4 +6,5 @@ bash scripts/setup.sh
 .venv/bin/ruff check .
 .venv/bin/ruff format --check .
 .venv/bin/mypy
+.venv/bin/lint-imports --no-cache --no-logo  # the layer contract in pyproject.toml
 .venv/bin/python -m pytest -q --durations=15 "$@"  # the slowest tests named: a slow suite is a skipped one

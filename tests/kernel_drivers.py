@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-INCLUDE = Path(__file__).resolve().parents[1] / "device" / "emulator" / "include"
+INCLUDE = Path(__file__).resolve().parents[1] / "src" / "tilewise" / "device" / "emulator" / "include"
 CXX = shutil.which("g++")
 
 

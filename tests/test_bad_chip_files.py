@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from paths import EXAMPLES
 
-from server.cli import main
+from tilewise.cli import main
 
 
 def test_a_chip_file_that_is_not_json_names_its_line(tmp_path, capsys):

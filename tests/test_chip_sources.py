@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from analysis.chip import builtin_chips
+from tilewise.analysis.chip import builtin_chips
 
-CHIPS = Path(__file__).resolve().parents[1] / "analysis" / "data" / "chips"
+CHIPS = Path(__file__).resolve().parents[1] / "src" / "tilewise" / "analysis" / "data" / "chips"
 DESCRIPTIVE = {"name", "description", "sources", "cube_cores"}  # not constants the model computes with
 
 

@@ -10,7 +10,7 @@ from pathlib import Path
 from opgen import KERNEL, replace_once, write_operator
 from paths import EXAMPLES
 
-from server.cli import main
+from tilewise.cli import main
 
 
 def run(capsys, *argv: str) -> tuple[int, str, str]:
@@ -124,6 +124,6 @@ def test_unknown_chip_is_a_clear_error(capsys):
 
 def test_console_script_runs_without_traceback(tmp_path: Path):
     proc = subprocess.run(
-        [sys.executable, "-m", "server.cli", "inspect", str(tmp_path)], capture_output=True, text=True, timeout=60
+        [sys.executable, "-m", "tilewise", "inspect", str(tmp_path)], capture_output=True, text=True, timeout=60
     )
     assert proc.returncode == 2 and "Traceback" not in proc.stderr and "not inside an AscendC operator" in proc.stderr

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from paths import EXAMPLES
 
-from server.cli import main
+from tilewise.cli import main
 
 
 @pytest.mark.parametrize(

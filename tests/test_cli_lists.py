@@ -13,10 +13,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from analysis.model import TensorParam
-from analysis.operator import load_operator
-from device.golden import GoldenError, golden_arguments, group_outputs
-from server.cli import main
+from tilewise.analysis.model import TensorParam
+from tilewise.analysis.operator import load_operator
+from tilewise.cli import main
+from tilewise.device.golden import GoldenError, golden_arguments, group_outputs
 
 HOST = """\
 #include "register/op_def_registry.h"
@@ -251,7 +251,7 @@ def test_a_list_needs_at_least_one_tensor(tmp_path, capsys):
 def test_dtype_for_one_tensor_and_for_the_whole_list(tmp_path):
     from argparse import Namespace
 
-    from server.cases import build_case
+    from tilewise.session.cases import build_case
 
     op = load_operator(write_op(tmp_path / "op"))
     args = Namespace(case=None, shape=["x[0]=8", "x[1]=2,8"], dtype=["x=float16", "x[1]=float32"], attr=None)
@@ -301,7 +301,7 @@ def test_golden_outputs_one_entry_per_opdef_output():
 
 
 def test_two_list_outputs_are_named_by_the_goldens_counts(tmp_path):
-    from device.emulator.device import output_names
+    from tilewise.device.emulator.device import output_names
 
     op = load_operator(write_op(tmp_path / "op"))
     op.model.outputs.append(TensorParam(name="w", param_type="DYNAMIC"))
@@ -360,7 +360,7 @@ def test_tune_takes_list_flags_and_feeds_input_files_to_every_evaluation(op, cap
 
 
 def test_tune_cache_keys_tell_input_files_apart(tmp_path):
-    from search.tuner import _arrays_digest
+    from tilewise.search.tuner import _arrays_digest
 
     one, two = np.ones(4, np.float32), np.full(4, 2.0, np.float32)
     assert _arrays_digest({}) == ""
@@ -389,7 +389,7 @@ class FakeServer:
 def fake_server(monkeypatch) -> FakeServer:
     import gc
 
-    import server.lsp.server as lsp_server
+    import tilewise.lsp.server as lsp_server
 
     fake = FakeServer()
     monkeypatch.setattr(lsp_server, "create_server", lambda: fake)

@@ -9,7 +9,7 @@ from importlib.metadata import version
 
 import pytest
 
-from server import cli
+from tilewise import cli
 
 
 def test_version_prints_the_distribution_version(capsys):
@@ -31,7 +31,7 @@ def test_the_module_run_outside_a_checkout_prints_it(tmp_path):
     """What the extension runs: `python -m server.cli --version`, with the working directory away from any
     checkout so only an installed tilewise can answer."""
     proc = subprocess.run(
-        [sys.executable, "-m", "server.cli", "--version"], cwd=tmp_path, capture_output=True, text=True, timeout=120
+        [sys.executable, "-m", "tilewise", "--version"], cwd=tmp_path, capture_output=True, text=True, timeout=120
     )
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.strip() == f"tilewise {version('tilewise')}"

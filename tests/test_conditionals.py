@@ -10,10 +10,10 @@ from pathlib import Path
 import pytest
 from opgen import write_operator
 
-from analysis.conditionals import DEVICE_DEFINES, DEVICE_UNDEFINED, evaluate
-from analysis.operator import load_operator
-from analysis.preprocess import preprocess
-from analysis.source import SourceFile
+from tilewise.analysis.conditionals import DEVICE_DEFINES, DEVICE_UNDEFINED, evaluate
+from tilewise.analysis.operator import load_operator
+from tilewise.analysis.preprocess import preprocess
+from tilewise.analysis.source import SourceFile
 
 
 @pytest.mark.parametrize(
@@ -183,7 +183,7 @@ def test_the_model_reads_queues_and_init_buffers_in_else_and_elif_branches(tmp_p
 
 
 def test_the_model_configuration_is_what_the_emulator_compiles_with():
-    from device.emulator.build import KERNEL_FLAGS
+    from tilewise.device.emulator.build import KERNEL_FLAGS
 
     emulator = {}
     for flag in KERNEL_FLAGS:

@@ -8,10 +8,10 @@ import numpy as np
 import pytest
 from paths import EXAMPLES, example_dirs
 
-from analysis.lint import lint
-from analysis.manifest import load_manifest
-from analysis.operator import load_operator
-from analysis.rules import RULES_BY_ID
+from tilewise.analysis.lint import lint
+from tilewise.analysis.manifest import load_manifest
+from tilewise.analysis.operator import load_operator
+from tilewise.analysis.rules import RULES_BY_ID
 
 DTYPES = {"float16": np.float16, "float32": np.float32, "int32": np.int32, "int8": np.int8, "bool": np.bool_}
 FAST = [d for d in example_dirs() if "_slow_" not in d.name]

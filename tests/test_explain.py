@@ -1,4 +1,4 @@
-"""analysis.explain: a call's size is a figure only when the sources decide it; otherwise the formula and what
+"""tilewise.analysis.explain: a call's size is a figure only when the sources decide it; otherwise the formula and what
 decides it at run time. And hover's Markdown (its formatting of these facts) never shows a made-up figure."""
 
 from __future__ import annotations
@@ -7,11 +7,11 @@ from pathlib import Path
 
 from opgen import HOST, KERNEL, replace_once, write_operator
 
-from analysis.chip import load_chip, timing_config
-from analysis.explain import explain_buffer, explain_call
-from analysis.explain_markdown import format_buffer, format_call
-from analysis.operator import load_operator
-from analysis.rules import RuleContext
+from tilewise.analysis.chip import load_chip, timing_config
+from tilewise.analysis.explain import explain_buffer, explain_call
+from tilewise.analysis.explain_markdown import format_buffer, format_call
+from tilewise.analysis.operator import load_operator
+from tilewise.analysis.rules import RuleContext
 
 # The host computes the tile from the input shape: the only knob that reaches the copy's length is TILE_NUM = 8,
 # which the old hover took for the length ("8 elements: 16 bytes at about 0 GiB/s").

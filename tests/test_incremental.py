@@ -14,13 +14,13 @@ import pytest
 from opgen import big_kernel, write_operator
 from paths import EXAMPLES
 
-from analysis.chip import load_chip
-from analysis.chunks import memo
-from analysis.lint import lint
-from analysis.operator import load_operator
-from analysis.preprocess import reprocess
-from analysis.rules import RuleContext
-from analysis.source import SourceFile
+from tilewise.analysis.chip import load_chip
+from tilewise.analysis.chunks import memo
+from tilewise.analysis.lint import lint
+from tilewise.analysis.operator import load_operator
+from tilewise.analysis.preprocess import reprocess
+from tilewise.analysis.rules import RuleContext
+from tilewise.analysis.source import SourceFile
 
 SNIPPETS = [
     "x",

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from analysis.errors import ManifestError
-from analysis.manifest import load_manifest, parse_manifest
+from tilewise.analysis.errors import ManifestError
+from tilewise.analysis.manifest import load_manifest, parse_manifest
 
 GOOD = """\
 [operator]

@@ -8,9 +8,9 @@ import pytest
 from opgen import KERNEL, replace_once, write_operator
 from paths import EXAMPLES
 
-from analysis.errors import ProjectError
-from analysis.operator import load_operator
-from analysis.project import discover, locate
+from tilewise.analysis.errors import ProjectError
+from tilewise.analysis.operator import load_operator
+from tilewise.analysis.project import discover, locate
 
 # name: (operator, entry, inputs, outputs, attrs, tiling struct, knobs with a tune annotation, tiling keys)
 FACTS = {

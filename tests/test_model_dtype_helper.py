@@ -8,7 +8,7 @@ from pathlib import Path
 
 from opgen import HOST, replace_once, write_operator
 
-from analysis.operator import load_operator
+from tilewise.analysis.operator import load_operator
 
 X_LINE = '        this->Input("x").ParamType(REQUIRED).DataType({ge::DT_FLOAT16}).Format({ge::FORMAT_ND});\n'
 

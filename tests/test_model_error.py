@@ -8,9 +8,9 @@ import math
 
 import pytest
 
-from analysis.errors import TilewiseError
-from analysis.model_error import ModelError, kinds_of_roles, likely_range, load_model_error
 from benchmarks.fidelity import Outcome, model_error
+from tilewise.analysis.errors import TilewiseError
+from tilewise.analysis.model_error import ModelError, kinds_of_roles, likely_range, load_model_error
 
 ERROR = ModelError.model_validate(
     {
@@ -70,8 +70,8 @@ def test_the_shipped_error_file_is_valid_and_speaks_the_suites_kinds():
     import tomllib
     from pathlib import Path
 
-    from analysis.model_error import ERROR_FILE, KIND_OF_ROLE, KIND_OF_RULE
-    from analysis.rules import ALL_RULES
+    from tilewise.analysis.model_error import ERROR_FILE, KIND_OF_ROLE, KIND_OF_RULE
+    from tilewise.analysis.rules import ALL_RULES
 
     error = load_model_error(ERROR_FILE)
     assert error is not None and error.overall.cases >= 15

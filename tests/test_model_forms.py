@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from opgen import write_operator
 
-from analysis.operator import load_operator
+from tilewise.analysis.operator import load_operator
 
 FORMS_KERNEL = """\
 #include "kernel_operator.h"

@@ -7,9 +7,9 @@ import random
 import pytest
 from paths import EXAMPLES
 
-from analysis.preprocess import preprocess
-from analysis.project import SOURCE_SUFFIXES
-from analysis.source import SourceFile
+from tilewise.analysis.preprocess import preprocess
+from tilewise.analysis.project import SOURCE_SUFFIXES
+from tilewise.analysis.source import SourceFile
 
 EXAMPLE_SOURCES = sorted(p for p in EXAMPLES.rglob("*") if p.suffix in SOURCE_SUFFIXES)
 
@@ -393,7 +393,7 @@ def test_a_define_ending_in_a_block_comment_ends_at_its_line():
     import sys
 
     code = (
-        "from analysis.source import SourceFile\n"
+        "from tilewise.analysis.source import SourceFile\n"
         "text = '#define A 1 /* c */\\nint x;\\n#define B 2 /* c */ \\\\\\n  + 3\\nint y;\\n'\n"
         "text += ''.join(f'#define M{i} {i} /* c */\\nint v{i};\\n' for i in range(3000))\n"
         "sf = SourceFile('x.cpp', text)\n"

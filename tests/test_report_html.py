@@ -15,13 +15,13 @@ from pathlib import Path
 
 import pytest
 
-from analysis.chip import load_chip, timing_config
-from analysis.errors import TilewiseError
-from device.protocol import Measurement, PipeUse, SiteUse
-from server.report.html import BUNDLE_ENV, charts_bundle, render_report, write_report
-from server.report.payloads import ConvergencePayload, ReportPayload, TimelinePayload, TimelineSite
-from server.report.reports import run_report
-from server.report.roofline import roofline_payload
+from tilewise.analysis.chip import load_chip, timing_config
+from tilewise.analysis.errors import TilewiseError
+from tilewise.device.protocol import Measurement, PipeUse, SiteUse
+from tilewise.report.html import BUNDLE_ENV, charts_bundle, render_report, write_report
+from tilewise.report.payloads import ConvergencePayload, ReportPayload, TimelinePayload, TimelineSite
+from tilewise.report.reports import run_report
+from tilewise.report.roofline import roofline_payload
 
 CHIP = load_chip("910B2")
 
@@ -118,7 +118,7 @@ def test_the_report_is_written_whole_or_not_at_all(tmp_path, monkeypatch):
     def fail(*args, **kwargs):
         raise OSError(28, "No space left on device")
 
-    monkeypatch.setattr("server.report.html.os.replace", fail)
+    monkeypatch.setattr("tilewise.report.html.os.replace", fail)
     with pytest.raises(OSError):
         write_report(target, ReportPayload(title="second"))
     assert "tilewise run:" in target.read_text()  # the earlier report is intact

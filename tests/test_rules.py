@@ -7,11 +7,11 @@ from pathlib import Path
 import pytest
 from opgen import HOST, KERNEL, TILING_H, replace_once, write_operator
 
-from analysis.chip import load_chip
-from analysis.lint import lint
-from analysis.operator import load_operator
-from analysis.rewrite import apply_fix
-from analysis.rules import ALL_RULES, RULES_BY_ID
+from tilewise.analysis.chip import load_chip
+from tilewise.analysis.lint import lint
+from tilewise.analysis.operator import load_operator
+from tilewise.analysis.rewrite import apply_fix
+from tilewise.analysis.rules import ALL_RULES, RULES_BY_ID
 
 
 def findings(root: Path, rule: str, chip: str | None = None):
@@ -287,7 +287,7 @@ def test_small_copy_ignores_a_zero_length_constant(tmp_path: Path):
     host = replace_once(HOST, "constexpr uint32_t TILE_LENGTH = 8192;", "constexpr uint32_t TILE_LENGTH = 0;")
     root = write_operator(tmp_path / "op", host=host)
     code = (
-        "from analysis.lint import lint; from analysis.operator import load_operator; "
+        "from tilewise.analysis.lint import lint; from tilewise.analysis.operator import load_operator; "
         f"print(sorted(f.rule for f in lint(load_operator({str(root)!r}))))"
     )
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)

@@ -1,12 +1,12 @@
-"""device.sites folds a run's per-block call-site rows into one summary per line; hover formats it (no g++ here:
+"""tilewise.device.sites folds a run's per-block call-site rows into one summary per line; hover formats it (no g++ here:
 the rows are written by hand, as the runner would)."""
 
 from __future__ import annotations
 
-from analysis.explain_markdown import format_measured
-from device.protocol import SiteUse
-from device.sites import per_line
-from server.lsp.state import RunLines
+from tilewise.analysis.explain_markdown import format_measured
+from tilewise.device.protocol import SiteUse
+from tilewise.device.sites import per_line
+from tilewise.lsp.state import RunLines
 
 
 def _row(block: int, calls: int, size: int, api: str = "DataCopy", pipe: str = "MTE2", line: int = 12) -> SiteUse:

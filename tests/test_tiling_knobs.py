@@ -7,10 +7,10 @@ from pathlib import Path
 
 from opgen import HOST, PLATFORM_HOST, replace_once, scale_manifest, write_operator
 
-from analysis.chip import load_chip
-from analysis.operator import load_operator
-from analysis.rewrite import apply_edits, tuned_edits
-from search.space import build_space, config_texts, unreachable
+from tilewise.analysis.chip import load_chip
+from tilewise.analysis.operator import load_operator
+from tilewise.analysis.rewrite import apply_edits, tuned_edits
+from tilewise.search.space import build_space, config_texts, unreachable
 
 PLATFORM_CPP = "op_host/scale.cpp"
 

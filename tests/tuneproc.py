@@ -18,7 +18,7 @@ def tune_argv(root: Path, *extra: str, budget: int = 4) -> list[str]:
     return [
         sys.executable,
         "-m",
-        "server.cli",
+        "tilewise",
         "tune",
         str(root),
         "--strategy",

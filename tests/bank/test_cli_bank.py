@@ -9,8 +9,8 @@ import json
 from opgen import HOST, KERNEL, SCALE_GOLDEN, replace_once, scale_manifest, write_operator
 from test_store import trajectory
 
-from search.bank.store import save_bank
-from server.cli import main
+from tilewise.cli import main
+from tilewise.search.bank.store import save_bank
 
 
 def run(capsys, *argv: str) -> tuple[int, str, str]:
@@ -31,7 +31,7 @@ def _bank(tmp_path):
 
 
 def test_bank_list_gives_every_motif_with_its_evidence(tmp_path, capsys):
-    from analysis.motifs import MOTIFS
+    from tilewise.analysis.motifs import MOTIFS
 
     code, out, _ = run(capsys, "bank", "list", "--bank", str(_bank(tmp_path)), "--format", "json")
     rows = {r["motif"]: r for r in json.loads(out)["motifs"]}
@@ -89,7 +89,7 @@ def test_mine_then_suggest_verifies_the_motif_on_a_slowed_kernel(tmp_path, capsy
 def test_mining_by_default_takes_the_fast_examples_only():
     from paths import EXAMPLES
 
-    from server.cli.bank_command import example_operators
+    from tilewise.cli.bank_command import example_operators
 
     found = example_operators()
     assert EXAMPLES / "add_custom" in found and EXAMPLES / "kernel_invocation_add" in found

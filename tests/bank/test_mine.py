@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from opgen import SCALE_GOLDEN, scale_manifest, write_operator
 
-from analysis.chip import load_chip
-from analysis.operator import load_operator
-from device.protocol import Measurement, PipeUse
-from search.bank.mine import mine_operator
+from tilewise.analysis.chip import load_chip
+from tilewise.analysis.operator import load_operator
+from tilewise.device.protocol import Measurement, PipeUse
+from tilewise.search.bank.mine import mine_operator
 
 
 class TextDevice:
@@ -74,7 +74,7 @@ def test_an_operator_failing_as_shipped_is_skipped_with_the_reason(tmp_path):
 
 
 def test_mining_again_through_the_cache_runs_nothing(tmp_path):
-    from search.cache import ResultsCache
+    from tilewise.search.cache import ResultsCache
 
     cache = ResultsCache(tmp_path / "results.sqlite")
     op = _op(tmp_path)

@@ -6,8 +6,8 @@ import json
 
 import pytest
 
-from analysis.errors import TilewiseError
-from search.bank.store import (
+from tilewise.analysis.errors import TilewiseError
+from tilewise.search.bank.store import (
     SHIPPED_PATH,
     Features,
     Profile,
@@ -59,7 +59,7 @@ def test_an_invalid_bank_is_one_line_naming_the_file_and_nothing_is_lost(tmp_pat
 
 
 def test_evidence_gives_median_range_and_bottlenecks():
-    from search.bank.store import BankFile
+    from tilewise.search.bank.store import BankFile
 
     bank = BankFile(
         trajectories=[
@@ -76,7 +76,7 @@ def test_evidence_gives_median_range_and_bottlenecks():
 
 
 def test_the_shipped_bank_validates_and_has_evidence_for_most_motifs():
-    from analysis.motifs import MOTIFS
+    from tilewise.analysis.motifs import MOTIFS
 
     bank = load_bank(SHIPPED_PATH, missing_ok=False)
     covered = set(evidence(bank))

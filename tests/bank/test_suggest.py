@@ -9,10 +9,10 @@ from paths import EXAMPLES
 from test_mine import TextDevice
 from test_store import trajectory
 
-from analysis.operator import load_operator
-from device.protocol import Measurement
-from search.bank.store import BankFile
-from search.bank.suggest import retrieve, suggest
+from tilewise.analysis.operator import load_operator
+from tilewise.device.protocol import Measurement
+from tilewise.search.bank.store import BankFile
+from tilewise.search.bank.suggest import retrieve, suggest
 
 SLOW_CORES = EXAMPLES / "add_custom_slow_block_dim_1"
 

@@ -12,12 +12,12 @@ from pathlib import Path
 
 import pytest
 
-from analysis.errors import ManifestError
-from analysis.manifest import Case, InputSpec, OutputSpec, parse_manifest
-from analysis.operator import load_operator
-from device.emulator import EmulatorDevice
-from device.emulator.device import bind_dtypes
-from server.cases import build_case
+from tilewise.analysis.errors import ManifestError
+from tilewise.analysis.manifest import Case, InputSpec, OutputSpec, parse_manifest
+from tilewise.analysis.operator import load_operator
+from tilewise.device.emulator import EmulatorDevice
+from tilewise.device.emulator.device import bind_dtypes
+from tilewise.session.cases import build_case
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 

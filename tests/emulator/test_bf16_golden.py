@@ -14,12 +14,12 @@ from pathlib import Path
 
 import numpy as np
 
-from analysis.manifest import Case, InputSpec
-from analysis.operator import load_operator
-from device.emulator import EmulatorDevice
-from device.emulator.dtypes import to_bf16_bits
-from device.golden import check_outputs, round_to
-from device.protocol import OutputCheck
+from tilewise.analysis.manifest import Case, InputSpec
+from tilewise.analysis.operator import load_operator
+from tilewise.device.emulator import EmulatorDevice
+from tilewise.device.emulator.dtypes import to_bf16_bits
+from tilewise.device.golden import check_outputs, round_to
+from tilewise.device.protocol import OutputCheck
 
 HOST = """\
 #include "register/op_def_registry.h"

@@ -10,12 +10,12 @@ from pathlib import Path
 
 import pytest
 
-from analysis.chip import chip_in_soc
-from analysis.manifest import Case, InputSpec
-from analysis.operator import load_operator
-from device.emulator import EmulatorDevice
-from device.emulator.device import output_names
-from device.emulator.target import registered_socs
+from tilewise.analysis.chip import chip_in_soc
+from tilewise.analysis.manifest import Case, InputSpec
+from tilewise.analysis.operator import load_operator
+from tilewise.device.emulator import EmulatorDevice
+from tilewise.device.emulator.device import output_names
+from tilewise.device.emulator.target import registered_socs
 
 
 def write(root: Path, files: dict[str, str]) -> Path:

@@ -8,10 +8,10 @@ from pathlib import Path
 
 import numpy as np
 
-from analysis.manifest import parse_manifest
-from analysis.operator import load_operator
-from device.emulator import EmulatorDevice
-from device.emulator.inputs import write_case_files
+from tilewise.analysis.manifest import parse_manifest
+from tilewise.analysis.operator import load_operator
+from tilewise.device.emulator import EmulatorDevice
+from tilewise.device.emulator.inputs import write_case_files
 
 PROGRAM = """\
 #include <cstdint>

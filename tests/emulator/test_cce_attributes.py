@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from device.emulator.build import INCLUDE_DIR, blank_cce_attributes
+from tilewise.device.emulator.build import INCLUDE_DIR, blank_cce_attributes
 
 KERNEL = """#include "kernel_operator.h"
 #ifndef __CCE_KT_TEST__

@@ -15,12 +15,12 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from analysis.operator import load_operator
-from device.emulator import EmulatorDevice
-from device.emulator import process as bounded
-from device.emulator.process import OUTPUT_TAIL_BYTES, crash_error, network_isolation, run_bounded
-from device.golden import GoldenError
-from device.golden_process import run_golden_bounded
+from tilewise.analysis.operator import load_operator
+from tilewise.device.emulator import EmulatorDevice
+from tilewise.device.emulator import process as bounded
+from tilewise.device.emulator.process import OUTPUT_TAIL_BYTES, crash_error, network_isolation, run_bounded
+from tilewise.device.golden import GoldenError
+from tilewise.device.golden_process import run_golden_bounded
 
 GIB = 1024**3
 
@@ -244,7 +244,7 @@ def test_a_host_program_that_writes_without_end_is_stopped_at_the_file_limit(
 
 
 def test_doctor_says_whether_user_code_runs_without_network(capsys):
-    from server.cli import main
+    from tilewise.cli import main
 
     main(["doctor"])
     line = next(x for x in capsys.readouterr().out.splitlines() if "user code without network" in x)

@@ -15,8 +15,8 @@ import pytest
 from kernel_drivers import CXX, build_driver
 from paths import ROOT
 
-from analysis.chip import Chip, TimingConfig, load_chip, timing_config
-from device.emulator.timing import spec_lines
+from tilewise.analysis.chip import Chip, TimingConfig, load_chip, timing_config
+from tilewise.device.emulator.timing import spec_lines
 
 pytestmark = pytest.mark.skipif(CXX is None, reason="g++ is not installed")
 

@@ -18,15 +18,15 @@ import pytest
 from opgen import small_tuned_operator
 from tuneproc import REPO, cache_state, fresh_cache, run, tune_argv
 
-from analysis.chip import load_chip
-from analysis.findings import Fix
-from analysis.operator import load_operator
-from analysis.rewrite import apply_fix, tuned_edits
-from device.emulator import EmulatorDevice
-from device.emulator import build as emulator_build
-from search.cache import ResultsCache
-from search.space import platform_figures
-from search.tuner import Tuner
+from tilewise.analysis.chip import load_chip
+from tilewise.analysis.findings import Fix
+from tilewise.analysis.operator import load_operator
+from tilewise.analysis.rewrite import apply_fix, tuned_edits
+from tilewise.device.emulator import EmulatorDevice
+from tilewise.device.emulator import build as emulator_build
+from tilewise.search.cache import ResultsCache
+from tilewise.search.space import platform_figures
+from tilewise.search.tuner import Tuner
 
 KILLED = -signal.SIGKILL
 

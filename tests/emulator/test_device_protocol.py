@@ -11,12 +11,12 @@ import numpy as np
 import pytest
 from opgen import SCALE_GOLDEN, scale_manifest, write_operator
 
-from analysis.manifest import Case
-from analysis.operator import load_operator
-from device.emulator import EmulatorDevice
-from device.emulator.inputs import make_inputs
-from device.protocol import Device
-from device.registry import make_device
+from tilewise.analysis.manifest import Case
+from tilewise.analysis.operator import load_operator
+from tilewise.device.emulator import EmulatorDevice
+from tilewise.device.emulator.inputs import make_inputs
+from tilewise.device.protocol import Device
+from tilewise.device.registry import make_device
 
 
 def test_the_emulator_satisfies_the_protocol() -> None:

@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 from paths import example_dirs
 
-from analysis.operator import load_operator
-from device.emulator import EmulatorDevice
+from tilewise.analysis.operator import load_operator
+from tilewise.device.emulator import EmulatorDevice
 
 CASES = [(d, c.name) for d in example_dirs() for c in load_operator(d).manifest.cases]
 

@@ -6,11 +6,11 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
-from analysis.manifest import Case, InputSpec
-from analysis.operator import load_operator
-from device.emulator import EmulatorDevice
-from device.emulator.foreign_arch import foreign_arch_evidence, name_foreign_arch
-from device.protocol import RunError
+from tilewise.analysis.manifest import Case, InputSpec
+from tilewise.analysis.operator import load_operator
+from tilewise.device.emulator import EmulatorDevice
+from tilewise.device.emulator.foreign_arch import foreign_arch_evidence, name_foreign_arch
+from tilewise.device.protocol import RunError
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "add_custom"
 SPEC = InputSpec(shape=[4096], dtype="float32")

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from analysis.operator import load_operator
-from device.emulator import EmulatorDevice
+from tilewise.analysis.operator import load_operator
+from tilewise.device.emulator import EmulatorDevice
 
 ENTRY = """\
 #include <cstdint>

@@ -7,14 +7,14 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from analysis.manifest import Case, InputSpec
-from device.emulator.build import INCLUDE_DIR, compile_error
-from device.emulator.dtypes import from_bf16_bits, to_bf16_bits
-from device.emulator.inputs import make_inputs
-from device.golden import GoldenError, check_outputs
-from device.golden import run_golden as golden_in_process
-from device.golden_process import run_golden_bounded
-from device.protocol import OutputCheck
+from tilewise.analysis.manifest import Case, InputSpec
+from tilewise.device.emulator.build import INCLUDE_DIR, compile_error
+from tilewise.device.emulator.dtypes import from_bf16_bits, to_bf16_bits
+from tilewise.device.emulator.inputs import make_inputs
+from tilewise.device.golden import GoldenError, check_outputs
+from tilewise.device.golden import run_golden as golden_in_process
+from tilewise.device.golden_process import run_golden_bounded
+from tilewise.device.protocol import OutputCheck
 
 
 def case(**inputs) -> Case:

@@ -11,8 +11,8 @@ from pathlib import Path
 
 from paths import EXAMPLES
 
-from server.cli import main
-from server.report.payloads import ReportPayload
+from tilewise.cli import main
+from tilewise.report.payloads import ReportPayload
 
 BUNDLE = "window.tilewiseCharts = {stand_in: true};"
 

@@ -7,9 +7,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from analysis.host_copies import launch_roles, output_file_names
-from analysis.operator import load_operator
-from device.emulator import EmulatorDevice
+from tilewise.analysis.host_copies import launch_roles, output_file_names
+from tilewise.analysis.operator import load_operator
+from tilewise.device.emulator import EmulatorDevice
 
 PROGRAM = """\
 #include <cstdint>

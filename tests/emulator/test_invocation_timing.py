@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from analysis.operator import load_operator
-from device.emulator import EmulatorDevice
+from tilewise.analysis.operator import load_operator
+from tilewise.device.emulator import EmulatorDevice
 
 PROGRAM = """\
 #include <cstdint>

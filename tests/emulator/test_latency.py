@@ -14,8 +14,8 @@ from pathlib import Path
 import pytest
 from kernel_drivers import CXX, build_driver
 
-from analysis.chip import load_chip, timing_config
-from device.emulator.timing import spec_lines
+from tilewise.analysis.chip import load_chip, timing_config
+from tilewise.device.emulator.timing import spec_lines
 
 ROOT = Path(__file__).resolve().parents[2]
 DRIVER = ROOT / "tests" / "emulator" / "cost_driver.cpp"
@@ -29,7 +29,7 @@ pytestmark = pytest.mark.skipif(CXX is None, reason="g++ is not installed")
 def cycles(tmp_path_factory: pytest.TempPathFactory):
     exe = build_driver(tmp_path_factory, DRIVER)
     folder = tmp_path_factory.mktemp("chips")
-    base = json.loads((ROOT / "analysis" / "data" / "chips" / "910B2.json").read_text())
+    base = json.loads((ROOT / "src" / "tilewise" / "analysis" / "data" / "chips" / "910B2.json").read_text())
 
     def run(case: str, n: int, latencies: bool) -> float:
         data = {**base, "name": f"latency-{latencies}"}

@@ -5,11 +5,11 @@ themselves (device/emulator/launch_header.py), so the host compiles and its laun
 
 from __future__ import annotations
 
-from analysis.host_copies import launch_roles
-from analysis.model import KernelEntry, KernelParam, Loc
-from analysis.operator import load_operator
-from device.emulator import EmulatorDevice
-from device.emulator.launch_header import launch_header, launchable
+from tilewise.analysis.host_copies import launch_roles
+from tilewise.analysis.model import KernelEntry, KernelParam, Loc
+from tilewise.analysis.operator import load_operator
+from tilewise.device.emulator import EmulatorDevice
+from tilewise.device.emulator.launch_header import launch_header, launchable
 
 KERNEL = """\
 #include <cstdint>

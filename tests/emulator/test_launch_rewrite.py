@@ -5,8 +5,8 @@ still forms one identifier. Checked on sources written for this test."""
 
 from __future__ import annotations
 
-from analysis.source import SourceFile
-from device.emulator.build import rewrite_launches
+from tilewise.analysis.source import SourceFile
+from tilewise.device.emulator.build import rewrite_launches
 
 MACRO = """\
 #define DECLARE(name)                                                   \\

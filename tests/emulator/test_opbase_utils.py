@@ -12,10 +12,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from analysis.manifest import Case, InputSpec
-from analysis.operator import load_operator
-from device.emulator import EmulatorDevice
-from device.emulator.build import INCLUDE_DIR
+from tilewise.analysis.manifest import Case, InputSpec
+from tilewise.analysis.operator import load_operator
+from tilewise.device.emulator import EmulatorDevice
+from tilewise.device.emulator.build import INCLUDE_DIR
 
 HERE = Path(__file__).resolve().parents[1] / "emulator_host"
 

@@ -10,11 +10,11 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from analysis.manifest import Case, InputSpec, ManifestError, OutputSpec, parse_manifest
-from analysis.operator import load_operator
-from device.emulator import EmulatorDevice
-from device.golden import check_outputs
-from device.protocol import OutputCheck
+from tilewise.analysis.manifest import Case, InputSpec, ManifestError, OutputSpec, parse_manifest
+from tilewise.analysis.operator import load_operator
+from tilewise.device.emulator import EmulatorDevice
+from tilewise.device.golden import check_outputs
+from tilewise.device.protocol import OutputCheck
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "add_custom"
 

@@ -9,11 +9,11 @@ from pathlib import Path
 import pytest
 from opgen import PLATFORM_ELEMENTS, PLATFORM_HOST, SCALE_GOLDEN, scale_manifest, write_operator
 
-from analysis.findings import Fix
-from analysis.operator import load_operator
-from analysis.rewrite import apply_fix, tuned_edits
-from device.emulator import EmulatorDevice
-from search.space import platform_figures
+from tilewise.analysis.findings import Fix
+from tilewise.analysis.operator import load_operator
+from tilewise.analysis.rewrite import apply_fix, tuned_edits
+from tilewise.device.emulator import EmulatorDevice
+from tilewise.search.space import platform_figures
 
 DIVISOR = "perBuffer@scale.cpp:14:39"  # the second `/ 4` of `ubSize / 2 / 4`
 
@@ -94,7 +94,7 @@ def _manifest(elements: int, knob: str, domain: list[int]) -> str:
 def _tune_apply(root: Path, emu_cache: Path, monkeypatch, capsys) -> dict:
     import json
 
-    from server.cli import main
+    from tilewise.cli import main
 
     monkeypatch.setenv("TILEWISE_CACHE", str(emu_cache))
     code = main(["tune", str(root), "--strategy", "grid", "--budget", "4", "--apply", "--format", "json"])

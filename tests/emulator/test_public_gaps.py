@@ -12,14 +12,14 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from analysis.manifest import Case, InputSpec
-from analysis.operator import load_operator
-from device.emulator import EmulatorDevice
-from device.emulator.build import entry_template_params
-from device.emulator.device import bind_dtypes, output_names
-from device.emulator.inputs import make_inputs
-from device.golden import check_outputs
-from device.protocol import OutputCheck
+from tilewise.analysis.manifest import Case, InputSpec
+from tilewise.analysis.operator import load_operator
+from tilewise.device.emulator import EmulatorDevice
+from tilewise.device.emulator.build import entry_template_params
+from tilewise.device.emulator.device import bind_dtypes, output_names
+from tilewise.device.emulator.inputs import make_inputs
+from tilewise.device.golden import check_outputs
+from tilewise.device.protocol import OutputCheck
 
 
 def write(root: Path, files: dict[str, str]) -> Path:

@@ -9,11 +9,11 @@ from pathlib import Path
 
 import pytest
 
-from analysis.errors import ManifestError
-from analysis.manifest import Case, InputSpec, load_manifest
-from analysis.operator import load_operator
-from device.emulator import EmulatorDevice
-from device.emulator.includes import mirror_plan, parse_depfile, repo_include_dirs, resolve_include
+from tilewise.analysis.errors import ManifestError
+from tilewise.analysis.manifest import Case, InputSpec, load_manifest
+from tilewise.analysis.operator import load_operator
+from tilewise.device.emulator import EmulatorDevice
+from tilewise.device.emulator.includes import mirror_plan, parse_depfile, repo_include_dirs, resolve_include
 
 
 def write(root: Path, files: dict[str, str]) -> Path:

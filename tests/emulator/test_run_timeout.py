@@ -13,11 +13,11 @@ import sys
 import time
 from pathlib import Path
 
-from analysis.operator import load_operator
-from device.emulator import EmulatorDevice
-from device.emulator import build as emulator_build
-from device.emulator.process import run_bounded
-from device.emulator.tools import BUILD_TIMEOUT_S, build_timeout
+from tilewise.analysis.operator import load_operator
+from tilewise.device.emulator import EmulatorDevice
+from tilewise.device.emulator import build as emulator_build
+from tilewise.device.emulator.process import run_bounded
+from tilewise.device.emulator.tools import BUILD_TIMEOUT_S, build_timeout
 
 # A parent that forks a child; both sleep a minute. The child's pid goes to the file named by argv[1].
 FORKER = """\

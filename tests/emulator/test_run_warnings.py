@@ -12,11 +12,11 @@ from types import SimpleNamespace
 from lsprotocol import types
 from opgen import HOST, KERNEL, replace_once, write_operator
 
-from analysis.manifest import Case, InputSpec
-from analysis.operator import load_operator
-from device.emulator import EmulatorDevice
-from device.protocol import Measurement, RunError, RunWarning
-from server.lsp.results import run_error_items
+from tilewise.analysis.manifest import Case, InputSpec
+from tilewise.analysis.operator import load_operator
+from tilewise.device.emulator import EmulatorDevice
+from tilewise.device.protocol import Measurement, RunError, RunWarning
+from tilewise.lsp.results import run_error_items
 
 X = {"x": InputSpec(shape=[48 * 8192], dtype="float16")}
 GOLDEN = "def golden(x, scale=2.0):\n    return (x.astype('float32') * 2.0).astype('float16')\n"
@@ -67,7 +67,7 @@ def test_an_unaligned_datacopy_runs_drops_its_tail_and_warns_at_the_line(emu_cac
 
 
 def test_the_cli_lists_warnings_in_text_and_json(emu_cache, needs_gxx, capsys, monkeypatch):
-    from server.cli import main
+    from tilewise.cli import main
 
     monkeypatch.setenv("TILEWISE_CACHE", str(emu_cache))
     root = write_operator(

@@ -8,10 +8,10 @@ import pytest
 from opgen import TILING_H, write_operator
 from test_timing import KERNEL, SEPARATE_BODY, SEPARATE_INIT, TIMED_HOST
 
-from analysis.chip import Chip, load_chip, timing_config
-from analysis.manifest import Case, InputSpec
-from analysis.operator import load_operator
-from device.emulator import EmulatorDevice
+from tilewise.analysis.chip import Chip, load_chip, timing_config
+from tilewise.analysis.manifest import Case, InputSpec
+from tilewise.analysis.operator import load_operator
+from tilewise.device.emulator import EmulatorDevice
 
 BLOCKS, TILE, TILES = 48, 2048, 8
 

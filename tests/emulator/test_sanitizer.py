@@ -7,9 +7,9 @@ from pathlib import Path
 
 from opgen import HOST, KERNEL, replace_once, write_operator
 
-from analysis.manifest import Case, InputSpec
-from analysis.operator import load_operator
-from device.emulator import EmulatorDevice
+from tilewise.analysis.manifest import Case, InputSpec
+from tilewise.analysis.operator import load_operator
+from tilewise.device.emulator import EmulatorDevice
 
 ONE_TILE = Case(name="one", inputs={"x": InputSpec(shape=[48 * 8192], dtype="float16")})
 TWO_TILES = Case(name="two", inputs={"x": InputSpec(shape=[48 * 8192 * 2], dtype="float16")})

@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 from opgen import KERNEL, TUNED_HOST, replace_once, tuned_operator
 
-from analysis.operator import Operator, load_operator
-from device.emulator import EmulatorDevice
+from tilewise.analysis.operator import Operator, load_operator
+from tilewise.device.emulator import EmulatorDevice
 
 KERNEL_FILE = "op_kernel/scale.cpp"
 

@@ -7,9 +7,9 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
-from analysis.manifest import Case, InputSpec
-from analysis.operator import load_operator
-from device.emulator import EmulatorDevice
+from tilewise.analysis.manifest import Case, InputSpec
+from tilewise.analysis.operator import load_operator
+from tilewise.device.emulator import EmulatorDevice
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "add_custom"
 

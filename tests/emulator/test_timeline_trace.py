@@ -17,11 +17,11 @@ from pathlib import Path
 import pytest
 from paths import EXAMPLES
 
-from analysis.operator import load_operator
-from device.emulator import EmulatorDevice
-from device.trace import PIPES, TraceError, read_trace
-from server.report.payloads import TimelinePayload
-from server.report.timeline import timeline_payload
+from tilewise.analysis.operator import load_operator
+from tilewise.device.emulator import EmulatorDevice
+from tilewise.device.trace import PIPES, TraceError, read_trace
+from tilewise.report.payloads import TimelinePayload
+from tilewise.report.timeline import timeline_payload
 
 CASE = "fp16_large"  # 48 blocks of 16 tiles: enough tiles for the buffering to show
 SINGLE = Path('we"ird\\dir') / "add_custom_slow_single_buffer"

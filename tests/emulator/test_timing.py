@@ -11,10 +11,10 @@ import pytest
 from opgen import HOST, TILING_H, write_operator
 from paths import EXAMPLES
 
-from analysis.chip import load_chip, timing_config
-from analysis.manifest import Case, InputSpec
-from analysis.operator import load_operator
-from device.emulator import EmulatorDevice
+from tilewise.analysis.chip import load_chip, timing_config
+from tilewise.analysis.manifest import Case, InputSpec
+from tilewise.analysis.operator import load_operator
+from tilewise.device.emulator import EmulatorDevice
 
 GIB = 1024**3
 

@@ -16,12 +16,12 @@ from pathlib import Path
 import pytest
 from opgen import TUNED_HOST, tuned_operator
 
-from analysis.lint import lint
-from analysis.operator import load_operator
-from device.emulator import EmulatorDevice
-from search.cache import ResultsCache
-from search.tuner import Tuner
-from server.report.payloads import ReportPayload
+from tilewise.analysis.lint import lint
+from tilewise.analysis.operator import load_operator
+from tilewise.device.emulator import EmulatorDevice
+from tilewise.report.payloads import ReportPayload
+from tilewise.search.cache import ResultsCache
+from tilewise.search.tuner import Tuner
 
 
 @pytest.fixture(scope="module")
@@ -65,7 +65,7 @@ def test_a_tiling_that_cannot_work_is_screened_out_with_its_reason_and_never_mea
 
 
 def test_apply_rewrites_the_literals_and_the_operator_still_passes(tmp_path, emu_cache, needs_gxx, monkeypatch, capsys):
-    from server.cli import main
+    from tilewise.cli import main
 
     monkeypatch.setenv("TILEWISE_CACHE", str(emu_cache))
     (tmp_path / "charts.js").write_text("window.tilewiseCharts = {};")  # a stand-in: the browser test draws it
@@ -118,7 +118,7 @@ def test_ctrl_c_stops_cleanly_and_keeps_results(tmp_path, emu_cache, needs_gxx):
     root = tuned_operator(tmp_path / "scale", host=host)
     env = {**os.environ, "TILEWISE_CACHE": str(emu_cache)}
     proc = subprocess.Popen(
-        [sys.executable, "-m", "server.cli", "tune", str(root), "--budget", "18", "-v"],
+        [sys.executable, "-m", "tilewise", "tune", str(root), "--budget", "18", "-v"],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,

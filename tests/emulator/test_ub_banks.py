@@ -16,8 +16,8 @@ import pytest
 from kernel_drivers import CXX, build_driver, run_selftest
 from paths import ROOT
 
-from analysis.chip import TimingConfig, load_chip, timing_config
-from device.emulator.timing import spec_lines
+from tilewise.analysis.chip import TimingConfig, load_chip, timing_config
+from tilewise.device.emulator.timing import spec_lines
 
 pytestmark = pytest.mark.skipif(CXX is None, reason="g++ is not installed")
 

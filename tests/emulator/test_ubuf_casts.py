@@ -11,10 +11,10 @@ from opgen import KERNEL, replace_once, write_operator
 from test_atb import KERNEL as ATB_KERNEL
 from test_atb import case, write_repo
 
-from analysis.manifest import Case, InputSpec
-from analysis.operator import load_operator
-from device.emulator import EmulatorDevice
-from device.emulator.ubuf_arrays import rewrite_ubuf_casts
+from tilewise.analysis.manifest import Case, InputSpec
+from tilewise.analysis.operator import load_operator
+from tilewise.device.emulator import EmulatorDevice
+from tilewise.device.emulator.ubuf_arrays import rewrite_ubuf_casts
 
 
 def test_the_rewrite_inserts_a_second_cast_and_leaves_declarations():

@@ -9,10 +9,10 @@ from pathlib import Path
 import pytest
 from opgen import KERNEL, SCALE_GOLDEN, scale_manifest, write_operator
 
-from analysis.findings import Fix, TextEdit
-from analysis.operator import load_operator
-from device.emulator import EmulatorDevice
-from search.verify_fix import verify_fix
+from tilewise.analysis.findings import Fix, TextEdit
+from tilewise.analysis.operator import load_operator
+from tilewise.device.emulator import EmulatorDevice
+from tilewise.search.verify_fix import verify_fix
 
 CASES = scale_manifest(786432, golden=False)
 WITH_GOLDEN = scale_manifest(786432)
@@ -95,10 +95,10 @@ def test_lint_verify_tries_the_unproven_fixes_and_says_what_held(tmp_path, capsy
     """`tilewise lint --verify`: an unproven fix is run on the cases and printed with its verdict."""
     import json
 
-    import server.cli.lint_command as lint_command
-    from analysis.findings import Finding
-    from analysis.lint import lint as real_lint
-    from server.cli import main
+    import tilewise.cli.lint_command as lint_command
+    from tilewise.analysis.findings import Finding
+    from tilewise.analysis.lint import lint as real_lint
+    from tilewise.cli import main
 
     root = tmp_path / "op"
     _operator(root, WITH_GOLDEN)

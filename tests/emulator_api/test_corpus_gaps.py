@@ -15,7 +15,7 @@ import pytest
 from kernel_drivers import build_driver, run_driver
 
 ROOT = Path(__file__).resolve().parents[2]
-INCLUDE = ROOT / "device" / "emulator" / "include"
+INCLUDE = ROOT / "src" / "tilewise" / "device" / "emulator" / "include"
 HERE = Path(__file__).resolve().parent
 CXX = shutil.which("g++")
 PIPE_S, PIPE_MTE2, PIPE_MTE3 = 0, 4, 5

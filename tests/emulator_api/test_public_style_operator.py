@@ -11,9 +11,9 @@ from pathlib import Path
 
 import numpy as np
 
-from analysis.manifest import Case, InputSpec
-from analysis.operator import load_operator
-from device.emulator import EmulatorDevice
+from tilewise.analysis.manifest import Case, InputSpec
+from tilewise.analysis.operator import load_operator
+from tilewise.device.emulator import EmulatorDevice
 
 TILING_H = """\
 #include "register/tilingdata_base.h"

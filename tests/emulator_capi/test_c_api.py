@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from kernel_drivers import build_driver, run_driver
 
-from device.emulator.ubuf_arrays import rewrite_ubuf_arrays
+from tilewise.device.emulator.ubuf_arrays import rewrite_ubuf_arrays
 
 HERE = Path(__file__).resolve().parent
 PIPE_S, PIPE_V, PIPE_MTE2, PIPE_MTE3 = 0, 1, 4, 5

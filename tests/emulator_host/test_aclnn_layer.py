@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 from opgen import write_operator
 
-from analysis.operator import load_operator
-from device.emulator.build import Builder, BuildError
+from tilewise.analysis.operator import load_operator
+from tilewise.device.emulator.build import Builder, BuildError
 
 ACLNN_SOURCE = """\
 #include "aclnn/aclnn_base.h"

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from analysis.atb import atb_files, split_io
-from analysis.project import _sources_under
+from tilewise.analysis.atb import atb_files, split_io
+from tilewise.analysis.project import _sources_under
 
 
 def _layout(root: Path, tiling_folder: str) -> None:

@@ -17,7 +17,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = ROOT / "examples"
-INCLUDE = ROOT / "device" / "emulator" / "include"
+INCLUDE = ROOT / "src" / "tilewise" / "device" / "emulator" / "include"
 HERE = Path(__file__).resolve().parent
 CXX = shutil.which("g++")
 CXXFLAGS = ["-std=c++17", "-O0", "-Wall", "-I", str(INCLUDE)]

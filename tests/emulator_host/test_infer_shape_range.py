@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-INCLUDE = ROOT / "device" / "emulator" / "include"
+INCLUDE = ROOT / "src" / "tilewise" / "device" / "emulator" / "include"
 CXX = shutil.which("g++")
 
 pytestmark = pytest.mark.skipif(CXX is None, reason="g++ is not installed")

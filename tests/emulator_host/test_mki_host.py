@@ -12,7 +12,7 @@ import pytest
 from kernel_drivers import CXX, run_selftest
 
 ROOT = Path(__file__).resolve().parents[2]
-INCLUDE = ROOT / "device" / "emulator" / "include"
+INCLUDE = ROOT / "src" / "tilewise" / "device" / "emulator" / "include"
 HERE = Path(__file__).resolve().parent
 
 pytestmark = pytest.mark.skipif(CXX is None, reason="g++ is not installed")

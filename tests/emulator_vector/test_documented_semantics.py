@@ -20,7 +20,7 @@ import pytest
 from kernel_drivers import build_driver
 
 ROOT = Path(__file__).resolve().parents[2]
-INCLUDE = ROOT / "device" / "emulator" / "include"
+INCLUDE = ROOT / "src" / "tilewise" / "device" / "emulator" / "include"
 DRIVER = Path(__file__).resolve().parent / "semantics_driver.cpp"
 CXX = shutil.which("g++")
 

@@ -7,8 +7,8 @@ from pathlib import Path
 
 from opgen import KERNEL, replace_once, write_operator
 
-from analysis.lint import lint
-from analysis.operator import load_operator
+from tilewise.analysis.lint import lint
+from tilewise.analysis.operator import load_operator
 
 
 def test_aligned_datacopypad_is_a_note_with_the_estimated_saving(tmp_path: Path):

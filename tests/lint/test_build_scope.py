@@ -14,8 +14,8 @@ from pathlib import Path
 
 from opgen import HOST, KERNEL, replace_once, write_operator
 
-from analysis.lint import lint
-from analysis.operator import load_operator
+from tilewise.analysis.lint import lint
+from tilewise.analysis.operator import load_operator
 
 BIG = """\
 #include "kernel_operator.h"

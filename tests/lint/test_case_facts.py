@@ -1,4 +1,4 @@
-"""device.facts.case_facts runs each case once and reports what lint rules need as facts: block 0's InitBuffers
+"""tilewise.device.facts.case_facts runs each case once and reports what lint rules need as facts: block 0's InitBuffers
 (site, buffers, bytes asked), per-site calls in the busiest block (EnQue/DeQue count the tiles a queue streams),
 blockDim and the UB the run had. A case that fails gives no facts and one line saying why. On the small scale
 operator of tests/opgen.py (48 blocks, tiles of 8192 halves)."""
@@ -9,10 +9,10 @@ from pathlib import Path
 
 from opgen import HOST, KERNEL, replace_once, write_operator
 
-from analysis.manifest import Case, InputSpec
-from analysis.operator import load_operator
-from device.emulator import EmulatorDevice
-from device.facts import case_facts
+from tilewise.analysis.manifest import Case, InputSpec
+from tilewise.analysis.operator import load_operator
+from tilewise.device.emulator import EmulatorDevice
+from tilewise.device.facts import case_facts
 
 SINGLE = replace_once(KERNEL, "constexpr int32_t BUFFER_NUM = 2;", "constexpr int32_t BUFFER_NUM = 1;")
 

@@ -8,7 +8,7 @@ import re
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from analysis.rules._kernel_text import KernelText
+from tilewise.analysis.rules._kernel_text import KernelText
 
 WORD = re.compile(r"[A-Za-z_]\w*")
 

@@ -13,8 +13,8 @@ from pathlib import Path
 
 from opgen import HOST, KERNEL, replace_once, write_operator
 
-from analysis.lint import lint
-from analysis.operator import load_operator
+from tilewise.analysis.lint import lint
+from tilewise.analysis.operator import load_operator
 
 
 def low_block_dim(root: Path):
@@ -75,9 +75,9 @@ def test_zero_constant_does_not_raise(tmp_path: Path):
     """A block-dim constant of 0 (a placeholder the code overrides) once raised ZeroDivisionError in the fix title."""
     host = replace_once(HOST, "constexpr uint32_t BLOCK_DIM = 48;", "constexpr uint32_t BLOCK_DIM = 0;")
     op = load_operator(write_operator(tmp_path / "op", host=host))
-    from analysis.chip import load_chip
-    from analysis.rules.base import RuleContext
-    from analysis.rules.low_block_dim import LowBlockDim
+    from tilewise.analysis.chip import load_chip
+    from tilewise.analysis.rules.base import RuleContext
+    from tilewise.analysis.rules.low_block_dim import LowBlockDim
 
     assert list(LowBlockDim().check(RuleContext(op.model, op.sources, load_chip()))) == []
 
@@ -126,7 +126,7 @@ def _stored_total_op(tmp_path: Path) -> Path:
 
 
 def _case(name: str, total: int, block_dim: int = 8):
-    from analysis.observed import CaseFacts
+    from tilewise.analysis.observed import CaseFacts
 
     return CaseFacts(
         case=name,

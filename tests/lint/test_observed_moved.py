@@ -5,7 +5,7 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from analysis.observed import BufferSeen, CaseFacts, _line_map, moved
+from tilewise.analysis.observed import BufferSeen, CaseFacts, _line_map, moved
 
 OLD = "void Init() {\n    pipe.InitBuffer(inQ, 1, len);\n    pipe.InitBuffer(outQ, 1, len);\n}\n"
 

@@ -9,8 +9,8 @@ from pathlib import Path
 
 from opgen import HOST, KERNEL, TILING_H, replace_once, write_operator
 
-from analysis.lint import lint
-from analysis.operator import load_operator
+from tilewise.analysis.lint import lint
+from tilewise.analysis.operator import load_operator
 
 RULE = "scalar-loop"
 MULS = "        Muls(yLocal, xLocal, (half)2.0, tileLength);\n"

@@ -12,12 +12,12 @@ from pathlib import Path
 
 from opgen import HOST, KERNEL, replace_once, write_operator
 
-from analysis.chip import load_chip
-from analysis.lint import lint
-from analysis.observed import BufferSeen, CaseFacts
-from analysis.operator import load_operator
-from analysis.rules import RULES_BY_ID
-from analysis.rules._static_sizes import _constants, _evaluate
+from tilewise.analysis.chip import load_chip
+from tilewise.analysis.lint import lint
+from tilewise.analysis.observed import BufferSeen, CaseFacts
+from tilewise.analysis.operator import load_operator
+from tilewise.analysis.rules import RULES_BY_ID
+from tilewise.analysis.rules._static_sizes import _constants, _evaluate
 
 UB = load_chip().ub_bytes
 SINGLE = replace_once(KERNEL, "constexpr int32_t BUFFER_NUM = 2;", "constexpr int32_t BUFFER_NUM = 1;")

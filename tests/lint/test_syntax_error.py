@@ -19,9 +19,9 @@ import tree_sitter_cpp
 from opgen import HOST, KERNEL, replace_once, write_operator
 from tree_sitter import Language, Parser
 
-from analysis.lint import lint
-from analysis.operator import load_operator
-from analysis.source import SourceFile
+from tilewise.analysis.lint import lint
+from tilewise.analysis.operator import load_operator
+from tilewise.analysis.source import SourceFile
 
 
 def lint_clean(root: Path) -> None:

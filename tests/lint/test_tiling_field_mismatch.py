@@ -8,8 +8,8 @@ from pathlib import Path
 
 from opgen import HOST, KERNEL, TILING_H, replace_once, write_operator
 
-from analysis.lint import lint
-from analysis.operator import load_operator
+from tilewise.analysis.lint import lint
+from tilewise.analysis.operator import load_operator
 
 RULE = "tiling-field-mismatch"
 WITH_EXTRA = replace_once(

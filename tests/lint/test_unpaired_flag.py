@@ -13,8 +13,8 @@ from pathlib import Path
 
 from opgen import KERNEL, replace_once, write_operator
 
-from analysis.lint import lint
-from analysis.operator import load_operator
+from tilewise.analysis.lint import lint
+from tilewise.analysis.operator import load_operator
 
 
 def unpaired(root: Path):

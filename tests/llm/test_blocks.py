@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from search.llm.blocks import AnswerError, parse_blocks, to_edits
+from tilewise.search.llm.blocks import AnswerError, parse_blocks, to_edits
 
 ROOT = "/op"
 KERNEL = "/op/op_kernel/add.cpp"

@@ -8,7 +8,7 @@ import logging
 import pytest
 from fake_openai import FakeOpenAI, Reply
 
-from search.llm.client import LlmClient, LlmError, LlmSettings
+from tilewise.search.llm.client import LlmClient, LlmError, LlmSettings
 
 KEY = "sk-test-SECRET-0123456789abcdefghij"
 MESSAGES = [{"role": "user", "content": "hello"}]

@@ -14,13 +14,13 @@ import pytest
 from fake_openai import FakeOpenAI, Reply
 from paths import EXAMPLES
 
-import search.optimize
-from analysis.operator import load_operator
-from device.emulator import EmulatorDevice
-from search.bank.store import load_bank
-from search.llm.client import LlmClient, LlmSettings
-from search.llm.evolve import evolve_tiling, regions
-from server.cli import main
+import tilewise.search.optimize
+from tilewise.analysis.operator import load_operator
+from tilewise.cli import main
+from tilewise.device.emulator import EmulatorDevice
+from tilewise.search.bank.store import load_bank
+from tilewise.search.llm.client import LlmClient, LlmSettings
+from tilewise.search.llm.evolve import evolve_tiling, regions
 
 ADD = "        Add(zLocal, xLocal, yLocal, len);\n"
 
@@ -29,7 +29,7 @@ ADD = "        Add(zLocal, xLocal, yLocal, len);\n"
 def env(emu_cache, needs_gxx, monkeypatch, tmp_path):
     monkeypatch.setenv("TILEWISE_CACHE", str(emu_cache))
     bank = tmp_path / "user-bank.json"
-    monkeypatch.setattr(search.optimize, "user_bank_path", lambda: bank)
+    monkeypatch.setattr(tilewise.search.optimize, "user_bank_path", lambda: bank)
     return bank
 
 

@@ -13,12 +13,12 @@ import pytest
 from fake_openai import FakeOpenAI, Reply
 from paths import EXAMPLES
 
-from analysis.operator import load_operator
-from device.emulator import EmulatorDevice
-from search.bank.store import load_banks
-from search.llm.client import LlmClient, LlmSettings
-from search.llm.rewrite import rewrite
-from server.cli import main
+from tilewise.analysis.operator import load_operator
+from tilewise.cli import main
+from tilewise.device.emulator import EmulatorDevice
+from tilewise.search.bank.store import load_banks
+from tilewise.search.llm.client import LlmClient, LlmSettings
+from tilewise.search.llm.rewrite import rewrite
 
 KEY = "sk-test-rewrite-0123456789abcdef"
 BARRIER = "            PipeBarrier<PIPE_ALL>();\n"

@@ -12,7 +12,7 @@ from pytest_lsp import ClientServerConfig, LanguageClient
 
 @pytest_lsp.fixture(
     config=ClientServerConfig(
-        server_command=[sys.executable, "-m", "server.cli", "serve", "--stdio"],  # as editors start it
+        server_command=[sys.executable, "-m", "tilewise", "serve", "--stdio"],  # as editors start it
         server_env=SERVER_ENV,
     )
 )

@@ -9,10 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from search.bank.store import CaseTimes, Features, Profile, Trajectory, save_bank
-from server.lsp import bank as lsp_bank
-from server.lsp.bank import BankCache
-from server.lsp.state import ServerState
+from tilewise.lsp import bank as lsp_bank
+from tilewise.lsp.bank import BankCache
+from tilewise.lsp.state import ServerState
+from tilewise.search.bank.store import CaseTimes, Features, Profile, Trajectory, save_bank
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -61,7 +61,7 @@ def leaky_relu(x, negative_slope=0.01):
 
 @pytest_lsp.fixture(
     config=ClientServerConfig(
-        server_command=[sys.executable, "-m", "server.cli", "serve", "--stdio"],
+        server_command=[sys.executable, "-m", "tilewise", "serve", "--stdio"],
         server_env={**SERVER_ENV, "TILEWISE_CACHE": str(CANCEL_CACHE)},
     )
 )

@@ -18,10 +18,10 @@ from lsp_helpers import EXAMPLES
 
 from benchmarks.fuzz_edits import MUTATIONS, TOKEN_RE, apply, lsp_lines
 from benchmarks.fuzz_lsp import fuzz
-from server.lsp.convert import lsp_range
-from server.lsp.results import diagnostics_by_file
-from server.lsp.server import TilewiseServer
-from server.lsp.state import OperatorSession, ServerState, path_to_uri
+from tilewise.lsp.convert import lsp_range
+from tilewise.lsp.results import diagnostics_by_file
+from tilewise.lsp.server import TilewiseServer
+from tilewise.lsp.state import OperatorSession, ServerState, path_to_uri
 
 
 @pytest.mark.asyncio
@@ -41,7 +41,7 @@ async def test_a_short_seeded_storm_leaves_the_server_up_and_answering(tmp_path:
 def test_constants_that_square_each_other_stay_within_64_bits(tmp_path: Path):
     # The fuzzer's reproducer (macro storm in a host header): each level squares the one before, and analysing the
     # 40th (2**(2**40) bits) hung the server. C++ computes in 64 bits: past them a constant's value is unknown.
-    from analysis.operator import load_operator
+    from tilewise.analysis.operator import load_operator
 
     root = Path(shutil.copytree(EXAMPLES / "scale_shift", tmp_path / "scale_shift"))
     header = next((root / "op_host").glob("*tiling.h"))
@@ -54,8 +54,8 @@ def test_an_include_no_file_can_have_is_unresolved_not_an_error(tmp_path: Path):
     # The fuzzer's reproducer: `#include "` typed before a line that holds a quote further down the file made a
     # "file name" of many lines, and looking it up raised OSError (File name too long), as a NUL in it raises
     # ValueError; tiling-field-mismatch (and the build scope) failed on the operator.
-    from analysis.lint import lint
-    from analysis.operator import load_operator
+    from tilewise.analysis.lint import lint
+    from tilewise.analysis.operator import load_operator
 
     root = Path(shutil.copytree(EXAMPLES / "leaky_relu", tmp_path / "leaky_relu"))
     kernel = root / "op_kernel" / "leaky_relu.cpp"
@@ -123,7 +123,7 @@ def test_diagnostics_go_out_for_their_version_and_never_over_newer_ones(tmp_path
 
 
 def test_a_range_past_the_end_of_the_text_is_clamped_to_it():
-    from analysis.source import SourceFile
+    from tilewise.analysis.source import SourceFile
 
     sf = SourceFile("/x/k.cpp", "int a;\nint b = ;\n")
     span = lsp_range(sf, 10, 10_000)

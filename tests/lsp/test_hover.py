@@ -10,7 +10,7 @@ from lsp_helpers import change, diagnostics_for, hover_at, kernel, open_doc
 from opgen import HOST, replace_once, write_operator
 from pytest_lsp import LanguageClient
 
-from analysis.chip import load_chip
+from tilewise.analysis.chip import load_chip
 
 
 @pytest.mark.asyncio

@@ -24,7 +24,7 @@ from pytest_lsp import ClientServerConfig, LanguageClient
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from opgen import HOST, KERNEL, SCALE_GOLDEN, scale_manifest, write_operator
 
-from search.bank.store import CaseTimes, Features, Profile, Trajectory, save_bank
+from tilewise.search.bank.store import CaseTimes, Features, Profile, Trajectory, save_bank
 
 CACHE = WORK / "motif-cache"
 BANK = CACHE / "bank.json"
@@ -39,7 +39,7 @@ DIFF = (
 
 @pytest_lsp.fixture(
     config=ClientServerConfig(
-        server_command=[sys.executable, "-m", "server.cli", "serve", "--stdio"],
+        server_command=[sys.executable, "-m", "tilewise", "serve", "--stdio"],
         server_env={**SERVER_ENV, "TILEWISE_CACHE": str(CACHE)},
     )
 )

@@ -22,9 +22,9 @@ from pydantic import ValidationError
 from pygls.exceptions import JsonRpcException, JsonRpcRequestCancelled
 from pytest_lsp import ClientServerConfig, LanguageClient
 
-from search.optimize import Step
-from server.lsp.features.optimize import step_progress
-from server.lsp.state import Settings
+from tilewise.lsp.features.optimize import step_progress
+from tilewise.lsp.state import Settings
+from tilewise.search.optimize import Step
 
 BOUND_S = 300.0  # a broken server fails the test instead of hanging it; never what makes the test pass
 GATED_GOLDEN = '''\
@@ -54,7 +54,7 @@ OPTIMIZE_ENV = {k: v for k, v in SERVER_ENV.items() if k not in KEYS} | {"TILEWI
 
 @pytest_lsp.fixture(
     config=ClientServerConfig(
-        server_command=[sys.executable, "-m", "server.cli", "serve", "--stdio"], server_env=OPTIMIZE_ENV
+        server_command=[sys.executable, "-m", "tilewise", "serve", "--stdio"], server_env=OPTIMIZE_ENV
     )
 )
 async def optimize_client(lsp_client: LanguageClient):

@@ -28,7 +28,7 @@ from lsprotocol import types
 from pytest_lsp import LanguageClient
 from pytest_lsp.client import make_test_lsp_client
 
-from server.lsp.state import path_to_uri
+from tilewise.lsp.state import path_to_uri
 
 
 def write_big_operator(root: Path, lines: int) -> Path:
@@ -131,7 +131,7 @@ async def test_tune_results_come_back_when_the_editor_reopens(client: LanguageCl
 
     # A new server process, as when VS Code is restarted: nothing in memory, only the results cache.
     again = make_test_lsp_client()
-    await again.start_io(sys.executable, "-m", "server.cli", "serve", env=SERVER_ENV)
+    await again.start_io(sys.executable, "-m", "tilewise", "serve", env=SERVER_ENV)
     try:
         await again.initialize_session(
             types.InitializeParams(capabilities=types.ClientCapabilities(), root_uri=_workspace().as_uri())
@@ -180,7 +180,7 @@ async def test_websocket_transport():
 
     port = _free_port()
     proc = subprocess.Popen(
-        [sys.executable, "-m", "server.cli", "serve", "--ws", str(port)],
+        [sys.executable, "-m", "tilewise", "serve", "--ws", str(port)],
         env=SERVER_ENV,
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,

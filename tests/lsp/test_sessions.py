@@ -14,11 +14,11 @@ from lsprotocol import types
 from pygls.exceptions import JsonRpcException, JsonRpcInvalidParams
 from pytest_lsp import LanguageClient
 
-from search.cache import BestConfig
-from server.lsp.params import RunParams, TuneParams, parse
-from server.lsp.state import ServerState, Settings, StoredFacts
+from tilewise.lsp.params import RunParams, TuneParams, parse
+from tilewise.lsp.state import ServerState, Settings, StoredFacts
+from tilewise.search.cache import BestConfig
 
-FEATURES = ROOT / "server" / "lsp" / "features"
+FEATURES = ROOT / "src" / "tilewise" / "lsp" / "features"
 
 
 def _lens_titles(lenses) -> list[str]:
@@ -132,29 +132,29 @@ def test_no_feature_imports_another():
     modules = sorted(FEATURES.glob("*.py"))
     assert len(modules) > 5
     for path in modules:
-        bad = {m for m in _imports(_tree(path)) if m.startswith(("server.lsp.features", "."))}
+        bad = {m for m in _imports(_tree(path)) if m.startswith(("tilewise.lsp.features", "."))}
         assert not bad, f"{path.name} imports {bad}: call a service of TilewiseServer instead"
 
 
 def test_imports_run_one_way_from_the_server_to_its_features():
     # A feature (or a module features use) imports the server class only for type checking, so server.py can
     # import every feature at the top; `safe` and the like live in server/lsp/handlers.py.
-    lsp = ROOT / "server" / "lsp"
+    lsp = ROOT / "src" / "tilewise" / "lsp"
     for path in sorted(FEATURES.glob("*.py")) + sorted(p for p in lsp.glob("*.py") if p.name != "server.py"):
-        bad = {m for m in _imports(_tree(path), runtime_only=True) if m.startswith("server.lsp.server")}
-        bad |= {m for m in _imports(_tree(path)) if path.parent == lsp and m.startswith("server.lsp.features")}
+        bad = {m for m in _imports(_tree(path), runtime_only=True) if m.startswith("tilewise.lsp.server")}
+        bad |= {m for m in _imports(_tree(path)) if path.parent == lsp and m.startswith("tilewise.lsp.features")}
         assert not bad, f"{path.relative_to(ROOT)} imports {bad} at run time: import it under `if TYPE_CHECKING:`"
     server = _tree(lsp / "server.py")
     top = {m for n in server.body if isinstance(n, ast.ImportFrom) for m in _imports(ast.Module([n], []))}
-    assert {f"server.lsp.features.{p.stem}" for p in FEATURES.glob("*.py") if p.stem != "__init__"} <= top
+    assert {f"tilewise.lsp.features.{p.stem}" for p in FEATURES.glob("*.py") if p.stem != "__init__"} <= top
 
 
 def test_the_import_checks_see_a_run_time_import_of_the_server():
     sneaky = ast.parse(
         "from typing import TYPE_CHECKING\n"
-        "if TYPE_CHECKING:\n    from server.lsp.server import TilewiseServer\n"
-        "def register(server):\n    from server.lsp.server import safe\n"
+        "if TYPE_CHECKING:\n    from tilewise.lsp.server import TilewiseServer\n"
+        "def register(server):\n    from tilewise.lsp.server import safe\n"
     )
-    assert _imports(sneaky, runtime_only=True) >= {"server.lsp.server", "server.lsp.server.safe"}
+    assert _imports(sneaky, runtime_only=True) >= {"tilewise.lsp.server", "tilewise.lsp.server.safe"}
     guarded = ast.parse("from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    import server.lsp.server\n")
-    assert "server.lsp.server" not in _imports(guarded, runtime_only=True)
+    assert "tilewise.lsp.server" not in _imports(guarded, runtime_only=True)

@@ -8,7 +8,7 @@ import pytest
 from lsp_helpers import EXAMPLES
 from pydantic import ValidationError
 
-from server.lsp.state import ServerState, Settings, Superseded
+from tilewise.lsp.state import ServerState, Settings, Superseded
 
 
 def test_a_superseded_analysis_stops_and_a_current_one_finishes():
@@ -48,8 +48,8 @@ async def test_a_stored_tune_lookup_cut_short_by_an_edit_is_made_again():
     results were being read, the next analysis must read them, not skip them as already done."""
     import asyncio
 
-    from search.cache import BestConfig
-    from server.lsp.server import TilewiseServer
+    from tilewise.lsp.server import TilewiseServer
+    from tilewise.search.cache import BestConfig
 
     server = TilewiseServer()
     root = str(EXAMPLES / "add_custom")
@@ -74,7 +74,7 @@ async def test_a_stored_tune_lookup_cut_short_by_an_edit_is_made_again():
 
 
 def test_the_parsed_source_cache_keeps_the_recent_operators_only(monkeypatch):
-    import server.lsp.state as state_module
+    import tilewise.lsp.state as state_module
 
     monkeypatch.setattr(state_module, "KEPT_SOURCES", 4)
     state = ServerState()

@@ -19,8 +19,8 @@ from opgen import HOST, KERNEL, SCALE_GOLDEN, scale_manifest, write_operator
 from pygls.exceptions import JsonRpcException
 from pytest_lsp import ClientServerConfig, LanguageClient
 
-from server.lsp.features.trust import trusted_from
-from server.lsp.server import FACTS_DELAY_S
+from tilewise.lsp.features.trust import trusted_from
+from tilewise.lsp.server import FACTS_DELAY_S
 
 CACHE = WORK / "untrusted-cache"
 # case facts on (the editor's default): only the trust keeps the cases from running on open and save
@@ -41,7 +41,7 @@ def add_custom(x, y):
 
 @pytest_lsp.fixture(
     config=ClientServerConfig(
-        server_command=[sys.executable, "-m", "server.cli", "serve", "--stdio"], server_env=UNTRUSTED_ENV
+        server_command=[sys.executable, "-m", "tilewise", "serve", "--stdio"], server_env=UNTRUSTED_ENV
     )
 )
 async def untrusted(lsp_client: LanguageClient):

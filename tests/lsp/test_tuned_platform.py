@@ -7,12 +7,12 @@ from types import SimpleNamespace
 
 from opgen import PLATFORM_HOST, scale_manifest, write_operator
 
-from analysis.chip import load_chip
-from analysis.findings import Fix
-from analysis.operator import load_operator
-from analysis.rewrite import apply_fix, tuned_edits
-from search.cache import BestConfig
-from server.lsp.results import tuned_items
+from tilewise.analysis.chip import load_chip
+from tilewise.analysis.findings import Fix
+from tilewise.analysis.operator import load_operator
+from tilewise.analysis.rewrite import apply_fix, tuned_edits
+from tilewise.lsp.results import tuned_items
+from tilewise.search.cache import BestConfig
 
 
 def _analysis(root):

@@ -17,7 +17,7 @@ from lsp_helpers import EXAMPLES, WORK, _workspace, diagnostics_for, hover_at, o
 from lsprotocol import types
 from pytest_lsp import LanguageClient
 
-from server.lsp.state import path_to_uri
+from tilewise.lsp.state import path_to_uri
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from opgen import HOST, KERNEL, SCALE_GOLDEN, scale_manifest, write_operator

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from device.emulator import EmulatorDevice
+from tilewise.device.emulator import EmulatorDevice
 
 
 @pytest.fixture

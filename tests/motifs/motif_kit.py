@@ -5,11 +5,11 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
-from analysis.findings import TextEdit
-from analysis.operator import Operator, load_operator
-from analysis.rewrite import apply_edits
-from device.emulator import EmulatorDevice
-from device.protocol import Measurement
+from tilewise.analysis.findings import TextEdit
+from tilewise.analysis.operator import Operator, load_operator
+from tilewise.analysis.rewrite import apply_edits
+from tilewise.device.emulator import EmulatorDevice
+from tilewise.device.protocol import Measurement
 
 
 def variant(op: Operator, texts: dict[str, str], root: Path) -> Operator:

@@ -12,10 +12,10 @@ from pathlib import Path
 from motif_kit import run_all, variant, with_edits
 from opgen import HOST, KERNEL, SCALE_GOLDEN, replace_once, scale_manifest, write_operator
 
-from analysis.motifs import MOTIFS, MotifContext
-from analysis.operator import Operator, load_operator
-from device.emulator import EmulatorDevice
-from search.bank.mine import mine_operator
+from tilewise.analysis.motifs import MOTIFS, MotifContext
+from tilewise.analysis.operator import Operator, load_operator
+from tilewise.device.emulator import EmulatorDevice
+from tilewise.search.bank.mine import mine_operator
 
 MOTIF = MOTIFS["aligned-copy"]
 # 64-element (128-byte) tiles on 8 blocks, each tile copied in and out with a constant, provably aligned length

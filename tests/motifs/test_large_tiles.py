@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from paths import EXAMPLES
 
-from analysis.motifs import MOTIFS, MotifContext
-from analysis.operator import load_operator
+from tilewise.analysis.motifs import MOTIFS, MotifContext
+from tilewise.analysis.operator import load_operator
 
 MOTIF = MOTIFS["large-tiles"]
 

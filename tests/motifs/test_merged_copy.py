@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from motif_kit import run_all, variant, with_edits
 
-from analysis.motifs import MOTIFS, MotifContext
-from analysis.operator import Operator, load_operator
-from search.bank.mine import mine_operator
+from tilewise.analysis.motifs import MOTIFS, MotifContext
+from tilewise.analysis.operator import Operator, load_operator
+from tilewise.search.bank.mine import mine_operator
 
 MOTIF = MOTIFS["merged-copy"]
 CASES = """[[cases]]

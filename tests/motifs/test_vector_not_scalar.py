@@ -8,9 +8,9 @@ from pathlib import Path
 from motif_kit import run_all, variant, with_edits
 from opgen import HOST, KERNEL, SCALE_GOLDEN, scale_manifest, write_operator
 
-from analysis.motifs import MOTIFS, MotifContext
-from analysis.operator import Operator, load_operator
-from search.bank.mine import mine_operator
+from tilewise.analysis.motifs import MOTIFS, MotifContext
+from tilewise.analysis.operator import Operator, load_operator
+from tilewise.search.bank.mine import mine_operator
 
 MOTIF = MOTIFS["vector-not-scalar"]
 # 8 cores of two 256-element tiles each: 4096 fp16 elements

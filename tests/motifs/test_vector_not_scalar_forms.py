@@ -7,9 +7,9 @@ import shutil
 
 from paths import EXAMPLES
 
-from analysis.motifs import MOTIFS, MotifContext
-from analysis.operator import load_operator
-from analysis.rewrite import apply_edits
+from tilewise.analysis.motifs import MOTIFS, MotifContext
+from tilewise.analysis.operator import load_operator
+from tilewise.analysis.rewrite import apply_edits
 
 FAST = "        Mul(tmp, src, src, length);\n"
 SLOW = """\

@@ -8,9 +8,9 @@ import re
 
 from motif_kit import run_all, variant, with_edits
 
-from analysis.motifs import MOTIFS, MotifContext
-from analysis.operator import Operator, load_operator
-from search.bank.mine import mine_operator
+from tilewise.analysis.motifs import MOTIFS, MotifContext
+from tilewise.analysis.operator import Operator, load_operator
+from tilewise.search.bank.mine import mine_operator
 
 MOTIF = MOTIFS["whole-reduce"]
 CASES = """[[cases]]

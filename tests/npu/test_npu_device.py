@@ -11,12 +11,12 @@ import pytest
 from fake_cann import make_fake_cann, make_project
 from paths import EXAMPLES
 
-from analysis.operator import load_operator
-from device.npu.cann import CannError, find_cann, soc_name
-from device.npu.device import NpuDevice
-from device.npu.msprof import read_profile
-from device.registry import make_device
-from server.cli import main
+from tilewise.analysis.operator import load_operator
+from tilewise.cli import main
+from tilewise.device.npu.cann import CannError, find_cann, soc_name
+from tilewise.device.npu.device import NpuDevice
+from tilewise.device.npu.msprof import read_profile
+from tilewise.device.registry import make_device
 
 
 @pytest.fixture(scope="module")

@@ -12,10 +12,10 @@ from collections.abc import Callable
 
 import numpy as np
 
-from analysis.chip import Chip, load_chip
-from analysis.manifest import Case
-from analysis.operator import Operator
-from device.protocol import Measurement, Screening
+from tilewise.analysis.chip import Chip, load_chip
+from tilewise.analysis.manifest import Case
+from tilewise.analysis.operator import Operator
+from tilewise.device.protocol import Measurement, Screening
 
 
 class FakeDevice:

@@ -12,15 +12,15 @@ from pathlib import Path
 
 import pytest
 
-from analysis.chip import Chip, chip_in_soc, load_chip, timing_config
-from analysis.manifest import Case
-from analysis.operator import Operator
-from device.emulator import EmulatorDevice
-from device.protocol import Measurement, RunError
-from search.calibrate import VECTOR_CLASSES, CalibrationError, calibrate, write_chip
-from search.calibrate.kernels import micro_kernels
-from server.cli import main
-from server.cli.calibrate_command import print_calibration
+from tilewise.analysis.chip import Chip, chip_in_soc, load_chip, timing_config
+from tilewise.analysis.manifest import Case
+from tilewise.analysis.operator import Operator
+from tilewise.cli import main
+from tilewise.cli.calibrate_command import print_calibration
+from tilewise.device.emulator import EmulatorDevice
+from tilewise.device.protocol import Measurement, RunError
+from tilewise.search.calibrate import VECTOR_CLASSES, CalibrationError, calibrate, write_chip
+from tilewise.search.calibrate.kernels import micro_kernels
 
 
 def moved(base: str, name: str, dma_peak=0.7, launch_base=1.0, exp_slope=1.5, mte2_latency=1.2) -> dict:

@@ -11,10 +11,10 @@ from fakes import FakeDevice
 from opgen import scale_manifest, write_operator
 from test_tuner_screening import SPACE, overflows, screen_ub, timed
 
-from analysis.operator import Operator, load_operator
-from device.protocol import Measurement
-from search.tuner import Tuner
-from server.report.convergence import ConvergenceRecorder
+from tilewise.analysis.operator import Operator, load_operator
+from tilewise.device.protocol import Measurement
+from tilewise.report.convergence import ConvergenceRecorder
+from tilewise.search.tuner import Tuner
 
 
 @pytest.fixture

@@ -7,10 +7,10 @@ import pytest
 from fakes import FakeDevice
 from opgen import tuned_operator
 
-from analysis.chip import Chip, load_chip, timing_config
-from analysis.operator import load_operator
-from device.protocol import Measurement
-from search.robustness import SENSITIVE, explain_gain, moved_chip
+from tilewise.analysis.chip import Chip, load_chip, timing_config
+from tilewise.analysis.operator import load_operator
+from tilewise.device.protocol import Measurement
+from tilewise.search.robustness import SENSITIVE, explain_gain, moved_chip
 
 SHIPPED = {"BLOCK_DIM": 8, "TILE_LENGTH": 1024}
 FEWER_CORES = {"BLOCK_DIM": 1, "TILE_LENGTH": 1024}

@@ -10,12 +10,12 @@ import pytest
 from fakes import FakeDevice
 from opgen import scale_manifest, write_operator
 
-from analysis.manifest import Case
-from analysis.operator import Operator, load_operator
-from device.protocol import Measurement, Screening
-from search.inert import inert_knobs
-from search.space import Config, KnobSpec, SearchSpace
-from search.tuner import Tuner
+from tilewise.analysis.manifest import Case
+from tilewise.analysis.operator import Operator, load_operator
+from tilewise.device.protocol import Measurement, Screening
+from tilewise.search.inert import inert_knobs
+from tilewise.search.space import Config, KnobSpec, SearchSpace
+from tilewise.search.tuner import Tuner
 
 SPACE = SearchSpace(
     knobs=[
@@ -94,7 +94,7 @@ def test_the_tuner_searches_without_the_inert_knobs(op):
 
 
 def test_screenings_are_kept_with_the_results(op, tmp_path):
-    from search.cache import ResultsCache
+    from tilewise.search.cache import ResultsCache
 
     def timed(c: Config) -> Measurement:
         return Measurement(ok=True, correct=True, time_us=100.0 / c["TILE_LENGTH"] + c["NUM@h.cpp:12"])

@@ -30,10 +30,11 @@ import pytest
 from npu.fake_cann import make_fake_cann, make_project
 from paths import EXAMPLES
 
-from analysis.operator import load_operator
-from device.registry import make_device
-from search.cache import ResultsCache, source_hash
-from search.executors import (
+from tilewise.analysis.operator import load_operator
+from tilewise.cli import main
+from tilewise.device.registry import make_device
+from tilewise.search.cache import ResultsCache, source_hash
+from tilewise.search.executors import (
     RAY_MISSING,
     DeviceSpec,
     ExecutorError,
@@ -43,9 +44,8 @@ from search.executors import (
     npu_card,
     task_options,
 )
-from search.space import config_texts
-from search.tuner import Tuner, TuneResult
-from server.cli import main
+from tilewise.search.space import config_texts
+from tilewise.search.tuner import Tuner, TuneResult
 
 ray = pytest.importorskip("ray")
 
@@ -273,7 +273,7 @@ def test_without_an_address_the_cli_starts_a_local_ray_and_stops_it(cluster):
     env.pop("RAY_ADDRESS", None)
     argv = ["tune", str(OPERATOR), "--case", CASE, "--budget", "2", "--executor", "ray", "--format", "json"]
     proc = subprocess.Popen(
-        [sys.executable, "-m", "server.cli", *argv],
+        [sys.executable, "-m", "tilewise", *argv],
         env=env,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,

@@ -14,13 +14,13 @@ import numpy as np
 import pytest
 from opgen import scale_manifest, write_operator
 
-from analysis.chip import Chip, load_chip
-from analysis.manifest import Case
-from analysis.operator import Operator, load_operator
-from device.protocol import Device, Measurement, RunError, Screening
-from search.space import Config, KnobSpec, SearchSpace
-from search.strategies import STRATEGIES
-from search.tuner import Tuner, TuneResult
+from tilewise.analysis.chip import Chip, load_chip
+from tilewise.analysis.manifest import Case
+from tilewise.analysis.operator import Operator, load_operator
+from tilewise.device.protocol import Device, Measurement, RunError, Screening
+from tilewise.search.space import Config, KnobSpec, SearchSpace
+from tilewise.search.strategies import STRATEGIES
+from tilewise.search.tuner import Tuner, TuneResult
 
 # The knob names are the test operator's own constants (tests/opgen.py), so the tuner's source rewriting works.
 SPACE = SearchSpace(

@@ -11,11 +11,11 @@ import pytest
 from fakes import FakeDevice
 from opgen import HOST, KERNEL, replace_once, tuned_operator
 
-from analysis.chip import load_chip
-from analysis.operator import load_operator
-from device.protocol import Measurement, RunWarning
-from search.space import build_space
-from search.tuner import Tuner
+from tilewise.analysis.chip import load_chip
+from tilewise.analysis.operator import load_operator
+from tilewise.device.protocol import Measurement, RunWarning
+from tilewise.search.space import build_space
+from tilewise.search.tuner import Tuner
 
 
 @pytest.fixture(scope="module")
@@ -102,8 +102,8 @@ def test_a_tiling_that_overruns_memory_where_the_shipped_one_does_not_is_refused
 def test_a_gain_within_the_models_error_for_its_kind_is_flagged(op_root, monkeypatch):
     """More cores gives 1.1x here: within a (made-up) 1.25x typical error for core-count changes, so the result
     says to verify on hardware; with no measured error, or a gain beyond it, it says nothing."""
-    import search.tuner as tuner_module
-    from analysis.model_error import ModelError
+    import tilewise.search.tuner as tuner_module
+    from tilewise.analysis.model_error import ModelError
 
     error = ModelError.model_validate(
         {

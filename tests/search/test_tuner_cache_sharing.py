@@ -14,10 +14,10 @@ import pytest
 from fakes import FakeDevice
 from opgen import tuned_operator
 
-from analysis.operator import load_operator
-from device.protocol import TRANSIENT_ERROR_KINDS, Measurement, RunError
-from search.cache import ResultsCache
-from search.tuner import Tuner
+from tilewise.analysis.operator import load_operator
+from tilewise.device.protocol import TRANSIENT_ERROR_KINDS, Measurement, RunError
+from tilewise.search.cache import ResultsCache
+from tilewise.search.tuner import Tuner
 
 
 @pytest.fixture(scope="module")

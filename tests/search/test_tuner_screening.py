@@ -11,13 +11,13 @@ import pytest
 from fakes import FakeDevice
 from opgen import scale_manifest, write_operator
 
-from analysis.manifest import Case
-from analysis.operator import Operator, load_operator
-from device.protocol import Device, Measurement, Screening
-from search.cache import ResultsCache
-from search.space import Config, KnobSpec, SearchSpace
-from search.strategies import STRATEGIES
-from search.tuner import SCREENINGS_PER_BUDGET, Tuner, TuneResult
+from tilewise.analysis.manifest import Case
+from tilewise.analysis.operator import Operator, load_operator
+from tilewise.device.protocol import Device, Measurement, Screening
+from tilewise.search.cache import ResultsCache
+from tilewise.search.space import Config, KnobSpec, SearchSpace
+from tilewise.search.strategies import STRATEGIES
+from tilewise.search.tuner import SCREENINGS_PER_BUDGET, Tuner, TuneResult
 
 # The test operator's own constants (tests/opgen.py), so the tuner's source rewriting works.
 SPACE = SearchSpace(
@@ -160,7 +160,7 @@ def test_evo_in_the_tuner_learns_from_screened_overflows(op):
 def test_each_case_has_its_speedup_and_a_case_made_slower_is_named(op, capsys):
     """Big tiles win on the large case and lose on the small one: the geometric mean prefers them, and the result
     (and `tilewise tune`'s report of it) says what they cost the small case."""
-    from server.cli.tune_command import _print_tune
+    from tilewise.cli.tune_command import _print_tune
 
     cases = [
         Case.model_validate({"name": name, "inputs": {"x": {"shape": [n], "dtype": "float16"}}})

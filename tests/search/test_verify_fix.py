@@ -6,10 +6,10 @@ from __future__ import annotations
 from fakes import FakeDevice
 from opgen import SCALE_GOLDEN, scale_manifest, write_operator
 
-from analysis.findings import Fix, TextEdit
-from analysis.operator import load_operator
-from device.protocol import Measurement
-from search.verify_fix import CaseVerdict, FixVerdict, verify_fix
+from tilewise.analysis.findings import Fix, TextEdit
+from tilewise.analysis.operator import load_operator
+from tilewise.device.protocol import Measurement
+from tilewise.search.verify_fix import CaseVerdict, FixVerdict, verify_fix
 
 
 def test_no_case_proves_nothing(tmp_path):
@@ -32,7 +32,7 @@ def test_no_case_proves_nothing(tmp_path):
 
 
 def test_a_gain_within_the_model_error_for_its_kind_says_so(monkeypatch):
-    import analysis.model_error as model_error
+    import tilewise.analysis.model_error as model_error
 
     error = model_error.ModelError(
         source="test",

@@ -103,7 +103,7 @@ async function relabel(doc: vscode.TextDocument): Promise<void> {
     }
 }
 
-/** Runs `python -m server.cli --version` away from any checkout (cwd = temp dir), the same way the server is
+/** Runs `python -m tilewise --version` away from any checkout (cwd = temp dir), the same way the server is
  *  started below, and accepts only tilewise's own answer: the installed distribution's version. */
 function tilewiseVersion(python: string): Promise<string | undefined> {
     return new Promise((resolve) => {
@@ -164,11 +164,11 @@ async function startClient(context: vscode.ExtensionContext, output: vscode.LogO
     const key = await context.secrets.get(LLM_KEY_SECRET).then((k) => k, () => undefined);
     const withKey = key ? ', with the stored LLM API key' : '';
     const mode = trusted ? '' : ', untrusted workspace: lint only, nothing is built or run';
-    output.appendLine(`tilewise ${found.version} server: ${found.python} -m server.cli serve (${found.why}${withKey}${mode})`);
+    output.appendLine(`tilewise ${found.version} server: ${found.python} -m tilewise serve (${found.why}${withKey}${mode})`);
     const serverOptions: ServerOptions = {
         command: found.python,
         // stdio without a `transport` field: stdio is the default of `serve` (which also accepts --stdio)
-        args: ['-m', 'server.cli', 'serve'],
+        args: ['-m', 'tilewise', 'serve'],
         // the environment passes through: TILEWISE_CACHE and TILEWISE_OPT reach the emulator builds
         options: { cwd: os.tmpdir(), env: serverEnv(process.env, key) },
     };

@@ -103,8 +103,8 @@ function everyCandidate(src: PythonSources): Candidate[] {
 }
 
 /** What the extension runs to ask an interpreter for tilewise: the CLI prints the installed distribution's
- *  version, `tilewise X.Y.Z`. Importing `server.cli` is not enough: any package called `server` imports. */
-export const VERSION_ARGS = ['-m', 'server.cli', '--version'];
+ *  version, `tilewise X.Y.Z`. Importing `tilewise` is not enough: another package of that name could import. */
+export const VERSION_ARGS = ['-m', 'tilewise', '--version'];
 
 /** The tilewise version in the output of VERSION_ARGS, or undefined when the output is anything else (another
  *  program's `--version`, tilewise imported from a checkout that was never installed). */
@@ -136,7 +136,7 @@ export function notFoundMessage(tried: Candidate[], configured: boolean, untrust
     }
     const list = tried.map((c) => `${c.python} (${c.why})`).join(', ');
     const fix = configured
-        ? 'Fix tilewise.pythonPath so it names a Python where `python -m server.cli --version` prints `tilewise <version>`'
+        ? 'Fix tilewise.pythonPath so it names a Python where `python -m tilewise --version` prints `tilewise <version>`'
         : 'Install tilewise into a virtual environment (`python3 -m venv .venv && .venv/bin/pip install -e /path/to/tilewise`, ' +
           'or `bash scripts/setup.sh` in the tilewise checkout) and set tilewise.pythonPath to its python';
     const why = untrusted !== undefined ? ` ${untrusted}` : '';

@@ -58,10 +58,10 @@ test('when nothing works the message lists every candidate and says how to fix i
 });
 
 test('only tilewise\'s own version line counts as tilewise', () => {
-    assert.deepEqual(VERSION_ARGS, ['-m', 'server.cli', '--version']);
+    assert.deepEqual(VERSION_ARGS, ['-m', 'tilewise', '--version']);
     assert.equal(parseVersion('tilewise 0.1.0\n'), '0.1.0');
     assert.equal(parseVersion('tilewise 1.2.3rc1'), '1.2.3rc1');
-    // another package's `server.cli` (a web framework's, say) answers something else, or nothing
+    // another module run as `-m tilewise` (an unrelated one of that name) answers something else, or nothing
     assert.equal(parseVersion(''), undefined);
     assert.equal(parseVersion('server 2.0.1'), undefined);
     assert.equal(parseVersion('usage: cli.py [-h]'), undefined);
@@ -72,7 +72,7 @@ test('only tilewise\'s own version line counts as tilewise', () => {
 
 test('the messages name the version check, not an import', () => {
     const msg = notFoundMessage([{ python: '/bad', why: 'tilewise.pythonPath' }], true);
-    assert.match(msg, /python -m server\.cli --version/);
-    assert.doesNotMatch(msg, /import server/);
+    assert.match(msg, /python -m tilewise --version/);
+    assert.doesNotMatch(msg, /import tilewise/);
     assert.match(notFoundMessage([], false), /no Python with tilewise installed/);
 });

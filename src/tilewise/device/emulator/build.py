@@ -1,0 +1,590 @@
+"""Compile an operator for the emulator, once per content hash.
+
+Four kinds of object, each cached under the hash of exactly what it depends on:
+- the kernel (op_kernel sources, the tiling header, dtype bindings, the emulator headers);
+- each host source (op_host sources and headers): a change to tiling values recompiles only these;
+- the runner main (the emulator headers only);
+- a tiny generated shim that calls the kernel entry with the right number of GM pointers.
+Sources are mirrored into the cache with `#line` markers so compile errors name the user's file and line.
+Objects are written under a temporary name and renamed, so a killed build never leaves a corrupt cache entry.
+Every compile and link runs bounded like user code (tools.run_tool): one that never finishes is killed, with every
+process it started, at the builder's timeout (TILEWISE_BUILD_TIMEOUT), and fails the build with one line.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import re
+import shutil
+import tempfile
+import threading
+import time
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+from tilewise.analysis.model import KernelEntry, Knob
+from tilewise.analysis.operator import Operator
+from tilewise.analysis.source import SourceFile
+from tilewise.device.emulator.foreign_arch import name_foreign_arch
+from tilewise.device.emulator.includes import deps_fresh, mirror_location, mirror_plan, record_deps, repo_include_dirs
+from tilewise.device.emulator.launch_header import header_name, launch_definition, launch_header, launchable
+from tilewise.device.emulator.tools import build_timeout, killed_tool, link_error, run_tool, tool_timeout, write_atomic
+from tilewise.device.emulator.ubuf_arrays import rewrite_ubuf_arrays, rewrite_ubuf_casts
+from tilewise.device.protocol import RunError
+
+INCLUDE_DIR = Path(__file__).resolve().parent / "include"
+CXX = os.environ.get("TILEWISE_CXX", "g++")
+# TILEWISE_OPT trades emulation speed for compile speed: the tests build many small kernels at -O0.
+# Kernels see the macros the device compiler defines for a 910B (Atlas A2) vector core: `#if __CCE_AICORE__ == 220`
+# (or `__NPU_ARCH__ == 2201`) picks the A2 code paths (DataCopyPad, ...) in real operators, as it does on the chips
+# tilewise models.
+KERNEL_FLAGS = [
+    "-std=c++17",
+    os.environ.get("TILEWISE_OPT", "-O2"),
+    "-pthread",
+    "-w",
+    "-fno-strict-aliasing",
+    "-D__CCE_AICORE__=220",
+    "-D__DAV_C220_VEC__",
+    "-D__NPU_ARCH__=2201",
+]
+HOST_FLAGS = ["-std=c++17", "-O0", "-pthread", "-w"]
+RUNNER_FLAGS = ["-std=c++17", "-O1", "-pthread", "-w"]  # I/O and thread setup only: not worth -O2's compile time
+_ERROR_RE = re.compile(r"^(?P<file>[^:\n]+):(?P<line>\d+):(?:(?P<col>\d+):)? (?:fatal )?error: (?P<msg>.*)$", re.M)
+
+
+def default_cache_dir() -> Path:
+    env = os.environ.get("TILEWISE_CACHE")
+    if env:
+        return Path(env)
+    return Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "tilewise"
+
+
+@lru_cache(maxsize=1)
+def headers_hash() -> str:
+    h = hashlib.sha256()
+    for p in sorted(INCLUDE_DIR.rglob("*")):
+        if p.is_file():
+            h.update(str(p.relative_to(INCLUDE_DIR)).encode())
+            h.update(p.read_bytes())
+    return h.hexdigest()[:16]
+
+
+def _hash(*parts: str | bytes) -> str:
+    h = hashlib.sha256()
+    for part in parts:
+        h.update(part.encode() if isinstance(part, str) else part)
+        h.update(b"\0")
+    return h.hexdigest()[:20]
+
+
+class BuildError(Exception):
+    def __init__(self, error: RunError, log: str = ""):
+        super().__init__(error.message)
+        self.error = error
+        self.log = log
+
+
+@dataclass
+class Build:
+    exe: Path
+    compile_s: float
+    cached: bool
+
+
+class Builder:
+    def __init__(self, cache_dir: Path | None = None, jobs: int = 2, timeout_s: float | None = None):
+        self.cache = (cache_dir or default_cache_dir()) / "emulator"
+        self.jobs = jobs
+        self.timeout_s = timeout_s or build_timeout()  # per compile or link (tools.run_tool)
+
+    # ---- public ---------------------------------------------------------------------------------------------
+    def build(
+        self,
+        op: Operator,
+        type_macros: dict[str, str],
+        texts: dict[str, str] | None = None,
+        runtime_knobs: list[Knob] | None = None,
+    ) -> Build:
+        """Build (or fetch) the runner executable for `op` with DTYPE_* macros bound to `type_macros`.
+        `texts` overrides file contents (a tuner's knob values), keyed by absolute path. `runtime_knobs` are host
+        constants compiled as run-time values (see tw_host/knobs.h): one host build then serves every value."""
+        start = time.perf_counter()
+        model = op.model
+        texts = {**{p: sf.text for p, sf in op.sources.items()}, **(texts or {})}
+        texts = runtime_knob_texts(texts, runtime_knobs or [])
+        if model.layout == "atb":  # an mki (ATB) operator: its own host side, the same runner (device/emulator/atb.py)
+            from tilewise.device.emulator.atb import build_atb
+
+            return build_atb(self, op, texts, type_macros, start)
+        if model.layout != "project":
+            return self._build_invocation(op, texts, type_macros, start)
+        entry = next((e for e in model.kernel.entries if e.name == model.kernel.entry), None)
+        # A project kernel may carry its own `<<<>>>` launcher (an `<op>_do` wrapper the device compiler accepts):
+        # rewritten as in a kernel-invocation program, so that it compiles.
+        launching = {
+            p
+            for p in model.kernel_files
+            if "<<<" in texts.get(p, "") and p in op.sources and texts[p] == op.sources[p].text
+        }
+        texts.update({p: rewrite_launches(op.sources[p], texts[p]) for p in launching})
+        # after the launch rewrite: it needs the source
+        texts = {p: rewrite_ubuf_arrays(blank_cce_attributes(t)) for p, t in texts.items()}
+        # kernel sources only: tw::UbAddress is a kernel-side header's
+        texts.update({p: rewrite_ubuf_casts(texts[p]) for p in model.kernel_files if p in texts})
+        if entry is None or not model.kernel.file:
+            raise BuildError(
+                RunError(
+                    kind="no_kernel",
+                    message=(
+                        'no kernel entry found: declare extern "C" __global__ __aicore__ void <op>(GM_ADDR ...) in '
+                        "op_kernel/"
+                    ),
+                    file=str(Path(model.root) / "op_kernel"),
+                )
+            )
+        root = Path(model.root)
+        # op_host/op_api/ holds the operator's aclnn layer (the aclnnXxxGetWorkspaceSize / aclnnXxx pair over
+        # opdev's executor), which the ops repositories' CMake builds into the separate aclnn library: it is neither
+        # OpDef, InferShape nor tiling, so the emulator's host build leaves it out as that build does.
+        host_cpp = [
+            p
+            for p in model.host_files
+            if Path(p).suffix in (".cpp", ".cc", ".cxx") and not _in_aclnn_layer(Path(p), root)
+        ]
+        # Two mirrors, each holding one side's sources plus every header: a change to host tiling values leaves the
+        # kernel's mirror (and so its object) untouched, and a kernel change leaves the host objects alone.
+        kernel_cpp = {p for p in model.kernel_files if Path(p).suffix in (".cpp", ".cc", ".cxx", ".asc")}
+        mirror = self._mirror(op, {p: t for p, t in texts.items() if p not in host_cpp})
+        host_mirror = self._mirror(op, {p: t for p, t in texts.items() if p not in kernel_cpp})
+        if not host_cpp:
+            raise BuildError(
+                RunError(
+                    kind="no_host",
+                    message=("no host source in op_host/: add op_host/<op>.cpp with the OpDef and the tiling function"),
+                    file=str(root / "op_host"),
+                )
+            )
+        # The device build generates the kernel's view of every BEGIN_TILING_DATA_DEF struct, wherever its header
+        # lives (op_host/, or op_kernel/ included by the host as "../op_kernel/x_tiling.h").
+        tiling_headers = [
+            p
+            for p in dict.fromkeys([*model.host_files, *model.kernel_files])
+            if "BEGIN_TILING_DATA_DEF" in texts.get(p, "") and Path(p).suffix in (".h", ".hpp")
+        ]
+        # A kernel that declares its own struct of a host tiling class's name (GET_TILING_DATA_WITH_STRUCT) uses
+        # that one; the host header would only make the name ambiguous.
+        own = kernel_structs(texts.get(p, "") for p in model.kernel_files)
+        tiling_headers = [p for p in tiling_headers if not set(_TILING_DEF.findall(texts[p])) <= own]
+        repo_dirs = repo_include_dirs(root, op.manifest)
+        includes = self._include_flags(root, mirror, repo_dirs)
+        host_includes = self._include_flags(root, host_mirror, repo_dirs)
+
+        jobs: list[tuple] = []  # (kind, key, source, flags, includes[, the user file it compiles])
+        # The entry's byte offset is the analysed source's, before any knob or launch rewrite.
+        entry_source = op.sources[entry.file].text if entry.file in op.sources else texts.get(entry.file, "")
+        kernel_src = self._kernel_unit(
+            model, mirror, root, tiling_headers, type_macros, entry, texts, entry_source, bool(launching)
+        )
+        kernel_key = _hash(
+            headers_hash(),
+            kernel_src,
+            *sorted(f"{p}\n{texts[p]}" for p in model.kernel_files),
+            *(texts[p] for p in tiling_headers),
+            *KERNEL_FLAGS,
+            *includes,
+        )
+        jobs.append(("kernel", kernel_key, kernel_src, KERNEL_FLAGS, [*self._pch(), *includes], model.kernel.file))
+        host_headers = sorted(f"{p}\n{texts[p]}" for p in model.host_files if p not in host_cpp)
+        for p in host_cpp:
+            src = f'#include "{host_mirror / Path(p).relative_to(root)}"\n'
+            key = _hash(headers_hash(), src, texts[p], *host_headers, *HOST_FLAGS, *host_includes)
+            knobs_h = f"-include{INCLUDE_DIR / 'tw_host' / 'knobs.h'}"
+            jobs.append(("host", key, src, HOST_FLAGS, [knobs_h, *host_includes], p))
+        shim = self._shim(model)
+        jobs.append(("shim", _hash(shim), shim, HOST_FLAGS, []))
+        runner_src = f'#include "{INCLUDE_DIR / "tw" / "runner_main.cpp"}"\n'
+        runner_inc = [f"-I{INCLUDE_DIR}"]
+        jobs.append(("runner", _hash(headers_hash(), runner_src, *RUNNER_FLAGS), runner_src, RUNNER_FLAGS, runner_inc))
+
+        return self._assemble(f"{model.operator}-{_hash(*(j[1] for j in jobs))}", jobs, start)
+
+    def _build_invocation(
+        self, op: Operator, texts: dict[str, str], type_macros: dict[str, str], start: float
+    ) -> Build:
+        """A kernel-invocation operator is its own program: compile every source with its launches rewritten."""
+        model = op.model
+        root = Path(model.root)
+        # An edited text (a rewind, a fix under test) is parsed again: its launches sit at other offsets.
+        texts = {
+            p: rewrite_launches(op.sources[p] if t == op.sources[p].text else SourceFile(p, t), t)
+            if p in op.sources
+            else t
+            for p, t in texts.items()
+        }
+        # `[aicore]` blanked, `__ubuf__` arrays into the emulated UB
+        texts = {p: rewrite_ubuf_arrays(blank_cce_attributes(t)) for p, t in texts.items()}
+        # kernel sources only: tw::UbAddress is a kernel-side header's
+        texts.update({p: rewrite_ubuf_casts(texts[p]) for p in model.kernel_files if p in texts})
+        mirror = self._mirror(op, texts)
+        includes = self._include_flags(root, mirror, repo_include_dirs(root, op.manifest)) + [f"-I{mirror}"]
+        launched = self._launch_headers(op, texts)
+        if launched:  # last: a header of the program's own by that name wins
+            includes.append(f"-I{launched[0]}")
+        prelude = [f'#include "{INCLUDE_DIR / "tw" / "invocation.h"}"']
+        prelude += [f"#define {k} {v}" for k, v in sorted(type_macros.items())]
+        jobs: list[tuple] = []
+        for p in sorted({*model.host_files, *model.kernel_files}):
+            if Path(p).suffix not in (".cpp", ".cc", ".cxx", ".asc"):
+                continue
+            defined = [launch_definition(e) for e in (launched[1] if launched else []) if e.file == p]
+            src = "\n".join([*prelude, f'#include "{mirror / Path(p).relative_to(root)}"', *defined]) + "\n"
+            headers = sorted(f"{q}\n{texts[q]}" for q in texts if Path(q).suffix in (".h", ".hpp"))
+            jobs.append(
+                (
+                    "inv",
+                    _hash(headers_hash(), src, texts[p], *headers, *KERNEL_FLAGS, *includes),
+                    src,
+                    KERNEL_FLAGS,
+                    includes,
+                    p,
+                )
+            )
+        if not jobs:
+            raise BuildError(RunError(kind="no_kernel", message="no .cpp source to build", file=str(root)))
+        return self._assemble(f"{model.operator}-inv-{_hash(*(j[1] for j in jobs))}", jobs, start)
+
+    def _launch_headers(self, op: Operator, texts: dict[str, str]) -> tuple[Path, list[KernelEntry]] | None:
+        """For a program that launches with ACLRT_LAUNCH_KERNEL / aclrtlaunch_<kernel>: the folder of the
+        aclrtlaunch_<kernel>.h headers CANN's build would generate (device/emulator/launch_header.py), and the
+        entries they declare; None for a program that uses none."""
+        if not any("aclrtlaunch_" in t or "ACLRT_LAUNCH_KERNEL" in t for t in texts.values()):
+            return None
+        entries = op.model.kernel.entries
+        templated = {
+            e.name
+            for e in entries
+            if e.file in op.sources and entry_template_params(op.sources[e.file].text, e.loc.start) is not None
+        }
+        entries = launchable(entries, templated)
+        headers = {header_name(e): launch_header(e) for e in entries}
+        folder = self.cache / "gen" / _hash(*sorted(f"{n}\n{t}" for n, t in headers.items()))
+        if not (folder / ".complete").exists():
+            folder.mkdir(parents=True, exist_ok=True)
+            for name, text in headers.items():
+                (folder / name).write_text(text, encoding="utf-8")
+            (folder / ".complete").write_text("")
+        return folder, entries
+
+    def _assemble(self, name: str, jobs: list[tuple], start: float) -> Build:
+        """The cached executable named by its jobs' keys, or compile the jobs (in parallel) and link them."""
+        exe = self.cache / "bin" / name
+        # an object that read repository headers (include folders outside the cache) is stale once they change
+        if exe.exists() and all(deps_fresh(self._obj(j[0], j[1]).with_suffix(".deps")) for j in jobs):
+            return Build(exe, time.perf_counter() - start, True)
+        with ThreadPoolExecutor(max_workers=self.jobs) as pool:
+            objects = list(pool.map(lambda j: self._compile(*j), jobs))
+        self._link(objects, exe)
+        return Build(exe, time.perf_counter() - start, False)
+
+    # ---- steps ----------------------------------------------------------------------------------------------
+    def _mirror(self, op: Operator, texts: dict[str, str]) -> Path:
+        root = Path(op.model.root)
+        # with the files outside the operator that its relative includes reach: their text is part of the key
+        texts = mirror_plan(root, texts)
+        key = _hash(*sorted(f"{p}\n{t}" for p, t in texts.items()))
+        mirror = self.cache / "src" / key
+        if (mirror / ".complete").exists():
+            return mirror
+        tmp = Path(tempfile.mkdtemp(dir=self._dir("src"), prefix=".tmp-"))
+        for path, text in texts.items():
+            dest = tmp / mirror_location(path, root)
+            dest.parent.mkdir(parents=True, exist_ok=True)
+            escaped = path.replace("\\", "\\\\").replace('"', '\\"')
+            dest.write_text(f'#line 1 "{escaped}"\n{text}', encoding="utf-8")
+        (tmp / ".complete").write_text("")
+        try:
+            tmp.rename(mirror)
+        except OSError:  # another process finished the same mirror first
+            shutil.rmtree(tmp, ignore_errors=True)
+        return mirror
+
+    @staticmethod
+    def _include_flags(root: Path, mirror: Path, repo_dirs: list[Path] | tuple = ()) -> list[str]:
+        # the emulator's headers, and their op_common/ as CANN's opbase package puts it on the path (op_host/...)
+        flags = [f"-I{INCLUDE_DIR}", f"-I{INCLUDE_DIR / 'op_common'}"]
+        for sub in ("op_host", "op_kernel"):
+            if (mirror / sub).is_dir():
+                flags.append(f"-I{mirror / sub}")
+                flags.extend(f"-I{d}" for d in sorted((mirror / sub).rglob("*")) if d.is_dir())
+        return flags + [f"-I{d}" for d in repo_dirs]
+
+    @staticmethod
+    def _kernel_unit(
+        model,
+        mirror: Path,
+        root: Path,
+        tiling_headers: list[str],
+        type_macros: dict[str, str],
+        entry,
+        texts: dict[str, str],
+        entry_source: str,
+        launches: bool = False,
+    ) -> str:
+        lines = ['#include "kernel_operator.h"', "namespace optiling {}"]
+        if launches:  # what the rewritten `<<<>>>` launcher and its host calls need
+            lines += [f'#include "{INCLUDE_DIR / "tw" / "invocation.h"}"', '#include "acl/acl.h"']
+        lines += [f'#include "{mirror / Path(h).relative_to(root)}"' for h in tiling_headers]
+        # Only the tiling structs become visible unqualified, as in the generated header the device build gives
+        # kernels: the host header's other names (constants, helpers) would collide with the kernel's own.
+        lines += [
+            f"using optiling::{name};"
+            for h in tiling_headers
+            if "optiling" in texts.get(h, "")
+            for name in dict.fromkeys(_TILING_DEF.findall(texts.get(h, "")))
+        ]
+        if model.tiling.struct:
+            lines.append(f"#define TW_TILING_STRUCT {model.tiling.struct}")
+        for name, cpp in sorted(type_macros.items()):
+            lines.append(f"#define {name} {cpp}")
+        # The entry is renamed for the emulator: kernels are often named after C library functions (fmax, atanh,
+        # div) that the emulator's own standard headers declare, which the device compiler never sees.
+        renamed = f"tw_kernel_{entry.name}"
+        lines.append(f"#define {entry.name} {renamed}")
+        lines.append(f'#include "{mirror / Path(model.kernel.file).relative_to(root)}"')
+        lines.append(f"#undef {entry.name}")
+        lines += entry_call(
+            renamed,
+            entry_template_params(entry_source, entry.loc.start),
+            any("ASCENDC_TPL_SEL" in texts.get(p, "") for p in model.kernel_files),
+            entry.file,
+            entry.loc.line,
+        )
+        return "\n".join(lines) + "\n"
+
+    @staticmethod
+    def _shim(model) -> str:
+        return f'const char* tw_op_name = "{model.operator}";\n'
+
+    def _pch(self) -> list[str]:
+        """A precompiled kernel_operator.h (parsing the emulator's headers is most of a small kernel's compile).
+        GCC takes `dir/kernel_operator.h.gch` when `dir` comes first on the include path; a stub header beside it
+        forwards later includes of the same name to the real one. Returns the include flag, or none on failure."""
+        d = self.cache / "pch" / _hash(headers_hash(), *KERNEL_FLAGS)
+        gch = d / "kernel_operator.h.gch"
+        if not gch.exists():
+            d.mkdir(parents=True, exist_ok=True)
+            stub = write_atomic(d / "kernel_operator.h", f'#pragma once\n#include "{INCLUDE_DIR}/kernel_operator.h"\n')
+            tmp = d / f".{os.getpid()}-{threading.get_ident()}.gch.tmp"
+            proc = run_tool(
+                [CXX, *KERNEL_FLAGS, f"-I{INCLUDE_DIR}", "-x", "c++-header", str(stub), "-o", str(tmp)], self.timeout_s
+            )
+            if proc is None or proc.returncode != 0:
+                tmp.unlink(missing_ok=True)
+                return []  # the plain headers still work, only slower
+            os.replace(tmp, gch)
+        return [f"-I{d}"]
+
+    def _dir(self, name: str) -> Path:
+        d = self.cache / name
+        d.mkdir(parents=True, exist_ok=True)
+        return d
+
+    def _compile(
+        self, kind: str, key: str, source: str, flags: list[str], includes: list[str], origin: str | None = None
+    ) -> Path:
+        """The object of one job, compiled unless cached; `origin` is the user's file it compiles (a timeout names
+        it; else the generated unit)."""
+        obj = self._obj(kind, key)
+        if obj.exists() and deps_fresh(obj.with_suffix(".deps")):
+            return obj
+        tmp = obj.with_suffix(f".{os.getpid()}-{threading.get_ident()}.tmp.o")  # unique per concurrent build
+        src = write_atomic(self._dir("obj") / f"{kind}-{key}.cpp", source)  # another process may be compiling it
+        dep = tmp.with_suffix(".d")
+        proc = run_tool(
+            [CXX, *flags, *includes, "-MMD", "-MF", str(dep), "-c", str(src), "-o", str(tmp)], self.timeout_s
+        )
+        if proc is None or proc.returncode != 0:  # whatever it wrote is under the temporary names: gone
+            tmp.unlink(missing_ok=True)
+            dep.unlink(missing_ok=True)
+            if proc is None:
+                raise BuildError(tool_timeout(kind, self.timeout_s, origin or str(src)))
+            e = killed_tool(proc.returncode, kind) or name_foreign_arch(compile_error(proc.stderr, kind), proc.stderr)
+            raise BuildError(e, proc.stderr)
+        record_deps(dep, obj.with_suffix(".deps"), (INCLUDE_DIR, self.cache.resolve()))
+        dep.unlink(missing_ok=True)
+        os.replace(tmp, obj)
+        return obj
+
+    def _obj(self, kind: str, key: str) -> Path:
+        return self._dir("obj") / f"{kind}-{key}.o"
+
+    def _link(self, objects: list[Path], exe: Path) -> None:
+        exe.parent.mkdir(parents=True, exist_ok=True)
+        tmp = exe.with_name(f".{exe.name}.{os.getpid()}-{threading.get_ident()}.tmp")
+        proc = run_tool([CXX, "-pthread", *map(str, objects), "-o", str(tmp)], self.timeout_s)
+        if proc is None or proc.returncode != 0:
+            tmp.unlink(missing_ok=True)
+            if proc is None:
+                raise BuildError(tool_timeout("link", self.timeout_s, str(exe)))
+            raise BuildError(killed_tool(proc.returncode, "link") or link_error(proc.stderr), proc.stderr)
+        os.replace(tmp, exe)
+
+
+def _in_aclnn_layer(path: Path, root: Path) -> bool:
+    """Whether `path` is under the operator's op_host/op_api/ folder (its aclnn layer)."""
+    try:
+        parts = path.relative_to(root).parts
+    except ValueError:
+        return False
+    return parts[:2] == ("op_host", "op_api")
+
+
+_TILING_DEF = re.compile(r"BEGIN_TILING_DATA_DEF\s*\(\s*(\w+)")
+_STRUCT_DEF = re.compile(r"\b(?:struct|class)\s+(\w+)\s*(?:final\s*)?[:{]")
+
+
+def kernel_structs(texts) -> set[str]:
+    """Names of the structs and classes the kernel sources define."""
+    return {name for text in texts for name in _STRUCT_DEF.findall(text)}
+
+
+def entry_template_params(text: str, start: int) -> list[tuple[str, str]] | None:
+    """The template parameters (declared type, name) of a kernel entry whose name starts at byte `start` of `text`,
+    e.g. [("typename", "DT_X")] or [("uint32_t", "schMode")]; None when the entry is no template."""
+    head = text.encode("utf-8")[:start].decode("utf-8", errors="replace")
+    m = next(reversed(list(re.finditer(r"\btemplate\s*<", head))), None)  # the last `template <` before the name
+    if m is None:
+        return None
+    depth, i = 1, m.end()
+    while i < len(head) and depth:
+        depth += {"<": 1, ">": -1}.get(head[i], 0)
+        i += 1
+    if depth or re.search(r"[;{}]", head[i:]):  # the template belongs to an earlier declaration
+        return None
+    params = []
+    for part in _split_top(head[m.end() : i - 1]):
+        part = re.sub(r"=.*$", "", part, flags=re.S).strip()  # default arguments play no part in the call
+        words = part.rsplit(None, 1)
+        if len(words) == 2:
+            kind = "typename" if words[0] in ("typename", "class") else words[0]
+            params.append((kind, words[1]))
+    return params
+
+
+def _split_top(text: str) -> list[str]:
+    parts, depth, cur = [], 0, ""
+    for ch in text:
+        depth += {"<": 1, "(": 1, ">": -1, ")": -1}.get(ch, 0)
+        if ch == "," and depth == 0:
+            parts.append(cur)
+            cur = ""
+        else:
+            cur += ch
+    return [p for p in [*parts, cur] if p.strip()]
+
+
+def entry_call(
+    entry: str, tparams: list[tuple[str, str]] | None, has_sel: bool, file: str = "", line: int = 0
+) -> list[str]:
+    """`tw_call_kernel`, which the runner calls with the launch's GM pointers: the entry itself, or for a templated
+    entry the instantiation the tiling key selects among the ASCENDC_TPL_SEL (else ASCENDC_TPL_ARGS_DECL)
+    combinations, compiled in (tw/tpl.h)."""
+    if tparams is None:
+        return ["void tw_call_kernel(uint8_t** gm, size_t n) { ::tw::invoke_entry(&" + entry + ", gm, n); }"]
+    args = []
+    for k, (kind, _name) in enumerate(tparams):
+        value = f"tw_gen::kTable[I].v[{k}]"
+        if kind == "typename":
+            args.append(f"::tw::tplargs::dtype_t<{value}>")
+        elif kind == "bool":
+            args.append(f"({value} != 0)")
+        elif kind == "auto":
+            args.append(value)
+        else:
+            args.append(f"static_cast<{kind}>({value})")
+    sel = "tw_tpl_sel" if has_sel else "::tw::tplargs::no_sel"
+    return [
+        "namespace tw_gen {",
+        f"constexpr bool kUseSel = {'true' if has_sel else 'false'};",
+        f"constexpr size_t kCombos = ::tw::tplargs::combo_count(tw_tpl_decl, {sel}, kUseSel);",
+        f"constexpr auto kTable = ::tw::tplargs::combos<kCombos>(tw_tpl_decl, {sel}, kUseSel);",
+        f"static_assert(kCombos == 0 || kTable[0].n == {len(tparams)}, \"the kernel entry's template parameters do not "
+        'match its ASCENDC_TPL_ARGS_DECL");',
+        "struct Caller {",
+        "    template <size_t I>",
+        f"    static void call(uint8_t** gm, size_t n) {{ ::tw::invoke_entry(&{entry}<{', '.join(args)}>, gm, n); }}",
+        "};",
+        "}  // namespace tw_gen",
+        "void tw_call_kernel(uint8_t** gm, size_t n) { ::tw::tplargs::dispatch<tw_gen::Caller>(tw_gen::kTable, "
+        f"tw_tpl_decl, gm, n, {json.dumps(file)}, {line}); }}",
+    ]
+
+
+def runtime_knob_texts(texts: dict[str, str], knobs: list[Knob]) -> dict[str, str]:
+    """`constexpr uint32_t TILE = 4096;` -> `const uint32_t TILE = tw_knob("TILE", 4096);`, on the same line."""
+    by_file: dict[str, list[Knob]] = {}
+    for k in knobs:
+        by_file.setdefault(k.file, []).append(k)
+    out = dict(texts)
+    for path, ks in by_file.items():
+        lines = out[path].split("\n")
+        for k in sorted(ks, key=lambda k: (k.literal.line, -k.literal.col)):
+            line = lines[k.literal.line - 1]
+            start, end = k.literal.col - 1, k.literal.end_col - 1
+            head = re.sub(r"\bconstexpr\b", "const", line[:start])
+            lines[k.literal.line - 1] = f'{head}tw_knob("{k.name}", {line[start:end]}){line[end:]}'
+        out[path] = "\n".join(lines)
+    return out
+
+
+def compile_error(stderr: str, kind: str) -> RunError:
+    """The first compiler error, preferring one in the user's own files over one in generated or header code."""
+    hits = list(_ERROR_RE.finditer(stderr))
+    ours = str(INCLUDE_DIR)
+    user = [h for h in hits if not h.group("file").startswith(ours) and "/emulator/obj/" not in h.group("file")]
+    best = (user or hits)[0] if user or hits else None
+    if best is None:
+        return RunError(kind="compile_error", message=f"{kind} compilation failed: {stderr.strip()[-400:]}")
+    return RunError(
+        kind="compile_error", message=best.group("msg").strip(), file=best.group("file"), line=int(best.group("line"))
+    )
+
+
+# CCE's function-kind attribute, `[aicore]`, is how the device toolchain spells `__aicore__`; older kernels define
+# the macro themselves in their device branch (`#define __aicore__ [aicore]`). Not right after a name, `]` or `)`,
+# where it would be a subscript.
+_CCE_ATTRIBUTE_RE = re.compile(r"(?<![\w\])])\[[ \t]*aicore[ \t]*\]")
+
+
+def blank_cce_attributes(text: str) -> str:
+    """`[aicore]` replaced by as many spaces: g++ reads it as a structured binding, while for the emulator it means
+    what its own empty `__aicore__` does. Lengths and lines stay as they were."""
+    if "aicore" not in text:
+        return text
+    return _CCE_ATTRIBUTE_RE.sub(lambda m: " " * len(m.group(0)), text)
+
+
+def rewrite_launches(sf, text: str) -> str:
+    """`k<<<blockDim, l2, stream>>>(args)` -> `::tw::launcher_for(k, blockDim)(args)`, newlines kept in place."""
+    data = text.encode("utf-8")
+    out = bytearray(data)
+    for mark in sorted(sf.pre.marks_of("launch"), key=lambda m: m.start, reverse=True):
+        if not mark.args or not mark.name:
+            continue
+        callee_start = data.rfind(mark.name.encode(), max(0, mark.start - 200), mark.start)
+        if callee_start < 0:
+            continue
+        # Inside a macro the kernel's name may be pasted together (`k_##name##_custom<<<...>>>`): the callee is the
+        # whole pasted name, so that the paste stays within the launcher's argument.
+        while callee_start > 0 and (chr(data[callee_start - 1]).isalnum() or data[callee_start - 1] in b"_#"):
+            callee_start -= 1
+        callee = data[callee_start : mark.start].decode("utf-8").strip()
+        replaced = f"::tw::launcher_for({callee}, {mark.args[0].text})".encode()
+        newlines = data[callee_start : mark.end].count(b"\n")
+        out[callee_start : mark.end] = replaced + b"\n" * newlines
+    return out.decode("utf-8")
