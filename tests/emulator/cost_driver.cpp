@@ -1,5 +1,5 @@
 // Test driver for the cost-model agreement test (test_cost_agreement.py): one AscendC call, run on one block through
-// the emulator's API headers, then scheduled by the timing model (tw/timing.h) with the constants read from stdin as
+// the emulator's API headers, then scheduled by the timing model (tw/timing/model.h) with the constants read from stdin as
 // `timing KEY VALUES...` lines (the run spec's form, device/emulator/timing.py). It prints the busy cycles of each
 // pipe and the call's trace record, which the test compares with analysis.chip.TimingConfig's estimate.
 //
@@ -15,7 +15,7 @@
 //   chain_barrier N    Add, PipeBarrier<PIPE_V>, Add: the second waits for the first to complete
 //   copy_flag_add N    DataCopy GM -> UB, SetFlag/WaitFlag MTE2 -> V, Add over what was copied
 //
-// UB bank cases (tw/ub_banks.h), operands at fixed UB byte addresses (decimal or 0x hex):
+// UB bank cases (tw/timing/ub_banks.h), operands at fixed UB byte addresses (decimal or 0x hex):
 //   add_mask_at R SRC0 SRC1 DST [BLK0 REP0]  Add, full mask, R repeats, block / repeat strides 1 / 8 (src0's BLK0 /
 //                                            REP0 when given)
 //   add_count_at N SRC0 SRC1 DST             count-form Add over N elements
@@ -32,8 +32,8 @@
 #include <vector>
 
 #include "kernel_operator.h"
-#include "tw/launcher.h"
-#include "tw/timing.h"
+#include "tw/runtime/launcher.h"
+#include "tw/timing/model.h"
 
 using namespace AscendC;
 

@@ -1,4 +1,4 @@
-// Test driver for the racecheck (device/emulator/include/tw/race.h), tests/emulator/test_racecheck.py.
+// Test driver for the racecheck (device/emulator/include/tw/runtime/racecheck.h), tests/emulator/test_racecheck.py.
 //
 //   race_driver <dir> <variant>
 //
@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "kernel_operator.h"
-#include "tw/launcher.h"
+#include "tw/runtime/launcher.h"
 
 using namespace AscendC;
 

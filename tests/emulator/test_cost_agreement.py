@@ -1,5 +1,5 @@
 """One cost model: the estimates the analysis makes without running (analysis.chip.TimingConfig's methods, which
-hover, explain and the lint rules' gains use) against the emulator's timing model (tw/timing.h) on the same call.
+hover, explain and the lint rules' gains use) against the emulator's timing model (tw/timing/model.h) on the same call.
 
 cost_driver.cpp runs one AscendC call on one block through the emulator's headers and schedules its trace with the
 chip's constants, sent the way a run sends them (device/emulator/timing.py's spec lines). The test computes the same

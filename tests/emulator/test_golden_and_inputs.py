@@ -103,7 +103,7 @@ def test_output_check_tolerances_shapes_and_counts():
 
 def test_compile_errors_prefer_the_users_file():
     stderr = (
-        f"{INCLUDE_DIR}/tw/copy.h:10:5: error: no matching function\n"
+        f"{INCLUDE_DIR}/tw/api/data_copy.h:10:5: error: no matching function\n"
         "/home/u/op/op_kernel/add.cpp:42:17: error: 'tileLen' was not declared in this scope\n"
     )
     e = compile_error(stderr, "kernel")

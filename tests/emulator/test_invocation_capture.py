@@ -1,7 +1,7 @@
 """A kernel-invocation program that draws its own inputs and checks its own result, reading and writing no data
 file (as Huawei's newer samples do): its kernel's parameters x, y, z are told apart by the host's ACL copies (x and
 y copied to the device before the launch, z copied back after it; analysis/host_copies.py), and the run is judged
-on what the kernel got and left at its launch (tw/invocation.h's capture), not on inputs the harness drew."""
+on what the kernel got and left at its launch (tw/runtime/invocation.h's capture), not on inputs the harness drew."""
 
 from __future__ import annotations
 

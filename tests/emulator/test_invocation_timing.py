@@ -1,5 +1,5 @@
 """A kernel-invocation program is timed like a launched operator: the launcher replays each launch's trace through
-the pipeline model with the chip's constants (TW_TIMING, tw/invocation.h) and the run reports the launches' summed
+the pipeline model with the chip's constants (TW_TIMING, tw/runtime/invocation.h) and the run reports the launches' summed
 time. Without it such a program had outputs but no time, so nothing that compares times (tune, the fidelity suite)
 could use one."""
 

@@ -1,4 +1,4 @@
-"""Completion latency and the vector barrier in the timing model (tw/timing.h): a pipe accepts its next instruction
+"""Completion latency and the vector barrier in the timing model (tw/timing/model.h): a pipe accepts its next instruction
 when its occupancy ends, but whatever depends on a result waits for it to complete, and PipeBarrier<PIPE_V> adds its
 drain when vector work is in flight (issue 15: short dependent vector sequences were far too fast).
 

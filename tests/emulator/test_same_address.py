@@ -1,4 +1,4 @@
-"""Same-address serialisation (tw/same_address.h): copies that several cores make at the same time into the same
+"""Same-address serialisation (tw/timing/same_address.h): copies that several cores make at the same time into the same
 512-byte GM windows are served one after another, so they cost more the more cores meet there; copies into windows
 of their own cost nothing extra. Checked by running the same kernels on the chip as shipped and with the term off."""
 

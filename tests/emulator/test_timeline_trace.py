@@ -1,4 +1,4 @@
-"""The pipeline trace a run writes (tw/timing_files.h), read back (device/trace.py) and made into the timeline
+"""The pipeline trace a run writes (tw/timing/trace_files.h), read back (device/trace.py) and made into the timeline
 payload (server/report/timeline.py): a valid Chrome trace whose events carry their call site, bytes and repeats;
 idle gaps that mean something (the single-buffered add waits on its buffers where its double-buffered twin does
 not); tracing that changes no time; a payload that stays consistent when capped; and one clear error for a trace
@@ -140,7 +140,7 @@ def test_a_cut_or_malformed_trace_is_one_clear_error(runs, tmp_path):
         "summary.json": json.dumps({**good, "tilewise": {"truncated": False}}),
         "event.json": json.dumps(bad_event),
         "list.json": "[1, 2]",
-        "invocation.json": "names\tDataCopy\n0 I 2 0 1 49 8192 4096 1 0 0 2 0\n",  # tw/invocation.h's records
+        "invocation.json": "names\tDataCopy\n0 I 2 0 1 49 8192 4096 1 0 0 2 0\n",  # tw/runtime/invocation.h's records
     }
     for name, content in cases.items():
         path = tmp_path / name

@@ -1,4 +1,4 @@
-"""UB bank conflicts in the timing model (tw/ub_banks.h, charged by tw/timing.h's cost_of; issue 15): a vector
+"""UB bank conflicts in the timing model (tw/timing/ub_banks.h, charged by tw/timing/model.h's cost_of; issue 15): a vector
 repeat takes as many beats as its busiest bank group needs, plus the chip's read-write extra.
 
 Driven through cost_driver.cpp with operands at fixed UB byte addresses. The expectations are the Ascend C

@@ -1,10 +1,10 @@
-// Self-test of the UB bank model's rules (tw/ub_banks.h) on operands given by hand, for test_ub_banks.py: the mask's
+// Self-test of the UB bank model's rules (tw/timing/ub_banks.h) on operands given by hand, for test_ub_banks.py: the mask's
 // active blocks, a block stride of 0, the narrow operand of a conversion, an unaligned operand, and the per-thread
 // memo answering each layout for itself. Prints `all checks passed`.
 #include <cstdio>
 
 #include "kernel_operator.h"
-#include "tw/ub_banks.h"
+#include "tw/timing/ub_banks.h"
 
 static int failures = 0;
 #define CHECK(cond)                                               \

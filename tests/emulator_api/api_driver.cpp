@@ -16,7 +16,7 @@
 
 #include "acl/acl.h"
 #include "kernel_basic_intf.h"  // the newer umbrella name, which brings kernel_operator.h
-#include "tw/launcher.h"
+#include "tw/runtime/launcher.h"
 
 using namespace AscendC;
 

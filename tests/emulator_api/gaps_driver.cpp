@@ -14,7 +14,7 @@
 #include <vector>
 
 #include "kernel_operator.h"
-#include "tw/launcher.h"
+#include "tw/runtime/launcher.h"
 #include "tiling/tiling_api.h"  // SoftMaxTilingFunc, called here the way a host calls it
 // Twice, as an operator whose kernel includes its guard-less tiling-key header directly and through another header.
 #include "tpl_twice_key.h"

@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "kernel_operator.h"
-#include "tw/launcher.h"
+#include "tw/runtime/launcher.h"
 #include "tiling/tiling_api.h"  // the norm tilings, called here the way a host calls them
 
 using namespace AscendC;

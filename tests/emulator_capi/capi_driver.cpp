@@ -15,7 +15,7 @@
 #include <vector>
 
 #include "c_api/asc_simd.h"
-#include "tw/launcher.h"
+#include "tw/runtime/launcher.h"
 
 namespace {
 

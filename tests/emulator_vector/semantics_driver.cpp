@@ -14,7 +14,7 @@
 #include <vector>
 
 #include "kernel_operator.h"
-#include "tw/launcher.h"
+#include "tw/runtime/launcher.h"
 
 using namespace AscendC;
 

@@ -1,4 +1,6 @@
-// The palette and code-lens commands, and the status bar item that shows the last run.
+// The palette and code-lens commands, and the status bar item that shows the last run. Run, trace, tune and verify
+// are jobs (job.ts: a cancellable notification with the server's progress); the adapters at the end of this file
+// give job.ts the editor and the language client, for optimizeCommand.ts too.
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -7,16 +9,13 @@ import { LanguageClient, WorkDoneProgress } from 'vscode-languageclient/node';
 import {
     Measurement, Severity, SuggestResult, TuneResult, runMessage, statusText, suggestMessage, tuneMessage,
 } from './format';
+import { JobClient, JobUi, Jobs } from './job';
 import { MANAGE_TRUST, MANAGE_TRUST_COMMAND, UNTRUSTED_RUN_MESSAGE } from './trust';
-
-/** JSON-RPC code the server answers with when a request was cancelled (LSP RequestCancelled). */
-const REQUEST_CANCELLED = -32800;
 
 export class Commands implements vscode.Disposable {
     private readonly status: vscode.StatusBarItem;
     private readonly disposables: vscode.Disposable[] = [];
-    private tuning: vscode.CancellationTokenSource | undefined;
-    private verifying: vscode.CancellationTokenSource | undefined;
+    private readonly jobs: Jobs<vscode.CancellationToken>;
 
     constructor(
         private readonly context: vscode.ExtensionContext,
@@ -25,6 +24,12 @@ export class Commands implements vscode.Disposable {
         // told when a tune starts from the editor: the convergence plot follows it (charts.ts)
         private readonly onTuneStart: (uri: vscode.Uri) => void = () => undefined,
     ) {
+        // the tune's running state is also the `tilewise.tuning` context key (the palette shows "Cancel tuning" then)
+        this.jobs = new Jobs(jobUi(output, (kind, on) => {
+            if (kind === 'tune') {
+                void vscode.commands.executeCommand('setContext', 'tilewise.tuning', on);
+            }
+        }));
         this.status = vscode.window.createStatusBarItem('tilewise.lastRun', vscode.StatusBarAlignment.Left, 50);
         this.status.name = 'tilewise last run';
         this.status.command = 'tilewise.run';
@@ -46,8 +51,7 @@ export class Commands implements vscode.Disposable {
     }
 
     dispose(): void {
-        this.tuning?.cancel();
-        this.verifying?.cancel();
+        this.jobs.dispose();
         this.disposables.forEach((d) => d.dispose());
     }
 
@@ -97,50 +101,25 @@ export class Commands implements vscode.Disposable {
         if (!target || !client) {
             return;
         }
-        if (this.tuning) {
-            void vscode.window.showInformationMessage('tilewise: a tune is already running ("tilewise: Cancel tuning" stops it).');
-            return;
+        if (!this.jobs.isRunning('tune')) {
+            this.onTuneStart(target);
         }
-        const cts = new vscode.CancellationTokenSource();
-        this.tuning = cts;
-        void vscode.commands.executeCommand('setContext', 'tilewise.tuning', true);
-        this.onTuneStart(target);
-        const title = `tilewise: tuning the tiling of ${path.basename(target.fsPath)}`;
-        try {
-            await vscode.window.withProgress(
-                { location: vscode.ProgressLocation.Notification, title, cancellable: true },
-                async (progress, token) => {
-                    token.onCancellationRequested(() => cts.cancel());
-                    progress.report({ message: 'improvements appear as "tilewise tune" problems' });
-                    this.output.appendLine(`[tune] ${target.fsPath}`);
-                    // The server reports on our token, so its "3/32 configurations, best ..." lands in this notification.
-                    const workDoneToken = `tilewise-tune-${Date.now()}`;
-                    const listening = client.onProgress(WorkDoneProgress.type, workDoneToken, (value) => {
-                        if (value.kind === 'report' && value.message) {
-                            progress.report({ message: value.message });
-                        }
-                    });
-                    try {
-                        const r = await client.sendRequest<TuneResult>(
-                            'tilewise/tune', { uri: target.toString(), workDoneToken }, cts.token);
-                        this.output.appendLine(`[tune] ${JSON.stringify({ best: r.best, best_us: r.best_us, speedup: r.speedup })}`);
-                        this.show(tuneMessage(r));
-                    } catch (err) {
-                        if (wasCancelled(err, cts.token)) {
-                            this.output.appendLine('[tune] cancelled');
-                            void vscode.window.showInformationMessage(
-                                'tilewise: tuning cancelled; the improvements found so far stay in the Problems panel.');
-                        } else {
-                            this.failed('Tune', err);
-                        }
-                    } finally {
-                        listening.dispose();
-                    }
-                });
-        } finally {
-            this.tuning = undefined;
-            cts.dispose();
-            void vscode.commands.executeCommand('setContext', 'tilewise.tuning', false);
+        const outcome = await this.jobs.run<TuneResult>(jobClient(client), {
+            kind: 'tune',
+            title: `tilewise: tuning the tiling of ${path.basename(target.fsPath)}`,
+            method: 'tilewise/tune',
+            params: { uri: target.toString() },
+            first: 'improvements appear as "tilewise tune" problems',
+            tag: '[tune]',
+            start: target.fsPath,
+            busy: 'tilewise: a tune is already running ("tilewise: Cancel tuning" stops it).',
+            cancelled: 'tilewise: tuning cancelled; the improvements found so far stay in the Problems panel.',
+            what: 'Tune',
+        });
+        if (outcome.status === 'done') {
+            const r = outcome.result;
+            this.output.appendLine(`[tune] ${JSON.stringify({ best: r.best, best_us: r.best_us, speedup: r.speedup })}`);
+            this.show(tuneMessage(r));
         }
     }
 
@@ -155,57 +134,29 @@ export class Commands implements vscode.Disposable {
         if (!target || !client) {
             return;
         }
-        if (this.verifying) {
-            void vscode.window.showInformationMessage('tilewise: the suggestions are already being verified.');
-            return;
-        }
-        const cts = new vscode.CancellationTokenSource();
-        this.verifying = cts;
-        const title = `tilewise: verifying the suggestions for ${path.basename(target.fsPath)}`;
-        try {
-            await vscode.window.withProgress(
-                { location: vscode.ProgressLocation.Notification, title, cancellable: true },
-                async (progress, token) => {
-                    token.onCancellationRequested(() => cts.cancel());
-                    progress.report({ message: 'profiling the cases' });
-                    this.output.appendLine(`[suggest] ${target.fsPath}`);
-                    // The server reports on our token: one message per verified motif lands in this notification.
-                    const workDoneToken = `tilewise-suggest-${Date.now()}`;
-                    const listening = client.onProgress(WorkDoneProgress.type, workDoneToken, (value) => {
-                        if (value.kind === 'report' && value.message) {
-                            progress.report({ message: value.message });
-                        }
-                    });
-                    try {
-                        const r = await client.sendRequest<SuggestResult>(
-                            'tilewise/verifySuggestions', { uri: target.toString(), workDoneToken }, cts.token);
-                        this.output.appendLine(
-                            `[suggest] ${JSON.stringify(r.suggestions.map((s) => [s.motif, s.verified]))}`);
-                        this.show(suggestMessage(r));
-                    } catch (err) {
-                        if (wasCancelled(err, cts.token)) {
-                            this.output.appendLine('[suggest] cancelled');
-                            void vscode.window.showInformationMessage(
-                                'tilewise: verification cancelled; the suggestions verified so far stay in the Problems panel.');
-                        } else {
-                            this.failed('Verify suggestions', err);
-                        }
-                    } finally {
-                        listening.dispose();
-                    }
-                });
-        } finally {
-            this.verifying = undefined;
-            cts.dispose();
+        const outcome = await this.jobs.run<SuggestResult>(jobClient(client), {
+            kind: 'verify',
+            title: `tilewise: verifying the suggestions for ${path.basename(target.fsPath)}`,
+            method: 'tilewise/verifySuggestions',
+            params: { uri: target.toString() },
+            first: 'profiling the cases',
+            tag: '[suggest]',
+            start: target.fsPath,
+            busy: 'tilewise: the suggestions are already being verified.',
+            cancelled: 'tilewise: verification cancelled; the suggestions verified so far stay in the Problems panel.',
+            what: 'Verify suggestions',
+        });
+        if (outcome.status === 'done') {
+            const r = outcome.result;
+            this.output.appendLine(`[suggest] ${JSON.stringify(r.suggestions.map((s) => [s.motif, s.verified]))}`);
+            this.show(suggestMessage(r));
         }
     }
 
     cancelTune(): void {
-        if (!this.tuning) {
+        if (!this.jobs.cancel('tune')) {
             void vscode.window.showInformationMessage('tilewise: no tune is running.');
-            return;
         }
-        this.tuning.cancel();
     }
 
     // ---- helpers --------------------------------------------------------------------------------------------
@@ -213,28 +164,44 @@ export class Commands implements vscode.Disposable {
         return runningClient(this.client());
     }
 
+    /** Runs the operator's first case (with a Chrome trace written to `trace` when given) as a cancellable job. */
     private async measure(target: vscode.Uri, trace: string | undefined): Promise<Measurement | undefined> {
         const client = this.ready();
         if (!client) {
             return undefined;
         }
-        this.output.appendLine(`[run] ${target.fsPath}${trace ? ` (trace ${trace})` : ''}`);
-        this.status.text = '$(sync~spin) running';
-        try {
-            const params: { uri: string; trace?: string } = { uri: target.toString() };
-            if (trace) {
-                params.trace = trace;
-            }
-            const m = await client.sendRequest<Measurement>('tilewise/run', params);
-            this.output.appendLine(`[run] ${JSON.stringify(m)}`);
-            this.showStatus(m);
-            this.show(runMessage(m));
-            return m;
-        } catch (err) {
+        const params: { uri: string; trace?: string } = { uri: target.toString() };
+        if (trace) {
+            params.trace = trace;
+        }
+        const running = this.jobs.isRunning('run');
+        if (!running) {
+            this.status.text = '$(sync~spin) running';
+        }
+        const outcome = await this.jobs.run<Measurement>(jobClient(client), {
+            kind: 'run',
+            title: `tilewise: running ${path.basename(target.fsPath)} on the emulator`,
+            method: 'tilewise/run',
+            params,
+            first: 'building and running the first case',
+            tag: '[run]',
+            start: `${target.fsPath}${trace ? ` (trace ${trace})` : ''}`,
+            busy: 'tilewise: a run is already under way.',
+            cancelled: 'tilewise: run cancelled.',
+            what: 'Run',
+        });
+        if (outcome.status === 'busy') {
+            return undefined; // the run under way keeps the status bar
+        }
+        if (outcome.status !== 'done') {
             this.showStatus(undefined);
-            this.failed('Run', err);
             return undefined;
         }
+        const m = outcome.result;
+        this.output.appendLine(`[run] ${JSON.stringify(m)}`);
+        this.showStatus(m);
+        this.show(runMessage(m));
+        return m;
     }
 
     private showStatus(m: Measurement | undefined): void {
@@ -259,12 +226,6 @@ export class Commands implements vscode.Disposable {
         } else {
             void vscode.window.showInformationMessage(text);
         }
-    }
-
-    private failed(what: string, err: unknown): void {
-        const message = err instanceof Error ? err.message : String(err);
-        this.output.appendLine(`[${what.toLowerCase()}] failed: ${message}`);
-        void vscode.window.showErrorMessage(`tilewise: ${what} failed: ${message}`);
     }
 }
 
@@ -302,17 +263,50 @@ export function documentTarget(arg?: string | vscode.Uri): vscode.Uri | undefine
 export function runningClient(c: LanguageClient | undefined): LanguageClient | undefined {
     if (!c || !c.isRunning()) {
         void vscode.window.showErrorMessage(
-            'tilewise: the language server is not running (see the "tilewise" output channel; check tilewise.pythonPath).');
+            'tilewise: the language server is not running (see the "tilewise" output channel; "tilewise: Restart server" starts it again).');
         return undefined;
     }
     return c;
 }
 
-/** Whether a request ended because it was cancelled (by our token, or answered RequestCancelled by the server). */
-export function wasCancelled(err: unknown, token: vscode.CancellationToken): boolean {
-    return token.isCancellationRequested || code(err) === REQUEST_CANCELLED;
+/** job.ts's editor: a cancellable notification, messages, and `log` lines in `output`. */
+export function jobUi(
+    output: vscode.OutputChannel, running?: (kind: string, on: boolean) => void,
+): JobUi<vscode.CancellationToken> {
+    return {
+        progress: (title, task) => vscode.window.withProgress(
+            { location: vscode.ProgressLocation.Notification, title, cancellable: true },
+            (progress, token) => task(
+                (message) => progress.report({ message }),
+                (cancel) => { token.onCancellationRequested(cancel); },
+            )),
+        cancellation: () => {
+            const source = new vscode.CancellationTokenSource();
+            return {
+                token: source.token,
+                get isCancelled() {
+                    return source.token.isCancellationRequested;
+                },
+                cancel: () => source.cancel(),
+                dispose: () => source.dispose(),
+            };
+        },
+        log: (line) => output.appendLine(line),
+        info: (text) => void vscode.window.showInformationMessage(text),
+        error: (text) => void vscode.window.showErrorMessage(text),
+        running,
+    };
 }
 
-function code(err: unknown): number | undefined {
-    return typeof err === 'object' && err !== null && 'code' in err ? Number((err as { code: unknown }).code) : undefined;
+/** job.ts's language client: requests with a cancellation token, and the server's progress reports on a token. */
+export function jobClient(client: LanguageClient): JobClient<vscode.CancellationToken> {
+    return {
+        onProgress: (token, report) => client.onProgress(WorkDoneProgress.type, token, (value) => {
+            if (value.kind === 'report' && value.message) {
+                report(value.message);
+            }
+        }),
+        sendRequest: <R>(method: string, params: Record<string, unknown>, token: vscode.CancellationToken) =>
+            client.sendRequest<R>(method, params, token),
+    };
 }

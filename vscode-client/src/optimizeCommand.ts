@@ -3,8 +3,9 @@
 // against the user's, and applied only on request and only where the file is still what the server optimised.
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { LanguageClient, WorkDoneProgress } from 'vscode-languageclient/node';
-import { documentTarget, refuseUntrusted, runningClient, wasCancelled } from './commands';
+import { LanguageClient } from 'vscode-languageclient/node';
+import { documentTarget, jobClient, jobUi, refuseUntrusted, runningClient } from './commands';
+import { Jobs } from './job';
 import {
     OptimizeResult, OptimizedFile, Severity, applyMessage, changedFiles, diffTitle, improved, optimizeBudget,
     planApply, stepLine, summaryMessage,
@@ -22,10 +23,11 @@ export class OptimizeCommands implements vscode.Disposable, vscode.TextDocumentC
     private readonly held = new Map<string, OptimizedFile>(); // virtual URI -> the optimised file it shows, every run
     private latest: OptimizedFile[] | undefined; // the last optimisation's changed files, for "Apply all"
     private runs = 0;
-    private running: vscode.CancellationTokenSource | undefined;
+    private readonly jobs: Jobs<vscode.CancellationToken>;
 
     constructor(private readonly client: () => LanguageClient | undefined) {
         this.channel = vscode.window.createOutputChannel('tilewise optimize');
+        this.jobs = new Jobs(jobUi(this.channel));
         this.disposables.push(
             this.channel,
             this.changed,
@@ -37,7 +39,7 @@ export class OptimizeCommands implements vscode.Disposable, vscode.TextDocumentC
     }
 
     dispose(): void {
-        this.running?.cancel();
+        this.jobs.dispose();
         this.disposables.forEach((d) => d.dispose());
     }
 
@@ -56,60 +58,24 @@ export class OptimizeCommands implements vscode.Disposable, vscode.TextDocumentC
         if (!target || !client) {
             return;
         }
-        if (this.running) {
-            void vscode.window.showInformationMessage('tilewise: an optimisation is already running (cancel it from its notification).');
-            return;
-        }
         const settings = vscode.workspace.getConfiguration('tilewise');
         const budget = optimizeBudget(settings.inspect<number>('budget'));
         const llm = settings.get<boolean>('optimize.useLlm', false);
-        const cts = new vscode.CancellationTokenSource();
-        this.running = cts;
-        const title = `tilewise: optimizing ${path.basename(target.fsPath)}`;
-        let result: OptimizeResult | undefined;
-        try {
-            result = await vscode.window.withProgress(
-                { location: vscode.ProgressLocation.Notification, title, cancellable: true },
-                (progress, token) => {
-                    token.onCancellationRequested(() => cts.cancel());
-                    progress.report({ message: `measuring the operator as it is (budget ${budget}${llm ? ', with the model' : ''})` });
-                    return this.request(client, target, budget, llm, progress, cts.token);
-                });
-        } finally {
-            this.running = undefined;
-            cts.dispose();
-        }
-        if (result) {
-            await this.showResult(result, target); // after the notification closed: its buttons wait for the user
-        }
-    }
-
-    /** The request, with the server's progress messages ("step 3 (motif pipe-sync): accepted, best ...") shown in
-     * `progress`; undefined when it was cancelled or failed (both already told). */
-    private async request(
-        client: LanguageClient, target: vscode.Uri, budget: number, llm: boolean,
-        progress: vscode.Progress<{ message?: string }>, token: vscode.CancellationToken,
-    ): Promise<OptimizeResult | undefined> {
-        this.channel.appendLine(`== ${target.fsPath}: budget ${budget}, model ${llm ? 'on' : 'off'}`);
-        const workDoneToken = `tilewise-optimize-${Date.now()}`;
-        const listening = client.onProgress(WorkDoneProgress.type, workDoneToken, (value) => {
-            if (value.kind === 'report' && value.message) {
-                progress.report({ message: value.message });
-            }
+        const outcome = await this.jobs.run<OptimizeResult>(jobClient(client), {
+            kind: 'optimize',
+            title: `tilewise: optimizing ${path.basename(target.fsPath)}`,
+            method: 'tilewise/optimize',
+            params: { uri: target.toString(), budget, llm },
+            first: `measuring the operator as it is (budget ${budget}${llm ? ', with the model' : ''})`,
+            tag: '[optimize]',
+            start: `${target.fsPath}: budget ${budget}, model ${llm ? 'on' : 'off'}`,
+            busy: 'tilewise: an optimisation is already running (cancel it from its notification).',
+            cancelled: 'tilewise: optimisation cancelled; nothing was changed.',
+            what: 'Optimize',
+            failed: (message) => this.failed(message),
         });
-        try {
-            return await client.sendRequest<OptimizeResult>(
-                'tilewise/optimize', { uri: target.toString(), budget, llm, workDoneToken }, token);
-        } catch (err) {
-            if (wasCancelled(err, token)) {
-                this.channel.appendLine('cancelled: nothing was changed');
-                void vscode.window.showInformationMessage('tilewise: optimisation cancelled; nothing was changed.');
-            } else {
-                this.failed(err);
-            }
-            return undefined;
-        } finally {
-            listening.dispose();
+        if (outcome.status === 'done') {
+            await this.showResult(outcome.result, target); // after the notification closed: its buttons wait for the user
         }
     }
 
@@ -225,10 +191,9 @@ export class OptimizeCommands implements vscode.Disposable, vscode.TextDocumentC
         }
     }
 
-    /** The server's one line; where it is about the model's key or endpoint, the two ways to fix that. */
-    private failed(err: unknown): void {
-        const message = err instanceof Error ? err.message : String(err);
-        this.channel.appendLine(`failed: ${message}`);
+    /** The server's one line (job.ts logged it); where it is about the model's key or endpoint, the two ways to fix
+     *  that. */
+    private failed(message: string): void {
         if (/API key|OPENAI_API_KEY|base.?url|cannot reach/i.test(message)) {
             void vscode.window.showErrorMessage(`tilewise: Optimize failed: ${message}`, 'Set LLM API key', 'Open Settings')
                 .then((choice) => {

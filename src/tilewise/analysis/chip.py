@@ -101,16 +101,16 @@ class TimingConfig(BaseModel):
     mte3_latency_cycles: float = Field(0.0, ge=0)
     barrier_v_cycles: float = Field(0.0, ge=0)
     # Extra beats a vector repeat takes when it reads and writes one UB bank in the same beat (a read-write bank
-    # conflict, tw/ub_banks.h); 0 when the chip file says nothing. Read-read and write-write conflicts need no
+    # conflict, tw/timing/ub_banks.h); 0 when the chip file says nothing. Read-read and write-write conflicts need no
     # constant: their beats are counted from the addresses.
     ub_rw_conflict_beats: float = Field(0.0, ge=0)
     # A copy's GM time grows by this share per extra core whose copy of the same round falls in the same 512-byte
-    # windows (tw/same_address.h; 0 for chip files without it: no same-address term).
+    # windows (tw/timing/same_address.h; 0 for chip files without it: no same-address term).
     same_address_serial: float = Field(0.0, ge=0)
     vector_default: tuple[float, float]
     vector: dict[str, VectorCost] = {}
 
-    # The costs the emulator's timing model (device/emulator/include/tw/timing.h) charges, for estimates made without
+    # The costs the emulator's timing model (device/emulator/include/tw/timing/model.h) charges, for estimates made without
     # running: one place for the formulas, so hover, explain and the lint rules' gain estimates cannot drift apart
     # from each other or from the emulator. tests/emulator/test_cost_agreement.py runs the C++ model on the same
     # calls and compares cycles.
@@ -161,13 +161,13 @@ class TimingConfig(BaseModel):
     @staticmethod
     def datacopy_bytes(elements: int, elem_bytes: int) -> int:
         """Bytes a count-form DataCopy moves: whole 32-byte blocks only (the device drops a partial last block;
-        the emulator's `whole_blocks` in tw/copy.h warns and does the same)."""
+        the emulator's `whole_blocks` in tw/api/data_copy.h warns and does the same)."""
         return elements * elem_bytes // BLOCK_BYTES * BLOCK_BYTES
 
     @staticmethod
     def vector_repeats(elements: int, elem_bytes: int) -> int:
         """Repeats of a count-form vector instruction: one per 256 bytes started (`repeats_of` in
-        tw/vector_core.h, which the trace records and `Scheduler::cost_of` charges)."""
+        tw/api/vector/core.h, which the trace records and `Scheduler::cost_of` charges)."""
         return -(-elements * elem_bytes // REPEAT_BYTES)
 
     def vector_row(self, name: str | None, elem_bytes: int) -> tuple[float, float]:

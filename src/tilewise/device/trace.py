@@ -1,5 +1,5 @@
 """Reading back the pipeline trace an emulator run wrote (`device.run(..., trace_path=...)`, the runner's
-tw/timing_files.h `write_chrome_trace`): each pipe's instructions with their call site, bytes and repeats, and each
+tw/timing/trace_files.h `write_chrome_trace`): each pipe's instructions with their call site, bytes and repeats, and each
 pipe's idle gaps with what held them. The file stays a plain Chrome trace (people open it in Perfetto); this reads
 it into plain records for the timeline chart (server/report/timeline.py).
 
@@ -44,7 +44,7 @@ class TraceEvent:
 
 @dataclass(frozen=True, slots=True)
 class TraceWait:
-    """An idle gap of one pipe, with what held its next instruction back (tw/timing.h `WaitKind`)."""
+    """An idle gap of one pipe, with what held its next instruction back (tw/timing/model.h `WaitKind`)."""
 
     core: int
     pipe: str
@@ -104,7 +104,7 @@ def read_trace(path: str | Path) -> PipelineTrace:
         text = Path(path).read_bytes().decode("utf-8", errors="replace")
     except OSError as exc:
         raise TraceError(path, 0, f"cannot read the pipeline trace: {exc.strerror or exc}") from None
-    if text.startswith("names\t"):  # tw/invocation.h's TW_TRACE: a kernel-invocation program's records
+    if text.startswith("names\t"):  # tw/runtime/invocation.h's TW_TRACE: a kernel-invocation program's records
         raise TraceError(
             path, 0, "a kernel-invocation program's record trace, not a pipeline trace: its launches are not traced"
         )

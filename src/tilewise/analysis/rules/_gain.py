@@ -1,5 +1,5 @@
 """Estimated gains for fix titles, from the chip's cost model (`TimingConfig`'s methods, which mirror the emulator's
-timing model, tw/timing.h).
+timing model, tw/timing/model.h).
 
 These are estimates from the model's structure, stated as such; a tune or a run on the emulator measures the real
 effect. Where the sizes are unknown statically, the bound comes from how many pipes the fix lets overlap.

@@ -1,6 +1,6 @@
 """Build an mki (Ascend Transformer Boost) operator for the emulator.
 
-The runner (tw/runner_main.cpp) drives every operator through an OpDef and a gert tiling function. An ATB operator
+The runner (tw/runtime/runner_main.cpp) drives every operator through an OpDef and a gert tiling function. An ATB operator
 has neither, so this build adds one generated host unit (tw_host/mki_adapter.h does the work) that registers an OpDef
 named after the operator: its tensors are the kernel entry's GM parameters, its attributes the fields of the
 operator's parameter struct (the `OpParam::X` its tiling takes with `AnyCast<...>` / `GetParam<...>`), each under
@@ -146,7 +146,7 @@ def build_atb(builder, op, texts: dict[str, str], type_macros: dict[str, str], s
     )
     shim = builder._shim(model)
     jobs.append(("shim", _hash(shim), shim, HOST_FLAGS, []))
-    runner_src = f'#include "{INCLUDE_DIR / "tw" / "runner_main.cpp"}"\n'
+    runner_src = f'#include "{INCLUDE_DIR / "tw" / "runtime" / "runner_main.cpp"}"\n'
     jobs.append(
         ("runner", _hash(headers_hash(), runner_src, *RUNNER_FLAGS), runner_src, RUNNER_FLAGS, [f"-I{INCLUDE_DIR}"])
     )
@@ -232,7 +232,7 @@ def ubuf_cast_overlay(cache: Path, kernel_texts: dict[str, str], root: Path) -> 
 
 def kernel_unit(model, mirror: Path, root: Path, entry, type_macros: dict[str, str]) -> str:
     """The kernel's translation unit: the entry renamed (as in the project path, so that a kernel named like a C
-    library function does not collide) and called with the framework's argument layout (tw/mki_entry.h)."""
+    library function does not collide) and called with the framework's argument layout (tw/runtime/mki_entry.h)."""
     renamed = f"tw_kernel_{entry.name}"
     lines = ['#include "kernel_operator.h"']
     # The device compiler's branch hints, which ATB kernels use unguarded.
@@ -249,7 +249,7 @@ def kernel_unit(model, mirror: Path, root: Path, entry, type_macros: dict[str, s
         f"#define {entry.name} {renamed}",
         f'#include "{mirror / Path(model.kernel.file).relative_to(root)}"',
         f"#undef {entry.name}",
-        f'#include "{INCLUDE_DIR / "tw" / "mki_entry.h"}"',
+        f'#include "{INCLUDE_DIR / "tw" / "runtime" / "mki_entry.h"}"',
         "void tw_call_kernel(uint8_t** gm, size_t n) { ::tw_mki::invoke_entry(&" + renamed + ", gm, n); }",
     ]
     return "\n".join(lines) + "\n"

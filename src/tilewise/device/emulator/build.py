@@ -207,7 +207,7 @@ class Builder:
             jobs.append(("host", key, src, HOST_FLAGS, [knobs_h, *host_includes], p))
         shim = self._shim(model)
         jobs.append(("shim", _hash(shim), shim, HOST_FLAGS, []))
-        runner_src = f'#include "{INCLUDE_DIR / "tw" / "runner_main.cpp"}"\n'
+        runner_src = f'#include "{INCLUDE_DIR / "tw" / "runtime" / "runner_main.cpp"}"\n'
         runner_inc = [f"-I{INCLUDE_DIR}"]
         jobs.append(("runner", _hash(headers_hash(), runner_src, *RUNNER_FLAGS), runner_src, RUNNER_FLAGS, runner_inc))
 
@@ -235,7 +235,7 @@ class Builder:
         launched = self._launch_headers(op, texts)
         if launched:  # last: a header of the program's own by that name wins
             includes.append(f"-I{launched[0]}")
-        prelude = [f'#include "{INCLUDE_DIR / "tw" / "invocation.h"}"']
+        prelude = [f'#include "{INCLUDE_DIR / "tw" / "runtime" / "invocation.h"}"']
         prelude += [f"#define {k} {v}" for k, v in sorted(type_macros.items())]
         jobs: list[tuple] = []
         for p in sorted({*model.host_files, *model.kernel_files}):
@@ -337,7 +337,7 @@ class Builder:
     ) -> str:
         lines = ['#include "kernel_operator.h"', "namespace optiling {}"]
         if launches:  # what the rewritten `<<<>>>` launcher and its host calls need
-            lines += [f'#include "{INCLUDE_DIR / "tw" / "invocation.h"}"', '#include "acl/acl.h"']
+            lines += [f'#include "{INCLUDE_DIR / "tw" / "runtime" / "invocation.h"}"', '#include "acl/acl.h"']
         lines += [f'#include "{mirror / Path(h).relative_to(root)}"' for h in tiling_headers]
         # Only the tiling structs become visible unqualified, as in the generated header the device build gives
         # kernels: the host header's other names (constants, helpers) would collide with the kernel's own.
@@ -493,7 +493,7 @@ def entry_call(
 ) -> list[str]:
     """`tw_call_kernel`, which the runner calls with the launch's GM pointers: the entry itself, or for a templated
     entry the instantiation the tiling key selects among the ASCENDC_TPL_SEL (else ASCENDC_TPL_ARGS_DECL)
-    combinations, compiled in (tw/tpl.h)."""
+    combinations, compiled in (tw/tiling/template_kernels.h)."""
     if tparams is None:
         return ["void tw_call_kernel(uint8_t** gm, size_t n) { ::tw::invoke_entry(&" + entry + ", gm, n); }"]
     args = []

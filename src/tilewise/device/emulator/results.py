@@ -40,7 +40,7 @@ def read_timing(result: dict, m: Measurement, chip: str) -> None:
 
 
 def read_site_uses(path: Path, clock_ghz: float) -> list[SiteUse]:
-    """The runner's per-block, per-call-site lines (tw/timing_files.h `write_site_uses`), busy cycles in µs."""
+    """The runner's per-block, per-call-site lines (tw/timing/trace_files.h `write_site_uses`), busy cycles in µs."""
     out = []
     for row in path.read_text(encoding="utf-8", errors="replace").splitlines():
         f = row.split("\t", 12)
@@ -78,7 +78,7 @@ def dtype_name(dt: np.dtype) -> str:
 def captured_launch(
     op: Operator, case: Case, out_dtypes: list[str], workdir: Path, m: Measurement
 ) -> dict[str, np.ndarray] | None:
-    """A program that wrote no output file, read at its launch (tw/invocation.h's TW_CAPTURE): the kernel's
+    """A program that wrote no output file, read at its launch (tw/runtime/invocation.h's TW_CAPTURE): the kernel's
     arguments the host copied to the device before it are the case's inputs, in order, and those it copied back
     after it are the outputs. Sets m's outputs (out_<i>.bin) and returns the inputs, or sets m.error."""
     table = workdir / "capture" / "capture.txt"

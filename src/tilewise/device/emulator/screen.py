@@ -5,7 +5,7 @@ candidates of a real tiling function cannot work, and what rules them out shows 
 anything: the tiling function fails or sets blockDim 0, the kernel's InitBuffers ask for more than the Unified
 Buffer holds, the first GM<->UB DataCopy moves a length that is not a whole number of 32-byte blocks, or blockDim
 exceeds what the device can run. So a screening runs the host tiling and then block 0 only, told the real
-blockDim, and stops it at its first copy or vector instruction (the runner's `screen` spec line, tw/launcher.h).
+blockDim, and stops it at its first copy or vector instruction (the runner's `screen` spec line, tw/runtime/launcher.h).
 
 It uses the run's own build (the same knob split and build cache key), the usual inputs (the GM tensors must
 exist) and no golden. Only the failures above screen a configuration out: anything else the stopped kernel runs
@@ -36,7 +36,7 @@ if TYPE_CHECKING:
 # The most blocks one launch may have (the runtime's blockDim limit): a tiling that asks for more cannot launch.
 MAX_BLOCK_DIM = 65535
 
-# Runner errors that mean the host tiling itself failed (tw/runner_main.cpp): the configuration cannot launch.
+# Runner errors that mean the host tiling itself failed (tw/runtime/runner_main.cpp): the configuration cannot launch.
 _TILING_ERRORS = frozenset({"tiling_failed", "tiling_exception", "host_crash"})
 
 

@@ -1,6 +1,6 @@
 """How the timing model's constants (validated from the chip file by analysis.chip) travel to the runner.
 
-The schedule itself runs inside the runner (tw/timing.h): traces can hold millions of records, and replaying them in
+The schedule itself runs inside the runner (tw/timing/model.h): traces can hold millions of records, and replaying them in
 C++ keeps scheduling a small share of the run.
 """
 

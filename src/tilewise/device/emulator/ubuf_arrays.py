@@ -4,14 +4,14 @@ Kernels written against the AscendC C API take UB memory by declaring arrays wit
 kernel function (`__ubuf__ float x[256];`, or `__ubuf__ Buffers b{};` for a struct of arrays). The device compiler
 places them in the core's UB; g++, for which `__ubuf__` expands to nothing, would place them on the host stack, where
 the emulator's UB checks, racecheck and UB accounting cannot see them and where they are not even 32-byte aligned.
-The build therefore rewrites each function-scope declaration into a pointer (or reference) that tw/ubuf_array.h
+The build therefore rewrites each function-scope declaration into a pointer (or reference) that tw/runtime/ubuf_arrays.h
 hands out from the emulated UB. The rewrite keeps every line where it was, so compile errors and the sanitizer's
 file:line reports still point at the user's source.
 
 A `(__ubuf__ T*)x` cast gets the same treatment: on the device `x` may be a UB address (LocalTensor::GetPhyAddr(), 0
 for the first buffer) that the kernel then dereferences, which on the host would be a wild pointer. The build inserts
 a second cast, `(__ubuf__ T*)(::tw::UbAddress)x`, which turns such a number into the pointer to that UB byte of the
-emulated core (tw/ubuf_array.h); a cast binds exactly as tightly as the cast it follows, so `x` is the same operand.
+emulated core (tw/runtime/ubuf_arrays.h); a cast binds exactly as tightly as the cast it follows, so `x` is the same operand.
 """
 
 from __future__ import annotations

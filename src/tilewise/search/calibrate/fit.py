@@ -7,7 +7,7 @@ move together in one pass, so a pass costs one run per micro-kernel), solves the
 the relative errors (numpy), and runs the emulator at the solution to see how far it got. It keeps the linearisation
 while each step at least halves the error and makes a new one where it does not (a micro-kernel that moved from
 issue-bound to rate-bound). Two launch constants need no finite difference: the launch costs `base + per_core x
-min(blocks, cores)` (tw/timing.h).
+min(blocks, cores)` (tw/timing/model.h).
 
 Before solving, each constant is checked for whether the micro-kernels pin it: one that no micro-kernel's time
 moves with, or one that moves the times only the way already-kept constants do (a single-core chip's per-core launch

@@ -8,7 +8,7 @@
 #include <cstdlib>
 #include <cstring>
 
-#include "tw/acl_memory.h"
+#include "tw/runtime/acl_memory.h"
 
 using aclError = int;
 using aclrtStream = void*;
@@ -152,7 +152,7 @@ inline aclError aclrtMemset(void* dst, size_t destMax, int32_t value, size_t cou
 
 // ACL's half-precision scalar type (the raw IEEE binary16 bits) and its conversions, which sample hosts use to
 // prepare fp16 inputs; ACL_ERROR_NONE is the older name of ACL_SUCCESS.
-#include "tw/half.h"
+#include "tw/api/half.h"
 using aclFloat16 = uint16_t;
 constexpr aclError ACL_ERROR_NONE = 0;
 inline float aclFloat16ToFloat(aclFloat16 value) { return tw::half_bits_to_float(value); }

@@ -14,14 +14,14 @@
 //       rows rounded up to 16) blocks, plus the same in half for the cast.
 //   Get{Mean,SwiGLU,GeGLU}TmpBufferFactorSize(typeSize, maxLiveNodeCount, extraBuffer)
 //
-// The kernels (tw/library_reduce.h, tw/library_glu.h) check a caller's sharedTmpBuffer against these minimums.
+// The kernels (tw/api/library/reduce_scan.h, tw/api/library/glu.h) check a caller's sharedTmpBuffer against these minimums.
 #pragma once
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>
 
 #include "graph/shape.h"
-#include "tw/library_tmp_min.h"
+#include "tw/tiling/tmp_buffer_min.h"
 
 namespace AscendC {
 

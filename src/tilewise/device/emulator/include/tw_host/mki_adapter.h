@@ -6,13 +6,13 @@
 // generates one translation unit that includes this header and registers, under the operator's name, an OpDef
 // whose inputs and outputs are the kernel entry's GM parameters and whose attributes are the parameter struct's
 // fields (TW_MKI_FIELD), each under its own name and its snake_case spelling. The OpDef's tiling function is the
-// bridge below, so the runner (tw/runner_main.cpp) drives an ATB operator exactly as it drives an op_host one:
+// bridge below, so the runner (tw/runtime/runner_main.cpp) drives an ATB operator exactly as it drives an op_host one:
 //   - the TilingContext's tensors become the LaunchParam's (dims, dtype, format; an absent input has no dims);
 //   - the case's attributes set the parameter struct's fields (unset fields keep the struct's defaults);
 //   - the chip goes into PlatformInfo;
 //   - the first registered kernel whose CanSupport accepts the LaunchParam runs Init (GetTilingSize, InitImpl);
 //   - its KernelInfo gives the tiling bytes, block dim, tiling key and scratch sizes (the workspace); the scratch
-//     sizes and memsets also go to tw/mki_entry.h, which lays out the kernel's arguments the framework's way.
+//     sizes and memsets also go to tw/runtime/mki_entry.h, which lays out the kernel's arguments the framework's way.
 #pragma once
 #include <cstdint>
 #include <cstring>
@@ -28,7 +28,7 @@
 #include "mki/utils/platform/platform_info.h"
 #include "mki_loader/op_register.h"
 #include "register/op_def.h"
-#include "tw/mki_launch.h"
+#include "tw/runtime/mki_launch.h"
 #include "tw_host/attr_value.h"
 #include "tw_host/host_api.h"
 #include "tw_host/registry.h"

@@ -24,7 +24,7 @@
 #include <vector>
 
 #include "graph/shape.h"
-#include "tw/norm_tiling.h"
+#include "tw/tiling/norm.h"
 
 namespace tw_host {
 

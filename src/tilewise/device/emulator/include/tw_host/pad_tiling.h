@@ -17,7 +17,7 @@
 
 #include "graph/shape.h"
 #include "tiling/platform/platform_ascendc.h"
-#include "tw/pad_tiling.h"
+#include "tw/tiling/pad.h"
 
 namespace tw_host {
 

@@ -2,7 +2,7 @@
 //
 //   GetSoftMaxMaxTmpSize(shape, typeSize, isReuseSource)  bytes of scratch for the fastest split: every row at once
 //   GetSoftMaxMinTmpSize(shape, typeSize, isReuseSource)  bytes of scratch for one row at a time
-//   SoftMaxTilingFunc(shape, typeSize, workSize, tiling)  fills the SoftMaxTiling (tw/softmax_tiling.h)
+//   SoftMaxTilingFunc(shape, typeSize, workSize, tiling)  fills the SoftMaxTiling (tw/tiling/softmax.h)
 //
 // The shape is read as [m, k]: k the last axis, m the product of the others. Scratch is counted in floats: a row
 // needs its k elements, one 32-byte block of typeSize elements for its reduced value, and 64 more (the library's
@@ -19,7 +19,7 @@
 #include <vector>
 
 #include "graph/shape.h"
-#include "tw/softmax_tiling.h"
+#include "tw/tiling/softmax.h"
 
 namespace tw_host {
 

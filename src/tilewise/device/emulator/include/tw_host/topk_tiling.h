@@ -15,7 +15,7 @@
 #include <cstdio>
 
 #include "tiling/platform/platform_ascendc.h"
-#include "tw/topk_tiling.h"
+#include "tw/tiling/topk.h"
 
 namespace tw_host {
 

@@ -20,10 +20,10 @@
 #include <cstdint>
 #include <string>
 
-#include "tw/copy.h"
-#include "tw/half.h"
-#include "tw/sync.h"
-#include "tw/vector_core.h"
+#include "tw/api/data_copy.h"
+#include "tw/api/half.h"
+#include "tw/api/sync.h"
+#include "tw/api/vector/core.h"
 
 // g++ 13 and later have a native __bf16 (and then define __BFLT16_MANT_DIG__); older ones know no such name.
 #if !defined(__BFLT16_MANT_DIG__)

@@ -4,7 +4,7 @@
 #include <cstring>
 #include <string>
 
-#include "tw/tensor.h"
+#include "tw/api/tensor.h"
 
 namespace tw {
 
@@ -199,7 +199,7 @@ void DataCopyPad(const LocalTensor<T>& dst, const GlobalTensor<T>& src, const Da
         } else if (pad.isPad) {
             for (uint64_t k = 0; k < left; ++k) row[k] = pad.paddingValue;
             for (uint64_t k = left + data_elems; k < row_elems; ++k) row[k] = pad.paddingValue;
-        } else if (tw::cur().pad_set) {  // isPad false after SetPadValue: the register's value (tw/copy_slice.h)
+        } else if (tw::cur().pad_set) {  // isPad false after SetPadValue: the register's value (tw/api/data_copy_slice.h)
             T v;
             std::memcpy(&v, &tw::cur().pad_reg, es);
             for (uint64_t k = 0; k < left; ++k) row[k] = v;

@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "tw/copy.h"
+#include "tw/api/data_copy.h"
 
 namespace AscendC {
 

@@ -14,8 +14,8 @@
 #include <cstdio>
 #include <utility>
 
-#include "tw/half.h"
-#include "tw/tensor.h"
+#include "tw/api/half.h"
+#include "tw/api/tensor.h"
 
 namespace AscendC {
 

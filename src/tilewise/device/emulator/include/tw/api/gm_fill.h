@@ -1,4 +1,4 @@
-// Data-movement APIs beyond tw/copy.h, written from the Ascend C API reference:
+// Data-movement APIs beyond tw/api/data_copy.h, written from the Ascend C API reference:
 //
 //   InitGlobalMemory(gm, size, value)   fill `size` elements of GM with `value` (kernels zero an output or a
 //                                       workspace with it before accumulating into it with SetAtomicAdd)
@@ -10,8 +10,8 @@
 #pragma once
 #include <cstdint>
 
-#include "tw/copy.h"
-#include "tw/vector_core.h"
+#include "tw/api/data_copy.h"
+#include "tw/api/vector/core.h"
 
 namespace AscendC {
 

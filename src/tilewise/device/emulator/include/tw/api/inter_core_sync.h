@@ -20,7 +20,7 @@
 #include <string>
 #include <thread>
 
-#include "tw/sync.h"
+#include "tw/api/sync.h"
 
 namespace tw {
 

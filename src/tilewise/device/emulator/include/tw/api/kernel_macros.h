@@ -3,7 +3,7 @@
 #include <cstring>
 #include <type_traits>
 
-#include "tw/runtime.h"
+#include "tw/runtime/launch_state.h"
 
 namespace tw {
 // Copy the tiling bytes the host produced into the kernel's struct (the build's GET_TILING_DATA does the same).
@@ -51,7 +51,7 @@ inline std::common_type_t<A, B> max(A a, B b) {
 #define ASSERT(...)
 #endif
 #define ascendc_assert(...)
-// PRINTF and DumpTensor are functions (tw/debug_print.h); AscendC::PRINTF names AscendC::printf as on the device.
+// PRINTF and DumpTensor are functions (tw/api/debug_print.h); AscendC::PRINTF names AscendC::printf as on the device.
 #define PRINTF printf
 // The library's internal checks and log lines exist only in its CPU debug build; the device build drops them
 // unevaluated, and so does the emulator (kernels copied from the library call them).

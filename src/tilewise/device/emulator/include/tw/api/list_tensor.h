@@ -5,7 +5,7 @@
 #include <cstdint>
 #include <string>
 
-#include "tw/tensor.h"
+#include "tw/api/tensor.h"
 
 namespace AscendC {
 

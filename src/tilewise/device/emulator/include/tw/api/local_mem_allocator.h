@@ -5,7 +5,7 @@
 #pragma once
 #include <cstdint>
 
-#include "tw/tensor.h"
+#include "tw/api/tensor.h"
 
 namespace AscendC {
 

@@ -5,7 +5,7 @@
 #pragma once
 #include <cstdint>
 
-#include "tw/sync.h"
+#include "tw/api/sync.h"
 
 namespace AscendC {
 

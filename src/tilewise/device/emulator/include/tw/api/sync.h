@@ -4,7 +4,7 @@
 #pragma once
 #include <string>
 
-#include "tw/tensor.h"
+#include "tw/api/tensor.h"
 
 namespace tw {
 

@@ -7,8 +7,8 @@
 #include <utility>
 #include <vector>
 
-#include "tw/race.h"
-#include "tw/runtime.h"
+#include "tw/runtime/racecheck.h"
+#include "tw/runtime/launch_state.h"
 
 namespace tw {
 

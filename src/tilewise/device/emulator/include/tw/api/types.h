@@ -4,7 +4,7 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "tw/half.h"
+#include "tw/api/half.h"
 
 #define __aicore__
 #define __vector__  // newer releases' qualifier of a vector-only kernel entry

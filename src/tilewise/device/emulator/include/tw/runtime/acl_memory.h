@@ -1,6 +1,6 @@
 // What a kernel-invocation host does with device memory: each aclrtMalloc'd region and the host copies into and out
 // of it, stamped in program order (acl/acl.h records them). A sample host that draws its own inputs and checks its
-// own results reads and writes no data files; with these records the launcher (tw/invocation.h) can hand tilewise
+// own results reads and writes no data files; with these records the launcher (tw/runtime/invocation.h) can hand tilewise
 // the arguments the kernel got and left: inputs are the regions the host copied to the device before the launch,
 // outputs those it copied back after it.
 #pragma once

@@ -4,11 +4,11 @@
 // TW_TRACE, and a kernel error stops the program with status 3 so a host that ignores failures cannot hide them.
 // With TW_CAPTURE set to a folder, the first launch also writes there the bytes of every pointer argument that lies
 // in an aclrtMalloc'd region, before (arg<i>.in) and after (arg<i>.out) the kernel, and at exit capture.txt gives the
-// number of launches and says which of them the host filled before it and read back after it (tw/acl_memory.h): how
+// number of launches and says which of them the host filled before it and read back after it (tw/runtime/acl_memory.h): how
 // tilewise checks a program that draws its own inputs and writes no output file (device/emulator/device.py), which
 // sets TW_CAPTURE only for a program whose host code names no output file of its own.
 // With TW_TIMING naming a file of `timing KEY VALUE...` lines (the chip's constants, as a runner spec gives them),
-// every launch is also timed by the pipeline model (tw/timing.h) and the result gets the launches' summed times.
+// every launch is also timed by the pipeline model (tw/timing/model.h) and the result gets the launches' summed times.
 #pragma once
 #include <cstdlib>
 #include <fstream>
@@ -20,9 +20,9 @@
 #include <type_traits>
 #include <vector>
 
-#include "tw/acl_memory.h"
-#include "tw/launcher.h"
-#include "tw/timing.h"
+#include "tw/runtime/acl_memory.h"
+#include "tw/runtime/launcher.h"
+#include "tw/timing/model.h"
 
 namespace tw {
 

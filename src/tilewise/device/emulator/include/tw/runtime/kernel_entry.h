@@ -10,7 +10,7 @@
 #include <type_traits>
 #include <utility>
 
-#include "tw/runtime.h"
+#include "tw/runtime/launch_state.h"
 
 namespace tw {
 

@@ -14,7 +14,7 @@
 #include <utility>
 #include <vector>
 
-#include "tw/types.h"
+#include "tw/api/types.h"
 
 // Every public API takes these trailing defaults so errors and trace records name the user's call site.
 #define TW_SRC const char *tw_file = __builtin_FILE(), int tw_line = __builtin_LINE()
@@ -102,7 +102,7 @@ inline uint64_t device_alloc_size(uint64_t bytes) { return (bytes + 31) / 32 * 3
 constexpr uint64_t kGmGuard = 4096;
 constexpr uint8_t kGmPoison = 0xA5;  // neither 0 nor all ones: reads of the guard look like neither pad nor an output
 
-struct QueueState;  // defined in tensor.h
+struct QueueState;  // defined in tw/api/tensor.h
 
 struct Core {
     int block_idx = 0;
@@ -126,7 +126,7 @@ struct Core {
     int key_test_line = 0;
     bool key_matched = false;
     std::vector<Warning> warnings;  // this block's, one per (kind, file, line)
-    // Racecheck state (tw/race.h): per UB byte range, the pipe that last wrote it and what ordered it since.
+    // Racecheck state (tw/runtime/racecheck.h): per UB byte range, the pipe that last wrote it and what ordered it since.
     void* race = nullptr;
     void (*race_free)(void*) = nullptr;
     // The 64-bit DEQSCALE register SetDeqScale writes (bits 0-15: the half scale of the int32 -> half Cast).
@@ -200,7 +200,7 @@ inline Core& cur() {
     return *c;
 }
 
-// Racecheck (tw/race.h): every record moves the pipes' clocks or claims a vector instruction's operands.
+// Racecheck (tw/runtime/racecheck.h): every record moves the pipes' clocks or claims a vector instruction's operands.
 inline void race_on_record(Core& c, Rec kind, uint8_t pipe, int32_t a, int32_t b, const char* file, int line);
 
 inline void record(Rec kind, AscendC::pipe_t pipe, const char* op, const char* file, int line, uint64_t bytes = 0,

@@ -8,9 +8,9 @@
 #include <thread>
 #include <vector>
 
-#include "tw/runtime.h"
-#include "tw/sync.h"
-#include "tw/tensor.h"
+#include "tw/runtime/launch_state.h"
+#include "tw/api/sync.h"
+#include "tw/api/tensor.h"
 
 namespace tw {
 

@@ -10,8 +10,8 @@
 #include <utility>
 #include <vector>
 
-#include "tw/entry.h"
-#include "tw/mki_launch.h"
+#include "tw/runtime/kernel_entry.h"
+#include "tw/runtime/mki_launch.h"
 
 namespace tw_mki {
 

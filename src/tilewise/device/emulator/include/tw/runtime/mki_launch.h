@@ -1,5 +1,5 @@
 // tilewise: what an mki (ATB) kernel launch needs beyond the runner's pointers, handed from the host adapter
-// (tw_host/mki_adapter.h, after the tiling) to the kernel caller (tw/mki_entry.h) in the same process: the scratch
+// (tw_host/mki_adapter.h, after the tiling) to the kernel caller (tw/runtime/mki_entry.h) in the same process: the scratch
 // sizes the tiling asked for (one kernel argument each) and the arguments to zero before the kernel runs.
 #pragma once
 #include <cstdint>

@@ -26,7 +26,7 @@
 #include <utility>
 #include <vector>
 
-#include "tw/runtime.h"
+#include "tw/runtime/launch_state.h"
 
 namespace tw {
 
@@ -189,7 +189,7 @@ inline void race_vector(RaceState& s, const char* file, int line) {
     }
 }
 
-// Called for every trace record (runtime.h's record): sync records move clocks, a vector instruction's record
+// Called for every trace record (tw/runtime/launch_state.h's record): sync records move clocks, a vector instruction's record
 // claims the operand ranges its bounds checks noted.
 inline void race_on_record(Core& c, Rec kind, uint8_t pipe, int32_t a, int32_t b, const char* file, int line) {
     if (c.race == nullptr && kind != Rec::Instr) return;  // nothing tracked yet: sync has nothing to order

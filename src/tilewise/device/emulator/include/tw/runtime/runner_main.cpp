@@ -16,9 +16,9 @@
 #include <fcntl.h>
 #include <unistd.h>
 
-#include "tw/launcher.h"
-#include "tw/timing.h"
-#include "tw/timing_files.h"
+#include "tw/runtime/launcher.h"
+#include "tw/timing/model.h"
+#include "tw/timing/trace_files.h"
 #include "tw_host/host_api.h"
 #include "tw_host/host_error.h"
 

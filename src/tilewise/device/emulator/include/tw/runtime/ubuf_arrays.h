@@ -11,7 +11,7 @@
 #include <new>
 #include <string>
 
-#include "tw/runtime.h"
+#include "tw/runtime/launch_state.h"
 
 namespace tw {
 

@@ -1,11 +1,11 @@
 // The RmsNorm and LayerNorm tiling structs, shared by the host tiling code and the kernel, with the fields the Ascend
-// C API reference lists (RmsNorm-Tiling.md, LayerNorm-Tiling.md). As with SoftMaxTiling (tw/softmax_tiling.h), the
+// C API reference lists (RmsNorm-Tiling.md, LayerNorm-Tiling.md). As with SoftMaxTiling (tw/tiling/softmax.h), the
 // host's optiling::X (set_/get_ accessors, usable as a TILING_DATA_FIELD_DEF_STRUCT field), AscendC::tiling::X and
 // the kernel's X are one standard-layout class, so the bytes SaveToBuffer writes are what GET_TILING_DATA reads.
 // Also the kernel-side LayerNormPara and LayerNormConfig.
 #pragma once
 #include <cstdint>
-#include "tw/library_tiling.h"
+#include "tw/tiling/struct_fields.h"
 
 namespace optiling {
 

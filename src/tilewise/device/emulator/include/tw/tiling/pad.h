@@ -1,10 +1,10 @@
 // The Pad and UnPad tiling structs, shared by the host tiling code and the kernel, with the fields of the library's
-// PadTiling / UnPadTiling. As with SoftMaxTiling (tw/softmax_tiling.h), optiling::X (set_/get_ accessors, usable as
+// PadTiling / UnPadTiling. As with SoftMaxTiling (tw/tiling/softmax.h), optiling::X (set_/get_ accessors, usable as
 // a TILING_DATA_FIELD_DEF_STRUCT field), AscendC::tiling::X and the kernel's X are one standard-layout class.
 // Also the kernel-side PadParams and UnPadParams (Pad.md, UnPad.md).
 #pragma once
 #include <cstdint>
-#include "tw/library_tiling.h"
+#include "tw/tiling/struct_fields.h"
 
 namespace optiling {
 

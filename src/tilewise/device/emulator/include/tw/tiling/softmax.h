@@ -6,7 +6,7 @@
 // Also the kernel-side SoftMaxShapeInfo and SoftmaxConfig.
 #pragma once
 #include <cstdint>
-#include "tw/library_tiling.h"
+#include "tw/tiling/struct_fields.h"
 
 namespace optiling {
 

@@ -21,7 +21,7 @@
 #include <string>
 #include <utility>
 
-#include "tw/runtime.h"
+#include "tw/runtime/launch_state.h"
 
 namespace tw {
 // Not `tpl`: these names are expanded inside the kernel source, where the build renames the entry by a macro, so a

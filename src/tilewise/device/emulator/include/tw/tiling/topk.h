@@ -3,7 +3,7 @@
 // AscendC::tiling::TopkTiling and the kernel's TopkTiling are one standard-layout class.
 #pragma once
 #include <cstdint>
-#include "tw/library_tiling.h"
+#include "tw/tiling/struct_fields.h"
 
 namespace optiling {
 

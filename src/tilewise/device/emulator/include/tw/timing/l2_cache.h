@@ -1,4 +1,4 @@
-// The L2 cache between the AI Cores' copies and HBM, as the timing model (tw/timing.h) sees it.
+// The L2 cache between the AI Cores' copies and HBM, as the timing model (tw/timing/model.h) sees it.
 //
 // Why: whether a copy is served by HBM or by L2 changes its time several-fold on A2 (the data_copy best-practice
 // sample measures 828 us for four passes over a 302 MB matrix, which does not fit in the 192 MB L2, and 366 us when

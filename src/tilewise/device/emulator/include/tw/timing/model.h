@@ -6,13 +6,13 @@
 //   producer waits until the consumer released the buffer), SetFlag/WaitFlag, PipeBarrier<PIPE_ALL> (scalar waits
 //   for every pipe), scalar GetValue/SetValue (wait for the pipes that write UB or GM), SyncAll across blocks.
 // - Costs: a copy occupies its MTE pipe for the longest of its issue cost, its bytes at the core's DMA rate, and its
-//   bytes at the core's share of HBM (misses) and of L2 (hits; tw/l2_cache.h), plus 512 bytes for each GM segment
+//   bytes at the core's share of HBM (misses) and of L2 (hits; tw/timing/l2_cache.h), plus 512 bytes for each GM segment
 //   a misaligned row adds, and more when other cores' copies of the same round share its 512-byte GM windows
-//   (tw/same_address.h); its data is usable a completion latency later. A vector instruction occupies its pipe for
+//   (tw/timing/same_address.h); its data is usable a completion latency later. A vector instruction occupies its pipe for
 //   slope x repeats (per instruction and dtype; the repeats weighted by their UB bank beats where the
-//   instruction recorded them, tw/ub_banks.h) and its result is ready its head + the vector latency later; launch
+//   instruction recorded them, tw/timing/ub_banks.h) and its result is ready its head + the vector latency later; launch
 //   overhead; waves when blockDim exceeds the core count.
-// With events kept (for a Chrome trace, tw/timing_files.h), each pipe's instructions are kept with their bytes and
+// With events kept (for a Chrome trace, tw/timing/trace_files.h), each pipe's instructions are kept with their bytes and
 // repeats, and so are its idle gaps with what held it (TimedWait): the dependency that pushed its next instruction
 // back, or the scalar unit issuing late. None of it is computed when events are not kept (the tuner's runs).
 // Constants come from the chip file (see analysis/data/chips), passed in the run spec. Deterministic by design.
@@ -26,10 +26,10 @@
 #include <tuple>
 #include <vector>
 
-#include "tw/l2_cache.h"
-#include "tw/launcher.h"
-#include "tw/same_address.h"
-#include "tw/ub_banks.h"
+#include "tw/timing/l2_cache.h"
+#include "tw/runtime/launcher.h"
+#include "tw/timing/same_address.h"
+#include "tw/timing/ub_banks.h"
 
 namespace tw {
 
@@ -480,7 +480,7 @@ class Scheduler {
         return r.kind == Rec::Instr && (r.pipe == AscendC::PIPE_MTE2 || r.pipe == AscendC::PIPE_MTE3);
     }
 
-    // Which bytes of each copy HBM serves and which L2 serves (tw/l2_cache.h), and one core's share of each per
+    // Which bytes of each copy HBM serves and which L2 serves (tw/timing/l2_cache.h), and one core's share of each per
     // direction: both are shared by the blocks running at once.
     void classify_copies(const std::vector<BlockResult>& blocks, int cores) {
         traffic_.assign(blocks.size(), {});
@@ -527,7 +527,7 @@ class Scheduler {
                     }
                     ++k;
                 }
-                // Copies of the round that share 512-byte windows are served one after another (tw/same_address.h).
+                // Copies of the round that share 512-byte windows are served one after another (tw/timing/same_address.h).
                 for (size_t c = 0; c < in_round.size(); ++c) {
                     const double extra = p_.same_address_serial * (round.sharers(c) - 1.0);
                     if (extra <= 0) continue;
@@ -563,7 +563,7 @@ class Scheduler {
             return cycles;
         }
         if (pipe == TP_VECTOR) {
-            // UB bank conflicts (tw/ub_banks.h): a repeat takes as many beats as its busiest bank group needs, plus
+            // UB bank conflicts (tw/timing/ub_banks.h): a repeat takes as many beats as its busiest bank group needs, plus
             // the read-write conflict's extra; the table's per-repeat cost is that of one beat. No information: 1.
             double beats = 1.0;
             BankBeats b;

@@ -1,7 +1,7 @@
 // Same-address serialisation of GM requests across cores (the A2/A3 best-practice guide's "避免同地址访问"):
 // MTE2, MTE3 and scalar GM requests are handled in 512-byte aligned windows, and requests that different cores
 // make at the same time into the same window are served one after another, for data consistency; the more cores
-// meet in a window, the worse. The timing model (tw/timing.h) replays the blocks of a wave in rounds, every
+// meet in a window, the worse. The timing model (tw/timing/model.h) replays the blocks of a wave in rounds, every
 // block's k-th copy before any block's (k+1)-th, as SPMD blocks run close to lockstep. Within a round this counts,
 // for each copy, how many of the round's copies share each 512-byte window it touches; the copy's GM time then
 // grows by a fitted share per extra core in its windows (chip constant same_address_serial).

@@ -4,7 +4,7 @@
 // The trace: one process per block, one thread per timed pipe. Each instruction is an "X" event named
 // "API @ file:line" with args {api, file (the path as compiled: the user's, by the build's #line markers), line,
 // bytes, repeats}; each idle gap of a pipe is an "X" event of category "wait" with args {cause, on, via}
-// (tw/timing.h TimedWait: what held it, the pipe it waited on or "", and "SCALAR" when the scalar unit stalled on
+// (tw/timing/model.h TimedWait: what held it, the pipe it waited on or "", and "SCALAR" when the scalar unit stalled on
 // it). Times are kernel-relative microseconds (launch excluded; a later wave's blocks start after the waves before).
 // At most `max_events` events and gaps are written, in block order (the block that reaches the cap keeps its
 // earliest ones); the top-level "tilewise" object, written last, says whether the cap cut the trace, so a reader
@@ -17,8 +17,8 @@
 #include <string>
 #include <vector>
 
-#include "tw/launcher.h"
-#include "tw/timing.h"
+#include "tw/runtime/launcher.h"
+#include "tw/timing/model.h"
 
 namespace tw {
 

@@ -1,5 +1,5 @@
 // UB bank conflicts of a vector instruction (NPU architecture 2201: Atlas A2 / A3), worked out when the instruction
-// runs, from its operands' UB addresses, strides and mask, and handed to the timing model (tw/timing.h) in the
+// runs, from its operands' UB addresses, strides and mask, and handed to the timing model (tw/timing/model.h) in the
 // instruction's trace record field `a`. Why: the same instruction can take several times longer when its operands
 // are laid out badly in UB (the best-practice guide measures 1.57x to 6.7x), and only the run knows the addresses.
 //
@@ -16,7 +16,7 @@
 // Measured on A2 (bank_conflict_ub, Add float, 64 repeats): two sources in the same groups 1.74x; dst one block off
 // src0's bank alignment 1.57x; dst aligned with src0, or equal to src1, no slower. The timing model charges a repeat
 // max(read beats, write beats) times the instruction's per-repeat cost, plus a chip constant for a read-write
-// conflict (tw/timing.h, cost_of).
+// conflict (tw/timing/model.h, cost_of).
 //
 // Which repeats are examined: the first min(repeats, 16). A block's bank group in repeat r is its group in repeat 0
 // plus r x the repeat stride in 32-byte units, mod 16, so every operand's group pattern repeats within 16 repeats and
@@ -29,7 +29,7 @@
 #include <cstring>
 #include <initializer_list>
 
-#include "tw/vector_core.h"
+#include "tw/api/vector/core.h"
 
 namespace tw {
 

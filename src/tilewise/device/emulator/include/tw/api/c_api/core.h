@@ -1,4 +1,4 @@
-// The AscendC C API (c_api/asc_simd.h) beside the vector instructions of tw/c_api_vector.h: core state and system
+// The AscendC C API (c_api/asc_simd.h) beside the vector instructions of tw/api/c_api/vector.h: core state and system
 // variables, synchronisation, data movement between GM and UB, atomic mode and the scalar unit's bit operations, for
 // the 910B vector core.
 //
@@ -10,13 +10,14 @@
 #include <cstdint>
 #include <string>
 
-#include "tw/c_api_vector.h"
-#include "tw/copy.h"
-#include "tw/legacy_intrinsics.h"
-#include "tw/legacy_intrinsics_extra.h"
-#include "tw/sync.h"
-#include "tw/ubuf_array.h"
-#include "tw/vector_extra.h"
+#include "tw/api/c_api/vector.h"
+#include "tw/api/data_copy.h"
+#include "tw/api/cce/intrinsics.h"
+#include "tw/api/cce/align_copy_reduce.h"
+#include "tw/api/sync.h"
+#include "tw/runtime/ubuf_arrays.h"
+#include "tw/api/vector/fused_index_scatter.h"
+#include "tw/api/scalar_system.h"
 
 namespace tw::capi {
 

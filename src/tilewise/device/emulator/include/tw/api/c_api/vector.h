@@ -17,9 +17,9 @@
 #include <cstdint>
 #include <type_traits>
 
-#include "tw/legacy_intrinsics.h"
-#include "tw/vector.h"
-#include "tw/vector_extra.h"
+#include "tw/api/cce/intrinsics.h"
+#include "tw/api/vector.h"
+#include "tw/api/vector/fused_index_scatter.h"
 
 namespace tw::capi {
 

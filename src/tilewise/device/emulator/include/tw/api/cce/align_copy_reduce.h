@@ -1,4 +1,4 @@
-// Lower-case intrinsics beyond tw/legacy_intrinsics.h that framework kernels call: the byte-granular burst copies
+// Lower-case intrinsics beyond tw/api/cce/intrinsics.h that framework kernels call: the byte-granular burst copies
 // between GM and UB, the forms the AscendC DataCopyPad API is built on (one per element width), and the vcadd form
 // with its accumulate operand with get_acc_val, vcmax / vcmin with their Order_t operand, and the block_idx /
 // block_num variables (at the end of this file):
@@ -22,9 +22,9 @@
 #include <cstring>
 #include <string>
 
-#include "tw/copy.h"
-#include "tw/copy_slice.h"
-#include "tw/legacy_intrinsics.h"
+#include "tw/api/data_copy.h"
+#include "tw/api/data_copy_slice.h"
+#include "tw/api/cce/intrinsics.h"
 
 namespace tw {
 

@@ -11,9 +11,9 @@
 #include <cstdint>
 #include <string>
 
-#include "tw/copy.h"
-#include "tw/sync.h"
-#include "tw/vector.h"
+#include "tw/api/data_copy.h"
+#include "tw/api/sync.h"
+#include "tw/api/vector.h"
 
 namespace tw {
 

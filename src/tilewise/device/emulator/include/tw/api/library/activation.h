@@ -6,12 +6,12 @@
 //   FasterGelu(dst, src[, tmp], n)  x / (1 + e^(-1.702 x))
 //
 // Each is computed element-wise in the arithmetic type and rounded once; the trace records the basic vector
-// instructions of the formula (see tw/math_extra.h), so the timing model costs it on the vector pipe.
+// instructions of the formula (see tw/api/library/math.h), so the timing model costs it on the vector pipe.
 #pragma once
 #include <cmath>
 #include <cstdint>
 
-#include "tw/math_extra.h"
+#include "tw/api/library/math.h"
 
 namespace tw {
 namespace op {

@@ -22,9 +22,9 @@
 #include <cstdint>
 #include <type_traits>
 
-#include "tw/activation.h"
-#include "tw/library_reduce.h"
-#include "tw/library_tmp_min.h"
+#include "tw/api/library/activation.h"
+#include "tw/api/library/reduce_scan.h"
+#include "tw/tiling/tmp_buffer_min.h"
 
 namespace tw {
 

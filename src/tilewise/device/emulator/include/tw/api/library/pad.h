@@ -22,8 +22,8 @@
 #include <type_traits>
 #include <vector>
 
-#include "tw/library_reduce.h"
-#include "tw/pad_tiling.h"
+#include "tw/api/library/reduce_scan.h"
+#include "tw/tiling/pad.h"
 
 namespace tw {
 

@@ -15,7 +15,7 @@
 #include <string>
 #include <vector>
 
-#include "tw/vector_core.h"
+#include "tw/api/vector/core.h"
 
 namespace AscendC {
 namespace Pattern {

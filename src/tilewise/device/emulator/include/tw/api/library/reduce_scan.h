@@ -15,7 +15,7 @@
 // Documented constraints checked (each a sanitizer error at the call): the 32-byte aligned inner axis, 1 <= n <= inner,
 // the 0/1 inputs of ReduceAll/Any, srcInnerPad = true (the only value the reference supports), the operands the
 // reference says may not overlap (source and destination; sharedTmpBuffer and either), and Mean's / CumSum's
-// sharedTmpBuffer against the minimum of GetMeanMaxMinTmpSize / GetCumSumMaxMinTmpSize (tw/library_tmp_min.h).
+// sharedTmpBuffer against the minimum of GetMeanMaxMinTmpSize / GetCumSumMaxMinTmpSize (tw/tiling/tmp_buffer_min.h).
 //
 // Cost: the trace records the basic instructions of each evaluation (the Casts of a widened type, a WholeReduce
 // over a row-reduced source, an element-wise Min / Max / Mul / Add folding rows of a column-reduced one, the Adds of
@@ -26,9 +26,9 @@
 #include <type_traits>
 #include <vector>
 
-#include "tw/library_tmp_min.h"
-#include "tw/reduce_pattern.h"
-#include "tw/vector_arith.h"
+#include "tw/tiling/tmp_buffer_min.h"
+#include "tw/api/library/reduce_broadcast.h"
+#include "tw/api/vector/arith.h"
 
 namespace AscendC {
 

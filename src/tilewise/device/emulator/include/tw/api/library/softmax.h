@@ -20,8 +20,8 @@
 #include <string>
 #include <vector>
 
-#include "tw/softmax_tiling.h"
-#include "tw/vector_arith.h"
+#include "tw/tiling/softmax.h"
+#include "tw/api/vector/arith.h"
 
 namespace tw {
 

@@ -26,8 +26,8 @@
 #include <type_traits>
 #include <vector>
 
-#include "tw/library_reduce.h"
-#include "tw/topk_tiling.h"
+#include "tw/api/library/reduce_scan.h"
+#include "tw/tiling/topk.h"
 
 namespace tw {
 

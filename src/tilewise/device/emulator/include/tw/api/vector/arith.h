@@ -2,8 +2,8 @@
 // (Exp ... Not), Duplicate, Axpy and Copy. Each has the count form and the mask/repeat forms (continuous mask and
 // bit mask); every call checks the UB span it touches and appends one trace record.
 #pragma once
-#include "tw/ub_banks.h"
-#include "tw/vector_core.h"
+#include "tw/timing/ub_banks.h"
+#include "tw/api/vector/core.h"
 
 namespace AscendC {
 
@@ -185,8 +185,8 @@ namespace AscendC {
 // Binary: dst = src0 op src1
 
 // The three documented forms of a two-source instruction (count; continuous mask; bit mask), each handing the work
-// to an engine of tw:: (bin_count/bin_mask here; vector_extra.h's fused instructions use the three-operand
-// ter_count/ter_mask, which also read dst). Kept defined: vector_extra.h declares its instructions with it too.
+// to an engine of tw:: (bin_count/bin_mask here; fused_index_scatter.h's fused instructions use the three-operand
+// ter_count/ter_mask, which also read dst). Kept defined: fused_index_scatter.h declares its instructions with it too.
 #define TW_BINARY_FORMS(NAME, ENGINE_COUNT, ENGINE_MASK, OP)                                                       \
     template <typename T>                                                                                          \
     void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1,                   \

@@ -19,7 +19,7 @@
 // The round modes each (source, destination) pair supports are the reference's Atlas A2/A3 table; another mode for
 // a pair in that table is a sanitizer error (the device has no such instruction), a pair outside it a warning.
 #pragma once
-#include "tw/vector_core.h"
+#include "tw/api/vector/core.h"
 
 namespace tw {
 

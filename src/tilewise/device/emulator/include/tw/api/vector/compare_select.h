@@ -11,7 +11,7 @@
 //   VSEL_TENSOR_SCALAR_MODE the mask bits are consumed contiguously, E per repeat (bit r * E + s);
 //   VSEL_TENSOR_TENSOR_MODE as above, choosing between two tensors.
 #pragma once
-#include "tw/vector_core.h"
+#include "tw/api/vector/core.h"
 
 namespace tw {
 

@@ -16,7 +16,7 @@
 #include <string>
 #include <type_traits>
 
-#include "tw/tensor.h"
+#include "tw/api/tensor.h"
 
 namespace tw {
 
@@ -310,7 +310,7 @@ inline void check_count(int64_t count, const char* what, const char* file, int l
 }
 
 // The one trace record of a vector instruction. `mask_form`: a mask/repeat (or counter-mode) call. `banks`: the
-// instruction's UB bank beats (tw/ub_banks.h's bank_info), 0 when not worked out.
+// instruction's UB bank beats (tw/timing/ub_banks.h's bank_info), 0 when not worked out.
 inline void vrec(const char* name, const char* file, int line, uint64_t elems, uint64_t bytes, uint32_t repeats,
                  uint8_t dsize, bool mask_form, int32_t banks = 0) {
     record(Rec::Instr, AscendC::PIPE_V, name, file, line, bytes, static_cast<uint32_t>(elems), repeats, banks, 0,

@@ -3,7 +3,7 @@
 #pragma once
 #include <vector>
 
-#include "tw/vector_core.h"
+#include "tw/api/vector/core.h"
 
 namespace tw {
 

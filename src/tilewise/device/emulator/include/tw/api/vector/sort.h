@@ -19,7 +19,7 @@
 #include <cstring>
 #include <vector>
 
-#include "tw/vector_core.h"
+#include "tw/api/vector/core.h"
 
 namespace tw {
 
