@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 from opgen import write_operator
 
-from tilewise.analysis.conditionals import DEVICE_DEFINES, DEVICE_UNDEFINED, evaluate
 from tilewise.analysis.operator import load_operator
 from tilewise.analysis.preprocess import preprocess
+from tilewise.analysis.preprocess.conditionals import DEVICE_DEFINES, DEVICE_UNDEFINED, evaluate
 from tilewise.analysis.source import SourceFile
 
 

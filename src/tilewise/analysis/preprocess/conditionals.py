@@ -17,12 +17,10 @@ from __future__ import annotations
 import bisect
 import re
 from collections.abc import Mapping
-from typing import TYPE_CHECKING
 
 from tilewise.analysis.bounds import within_64_bits
-
-if TYPE_CHECKING:
-    from tilewise.analysis.preprocess import Preprocessed, _Opaque
+from tilewise.analysis.preprocess.context import Mark, PassContext
+from tilewise.analysis.preprocess.scan import blank
 
 # What the device compiler defines for a 910B (Atlas A2) vector core, and g++ for the emulator: the vector side of
 # a mix kernel (`#ifdef __DAV_C220_CUBE__ ... #elif __DAV_C220_VEC__`), as tilewise models the vector core.
@@ -254,15 +252,17 @@ def _define(rest: bytes, macros: dict[str, Value], undefined: set[str]) -> None:
     macros[name] = evaluate(body, macros, undefined) if body.strip() else None
 
 
-def neutralise_conditionals(src: bytes, buf: bytearray, opaque: _Opaque, out: Preprocessed) -> None:
+def neutralise_conditionals(ctx: PassContext) -> None:
     """Keep the branch the device compiles of every conditional and blank the others and the directive lines.
 
     Where a condition is undecidable the first branch is kept, as before this module. Reading every undecidable
     branch (for the declarations in each) was considered and rejected: branches are alternatives, so they often
     split one statement between them (`} else if (...) {` in one branch only) or declare the same queue, member
     or constant twice with different values, which would be false syntax errors and doubled queues, InitBuffer
-    sizes and knobs in the model. After deciding the device configuration, few undecidable branches remain."""
-    from tilewise.analysis.preprocess import Mark, _blank
+    sizes and knobs in the model. After deciding the device configuration, few undecidable branches remain.
+
+    A whole-file pass: it ignores `ctx.lo` and `ctx.hi` (`reprocess` gives up on a window holding a directive)."""
+    src, buf, opaque, out = ctx.src, ctx.buf, ctx.opaque, ctx.out
 
     macros: dict[str, Value] = dict(DEVICE_DEFINES)
     undefined: set[str] = set(DEVICE_UNDEFINED)
@@ -310,14 +310,14 @@ def neutralise_conditionals(src: bytes, buf: bytearray, opaque: _Opaque, out: Pr
                 end = comment  # a `/*` comment running past the directive's line stays a comment
                 break
             comment = src.find(b"/*", comment + 2, end)
-        _blank(buf, start, end)
+        blank(buf, start, end)
         out.marks.append(Mark("conditional", kind.decode(), start, m.end()))
     if not active:
         blanked.append((blank_from, len(src)))
     if blanked:
         out.far_reaching = True  # an edit to any directive above can bring a blanked branch back
         for a, b in blanked:
-            _blank(buf, a, b)
+            blank(buf, a, b)
         starts = [a for a, _ in blanked]
 
         def inactive(pos: int) -> bool:

@@ -25,11 +25,16 @@ from __future__ import annotations
 
 import re
 
-from tilewise.analysis.dialect import _in_directive, _starts_declaration
-from tilewise.analysis.macro_forms import _SCOPE_SCAN, _declaration_scope
-from tilewise.analysis.preprocess import Mark, Preprocessed, _Opaque, _split_args
-from tilewise.analysis.preprocess import _blank as blank
-from tilewise.analysis.preprocess import _match_paren as match_paren
+from tilewise.analysis.preprocess.context import Mark, Opaque, PassContext
+from tilewise.analysis.preprocess.scan import (
+    SCOPE_SCAN,
+    blank,
+    declaration_scope,
+    match_paren,
+    on_continuation_line,
+    split_args,
+    starts_declaration,
+)
 
 # A macro-like word: capitalised (`FORCE_INLINE`), or wrapped in double underscores (`__force_inline__`).
 _MACRO_WORD_RE = re.compile(rb"\b(?=[A-Z_])(?<![.>:])(_*[A-Z][A-Z0-9_]*[A-Z0-9]|__[a-z][a-z0-9_]*__)\b")
@@ -85,21 +90,19 @@ _KEYWORDS = frozenset(
 _CALL_SCAN = 2048  # how far a macro call's `)` is looked for
 
 
-def neutralise_specifier_macros(
-    src: bytes, buf: bytearray, opaque: _Opaque, out: Preprocessed, lo: int, hi: int, scan_end: int
-) -> None:
-    """The rewrites above, for constructs that start in [lo, hi); scans stop at `scan_end`."""
-    _macro_specifiers(src, buf, opaque, out, lo, hi, scan_end)
-    _lower_case_specifiers(src, buf, opaque, out, lo, hi, scan_end)
-    if b"operator" in src:
-        _operator_calls(src, buf, opaque, out, lo, hi, scan_end)
-    if b"." in src:
-        _chain_end_macros(src, buf, opaque, out, lo, hi, scan_end)
+def neutralise_specifier_macros(ctx: PassContext) -> None:
+    """The rewrites above, for constructs that start in [ctx.lo, ctx.hi); scans stop at `ctx.scan_end`."""
+    _macro_specifiers(ctx)
+    _lower_case_specifiers(ctx)
+    if b"operator" in ctx.src:
+        _operator_calls(ctx)
+    if b"." in ctx.src:
+        _chain_end_macros(ctx)
 
 
-def _macro_specifiers(
-    src: bytes, buf: bytearray, opaque: _Opaque, out: Preprocessed, lo: int, hi: int, scan_end: int
-) -> None:
+def _macro_specifiers(ctx: PassContext) -> None:
+    src, buf, opaque, out = ctx.src, ctx.buf, ctx.opaque, ctx.out
+    lo, hi, scan_end = ctx.lo, ctx.hi, ctx.scan_end
     for m in opaque.code_matches(_MACRO_WORD_RE, src, lo, hi, scan_end, group=1):
         start, end = m.span(1)
         word = m.group(1)
@@ -111,7 +114,7 @@ def _macro_specifiers(
         if k >= 0 and buf[k] not in _MAY_PRECEDE:
             continue  # after `(`, `,`, `=`, an operator...: inside an expression or a parameter list
         line_start = src.rfind(b"\n", 0, start) + 1
-        if not _only_specifiers_before(buf, line_start, start) or _in_directive(src, start):
+        if not _only_specifiers_before(buf, line_start, start) or on_continuation_line(src, start):
             continue
         line_end = src.find(b"\n", end)
         line_end = len(src) if line_end < 0 else line_end
@@ -128,7 +131,7 @@ def _macro_specifiers(
         if not rest:
             continue  # a word alone on its line is `analysis.dialect`'s (it looks at the next line)
         read_to = line_end
-        if _starts_declaration(rest, 0):
+        if starts_declaration(rest, 0):
             pass
         elif paren is None and (ctor := _constructor(src, opaque, call_end)) is not None:
             read_to, read_from, is_ctor = ctor
@@ -140,20 +143,20 @@ def _macro_specifiers(
             continue
         out.calls.append((line_start, read_to))
         blank(buf, start, call_end)
-        args = _split_args(src, paren.end(), call_end - 1, opaque) if paren is not None else ()
+        args = split_args(src, paren.end(), call_end - 1, opaque) if paren is not None else ()
         out.marks.append(Mark("specifier_macro", word.decode(), start, call_end, args))
 
 
-def _lower_case_specifiers(
-    src: bytes, buf: bytearray, opaque: _Opaque, out: Preprocessed, lo: int, hi: int, scan_end: int
-) -> None:
+def _lower_case_specifiers(ctx: PassContext) -> None:
+    src, buf, opaque, out = ctx.src, ctx.buf, ctx.opaque, ctx.out
+    lo, hi, scan_end = ctx.lo, ctx.hi, ctx.scan_end
     for m in opaque.code_matches(_LOWER_MACRO_RE, src, lo, hi, scan_end, group=1):
         start, end = m.span(1)
         word = m.group(1)
         if word in _KEYWORDS or buf[start:end] != src[start:end] or (start and src[start - 1] in b".>:"):
             continue
         line_start = src.rfind(b"\n", 0, start) + 1
-        if not _only_specifiers_before(buf, line_start, start) or _in_directive(src, start):
+        if not _only_specifiers_before(buf, line_start, start) or on_continuation_line(src, start):
             continue
         line_end = src.find(b"\n", end)
         out.calls.append((line_start, len(src) if line_end < 0 else line_end))
@@ -167,7 +170,7 @@ def _only_specifiers_before(buf: bytearray, line_start: int, pos: int) -> bool:
     return all(w in _SPECIFIERS or w == b"extern" for w in before.split())
 
 
-def _constructor(src: bytes, opaque: _Opaque, pos: int) -> tuple[int, int, bool] | None:
+def _constructor(src: bytes, opaque: Opaque, pos: int) -> tuple[int, int, bool] | None:
     """Whether a constructor or destructor declarator starts at pos (`Name(`, `~Name(`, `K::K(`), with the range of
     text that decided it (its end, its start); None when the shape is not even a function head. A plain `Name(`
     counts only as the enclosing class's own name."""
@@ -184,17 +187,17 @@ def _constructor(src: bytes, opaque: _Opaque, pos: int) -> tuple[int, int, bool]
     name = parts[-1].lstrip(b"~")
     if len(parts) >= 2:
         return tail.end(), pos, parts[-2] == name  # `K::K(` or `K::~K(`, outside its class
-    scope = _declaration_scope(src, opaque, pos)
+    scope = declaration_scope(src, opaque, pos)
     if scope is None or scope < 0:
-        return tail.end(), max(0, pos - _SCOPE_SCAN), False  # (how far the scope look went back)
+        return tail.end(), max(0, pos - SCOPE_SCAN), False  # (how far the scope look went back)
     head = src[scope : src.find(b"{", scope)]
     cls = _CLASS_NAME_RE.search(re.sub(rb"//[^\n]*|/\*.*?\*/", b" ", head, flags=re.S))
     return tail.end(), scope, cls is not None and cls.group(1) == name
 
 
-def _operator_calls(
-    src: bytes, buf: bytearray, opaque: _Opaque, out: Preprocessed, lo: int, hi: int, scan_end: int
-) -> None:
+def _operator_calls(ctx: PassContext) -> None:
+    src, buf, opaque, out = ctx.src, ctx.buf, ctx.opaque, ctx.out
+    lo, hi, scan_end = ctx.lo, ctx.hi, ctx.scan_end
     # `axes->operator[](i)` -> `axes->operator__(i)`: one member name, which the grammar calls.
     # (`.template operator()<T>(x)`: the `template` goes too; the `<T>` is `macro_forms`' operator template-id)
     for m in opaque.code_matches(_OPERATOR_CALL_RE, src, lo, hi, scan_end, group=2):
@@ -205,9 +208,9 @@ def _operator_calls(
         out.marks.append(Mark("operator_call", m.group(2).decode(), m.start(1) if m.group(1) else start, end))
 
 
-def _chain_end_macros(
-    src: bytes, buf: bytearray, opaque: _Opaque, out: Preprocessed, lo: int, hi: int, scan_end: int
-) -> None:
+def _chain_end_macros(ctx: PassContext) -> None:
+    src, buf, opaque, out = ctx.src, ctx.buf, ctx.opaque, ctx.out
+    lo, hi, scan_end = ctx.lo, ctx.hi, ctx.scan_end
     # `    .OP_END_FACTORY_REG(Data)` and then `}` or a new declaration, no `;`: the macro's expansion ends the
     # statement, so the call is blanked to a `;` (its argument only repeats the name). Only where declarations
     # stand: in a function body a chain without `;` is the author's error.
@@ -222,7 +225,7 @@ def _chain_end_macros(
         if nxt is not None and nxt.group(1) in b";.,)=+-*/<>&|?:[(":
             out.calls.append((m.start(1), read_to))
             continue  # the chain goes on, or the statement has its own end
-        scope = _declaration_scope(src, opaque, m.start(1))
+        scope = declaration_scope(src, opaque, m.start(1))
         if scope is None:
             out.far_reaching = True  # (a function body's chain without `;`: an error the author will fix)
             continue
@@ -233,7 +236,5 @@ def _chain_end_macros(
         blank(buf, m.start(1), close + 1)
         buf[m.start(1)] = ord(";")
         out.marks.append(
-            Mark(
-                "chain_end_macro", m.group(2).decode(), m.start(1), close + 1, _split_args(src, m.end(), close, opaque)
-            )
+            Mark("chain_end_macro", m.group(2).decode(), m.start(1), close + 1, split_args(src, m.end(), close, opaque))
         )

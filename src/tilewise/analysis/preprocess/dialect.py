@@ -24,10 +24,16 @@ from __future__ import annotations
 
 import re
 
-from tilewise.analysis.macro_forms import neutralise_macro_forms
-from tilewise.analysis.preprocess import Mark, Preprocessed, _Opaque, past_space
-from tilewise.analysis.preprocess import _blank as blank
-from tilewise.analysis.preprocess import _match_paren as match_paren
+from tilewise.analysis.preprocess.context import Mark, Opaque, PassContext
+from tilewise.analysis.preprocess.scan import (
+    WORD_BYTES,
+    blank,
+    match_paren,
+    on_continuation_line,
+    past_space,
+    put,
+    starts_declaration,
+)
 
 _BARE_IF_RE = re.compile(rb"\bif(\s+)([A-Z][A-Z0-9_]*[A-Z0-9])(\s*)\{")
 _BARE_IF_CALL_RE = re.compile(rb"\bif([ \t]+)([A-Z][A-Z0-9_]*[A-Z0-9])[ \t]*\(")
@@ -37,14 +43,6 @@ _MEMBER_PTR_TYPE_RE = re.compile(rb"\(\s*((?:[A-Za-z_]\w*\s*(?:<[^;{}()]*>)?\s*:
 _DEFINE_RE = re.compile(rb"^[ \t]*#[ \t]*define\b", re.M)
 _ATTRIBUTE_RE = re.compile(rb"\b__attribute__\s*\(")
 _CAPS_LINE_RE = re.compile(rb"^[ \t]*(_*[A-Z][A-Z0-9_]*[A-Z0-9_])\b(?![ \t]*[(<:])", re.M)
-# Words a declaration can start with (after an export or template-head macro).
-_DECL_WORDS = frozenset(
-    b"""void static inline extern constexpr class struct template typename bool int float double
-    char unsigned signed long short auto virtual explicit friend enum union namespace using typedef const""".split()
-)
-_WORD_RE = re.compile(rb"[A-Za-z_]\w*")
-# `Type name(`, `ns::Type<A, B>* name;`: a type then a declarator, so a macro word before it is an export macro.
-_TYPED_DECL_RE = re.compile(rb"[A-Za-z_][\w:]*(?:[ \t]*<[^;{}()\n]*>)?[ \t*&]+[A-Za-z_~][\w:~]*[ \t]*[(;=\[{]")
 # A macro word after these continues an expression, not a declaration.
 _NOT_BEFORE_DECL = (b",", b"(", b"[", b"=", b"+", b"-", b"*", b"/", b"%", b"&", b"|", b"^", b"!", b"?", b"\\")
 _CONTINUES = b";{.,)=+-*/%<>&|?:[(}"  # what may not follow a statement macro alone on its line
@@ -61,41 +59,35 @@ _NOT_A_DIRECTIVE_RE = re.compile(
 _SCAN = 512  # how far a context look goes before giving up (comment blocks between a macro and its declaration)
 
 
-def neutralise_dialect(
-    src: bytes, buf: bytearray, opaque: _Opaque, out: Preprocessed, lo: int, hi: int, scan_end: int
-) -> None:
-    """The rewrites above, for constructs that start in [lo, hi); scans stop at `scan_end`."""
-    _bare_conditions(src, buf, opaque, out, lo, hi, scan_end)
-    _member_pointers(src, buf, opaque, out, lo, hi, scan_end)
-    _default_braces(src, buf, opaque, out, lo, hi, scan_end)
-    _attributes(src, buf, opaque, out, lo, hi, scan_end)
-    _macro_words(src, buf, opaque, out, lo, hi, scan_end)
-    _defines(src, buf, opaque, out, lo, hi, scan_end)
-    _using_lists(src, buf, opaque, out, lo, hi, scan_end)
-    if b"#" in src:
-        _invalid_directives(src, buf, opaque, out, lo, hi, scan_end)
-    neutralise_macro_forms(src, buf, opaque, out, lo, hi, scan_end)
-    from tilewise.analysis.decl_specifiers import neutralise_specifier_macros  # (builds on this module's helpers)
-
-    neutralise_specifier_macros(src, buf, opaque, out, lo, hi, scan_end)
+def neutralise_dialect(ctx: PassContext) -> None:
+    """The rewrites above, for constructs that start in [ctx.lo, ctx.hi); scans stop at `ctx.scan_end`."""
+    _bare_conditions(ctx)
+    _member_pointers(ctx)
+    _default_braces(ctx)
+    _attributes(ctx)
+    _macro_words(ctx)
+    _defines(ctx)
+    _using_lists(ctx)
+    if b"#" in ctx.src:
+        _invalid_directives(ctx)
 
 
-def _bare_conditions(
-    src: bytes, buf: bytearray, opaque: _Opaque, out: Preprocessed, lo: int, hi: int, scan_end: int
-) -> None:
+def _bare_conditions(ctx: PassContext) -> None:
+    src, buf, opaque, out = ctx.src, ctx.buf, ctx.opaque, ctx.out
+    lo, hi, scan_end = ctx.lo, ctx.hi, ctx.scan_end
     # `if ASCEND_IS_AIV {` -> `if(ASCEND_IS_AIV){`: the `(` goes where the blank before the word is (there is one:
     # `ifASCEND_IS_AIV` would be one word); the `)` on the blank after it, else over the word's last letter.
     if b"if" not in src:
         return
     for m in opaque.code_matches(_BARE_IF_RE, src, lo, hi, scan_end):
-        if m.start() and src[m.start() - 1] in _WORD:
+        if m.start() and src[m.start() - 1] in WORD_BYTES:
             continue
         buf[m.end(1) - 1] = ord("(")
         buf[m.start(3) if m.end(3) > m.start(3) else m.end(2) - 1] = ord(")")
         out.marks.append(Mark("bare_condition", m.group(2).decode(), m.start(), m.end()))
     # `if TILING_KEY_IS (KEY) {`: a macro call as the whole condition; the parentheses go on the blanks around it
     for m in opaque.code_matches(_BARE_IF_CALL_RE, src, lo, hi, scan_end):
-        if m.start() and src[m.start() - 1] in _WORD:
+        if m.start() and src[m.start() - 1] in WORD_BYTES:
             continue
         close = match_paren(src, m.end() - 1, opaque)
         brace = re.compile(rb"([ \t]+)\{").match(src, close + 1) if close >= 0 else None
@@ -107,9 +99,9 @@ def _bare_conditions(
         out.marks.append(Mark("bare_condition", m.group(2).decode(), m.start(), brace.end()))
 
 
-def _member_pointers(
-    src: bytes, buf: bytearray, opaque: _Opaque, out: Preprocessed, lo: int, hi: int, scan_end: int
-) -> None:
+def _member_pointers(ctx: PassContext) -> None:
+    src, buf, opaque, out = ctx.src, ctx.buf, ctx.opaque, ctx.out
+    lo, hi, scan_end = ctx.lo, ctx.hi, ctx.scan_end
     # `(obj->*fn)(x)` -> `(obj-> fn)(x)`: a member call, which is what the model needs to see. A parenthesised
     # pointer (`(obj->*(table[k]))(x)`) cannot follow `->`: there `->*` becomes a comma, keeping both operands.
     if b".*" not in src and b"->*" not in src and b"::*" not in src:
@@ -135,9 +127,9 @@ def _member_pointers(
         out.marks.append(Mark("member_pointer_type", src[m.start(1) : m.end(1)].decode().strip(), m.start(1), m.end(1)))
 
 
-def _default_braces(
-    src: bytes, buf: bytearray, opaque: _Opaque, out: Preprocessed, lo: int, hi: int, scan_end: int
-) -> None:
+def _default_braces(ctx: PassContext) -> None:
+    src, buf, opaque, out = ctx.src, ctx.buf, ctx.opaque, ctx.out
+    lo, hi, scan_end = ctx.lo, ctx.hi, ctx.scan_end
     # `const Shape& s = {}` -> `const Shape& s = 0 `: a default argument the grammar reads. Only in a parameter
     # list (the innermost open bracket is a `(`): `int a[2] = {1, 2}, b;` keeps its values for the model.
     if b"{" not in src:
@@ -164,7 +156,7 @@ def _default_braces(
         out.marks.append(Mark("default_braces", "", m.start(), end))
 
 
-def _match_brace(src: bytes, open_pos: int, opaque: _Opaque, stop: int) -> int:
+def _match_brace(src: bytes, open_pos: int, opaque: Opaque, stop: int) -> int:
     """Index of the `}` closing the `{` at open_pos (outside comments and literals), -1 before `stop`/_SCAN."""
     depth = 0
     for i in range(open_pos, min(stop, open_pos + _SCAN)):
@@ -177,7 +169,7 @@ def _match_brace(src: bytes, open_pos: int, opaque: _Opaque, stop: int) -> int:
     return -1
 
 
-def _innermost_open(src: bytes, opaque: _Opaque, pos: int) -> tuple[int, bool]:
+def _innermost_open(src: bytes, opaque: Opaque, pos: int) -> tuple[int, bool]:
     """Offset of the innermost unclosed `(` or `{` before pos, or of a `;` at pos's level, whichever comes first
     going back (the scan's limit when none does), and whether it is a `(`: pos is in a parameter list."""
     depth = 0
@@ -194,15 +186,15 @@ def _innermost_open(src: bytes, opaque: _Opaque, pos: int) -> tuple[int, bool]:
     return max(0, pos - _SCAN), False
 
 
-def _attributes(
-    src: bytes, buf: bytearray, opaque: _Opaque, out: Preprocessed, lo: int, hi: int, scan_end: int
-) -> None:
+def _attributes(ctx: PassContext) -> None:
+    src, buf, opaque, out = ctx.src, ctx.buf, ctx.opaque, ctx.out
+    lo, hi, scan_end = ctx.lo, ctx.hi, ctx.scan_end
     # `name __attribute__((used, section(".x"))) = {...}`: the grammar takes attributes only before a declarator.
     if b"__attribute__" not in src:
         return
     for m in opaque.code_matches(_ATTRIBUTE_RE, src, lo, hi, scan_end):
         line_start = src.rfind(b"\n", 0, m.start()) + 1
-        if src[line_start : m.start()].lstrip().startswith(b"#") or _in_directive(src, m.start()):
+        if src[line_start : m.start()].lstrip().startswith(b"#") or on_continuation_line(src, m.start()):
             # `#define ACLNN_API __attribute__((...))`: a macro body is the grammar's opaque text already, and
             # blanking it left a body-less define whose trailing blanks made the grammar read on into the next line
             continue
@@ -214,15 +206,15 @@ def _attributes(
         out.marks.append(Mark("attribute", "__attribute__", m.start(), close + 1))
 
 
-def _macro_words(
-    src: bytes, buf: bytearray, opaque: _Opaque, out: Preprocessed, lo: int, hi: int, scan_end: int
-) -> None:
+def _macro_words(ctx: PassContext) -> None:
     """A capitalised word with no parentheses at the start of a line: blanked when a declaration follows it on
     its line (`ACLNN_API aclnnStatus f(...)`) or on the next code line (`TEMPLATE_DECLARE` / `class K {`), or
     when it stands alone between statements (a macro that carries its own `;`)."""
+    src, buf, opaque, out = ctx.src, ctx.buf, ctx.opaque, ctx.out
+    lo, hi, scan_end = ctx.lo, ctx.hi, ctx.scan_end
     for m in opaque.code_matches(_CAPS_LINE_RE, src, lo, hi, scan_end, group=1):
         start, end = m.span(1)
-        if _in_directive(src, start) or buf[start:end] != src[start:end]:
+        if on_continuation_line(src, start) or buf[start:end] != src[start:end]:
             continue  # (or an earlier pass rewrote it: `END_TILING_DATA_DEF` is already `};`)
         line_end = src.find(b"\n", end)
         line_end = len(src) if line_end < 0 else line_end
@@ -230,7 +222,7 @@ def _macro_words(
         if rest:
             if rest.startswith((b"//", b"/*")) and opaque.contains(src.index(rest[:2], end)):
                 rest = b""  # only a comment follows
-            elif _starts_declaration(rest, 0):
+            elif starts_declaration(rest, 0):
                 blank(buf, start, end)
                 out.marks.append(Mark("macro_word", m.group(1).decode(), start, end))
                 continue
@@ -251,7 +243,7 @@ def _macro_words(
         out.calls.append((max(prev, 0), min(nxt + 1, len(src))))
         before = src[prev : prev + 1] if prev >= 0 else b";"
         after_line = src[nxt : src.find(b"\n", nxt) if src.find(b"\n", nxt) >= 0 else len(src)]
-        if _starts_declaration(after_line, 0):
+        if starts_declaration(after_line, 0):
             ok = before not in _NOT_BEFORE_DECL
         else:  # a statement macro: between statements, and no operator or `(` continues it
             ok = before in (b";", b"}", b"\n") or (before == b"{" and _block_opens_statements(src, prev))
@@ -261,36 +253,13 @@ def _macro_words(
             out.marks.append(Mark("macro_word", m.group(1).decode(), start, end))
 
 
-def _starts_declaration(text: bytes, depth: int) -> bool:
-    """Whether `text` (a line's rest) reads as the start of a declaration."""
-    w = _WORD_RE.match(text)
-    if w is None:
-        return False
-    word = w.group(0)
-    if word in (b"const", b"volatile"):  # `DTYPE_X const y = 1;`: a type, then a qualifier, then a name
-        return depth < 3 and _starts_declaration(text[w.end() :].lstrip(), depth + 1)
-    if word in _DECL_WORDS or (word.startswith(b"__") and word.endswith(b"__")):
-        return True
-    if word.isupper() and depth < 3 and len(word) > 2:
-        after = text[w.end() :].lstrip()
-        if after and _starts_declaration(after, depth + 1):
-            return True
-    return _TYPED_DECL_RE.match(text) is not None and not text.startswith((b"return", b"delete", b"new"))
-
-
 def _block_opens_statements(src: bytes, brace: int) -> bool:
     """Whether the `{` at `brace` opens a statement block (after `)`, `else`, `do`), not an enum or initializer."""
     head = src[max(0, brace - 64) : brace].rstrip()
     return head.endswith((b")", b"else", b"do", b"try"))
 
 
-def _in_directive(src: bytes, pos: int) -> bool:
-    """Whether pos is on a continuation line of a preprocessor directive (the line before ends in `\\`)."""
-    line_start = src.rfind(b"\n", 0, pos) + 1
-    return line_start > 0 and src[: line_start - 1].rstrip(b"\r").endswith(b"\\")
-
-
-def _prev_code(src: bytes, opaque: _Opaque, pos: int) -> int:
+def _prev_code(src: bytes, opaque: Opaque, pos: int) -> int:
     """Offset of the last code byte before pos (skipping blanks, comments and directive lines); -1 at the start,
     and the newline ending a directive line when one comes first (a directive ends like a `;`)."""
     i = pos - 1
@@ -310,7 +279,7 @@ def _prev_code(src: bytes, opaque: _Opaque, pos: int) -> int:
     return -1
 
 
-def _next_code(src: bytes, opaque: _Opaque, pos: int, scan_end: int) -> int | None:
+def _next_code(src: bytes, opaque: Opaque, pos: int, scan_end: int) -> int | None:
     """Offset of the next code byte at or after pos (skipping blanks and comments), None past the scan."""
     i = pos
     stop = min(scan_end, pos + _SCAN)
@@ -325,7 +294,9 @@ def _next_code(src: bytes, opaque: _Opaque, pos: int, scan_end: int) -> int | No
     return None
 
 
-def _defines(src: bytes, buf: bytearray, opaque: _Opaque, out: Preprocessed, lo: int, hi: int, scan_end: int) -> None:
+def _defines(ctx: PassContext) -> None:
+    src, buf, opaque, out = ctx.src, ctx.buf, ctx.opaque, ctx.out
+    lo, hi, scan_end = ctx.lo, ctx.hi, ctx.scan_end
     # tree-sitter ends a `#define` body at a `/* */` comment, so the rest of the body became code.
     if b"define" not in src:
         return
@@ -350,7 +321,7 @@ def _defines(src: bytes, buf: bytearray, opaque: _Opaque, out: Preprocessed, lo:
             # `#define DEBUG  ` with trailing blanks and no body: the grammar then reads the next line as the
             # body. A `//` in the blanks (or a `;` body in a single one) ends it where the compiler does.
             a = empty.start(1)
-            _put_bytes(buf, a, b"//" if empty.end(1) - a >= 2 else b";")
+            put(buf, a, b"//" if empty.end(1) - a >= 2 else b";")
             out.marks.append(Mark("define_blank", "", a, empty.end(1)))
         variadic = _NAMED_VARIADIC_RE.match(src, past_space(src, m.end()), end)
         if variadic is not None:  # `#define LOG(fmt, args...)`: GNU's named variadic parameter
@@ -367,9 +338,9 @@ def _defines(src: bytes, buf: bytearray, opaque: _Opaque, out: Preprocessed, lo:
             i = src.find(b"/*", c_end, end)
 
 
-def _using_lists(
-    src: bytes, buf: bytearray, opaque: _Opaque, out: Preprocessed, lo: int, hi: int, scan_end: int
-) -> None:
+def _using_lists(ctx: PassContext) -> None:
+    src, buf, opaque, out = ctx.src, ctx.buf, ctx.opaque, ctx.out
+    lo, hi, scan_end = ctx.lo, ctx.hi, ctx.scan_end
     # C++17 `using A::x, A::y;` -> `using A::x; A::y;` (the grammar knows one name per using-declaration).
     if b"using" not in src:
         return
@@ -380,20 +351,13 @@ def _using_lists(
         out.marks.append(Mark("using_list", "", m.start(), m.end()))
 
 
-def _put_bytes(buf: bytearray, pos: int, token: bytes) -> None:
-    buf[pos : pos + len(token)] = token
-
-
-_WORD = frozenset(b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_")
-
-
-def _invalid_directives(
-    src: bytes, buf: bytearray, opaque: _Opaque, out: Preprocessed, lo: int, hi: int, scan_end: int
-) -> None:
+def _invalid_directives(ctx: PassContext) -> None:
+    src, buf, opaque, out = ctx.src, ctx.buf, ctx.opaque, ctx.out
+    lo, hi, scan_end = ctx.lo, ctx.hi, ctx.scan_end
     # `# ----` / `# Copyright (c) ...`: `#` -> `@` and the rest blanked, one ERROR node the grammar keeps to these
     # lines (the compiler stops at the same place: an invalid preprocessing directive).
     for m in opaque.code_matches(_NOT_A_DIRECTIVE_RE, src, lo, hi, scan_end, group=1):
-        if _in_directive(src, m.start(1)):
+        if on_continuation_line(src, m.start(1)):
             continue  # a `#` (stringizing) at the start of a #define body's continuation line
         blank(buf, m.start(1), m.end())
         if not src[m.start(1) + 1 : m.end()].strip():  # `#` alone: the null directive, valid (now blank)

@@ -18,9 +18,8 @@ from __future__ import annotations
 
 import re
 
-from tilewise.analysis.preprocess import Mark, Preprocessed, _Opaque, _split_args
-from tilewise.analysis.preprocess import _blank as blank
-from tilewise.analysis.preprocess import _match_paren as match_paren
+from tilewise.analysis.preprocess.context import Mark, PassContext
+from tilewise.analysis.preprocess.scan import blank, declaration_scope, match_paren, split_args
 
 _SPEC_CALL_RE = re.compile(rb"\b([A-Z][A-Z0-9_]*[A-Z0-9])[ \t]*\(")
 _SPEC_AFTER_RE = re.compile(
@@ -37,30 +36,26 @@ _STRING_MACRO_RE = re.compile(rb'"[ \t]*([A-Z][A-Za-z0-9_]*)[ \t]*"')
 _LAST_STRING_MACRO_RE = re.compile(rb'"\s*([A-Z][A-Za-z0-9_]*)(?=\s*[,);])')
 _CAPS_NAME_RE = re.compile(rb"[A-Z][A-Z0-9_]+")
 _FN_DEFINE_RE = re.compile(rb"^[ \t]*#[ \t]*define[ \t]+([A-Za-z_]\w*)\(", re.M)
-_SCOPE_HEAD_RE = re.compile(rb"\b(class|struct|union|namespace)\b[^;{}()]*$|\bextern[ \t]+\"C\"[ \t]*$")
-_BRACE_RE = re.compile(rb"[{}]")
-_SCOPE_SCAN = 16384  # how far back the enclosing `{` is looked for
 
 
-def neutralise_macro_forms(
-    src: bytes, buf: bytearray, opaque: _Opaque, out: Preprocessed, lo: int, hi: int, scan_end: int
-) -> None:
-    """The rewrites above, for constructs that start in [lo, hi); scans stop at `scan_end`."""
+def neutralise_macro_forms(ctx: PassContext) -> None:
+    """The rewrites above, for constructs that start in [ctx.lo, ctx.hi); scans stop at `ctx.scan_end`."""
+    src = ctx.src
     if b"(" in src:
-        _specifier_calls(src, buf, opaque, out, lo, hi, scan_end)
-        _declaration_calls(src, buf, opaque, out, lo, hi, scan_end)
-        _statement_macro_calls(src, buf, opaque, out, lo, hi, scan_end)
+        _specifier_calls(ctx)
+        _declaration_calls(ctx)
+        _statement_macro_calls(ctx)
     if b"using" in src:
-        _using_calls(src, buf, opaque, out, lo, hi, scan_end)
+        _using_calls(ctx)
     if b"operator" in src:
-        _operator_template_ids(src, buf, opaque, out, lo, hi, scan_end)
+        _operator_template_ids(ctx)
     if b'"' in src:
-        _string_macros(src, buf, opaque, out, lo, hi, scan_end)
+        _string_macros(ctx)
 
 
-def _specifier_calls(
-    src: bytes, buf: bytearray, opaque: _Opaque, out: Preprocessed, lo: int, hi: int, scan_end: int
-) -> None:
+def _specifier_calls(ctx: PassContext) -> None:
+    src, buf, opaque, out = ctx.src, ctx.buf, ctx.opaque, ctx.out
+    lo, hi, scan_end = ctx.lo, ctx.hi, ctx.scan_end
     # `__aicore__ LAUNCH_BOUND(N) inline void F(`: only qualifiers (already blanked) or `template <...>` before it
     # on its line, and a declaration after it.
     for m in opaque.code_matches(_SPEC_CALL_RE, src, lo, hi, scan_end):
@@ -77,13 +72,13 @@ def _specifier_calls(
         out.calls.append((line_start, after.end()))
         blank(buf, m.start(), close + 1)
         out.marks.append(
-            Mark("specifier_macro", m.group(1).decode(), m.start(), close + 1, _split_args(src, m.end(), close, opaque))
+            Mark("specifier_macro", m.group(1).decode(), m.start(), close + 1, split_args(src, m.end(), close, opaque))
         )
 
 
-def _using_calls(
-    src: bytes, buf: bytearray, opaque: _Opaque, out: Preprocessed, lo: int, hi: int, scan_end: int
-) -> None:
+def _using_calls(ctx: PassContext) -> None:
+    src, buf, opaque, out = ctx.src, ctx.buf, ctx.opaque, ctx.out
+    lo, hi, scan_end = ctx.lo, ctx.hi, ctx.scan_end
     # `using C = MAKE_CONST(T, 0);` -> `using C = MAKE_CONST         ;`: an alias of the macro's name, a type.
     for m in opaque.code_matches(_USING_CALL_RE, src, lo, hi, scan_end):
         close = match_paren(src, m.end() - 1, opaque)
@@ -91,12 +86,12 @@ def _using_calls(
             continue
         blank(buf, m.end() - 1, close + 1)
         name = src[m.start() : m.end() - 1].rsplit(b"=", 1)[1].strip().decode()
-        out.marks.append(Mark("using_macro", name, m.start(), close + 1, _split_args(src, m.end(), close, opaque)))
+        out.marks.append(Mark("using_macro", name, m.start(), close + 1, split_args(src, m.end(), close, opaque)))
 
 
-def _declaration_calls(
-    src: bytes, buf: bytearray, opaque: _Opaque, out: Preprocessed, lo: int, hi: int, scan_end: int
-) -> None:
+def _declaration_calls(ctx: PassContext) -> None:
+    src, buf, opaque, out = ctx.src, ctx.buf, ctx.opaque, ctx.out
+    lo, hi, scan_end = ctx.lo, ctx.hi, ctx.scan_end
     # `NAME(Pool, Pos::VECCALC, 16);` where only declarations may stand: the arguments go, `NAME(   );` stays.
     for m in opaque.code_matches(_DECL_CALL_RE, src, lo, hi, scan_end, group=1):
         close = match_paren(src, m.end() - 1, opaque)
@@ -109,7 +104,7 @@ def _declaration_calls(
             not opaque.contains(m.end() + h.start()) for h in _NOT_PARAMETER_RE.finditer(inner)
         ):
             continue
-        scope = _declaration_scope(src, opaque, m.start(1))
+        scope = declaration_scope(src, opaque, m.start(1))
         if scope is None:
             continue
         if scope < 0:
@@ -118,33 +113,13 @@ def _declaration_calls(
             out.calls.append((scope, close + 2))
         blank(buf, m.end(), close)
         out.marks.append(
-            Mark("decl_macro", m.group(1).decode(), m.start(1), close + 1, _split_args(src, m.end(), close, opaque))
+            Mark("decl_macro", m.group(1).decode(), m.start(1), close + 1, split_args(src, m.end(), close, opaque))
         )
 
 
-def _declaration_scope(src: bytes, opaque: _Opaque, pos: int) -> int | None:
-    """Where the scope enclosing pos starts when declarations, not statements, stand there: the head of the class,
-    struct, union, namespace or extern "C" block, or -1 at file scope; None in a function body or when unsure."""
-    stop = max(0, pos - _SCOPE_SCAN)
-    depth = 0
-    for b in reversed([m.start() for m in _BRACE_RE.finditer(src, stop, pos)]):
-        if opaque.contains(b):
-            continue
-        if src[b] == 0x7D:
-            depth += 1
-        elif depth:
-            depth -= 1
-        else:
-            head_start = max(src.rfind(b";", 0, b), src.rfind(b"}", 0, b), src.rfind(b"{", 0, b)) + 1
-            head = re.sub(rb"//[^\n]*|/\*.*?\*/", b" ", src[head_start:b], flags=re.S).rstrip()
-            hm = _SCOPE_HEAD_RE.search(head)
-            return head_start + hm.start() if hm else None
-    return -1 if stop == 0 and depth == 0 else None
-
-
-def _statement_macro_calls(
-    src: bytes, buf: bytearray, opaque: _Opaque, out: Preprocessed, lo: int, hi: int, scan_end: int
-) -> None:
+def _statement_macro_calls(ctx: PassContext) -> None:
+    src, buf, opaque, out = ctx.src, ctx.buf, ctx.opaque, ctx.out
+    lo, hi, scan_end = ctx.lo, ctx.hi, ctx.scan_end
     # `#define NotEqual_0() if (i == 0) { ... }` then `NotEqual_0()` alone on a line: the macro brings its own end.
     # (capitalised names are the statement-macro pass's, which needs no #define)
     names = {
@@ -169,13 +144,13 @@ def _statement_macro_calls(
         out.far_reaching = True  # the decision read a #define anywhere in the file
         blank(buf, m.start(1), close + 1)
         out.marks.append(
-            Mark("macro_stmt", m.group(1).decode(), m.start(1), close + 1, _split_args(src, m.end(), close, opaque))
+            Mark("macro_stmt", m.group(1).decode(), m.start(1), close + 1, split_args(src, m.end(), close, opaque))
         )
 
 
-def _operator_template_ids(
-    src: bytes, buf: bytearray, opaque: _Opaque, out: Preprocessed, lo: int, hi: int, scan_end: int
-) -> None:
+def _operator_template_ids(ctx: PassContext) -> None:
+    src, buf, opaque, out = ctx.src, ctx.buf, ctx.opaque, ctx.out
+    lo, hi, scan_end = ctx.lo, ctx.hi, ctx.scan_end
     # `operator()<AscendC::AIC>(params)` -> `operator()                (params)`: the grammar has no template-id
     # for operator names; the arguments only say which specialization this is.
     for m in opaque.code_matches(_OPERATOR_TID_RE, src, lo, hi, scan_end):
@@ -198,9 +173,9 @@ def _operator_template_ids(
         )
 
 
-def _string_macros(
-    src: bytes, buf: bytearray, opaque: _Opaque, out: Preprocessed, lo: int, hi: int, scan_end: int
-) -> None:
+def _string_macros(ctx: PassContext) -> None:
+    src, buf, opaque, out = ctx.src, ctx.buf, ctx.opaque, ctx.out
+    lo, hi, scan_end = ctx.lo, ctx.hi, ctx.scan_end
     # `"%" PRId64 "x"`: a macro expanding to a string literal between two literals; the grammar concatenates only
     # literals. The quotes must close one literal and open the next (both are literal bounds, the word is not).
     for m in _STRING_MACRO_RE.finditer(src, lo, scan_end):

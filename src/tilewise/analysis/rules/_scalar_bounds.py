@@ -303,7 +303,7 @@ def _code(ctx, sf: SourceFile) -> tuple[str, list[tuple[int, int]]]:
 
 def _device_macros(ctx) -> dict[str, int]:
     """The device build's macros plus those the operator #defines to one value in every place it defines them."""
-    from tilewise.analysis.conditionals import DEVICE_DEFINES
+    from tilewise.analysis.preprocess.conditionals import DEVICE_DEFINES
 
     values: dict[str, set[int]] = {}
     for k in ctx.model.knobs:
@@ -315,7 +315,7 @@ def _device_macros(ctx) -> dict[str, int]:
 def _inactive(text: str, macros: dict[str, int]) -> list[tuple[int, int]]:
     """Character ranges of #if / #elif / #else branches the device build provably skips (a condition that evaluates
     to 0 with `macros`); an undecidable condition keeps its branch (it may be compiled)."""
-    from tilewise.analysis.conditionals import DEVICE_UNDEFINED, evaluate, is_defined
+    from tilewise.analysis.preprocess.conditionals import DEVICE_UNDEFINED, evaluate, is_defined
 
     out: list[tuple[int, int]] = []
     stack: list[list] = []  # [active, taken, start of the branch]
