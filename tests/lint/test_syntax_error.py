@@ -8,7 +8,8 @@ still reported at their line.
 
 tree-sitter-cpp 0.23 itself fails on `(obj->*fn)(x)` (an ERROR node inside the parenthesised callee) and on
 `void f(int a = {})` (read as a compound literal with a missing type), so both are rewritten before parsing
-(analysis/dialect.py); the other forms are macros the grammar cannot expand (analysis/decl_specifiers.py).
+(analysis/preprocess/dialect.py); the other forms are macros the grammar cannot expand
+(analysis/preprocess/decl_specifiers.py).
 """
 
 from __future__ import annotations

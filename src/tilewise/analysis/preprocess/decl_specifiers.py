@@ -1,7 +1,7 @@
 """Unknown macros among a declaration's specifiers, and explicit operator calls (issue 13).
 
 Public AscendC code puts export, inlining and placement macros wherever a specifier may stand, and the project
-cannot know every project's names. `analysis.dialect` blanks a capitalised word at the start of a line; this pass
+cannot know every project's names. `dialect` blanks a capitalised word at the start of a line; this pass
 covers what it leaves, in a general way (no list of names):
 
 - a macro word after other specifiers or macros on its line: `static FORCE_INLINE void f()`, `DEMO_VISIBLE
@@ -18,7 +18,7 @@ covers what it leaves, in a general way (no list of names):
 A word is blanked only when everything before it on its line is a specifier (or already blanked) and what
 follows reads as a declaration, so an all-caps type (`DTYPE_X x = 0;`) or a macro inside an expression stays.
 Rewrites keep byte length and line breaks, are recorded as `Mark`s, and the text each decision read goes into
-`Preprocessed.calls` (see `analysis.dialect`).
+`Preprocessed.calls` (see `dialect`).
 """
 
 from __future__ import annotations
@@ -129,7 +129,7 @@ def _macro_specifiers(ctx: PassContext) -> None:
             line_end = len(src) if nl < 0 else nl
         rest = src[call_end:line_end].strip()
         if not rest:
-            continue  # a word alone on its line is `analysis.dialect`'s (it looks at the next line)
+            continue  # a word alone on its line is `dialect`'s (it looks at the next line)
         read_to = line_end
         if starts_declaration(rest, 0):
             pass

@@ -1,6 +1,6 @@
 """Neutralise the forms that public AscendC code uses and tree-sitter-cpp misreads, although CANN compiles them.
 
-`preprocess` handles AscendC's own syntax (qualifiers, tiling macros, launches, statement macros). This module
+`ascendc` handles AscendC's own syntax (qualifiers, tiling macros, launches, statement macros). This module
 handles what a survey of public operators showed on top of that, each found as a false `syntax-error`:
 
 - `if ASCEND_IS_AIV {`: the macro brings its own `constexpr (...)`, so the condition has no parentheses;
@@ -15,7 +15,7 @@ handles what a survey of public operators showed on top of that, each found as a
   file). It stays an error, but one the grammar reports on its own lines: left alone, it threw the grammar's
   recovery off and valid `#include` lines far below were reported instead.
 
-Every rewrite keeps the byte length and line breaks (see `preprocess`) and is recorded as a `Mark`. Where a
+Every rewrite keeps the byte length and line breaks (see `analysis.preprocess`) and is recorded as a `Mark`. Where a
 decision reads text beyond the rewritten bytes, that range is recorded in `Preprocessed.calls` so that an
 incremental re-preprocessing never cuts through it.
 """

@@ -11,7 +11,7 @@
 - a call, alone on its line and without `;`, of a function-like macro the same file defines as statements.
 
 Each rewrite keeps byte length and line breaks and is recorded as a `Mark` (with the arguments where they go), and
-the text each decision read goes into `Preprocessed.calls` (see `analysis.dialect`).
+the text each decision read goes into `Preprocessed.calls` (see `dialect`).
 """
 
 from __future__ import annotations
