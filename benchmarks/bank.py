@@ -34,6 +34,7 @@ from tilewise.analysis.manifest import Case
 from tilewise.analysis.operator import Operator, load_operator
 from tilewise.cli.bank_command import example_operators
 from tilewise.device.emulator import EmulatorDevice
+from tilewise.device.protocol import RunRequest
 from tilewise.search.bank.store import load_bank, load_banks
 from tilewise.search.bank.suggest import suggest
 
@@ -269,7 +270,7 @@ def evaluate(root: Path, name: str, recipe_name: str, device, bank, args) -> Out
     cases = _largest(list(op.manifest.cases), args.cases)
     # The slowed texts are an overlay on the operator where it stands (an ATB kernel includes headers from
     # around its folder, so a copy elsewhere would not build); nothing is written.
-    fast_runs = [device.run(op, c) for c in cases]
+    fast_runs = [device.run(op, RunRequest(c)) for c in cases]
     if any(not m.ok or m.correct is False or m.time_us is None for m in fast_runs):
         out.note = "the operator fails as shipped"
         return out

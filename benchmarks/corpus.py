@@ -37,7 +37,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 # A memory warning (an access outside what the kernel should touch, InitBuffers past the UB's end): the device goes
 # on, so the golden still decides "matches", but the run is not clean. An unaligned copy's dropped tail is not one.
 from benchmarks.corpus_fetch import load_sources, operator_ids
-from tilewise.device.protocol import MEMORY_WARNING_KINDS
+from tilewise.device.protocol import MEMORY_WARNING_KINDS, RunRequest
 
 # An independent count of what the model should find, by plain text search over comment-free sources: a
 # declaration `TQue<...> a, b;` (also TQueBind, TBuf) and every `InitBuffer(` call.
@@ -91,6 +91,7 @@ def device_text(text: str) -> str:
     """The text the device compiles: `#if` branches it does not take blanked (tilewise's choice of branch, the
     one thing the count borrows from it; what is a declaration is still decided by plain text search)."""
     from tilewise.analysis.conditionals import neutralise_conditionals
+
     from tilewise.analysis.preprocess import Preprocessed, _Opaque
 
     src = text.encode("utf-8", "surrogatepass")
@@ -209,7 +210,7 @@ def _run(op, r: OpResult, cache_dir: Path | None) -> None:
     if has_golden:
         r.golden = True
     for case in cases:
-        m = device.run(op, case, seed=0)
+        m = device.run(op, RunRequest(case, seed=0))
         if m.error:
             kind = m.error.kind
             where = f"{Path(m.error.file).name}:{m.error.line} " if m.error.file else ""

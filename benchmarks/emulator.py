@@ -20,6 +20,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from tilewise.analysis.manifest import Case, InputSpec
 from tilewise.analysis.operator import load_operator
 from tilewise.device.emulator import EmulatorDevice
+from tilewise.device.protocol import RunRequest
 
 EXAMPLE = Path(__file__).resolve().parent.parent / "examples" / "add_custom"
 
@@ -36,13 +37,13 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as cache:
         device = EmulatorDevice(cache_dir=Path(cache))
         t0 = time.perf_counter()
-        first = device.run(op, case)
+        first = device.run(op, RunRequest(case))
         first_total = time.perf_counter() - t0
         if not first.ok or not first.correct:
             sys.exit(f"run failed: {first.error}")
         runs = []
         for seed in range(args.repeat):
-            m = device.run(op, case, seed=seed + 1)
+            m = device.run(op, RunRequest(case, seed=seed + 1))
             assert m.cached_build, "the second build must come from the cache"
             runs.append(m)
         best = min(runs, key=lambda m: m.run_s)

@@ -43,6 +43,8 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
+from tilewise.device.protocol import RunRequest
+
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -162,7 +164,7 @@ def run_pair(folder: Path, info: CaseFile, chip: str | None) -> Outcome:
             out.error = f"{folder / side}: no tilewise.toml with cases: add the case the pair runs"
             return out
         case = op.manifest.case(info.run.case) if info.run.case else op.manifest.cases[0]
-        m = device.run(op, case)
+        m = device.run(op, RunRequest(case))
         if not m.ok or m.correct is False or m.time_us is None:
             why = m.error.message if m.error else "wrong output" if m.correct is False else "no timing"
             out.error = f"{side}: {why}"

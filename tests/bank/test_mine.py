@@ -22,8 +22,9 @@ class TextDevice:
         self.slow, self.broken = slow, broken
         self.runs = 0
 
-    def run(self, op, case, *, texts=None, **_):
+    def run(self, op, request):
         self.runs += 1
+        case, texts = request.case, request.texts
         text = "".join((texts or {p: sf.text for p, sf in op.sources.items()}).values())
         if any(b in text for b in self.broken):
             return Measurement(ok=True, correct=False, case=case.name, time_us=1.0)

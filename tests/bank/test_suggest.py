@@ -48,9 +48,9 @@ def test_a_motif_without_evidence_is_shown_last_with_no_gain_claimed():
 class CoresDevice(TextDevice):
     """Fastest at 8 blocks: fewer leave cores idle, more pay launch overhead on this small case."""
 
-    def run(self, op, case, *, texts=None, **kw):
-        m = super().run(op, case, texts=texts, **kw)
-        text = "".join((texts or {p: sf.text for p, sf in op.sources.items()}).values())
+    def run(self, op, request):
+        m = super().run(op, request)
+        text = "".join((request.texts or {p: sf.text for p, sf in op.sources.items()}).values())
         blocks = int(re.search(r"BLOCK_DIM = (\d+);", text).group(1))
         m.time_us = 10.0 * (8 / blocks if blocks < 8 else 1 + (blocks - 8) / 40)
         return m
@@ -72,10 +72,10 @@ def test_a_rewrite_that_breaks_the_kernel_is_verified_wrong_and_ranked_after_the
     op = load_operator(EXAMPLES / "add_custom_slow_pipe_all")
     broken = TextDevice({}, broken=())
 
-    def run(op, case, *, texts=None, **kw):
-        text = "".join((texts or {p: sf.text for p, sf in op.sources.items()}).values())
+    def run(op, request):
+        text = "".join((request.texts or {p: sf.text for p, sf in op.sources.items()}).values())
         ok = "PipeBarrier<PIPE_ALL>();" in text  # removing the barrier "breaks" it on this fake device
-        return Measurement(ok=True, correct=ok, case=case.name, time_us=10.0 if ok else 5.0, bottleneck="mte2")
+        return Measurement(ok=True, correct=ok, case=request.case.name, time_us=10.0 if ok else 5.0, bottleneck="mte2")
 
     broken.run = run  # type: ignore[method-assign]
     bank = BankFile(trajectories=[trajectory("pipe-sync", 1.3)])

@@ -13,6 +13,7 @@ import numpy as np
 from tilewise.analysis.manifest import Case, InputSpec
 from tilewise.analysis.operator import load_operator
 from tilewise.device.emulator import EmulatorDevice
+from tilewise.device.protocol import RunRequest
 
 PARAMS = """\
 #pragma once
@@ -225,18 +226,18 @@ def test_atb_operator_runs_with_attrs_on_the_param_struct(tmp_path, emu_cache):
     op = load_operator(root)
     golden = str(root / "golden.py:golden")
     # By field name (alpha), snake_case (add_one -> addOne) and enumerator name (mode).
-    m = device.run(op, case({"alpha": 2.5, "add_one": 1, "mode": "MODE_SCALE_ADD"}), golden=golden)
+    m = device.run(op, RunRequest(case({"alpha": 2.5, "add_one": 1, "mode": "MODE_SCALE_ADD"}), golden=golden))
     assert m.ok and m.correct, m.error
     assert m.block_dim == 6 and m.tiling_key == 20 and m.workspace == [6 * 32]
     assert list(np.asarray(m.outputs[0].shape)) == [6, 64]
     # The struct's own default (alpha = 1) where the case says nothing; the other tiling key.
-    m = device.run(op, case({"mode": "MODE_SCALE"}), golden=golden)
+    m = device.run(op, RunRequest(case({"mode": "MODE_SCALE"}), golden=golden))
     assert m.ok and m.correct and m.tiling_key == 10, m.error
     # CanSupport refuses a parameter with no mode: the framework would not launch, nor does the emulator.
-    m = device.run(op, case({"alpha": 2.0}), golden=golden)
+    m = device.run(op, RunRequest(case({"alpha": 2.0}), golden=golden))
     assert not m.ok and m.error.kind == "tiling_failed"
     # An enumerator the struct does not declare.
-    m = device.run(op, case({"mode": "MODE_CUBE"}), golden=golden)
+    m = device.run(op, RunRequest(case({"mode": "MODE_CUBE"}), golden=golden))
     assert not m.ok and m.error.kind in ("tiling_failed", "tiling_exception")
 
 
@@ -257,7 +258,10 @@ def test_atb_operator_whose_tiling_is_another_operators(tmp_path, emu_cache):
     op = load_operator(root)
     assert op.model.layout == "atb"
     m = EmulatorDevice(cache_dir=emu_cache, timeout_s=60).run(
-        op, case({"alpha": 3.0, "mode": "MODE_SCALE"}), golden=str(tmp_path / "kernels" / "scale" / "golden.py:golden")
+        op,
+        RunRequest(
+            case({"alpha": 3.0, "mode": "MODE_SCALE"}), golden=str(tmp_path / "kernels" / "scale" / "golden.py:golden")
+        ),
     )
     assert m.ok and m.correct, m.error
     assert m.tiling_key == 10

@@ -17,6 +17,7 @@ from tilewise.analysis.manifest import Case, InputSpec, OutputSpec, parse_manife
 from tilewise.analysis.operator import load_operator
 from tilewise.device.emulator import EmulatorDevice
 from tilewise.device.emulator.device import bind_dtypes
+from tilewise.device.protocol import RunRequest
 from tilewise.session.cases import build_case
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
@@ -137,18 +138,18 @@ def test_the_manifest_gives_an_atb_output_its_dtype(tmp_path, emu_cache, needs_g
     root = write_op(tmp_path, "int32")
     op = load_operator(root)
     device = EmulatorDevice(cache_dir=emu_cache, timeout_s=60)
-    m = device.run(op, op.manifest.case("c"), golden=str(root / "golden.py:golden"), rtol=0, atol=0)
+    m = device.run(op, RunRequest(op.manifest.case("c"), golden=str(root / "golden.py:golden"), rtol=0, atol=0))
     assert m.ok and m.correct, m.error
     assert m.outputs[0].dtype == "int32"
     # Without it, y is input 0's float32: the kernel's CanSupport refuses, and says why.
     case = Case(name="c", inputs={"x": InputSpec(shape=[8, 64], dtype="float32")})
-    m = device.run(op, case, golden=str(root / "golden.py:golden"))
+    m = device.run(op, RunRequest(case, golden=str(root / "golden.py:golden")))
     assert not m.ok and "quant: y must be int32" in m.error.message, m.error
     # A failed tiling step (OP_TILING_CHECK_STATUS_RETURN) returns its Status, and the run says why.
     case = Case(
         name="c", inputs={"x": InputSpec(shape=[80, 64], dtype="float32")}, outputs={"y": OutputSpec(dtype="int32")}
     )
-    m = device.run(op, case)
+    m = device.run(op, RunRequest(case))
     assert not m.ok and "more than 4096 elements" in m.error.message, m.error
 
 
@@ -175,7 +176,7 @@ def test_a_dtype_for_an_output_the_operator_does_not_have_is_a_bad_case(tmp_path
     case = Case(
         name="c", inputs={"x": InputSpec(shape=[8, 64], dtype="float32")}, outputs={"z": OutputSpec(dtype="int32")}
     )
-    m = EmulatorDevice(cache_dir=tmp_path / "cache").run(op, case)
+    m = EmulatorDevice(cache_dir=tmp_path / "cache").run(op, RunRequest(case))
     assert not m.ok and m.error.kind == "bad_case" and "outputs ['z']" in m.error.message
 
 
@@ -183,7 +184,7 @@ def test_an_opdef_output_dtype_cannot_be_contradicted(tmp_path):
     op = load_operator(EXAMPLES / "add_custom")
     spec = InputSpec(shape=[64], dtype="float16")
     case = Case(name="c", inputs={"x": spec, "y": spec}, outputs={"z": OutputSpec(dtype="int8")})
-    m = EmulatorDevice(cache_dir=tmp_path / "cache").run(op, case)
+    m = EmulatorDevice(cache_dir=tmp_path / "cache").run(op, RunRequest(case))
     assert not m.ok and m.error.kind == "bad_case" and "makes it float16" in m.error.message
     # Agreeing with the OpDef is allowed.
     case = Case(name="c", inputs={"x": spec, "y": spec}, outputs={"z": OutputSpec(dtype="half")})

@@ -19,7 +19,7 @@ from tilewise.analysis.operator import load_operator
 from tilewise.device.emulator import EmulatorDevice
 from tilewise.device.emulator.dtypes import to_bf16_bits
 from tilewise.device.golden import check_outputs, round_to
-from tilewise.device.protocol import OutputCheck
+from tilewise.device.protocol import OutputCheck, RunRequest
 
 HOST = """\
 #include "register/op_def_registry.h"
@@ -101,12 +101,14 @@ def test_twice_rounded_bf16_kernel_is_within_one_unit_of_the_rounded_answer(tmp_
     case = Case(name="c", inputs={"x": InputSpec(shape=[16], dtype="bfloat16")})
     m = EmulatorDevice(cache_dir=emu_cache, timeout_s=60).run(
         load_operator(root),
-        case,
-        golden=str(root / "golden.py:golden"),
-        rtol=1e-3,
-        atol=0.0,
-        inputs={"x": np.array(X, dtype=np.float32)},
-        keep_outputs=True,
+        RunRequest(
+            case,
+            golden=str(root / "golden.py:golden"),
+            rtol=1e-3,
+            atol=0.0,
+            inputs={"x": np.array(X, dtype=np.float32)},
+            keep_outputs=True,
+        ),
     )
     assert m.ok, m.error
     assert m.produced_outputs()[0].tolist() == Y  # both casts rounded half to even

@@ -16,6 +16,7 @@ from tilewise.analysis.operator import load_operator
 from tilewise.device.emulator import EmulatorDevice
 from tilewise.device.emulator.device import output_names
 from tilewise.device.emulator.target import registered_socs
+from tilewise.device.protocol import RunRequest
 
 
 def write(root: Path, files: dict[str, str]) -> Path:
@@ -29,7 +30,7 @@ def run(root: Path, emu_cache: Path, case: Case, golden: str | None = None, chip
     if golden is not None:
         (root / "golden.py").write_text("import numpy as np\n" + golden)
     device = EmulatorDevice(chip=chip, cache_dir=emu_cache, timeout_s=60)
-    return device.run(load_operator(root), case, golden=str(root / "golden.py:golden") if golden else None)
+    return device.run(load_operator(root), RunRequest(case, golden=str(root / "golden.py:golden") if golden else None))
 
 
 def line_of(text: str, needle: str) -> int:

@@ -12,6 +12,7 @@ from tilewise.analysis.manifest import parse_manifest
 from tilewise.analysis.operator import load_operator
 from tilewise.device.emulator import EmulatorDevice
 from tilewise.device.emulator.inputs import write_case_files
+from tilewise.device.protocol import RunRequest
 
 PROGRAM = """\
 #include <cstdint>
@@ -106,6 +107,6 @@ def test_an_invocation_program_reads_its_tiling_file_from_the_case(tmp_path, emu
     (root / "tilewise.toml").write_text(MANIFEST)
     (root / "golden.py").write_text("def scale_rows(x):\n    return x * -2.5\n")
     op = load_operator(root)
-    m = EmulatorDevice(cache_dir=emu_cache, timeout_s=60).run(op, op.manifest.cases[0])
+    m = EmulatorDevice(cache_dir=emu_cache, timeout_s=60).run(op, RunRequest(op.manifest.cases[0]))
     assert m.ok and m.correct, m.error
     assert m.block_dim == 3 and m.max_abs_err == 0.0

@@ -21,6 +21,7 @@ from tilewise.device.emulator import process as bounded
 from tilewise.device.emulator.process import OUTPUT_TAIL_BYTES, crash_error, network_isolation, run_bounded
 from tilewise.device.golden import GoldenError
 from tilewise.device.golden_process import run_golden_bounded
+from tilewise.device.protocol import RunRequest
 
 GIB = 1024**3
 
@@ -228,7 +229,7 @@ def test_a_kernels_host_program_cannot_reach_the_network(
     monkeypatch.setenv("TW_TEST_MODE", "net")
     monkeypatch.setenv("TW_TEST_PORT", str(port))
     monkeypatch.setenv("TW_TEST_RESULT", str(result))
-    EmulatorDevice(cache_dir=emu_cache).run(program, program.manifest.cases[0])
+    EmulatorDevice(cache_dir=emu_cache).run(program, RunRequest(program.manifest.cases[0]))
     assert result.read_text().startswith("refused"), result.read_text()
     assert not knocked()
 
@@ -238,7 +239,7 @@ def test_a_host_program_that_writes_without_end_is_stopped_at_the_file_limit(
 ):
     monkeypatch.setenv("TW_TEST_MODE", "big")
     monkeypatch.setattr(bounded, "FILE_BYTES", 8 * 1024**2)  # (file_limit reads it at each run)
-    m = EmulatorDevice(cache_dir=emu_cache).run(program, program.manifest.cases[0])
+    m = EmulatorDevice(cache_dir=emu_cache).run(program, RunRequest(program.manifest.cases[0]))
     assert m.error is not None and m.error.kind == "file_too_large", m.error
     assert "SIGXFSZ" in m.error.message
 

@@ -24,6 +24,7 @@ from tilewise.analysis.operator import load_operator
 from tilewise.analysis.rewrite import apply_fix, tuned_edits
 from tilewise.device.emulator import EmulatorDevice
 from tilewise.device.emulator import build as emulator_build
+from tilewise.device.protocol import RunRequest
 from tilewise.search.cache import ResultsCache
 from tilewise.search.space import platform_figures
 from tilewise.search.tuner import Tuner
@@ -112,11 +113,11 @@ def test_a_compiler_killed_mid_build_is_built_again_not_reused(tmp_path, emu_cac
     case = op.manifest.cases[0]
     device = EmulatorDevice(cache_dir=emu_cache)
 
-    first = device.run(op, case)
+    first = device.run(op, RunRequest(case))
     assert first.error is not None and first.error.kind == "build_killed", first.error
     # The half object went to a temporary name, which the failed build removed: nothing in the cache holds it.
     assert marker.exists() and not [p for p in (emu_cache / "emulator").rglob("*") if p.is_file() and _half(p)]
-    second = device.run(op, case)
+    second = device.run(op, RunRequest(case))
     assert second.ok and second.correct and not second.cached_build, second.error
 
     # In a tune, the compile killed is the first screening's: the screening is not kept, the measurement builds.

@@ -8,6 +8,7 @@ from paths import example_dirs
 
 from tilewise.analysis.operator import load_operator
 from tilewise.device.emulator import EmulatorDevice
+from tilewise.device.protocol import RunRequest
 
 CASES = [(d, c.name) for d in example_dirs() for c in load_operator(d).manifest.cases]
 
@@ -15,7 +16,7 @@ CASES = [(d, c.name) for d in example_dirs() for c in load_operator(d).manifest.
 @pytest.mark.parametrize(("root", "case"), CASES, ids=[f"{d.name}:{c}" for d, c in CASES])
 def test_example_matches_its_golden(root, case, emu_cache, needs_gxx):
     op = load_operator(root)
-    m = EmulatorDevice(cache_dir=emu_cache).run(op, op.manifest.case(case))
+    m = EmulatorDevice(cache_dir=emu_cache).run(op, RunRequest(op.manifest.case(case)))
     assert m.error is None, m.error
     assert m.warnings == [], m.warnings
     assert m.ok and m.correct, [o for o in m.outputs if not o.ok]

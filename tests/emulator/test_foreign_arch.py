@@ -10,7 +10,7 @@ from tilewise.analysis.manifest import Case, InputSpec
 from tilewise.analysis.operator import load_operator
 from tilewise.device.emulator import EmulatorDevice
 from tilewise.device.emulator.foreign_arch import foreign_arch_evidence, name_foreign_arch
-from tilewise.device.protocol import RunError
+from tilewise.device.protocol import RunError, RunRequest
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "add_custom"
 SPEC = InputSpec(shape=[4096], dtype="float32")
@@ -37,7 +37,7 @@ def with_kernel_head(tmp_path: Path, head: str) -> Path:
 
 def test_an_arch35_kernel_is_named_not_reported_as_a_missing_header(tmp_path, emu_cache, needs_gxx):
     root = with_kernel_head(tmp_path, '#include "simt_api/asc_simt.h"\n')
-    m = EmulatorDevice(cache_dir=emu_cache, timeout_s=60).run(load_operator(root), CASE)
+    m = EmulatorDevice(cache_dir=emu_cache, timeout_s=60).run(load_operator(root), RunRequest(CASE))
     assert not m.ok and m.error.kind == "unsupported_arch", m.error
     assert m.error.file.endswith("add_custom.cpp") and m.error.line == 5
     assert "Ascend 950" in m.error.message and "SIMT" in m.error.message
@@ -50,6 +50,6 @@ def test_the_910b_branch_of_an_npu_arch_switch_is_compiled(tmp_path, emu_cache, 
         'static_assert(ARCH_OK == 1, "the A2 branch");\n'
     )
     m = EmulatorDevice(cache_dir=emu_cache, timeout_s=60).run(
-        load_operator(with_kernel_head(tmp_path, head)), CASE, golden="golden.py:add_custom"
+        load_operator(with_kernel_head(tmp_path, head)), RunRequest(CASE, golden="golden.py:add_custom")
     )
     assert m.ok and m.correct, m.error

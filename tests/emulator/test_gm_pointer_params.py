@@ -9,6 +9,7 @@ from pathlib import Path
 
 from tilewise.analysis.operator import load_operator
 from tilewise.device.emulator import EmulatorDevice
+from tilewise.device.protocol import RunRequest
 
 ENTRY = """\
 #include <cstdint>
@@ -126,7 +127,7 @@ def test_an_invocation_kernel_with_gm_float_pointers_matches_its_golden(tmp_path
     root = write(tmp_path / "sub_twice")
     op = load_operator(root)
     m = EmulatorDevice(cache_dir=emu_cache, timeout_s=60).run(
-        op, op.manifest.cases[0], golden=str(root / "golden.py:golden")
+        op, RunRequest(op.manifest.cases[0], golden=str(root / "golden.py:golden"))
     )
     assert m.ok and m.correct, m.error
     assert [o.name for o in m.outputs] == ["z"] and m.max_abs_err == 0.0

@@ -10,6 +10,7 @@ from pathlib import Path
 from tilewise.analysis.host_copies import launch_roles, output_file_names
 from tilewise.analysis.operator import load_operator
 from tilewise.device.emulator import EmulatorDevice
+from tilewise.device.protocol import RunRequest
 
 PROGRAM = """\
 #include <cstdint>
@@ -116,7 +117,7 @@ def test_a_program_with_its_own_inputs_is_judged_on_what_its_launch_got(tmp_path
     root = write(tmp_path / "mul_add")
     op = load_operator(root)
     m = EmulatorDevice(cache_dir=emu_cache, timeout_s=60).run(
-        op, op.manifest.cases[0], golden=str(root / "golden.py:golden")
+        op, RunRequest(op.manifest.cases[0], golden=str(root / "golden.py:golden"))
     )
     # The harness's own random A and B never reach the program: only the captured ones make the golden agree.
     assert m.ok and m.correct, m.error
@@ -146,7 +147,7 @@ def test_a_program_that_writes_its_outputs_is_not_captured(tmp_path, emu_cache, 
     (root / "mul_add.cpp").write_text(program)
     op = load_operator(root)
     m = EmulatorDevice(cache_dir=emu_cache, timeout_s=60).run(
-        op, op.manifest.cases[0], golden=str(root / "golden.py:golden")
+        op, RunRequest(op.manifest.cases[0], golden=str(root / "golden.py:golden"))
     )
     # the harness's inputs never reach this program either, so only whether it ran uncaptured is judged here
     assert m.ok, m.error
@@ -160,7 +161,7 @@ def test_a_program_that_launches_twice_and_writes_nothing_is_refused(tmp_path, e
     (root / "mul_add.cpp").write_text(PROGRAM.replace(launch, launch + launch))
     op = load_operator(root)
     m = EmulatorDevice(cache_dir=emu_cache, timeout_s=60).run(
-        op, op.manifest.cases[0], golden=str(root / "golden.py:golden")
+        op, RunRequest(op.manifest.cases[0], golden=str(root / "golden.py:golden"))
     )
     assert not m.ok and m.error.kind == "bad_output"
     assert "launched kernels 2 times" in m.error.message and "output_<name>.bin" in m.error.message

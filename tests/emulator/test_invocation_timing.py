@@ -11,6 +11,7 @@ import pytest
 
 from tilewise.analysis.operator import load_operator
 from tilewise.device.emulator import EmulatorDevice
+from tilewise.device.protocol import RunRequest
 
 PROGRAM = """\
 #include <cstdint>
@@ -75,7 +76,7 @@ def _run(tmp_path: Path, emu_cache: Path, launches: int):
     (root / "golden.py").write_text("def triple(x):\n    return x * 3\n")
     op = load_operator(root)
     assert op.manifest is not None
-    m = EmulatorDevice(cache_dir=emu_cache, timeout_s=60).run(op, op.manifest.cases[0])
+    m = EmulatorDevice(cache_dir=emu_cache, timeout_s=60).run(op, RunRequest(op.manifest.cases[0]))
     assert m.ok and m.correct, m.error
     return m
 

@@ -10,6 +10,7 @@ from tilewise.analysis.model import KernelEntry, KernelParam, Loc
 from tilewise.analysis.operator import load_operator
 from tilewise.device.emulator import EmulatorDevice
 from tilewise.device.emulator.launch_header import launch_header, launchable
+from tilewise.device.protocol import RunRequest
 
 KERNEL = """\
 #include <cstdint>
@@ -115,7 +116,7 @@ def test_a_host_launching_with_aclrt_launch_kernel_compiles_and_runs(tmp_path, e
     (root / "golden.py").write_text("def affine(x):\n    return x * 3 - 1\n")
     op = load_operator(root)
     assert op.model.layout == "invocation"
-    m = EmulatorDevice(cache_dir=emu_cache, timeout_s=60).run(op, op.manifest.cases[0])
+    m = EmulatorDevice(cache_dir=emu_cache, timeout_s=60).run(op, RunRequest(op.manifest.cases[0]))
     assert m.ok and m.correct, m.error
     assert [o.name for o in m.outputs] == ["z"] and m.block_dim == 2 and m.max_abs_err == 0.0
 

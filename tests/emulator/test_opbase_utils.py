@@ -16,6 +16,7 @@ from tilewise.analysis.manifest import Case, InputSpec
 from tilewise.analysis.operator import load_operator
 from tilewise.device.emulator import EmulatorDevice
 from tilewise.device.emulator.build import INCLUDE_DIR
+from tilewise.device.protocol import RunRequest
 
 HERE = Path(__file__).resolve().parents[1] / "emulator_host"
 
@@ -150,13 +151,13 @@ def test_tiling_reads_constant_inputs_with_opbase_helpers(tmp_path, emu_cache, n
     )
     device = EmulatorDevice(cache_dir=emu_cache, timeout_s=60)
     inputs = {"k": np.array([k], dtype=np.int64), "view": np.array([25, 40], dtype=np.int32)}
-    m = device.run(load_operator(root), case, golden=str(root / "golden.py:golden"), inputs=inputs)
+    m = device.run(load_operator(root), RunRequest(case, golden=str(root / "golden.py:golden"), inputs=inputs))
     assert m.ok and m.correct, m.error
     # 910B2's 48 vector cores: CeilAlign(CeilDiv(1000, 48), 8) = 24 elements a block, so 42 blocks
     assert m.chip == "910B2" and m.block_dim == 42
     # a view whose size is not x's makes GetConstIntToShape's shape fail the tiling's check
     inputs["view"] = np.array([25, 41], dtype=np.int32)
-    m = device.run(load_operator(root), case, golden=str(root / "golden.py:golden"), inputs=inputs)
+    m = device.run(load_operator(root), RunRequest(case, golden=str(root / "golden.py:golden"), inputs=inputs))
     assert not m.ok
 
 
@@ -240,7 +241,7 @@ def test_opbase_tiling_base_class_drives_the_steps(tmp_path, emu_cache, needs_gx
     )
     device = EmulatorDevice(cache_dir=emu_cache, timeout_s=60)
     inputs = {"k": np.array([5], dtype=np.int64), "view": np.array([25, 40], dtype=np.int32)}
-    m = device.run(load_operator(root), case, golden=str(root / "golden.py:golden"), inputs=inputs)
+    m = device.run(load_operator(root), RunRequest(case, golden=str(root / "golden.py:golden"), inputs=inputs))
     assert m.ok and m.correct, m.error
     assert m.chip == "910B2" and m.block_dim == 42 and m.tiling_key == 7
 
@@ -323,7 +324,7 @@ def test_infer_shape_4_broadcast_gives_the_callers_shape(tmp_path, emu_cache, ne
         inputs={"x": InputSpec(shape=[4, 1, 8], dtype="float32"), "y": InputSpec(shape=[1, 5, 8], dtype="float32")},
     )
     m = EmulatorDevice(cache_dir=emu_cache, timeout_s=60).run(
-        load_operator(root), case, golden=str(root / "golden.py:golden")
+        load_operator(root), RunRequest(case, golden=str(root / "golden.py:golden"))
     )
     assert m.ok and m.correct, m.error
     assert m.outputs[0].shape == [4, 5, 8]

@@ -14,7 +14,7 @@ from tilewise.analysis.manifest import Case, InputSpec, ManifestError, OutputSpe
 from tilewise.analysis.operator import load_operator
 from tilewise.device.emulator import EmulatorDevice
 from tilewise.device.golden import check_outputs
-from tilewise.device.protocol import OutputCheck
+from tilewise.device.protocol import OutputCheck, RunRequest
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "add_custom"
 
@@ -52,6 +52,6 @@ def test_a_case_output_tolerance_decides_the_run(tmp_path, emu_cache, needs_gxx)
     loose = Case(name="loose", inputs={"x": spec, "y": spec}, outputs={"z": OutputSpec(atol=0.02)})
     device = EmulatorDevice(cache_dir=emu_cache, timeout_s=60)
     op = load_operator(root)
-    assert device.run(op, plain, golden="off.py:golden").correct is False
-    assert device.run(op, loose, golden="off.py:golden").correct is True
-    assert device.run(op, loose, golden="off.py:golden", atol=1e-3).correct is False
+    assert device.run(op, RunRequest(plain, golden="off.py:golden")).correct is False
+    assert device.run(op, RunRequest(loose, golden="off.py:golden")).correct is True
+    assert device.run(op, RunRequest(loose, golden="off.py:golden", atol=1e-3)).correct is False

@@ -13,6 +13,7 @@ from tilewise.analysis.findings import Fix
 from tilewise.analysis.operator import load_operator
 from tilewise.analysis.rewrite import apply_fix, tuned_edits
 from tilewise.device.emulator import EmulatorDevice
+from tilewise.device.protocol import RunRequest
 from tilewise.search.space import platform_figures
 
 DIVISOR = "perBuffer@scale.cpp:14:39"  # the second `/ 4` of `ubSize / 2 / 4`
@@ -29,9 +30,9 @@ def test_the_tiling_derives_its_own_tiling_from_a_capped_platform(op_root, emu_c
     op = load_operator(op_root)
     device = EmulatorDevice(cache_dir=emu_cache)
     case = op.manifest.cases[0]
-    shipped = device.run(op, case)
-    eight = device.run(op, case, knobs={"platform.cores": 8})
-    small_ub = device.run(op, case, knobs={"platform.ub_bytes": 24576})
+    shipped = device.run(op, RunRequest(case))
+    eight = device.run(op, RunRequest(case, knobs={"platform.cores": 8}))
+    small_ub = device.run(op, RunRequest(case, knobs={"platform.ub_bytes": 24576}))
     for m in (shipped, eight, small_ub):
         assert m.ok and m.correct, m.error
     assert (shipped.block_dim, eight.block_dim, small_ub.block_dim) == (48, 8, 48)
@@ -45,8 +46,8 @@ def test_a_tiling_literal_is_a_run_time_value(op_root, emu_cache, needs_gxx):
     op = load_operator(op_root)
     device = EmulatorDevice(cache_dir=emu_cache)
     case = op.manifest.cases[0]
-    four = device.run(op, case, knobs={DIVISOR: 4})
-    eight = device.run(op, case, knobs={DIVISOR: 8})
+    four = device.run(op, RunRequest(case, knobs={DIVISOR: 4}))
+    eight = device.run(op, RunRequest(case, knobs={DIVISOR: 8}))
     assert four.ok and four.correct and eight.ok and eight.correct
     assert eight.cached_build  # one host build serves every value of the literal
     assert {b.len for b in eight.init_buffers} == {196608 // 2 // 8}
@@ -69,7 +70,7 @@ def test_apply_writes_a_clamp_and_a_literal_that_build_and_pass(op_root, emu_cac
     ]
     assert len(after) == len(before) + 1  # the clamp is a new line; the literal changed in place
     fresh = load_operator(op_root)
-    m = device.run(fresh, fresh.manifest.cases[0])
+    m = device.run(fresh, RunRequest(fresh.manifest.cases[0]))
     assert m.ok and m.correct, m.error
     assert m.block_dim == 16 and {b.len for b in m.init_buffers} == {196608 // 2 // 8}
 
@@ -78,9 +79,9 @@ def test_a_screening_fingerprints_the_tiling_the_kernel_is_handed(op_root, emu_c
     op = load_operator(op_root)
     device = EmulatorDevice(cache_dir=emu_cache)
     case = op.manifest.cases[0]
-    shipped = device.screen(op, case, knobs={})
-    again = device.screen(op, case, knobs={"platform.ub_bytes": 196608})  # the chip's own figure: no cap
-    smaller = device.screen(op, case, knobs={"platform.ub_bytes": 24576})
+    shipped = device.screen(op, RunRequest(case, knobs={}))
+    again = device.screen(op, RunRequest(case, knobs={"platform.ub_bytes": 196608}))  # the chip's own figure: no cap
+    smaller = device.screen(op, RunRequest(case, knobs={"platform.ub_bytes": 24576}))
     assert shipped.ok and again.ok and smaller.ok
     assert shipped.tiling_digest is not None and len(shipped.tiling_digest) == 16
     assert again.tiling_digest == shipped.tiling_digest

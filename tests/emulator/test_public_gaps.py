@@ -19,7 +19,7 @@ from tilewise.device.emulator.build import entry_template_params
 from tilewise.device.emulator.device import bind_dtypes, output_names
 from tilewise.device.emulator.inputs import make_inputs
 from tilewise.device.golden import check_outputs
-from tilewise.device.protocol import OutputCheck
+from tilewise.device.protocol import OutputCheck, RunRequest
 
 
 def write(root: Path, files: dict[str, str]) -> Path:
@@ -33,7 +33,8 @@ def run(root: Path, emu_cache: Path, case: Case, golden: str | None = None, **kw
     if golden is not None:
         (root / "golden.py").write_text("import numpy as np\n" + golden)
     device = EmulatorDevice(cache_dir=emu_cache, timeout_s=60)
-    return device.run(load_operator(root), case, golden=str(root / "golden.py:golden") if golden else None, **kw)
+    request = RunRequest(case, golden=str(root / "golden.py:golden") if golden else None, **kw)
+    return device.run(load_operator(root), request)
 
 
 def line_of(text: str, needle: str) -> int:

@@ -14,6 +14,7 @@ from tilewise.analysis.manifest import Case, InputSpec, load_manifest
 from tilewise.analysis.operator import load_operator
 from tilewise.device.emulator import EmulatorDevice
 from tilewise.device.emulator.includes import mirror_plan, parse_depfile, repo_include_dirs, resolve_include
+from tilewise.device.protocol import RunRequest
 
 
 def write(root: Path, files: dict[str, str]) -> Path:
@@ -116,7 +117,7 @@ CASE = Case(name="c", inputs={"x": InputSpec(shape=[4, 64], dtype="float32")})
 def run(op: Path, emu_cache: Path, scale: float, offset: float):
     (op / "golden.py").write_text(f"def golden(x):\n    return x * {scale} + {offset}\n")
     device = EmulatorDevice(cache_dir=emu_cache, timeout_s=60)
-    return device.run(load_operator(op), CASE, golden=str(op / "golden.py:golden"))
+    return device.run(load_operator(op), RunRequest(CASE, golden=str(op / "golden.py:golden")))
 
 
 def test_sibling_and_repository_headers_resolve_and_their_edits_rebuild(tmp_path, emu_cache, needs_gxx):

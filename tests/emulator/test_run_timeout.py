@@ -18,6 +18,7 @@ from tilewise.device.emulator import EmulatorDevice
 from tilewise.device.emulator import build as emulator_build
 from tilewise.device.emulator.process import run_bounded
 from tilewise.device.emulator.tools import BUILD_TIMEOUT_S, build_timeout
+from tilewise.device.protocol import RunRequest
 
 # A parent that forks a child; both sleep a minute. The child's pid goes to the file named by argv[1].
 FORKER = """\
@@ -135,7 +136,7 @@ def test_the_device_timeout_kills_what_a_host_program_forked(tmp_path, emu_cache
     op = load_operator(root)
     assert op.model.layout == "invocation"
     # The build is not bounded by timeout_s, only the run: 3 s is far below the program's minute of sleep.
-    m = EmulatorDevice(cache_dir=emu_cache, timeout_s=3).run(op, op.manifest.cases[0])
+    m = EmulatorDevice(cache_dir=emu_cache, timeout_s=3).run(op, RunRequest(op.manifest.cases[0]))
     assert m.error is not None and m.error.kind == "timeout", m.error
     child = wait_for(pid_file)
     assert gone_within(child), f"the forked child {child} outlived the device's timeout"
@@ -177,7 +178,7 @@ def test_a_compiler_that_never_finishes_is_killed_with_its_children_and_leaves_n
     device.builder.timeout_s = 2.0
 
     start = time.monotonic()
-    m = device.run(op, op.manifest.cases[0])
+    m = device.run(op, RunRequest(op.manifest.cases[0]))
     assert time.monotonic() - start < 30, "waited for the compiler instead of killing it"
     assert m.error is not None and m.error.kind == "build_timeout", m.error
     # one line, naming the user's file and what to do
@@ -191,7 +192,7 @@ def test_a_compiler_that_never_finishes_is_killed_with_its_children_and_leaves_n
     # the real compiler builds it afresh: nothing of the killed build passes for a finished one
     monkeypatch.setattr(emulator_build, "CXX", "g++")
     device.builder.timeout_s = 600.0
-    again = EmulatorDevice(cache_dir=emu_cache, timeout_s=3).run(op, op.manifest.cases[0])
+    again = EmulatorDevice(cache_dir=emu_cache, timeout_s=3).run(op, RunRequest(op.manifest.cases[0]))
     assert not again.cached_build and again.error is not None and again.error.kind == "timeout", again.error
 
 

@@ -15,7 +15,7 @@ from opgen import HOST, KERNEL, replace_once, write_operator
 from tilewise.analysis.manifest import Case, InputSpec
 from tilewise.analysis.operator import load_operator
 from tilewise.device.emulator import EmulatorDevice
-from tilewise.device.protocol import Measurement, RunError, RunWarning
+from tilewise.device.protocol import Measurement, RunError, RunRequest, RunWarning
 from tilewise.lsp.results import run_error_items
 
 X = {"x": InputSpec(shape=[48 * 8192], dtype="float16")}
@@ -38,7 +38,7 @@ def run(emu_cache: Path, kernel: str, case: Case | None = None, name: str = "war
     (root / "golden.py").write_text(GOLDEN)
     device = EmulatorDevice(cache_dir=emu_cache, timeout_s=60)
     golden = str(root / "golden.py:golden")
-    return device.run(load_operator(root), case or Case(name="one", inputs=X), golden=golden), root
+    return device.run(load_operator(root), RunRequest(case or Case(name="one", inputs=X), golden=golden)), root
 
 
 def line_of(text: str, needle: str) -> int:

@@ -12,6 +12,7 @@ from tilewise.analysis.chip import Chip, load_chip, timing_config
 from tilewise.analysis.manifest import Case, InputSpec
 from tilewise.analysis.operator import load_operator
 from tilewise.device.emulator import EmulatorDevice
+from tilewise.device.protocol import RunRequest
 
 BLOCKS, TILE, TILES = 48, 2048, 8
 
@@ -39,7 +40,7 @@ def run(emu_cache, chip: Chip, shared: bool):
         inputs={"x": InputSpec(shape=[BLOCKS * TILE * TILES], dtype="float32")},
         attrs={"block_dim": BLOCKS, "tile": TILE},
     )
-    m = EmulatorDevice(chip=chip, cache_dir=emu_cache).run(load_operator(root), case, golden=None)
+    m = EmulatorDevice(chip=chip, cache_dir=emu_cache).run(load_operator(root), RunRequest(case, golden=None))
     assert m.ok and m.error is None, m.error
     return m
 

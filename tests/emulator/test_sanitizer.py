@@ -10,6 +10,7 @@ from opgen import HOST, KERNEL, replace_once, write_operator
 from tilewise.analysis.manifest import Case, InputSpec
 from tilewise.analysis.operator import load_operator
 from tilewise.device.emulator import EmulatorDevice
+from tilewise.device.protocol import RunRequest
 
 ONE_TILE = Case(name="one", inputs={"x": InputSpec(shape=[48 * 8192], dtype="float16")})
 TWO_TILES = Case(name="two", inputs={"x": InputSpec(shape=[48 * 8192 * 2], dtype="float16")})
@@ -30,7 +31,9 @@ def run(
     if golden is not None:
         (root / "golden.py").write_text(golden)
     device = EmulatorDevice(cache_dir=emu_cache, timeout_s=timeout)
-    return device.run(load_operator(root), case, golden=str(root / "golden.py:golden") if golden else None), root
+    return device.run(
+        load_operator(root), RunRequest(case, golden=str(root / "golden.py:golden") if golden else None)
+    ), root
 
 
 def line_of(text: str, needle: str) -> int:

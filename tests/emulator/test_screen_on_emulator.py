@@ -12,6 +12,7 @@ from opgen import KERNEL, TUNED_HOST, replace_once, tuned_operator
 
 from tilewise.analysis.operator import Operator, load_operator
 from tilewise.device.emulator import EmulatorDevice
+from tilewise.device.protocol import RunRequest
 
 KERNEL_FILE = "op_kernel/scale.cpp"
 
@@ -33,7 +34,7 @@ def line_of(op: Operator, text: str) -> int:
 
 def test_the_shipped_tiling_passes_and_says_its_launch(op, device):
     assert op.manifest is not None
-    s = device.screen(op, op.manifest.cases[0], knobs={"BLOCK_DIM": 8, "TILE_LENGTH": 1024})
+    s = device.screen(op, RunRequest(op.manifest.cases[0], knobs={"BLOCK_DIM": 8, "TILE_LENGTH": 1024}))
     assert s.ok and s.kind is None, s.reason
     assert s.block_dim == 8 and s.tiling_key == 0
 
@@ -42,7 +43,7 @@ def test_init_buffers_over_the_ub_are_refused_at_the_init_buffer(op, device):
     """2 buffers x 2 queues x 65536 halves = 512 KiB, over the 192 KiB UB: refused at the first InitBuffer that
     crosses the end, before the kernel copies anything."""
     assert op.manifest is not None
-    s = device.screen(op, op.manifest.cases[0], knobs={"BLOCK_DIM": 8, "TILE_LENGTH": 65536})
+    s = device.screen(op, RunRequest(op.manifest.cases[0], knobs={"BLOCK_DIM": 8, "TILE_LENGTH": 65536}))
     assert not s.ok and s.kind == "ub_overflow"
     assert s.file is not None and s.file.endswith(KERNEL_FILE)
     assert s.line == line_of(op, "pipe.InitBuffer(inQueueX")
@@ -52,7 +53,7 @@ def test_init_buffers_over_the_ub_are_refused_at_the_init_buffer(op, device):
 def test_an_unaligned_first_copy_is_refused_at_the_copy(op, device):
     """1000 halves are 2000 bytes: the device would drop the last 16 of every tile."""
     assert op.manifest is not None
-    s = device.screen(op, op.manifest.cases[0], knobs={"BLOCK_DIM": 8, "TILE_LENGTH": 1000})
+    s = device.screen(op, RunRequest(op.manifest.cases[0], knobs={"BLOCK_DIM": 8, "TILE_LENGTH": 1000}))
     assert not s.ok and s.kind == "unaligned_copy", s
     assert s.line == line_of(op, "DataCopy(xLocal, xGm")
     assert "2000 bytes" in (s.reason or "")
@@ -61,11 +62,11 @@ def test_an_unaligned_first_copy_is_refused_at_the_copy(op, device):
 def test_a_tiling_that_crashes_or_sets_block_dim_0_is_refused(op, device, tmp_path):
     """The shipped host divides by BLOCK_DIM: 0 crashes it. A host that guards the division sets blockDim 0."""
     assert op.manifest is not None
-    s = device.screen(op, op.manifest.cases[0], knobs={"BLOCK_DIM": 0, "TILE_LENGTH": 1024})
+    s = device.screen(op, RunRequest(op.manifest.cases[0], knobs={"BLOCK_DIM": 0, "TILE_LENGTH": 1024}))
     assert not s.ok and s.kind == "tiling_failed" and "SIGFPE" in (s.reason or "")
     host = replace_once(TUNED_HOST, "total / blockDim", "total / (blockDim ? blockDim : 1)")
     guarded = load_operator(tuned_operator(tmp_path / "scale", host=host))
-    s = device.screen(guarded, op.manifest.cases[0], knobs={"BLOCK_DIM": 0, "TILE_LENGTH": 1024})
+    s = device.screen(guarded, RunRequest(op.manifest.cases[0], knobs={"BLOCK_DIM": 0, "TILE_LENGTH": 1024}))
     assert not s.ok and s.kind == "tiling_failed" and "blockDim 0" in (s.reason or ""), s
 
 
@@ -80,8 +81,8 @@ def test_the_run_after_a_screening_reuses_its_build(tmp_path, device):
     op = load_operator(tuned_operator(tmp_path / "scale", kernel=kernel))
     assert op.manifest is not None
     knobs = {"BLOCK_DIM": 8, "TILE_LENGTH": 1024, "BUFFER_NUM": 1}
-    s = device.screen(op, op.manifest.cases[0], knobs=knobs)
+    s = device.screen(op, RunRequest(op.manifest.cases[0], knobs=knobs))
     assert s.ok, s.reason
-    m = device.run(op, op.manifest.cases[0], knobs=knobs)
+    m = device.run(op, RunRequest(op.manifest.cases[0], knobs=knobs))
     assert m.ok and m.correct, m.error
     assert m.cached_build

@@ -10,6 +10,7 @@ from pathlib import Path
 from tilewise.analysis.manifest import Case, InputSpec
 from tilewise.analysis.operator import load_operator
 from tilewise.device.emulator import EmulatorDevice
+from tilewise.device.protocol import RunRequest
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "add_custom"
 
@@ -48,17 +49,17 @@ def test_the_last_logged_error_is_the_reason(tmp_path, emu_cache, needs_gxx):
     )
     device = EmulatorDevice(cache_dir=emu_cache, timeout_s=60)
     op = load_operator(root)
-    m = device.run(op, case(10000))
+    m = device.run(op, RunRequest(case(10000)))
     assert not m.ok and m.error.kind == "tiling_failed"
     # The check's message, with the node it names; not the earlier error, not the warning.
     assert m.error.message == (
         "the tiling function returned GRAPH_FAILED: AddCustom: x has 10000 elements, at most 8192"
     ), m.error.message
     # A failure with no error logged in this run says only that it failed.
-    m = device.run(op, case(2048))
+    m = device.run(op, RunRequest(case(2048)))
     assert not m.ok and m.error.message == "the tiling function returned GRAPH_FAILED", m.error.message
     # An error logged on the way to a tiling that succeeds is no failure.
-    m = device.run(op, case(6000))
+    m = device.run(op, RunRequest(case(6000)))
     assert m.ok, m.error
 
 
@@ -105,5 +106,5 @@ def test_opdef_tiling_parse_runs_before_the_tiling(tmp_path, emu_cache, needs_gx
         )
     )
     device = EmulatorDevice(cache_dir=emu_cache, timeout_s=60)
-    m = device.run(load_operator(root), case(4096))
+    m = device.run(load_operator(root), RunRequest(case(4096)))
     assert m.ok, m.error

@@ -19,6 +19,7 @@ from paths import EXAMPLES
 
 from tilewise.analysis.operator import load_operator
 from tilewise.device.emulator import EmulatorDevice
+from tilewise.device.protocol import RunRequest
 from tilewise.device.trace import PIPES, TraceError, read_trace
 from tilewise.report.payloads import TimelinePayload
 from tilewise.report.timeline import timeline_payload
@@ -30,7 +31,7 @@ SINGLE = Path('we"ird\\dir') / "add_custom_slow_single_buffer"
 def _run(root: Path, trace: Path | None, cache: Path):
     op = load_operator(root)
     m = EmulatorDevice(cache_dir=cache).run(
-        op, op.manifest.case(CASE), trace_path=str(trace) if trace else None, sites=True
+        op, RunRequest(op.manifest.case(CASE), trace_path=str(trace) if trace else None, sites=True)
     )
     assert m.ok and m.correct, m.error
     return m

@@ -15,6 +15,7 @@ from tilewise.analysis.chip import load_chip, timing_config
 from tilewise.analysis.manifest import Case, InputSpec
 from tilewise.analysis.operator import load_operator
 from tilewise.device.emulator import EmulatorDevice
+from tilewise.device.protocol import RunRequest
 
 GIB = 1024**3
 
@@ -129,7 +130,7 @@ def timed(
         inputs={"x": InputSpec(shape=[block_dim * tile * tiles], dtype="float32")},
         attrs={"block_dim": block_dim, "tile": tile},
     )
-    m = EmulatorDevice(chip=chip, cache_dir=emu_cache).run(load_operator(root), case)
+    m = EmulatorDevice(chip=chip, cache_dir=emu_cache).run(load_operator(root), RunRequest(case))
     assert m.ok and m.error is None, m.error
     return m
 
@@ -232,8 +233,8 @@ def test_slow_examples_are_slower_than_their_fast_twins(slow, emu_cache, needs_g
     device = EmulatorDevice(cache_dir=emu_cache)
     # The largest case: on tiny inputs one core and one tile can win (launch overhead grows with the core count).
     case = max(slow_op.manifest.cases, key=lambda c: sum(math.prod(i.shape) for i in c.inputs.values()))
-    s = device.run(slow_op, case)
-    f = device.run(twin, twin.manifest.case(case.name))
+    s = device.run(slow_op, RunRequest(case))
+    f = device.run(twin, RunRequest(twin.manifest.case(case.name)))
     assert s.ok and f.ok and s.correct and f.correct, (s.error, f.error)
     assert s.time_us > 1.01 * f.time_us, (case.name, s.time_us, f.time_us)
     assert s.bottleneck == SLOW_BOTTLENECK[slow], s.pipes

@@ -15,6 +15,7 @@ from tilewise.analysis.manifest import Case, InputSpec
 from tilewise.analysis.operator import load_operator
 from tilewise.device.emulator import EmulatorDevice
 from tilewise.device.emulator.ubuf_arrays import rewrite_ubuf_casts
+from tilewise.device.protocol import RunRequest
 
 
 def test_the_rewrite_inserts_a_second_cast_and_leaves_declarations():
@@ -50,7 +51,7 @@ def test_a_project_kernel_scales_through_ubuf_pointers(emu_cache, needs_gxx):
     )
     case = Case(name="c", inputs={"x": InputSpec(shape=[48 * 8192], dtype="float16")})
     m = EmulatorDevice(cache_dir=emu_cache, timeout_s=60).run(
-        load_operator(root), case, golden=str(root / "golden.py:golden")
+        load_operator(root), RunRequest(case, golden=str(root / "golden.py:golden"))
     )
     assert m.ok and m.correct, m.error
 
@@ -94,8 +95,7 @@ def test_an_atb_kernel_reads_its_tiling_through_a_shared_header_cast(tmp_path, e
     )
     m = EmulatorDevice(cache_dir=emu_cache, timeout_s=60).run(
         load_operator(root),
-        case({"alpha": 2.5, "add_one": 1, "mode": "MODE_SCALE_ADD"}),
-        golden=str(root / "golden.py:golden"),
+        RunRequest(case({"alpha": 2.5, "add_one": 1, "mode": "MODE_SCALE_ADD"}), golden=str(root / "golden.py:golden")),
     )
     assert m.ok and m.correct, m.error
     assert np.isclose(m.max_abs_err or 0.0, 0.0)

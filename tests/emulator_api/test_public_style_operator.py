@@ -14,6 +14,7 @@ import numpy as np
 from tilewise.analysis.manifest import Case, InputSpec
 from tilewise.analysis.operator import load_operator
 from tilewise.device.emulator import EmulatorDevice
+from tilewise.device.protocol import RunRequest
 
 TILING_H = """\
 #include "register/tilingdata_base.h"
@@ -160,7 +161,7 @@ def test_public_style_operator_runs_and_matches(tmp_path: Path, emu_cache, needs
         inputs={"x": InputSpec(shape=[4, 128], dtype="float32"), "y": InputSpec(shape=[4, 128], dtype="float32")},
     )
     device = EmulatorDevice(cache_dir=emu_cache, timeout_s=120)
-    m = device.run(load_operator(root), case, golden=str(root / "golden.py:golden"))
+    m = device.run(load_operator(root), RunRequest(case, golden=str(root / "golden.py:golden")))
     assert m.ok and m.correct, m.error
     assert m.block_dim == 4  # 512 elements in 64-element tiles over the platform's cores, capped at 4
     assert np.isfinite(m.time_us) and m.pipes["vector"].busy_us > 0 and m.pipes["mte2"].busy_us > 0

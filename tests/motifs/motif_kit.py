@@ -9,7 +9,7 @@ from tilewise.analysis.findings import TextEdit
 from tilewise.analysis.operator import Operator, load_operator
 from tilewise.analysis.rewrite import apply_edits
 from tilewise.device.emulator import EmulatorDevice
-from tilewise.device.protocol import Measurement
+from tilewise.device.protocol import Measurement, RunRequest
 
 
 def variant(op: Operator, texts: dict[str, str], root: Path) -> Operator:
@@ -34,7 +34,7 @@ def run_all(device: EmulatorDevice, op: Operator) -> list[Measurement]:
     out = []
     assert op.manifest is not None
     for case in op.manifest.cases:
-        m = device.run(op, case)
+        m = device.run(op, RunRequest(case))
         assert m.ok and m.error is None and m.correct, (case.name, m.error, [o for o in m.outputs if not o.ok])
         out.append(m)
     return out

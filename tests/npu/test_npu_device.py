@@ -16,6 +16,7 @@ from tilewise.cli import main
 from tilewise.device.npu.cann import CannError, find_cann, soc_name
 from tilewise.device.npu.device import NpuDevice
 from tilewise.device.npu.msprof import read_profile
+from tilewise.device.protocol import RunRequest
 from tilewise.device.registry import make_device
 
 
@@ -37,7 +38,7 @@ def npu(cann_home, tmp_path, monkeypatch):
 
 def _run(device, root: Path, case: str = "fp16_base", **kw):
     op = load_operator(root)
-    return device.run(op, op.manifest.case(case), **kw)
+    return device.run(op, RunRequest(op.manifest.case(case), **kw))
 
 
 def test_without_cann_one_line_says_what_to_source(monkeypatch, capsys):

@@ -10,12 +10,9 @@ import threading
 import time
 from collections.abc import Callable
 
-import numpy as np
-
 from tilewise.analysis.chip import Chip, load_chip
-from tilewise.analysis.manifest import Case
 from tilewise.analysis.operator import Operator
-from tilewise.device.protocol import Measurement, Screening
+from tilewise.device.protocol import Measurement, RunRequest, Screening
 
 
 class FakeDevice:
@@ -41,46 +38,26 @@ class FakeDevice:
         self.jitter = jitter
         self.runs: list[dict[str, int]] = []
         self.screenings: list[dict[str, int]] = []
+        self.requests: list[RunRequest] = []  # every run's whole request, for tests of what a caller asked
         self._lock = threading.Lock()  # the tuner may run several workers
         self._random = random.Random()  # unseeded on purpose: the arrival order is not the test's to choose
 
-    def screen(
-        self,
-        op: Operator,
-        case: Case,
-        *,
-        knobs: dict[str, int] | None = None,
-        seed: int = 0,
-        inputs: dict[str, np.ndarray] | None = None,
-    ) -> Screening:
-        config = dict(knobs or {})
+    def screen(self, op: Operator, request: RunRequest) -> Screening:
+        config = dict(request.knobs)
         with self._lock:
             self.screenings.append(config)
-        return self.screener(config, case.name) if self.screener else Screening(ok=True)
+        return self.screener(config, request.case.name) if self.screener else Screening(ok=True)
 
-    def run(
-        self,
-        op: Operator,
-        case: Case,
-        *,
-        knobs: dict[str, int] | None = None,
-        seed: int = 0,
-        golden: str | None = None,
-        rtol: float | None = None,
-        atol: float | None = None,
-        inputs: dict[str, np.ndarray] | None = None,
-        texts: dict[str, str] | None = None,
-        trace_path: str | None = None,
-        keep_outputs: bool = False,
-        sites: bool = False,
-    ) -> Measurement:
-        config = dict(knobs or {})
+    def run(self, op: Operator, request: RunRequest) -> Measurement:
+        config = dict(request.knobs)
         if self.jitter:
             with self._lock:
                 pause = self._random.uniform(0.0, self.jitter)
             time.sleep(pause)
         with self._lock:
             self.runs.append(config)
-        m = self.answer(config, case.name) if self.by_case else self.answer(config)
-        m.case = case.name
+            self.requests.append(request)
+        name = request.case.name
+        m = self.answer(config, name) if self.by_case else self.answer(config)
+        m.case = name
         return m

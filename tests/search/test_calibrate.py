@@ -13,12 +13,11 @@ from pathlib import Path
 import pytest
 
 from tilewise.analysis.chip import Chip, chip_in_soc, load_chip, timing_config
-from tilewise.analysis.manifest import Case
 from tilewise.analysis.operator import Operator
 from tilewise.cli import main
 from tilewise.cli.calibrate_command import print_calibration
 from tilewise.device.emulator import EmulatorDevice
-from tilewise.device.protocol import Measurement, RunError
+from tilewise.device.protocol import Measurement, RunError, RunRequest
 from tilewise.search.calibrate import VECTOR_CLASSES, CalibrationError, calibrate, write_chip
 from tilewise.search.calibrate.kernels import micro_kernels
 
@@ -98,7 +97,8 @@ class FormulaDevice:
     def __init__(self, chip: Chip):
         self.chip = chip
 
-    def run(self, op: Operator, case: Case, **_) -> Measurement:
+    def run(self, op: Operator, request: RunRequest) -> Measurement:
+        case = request.case
         t, chip, a = timing_config(self.chip), self.chip, case.attrs
         hz = chip.clock_ghz * 1e9
         if "mode" in a:
@@ -165,7 +165,7 @@ def test_the_fit_recovers_a_formula_device_and_names_what_it_cannot_pin(tmp_path
 
 def test_a_device_that_runs_nothing_is_one_error(tmp_path):
     class Broken(FormulaDevice):
-        def run(self, op: Operator, case: Case, **_) -> Measurement:
+        def run(self, op: Operator, request: RunRequest) -> Measurement:
             return Measurement(ok=False, error=RunError(kind="build_error", message="the project has no build.sh"))
 
     with pytest.raises(

@@ -15,9 +15,8 @@ import pytest
 from opgen import scale_manifest, write_operator
 
 from tilewise.analysis.chip import Chip, load_chip
-from tilewise.analysis.manifest import Case
 from tilewise.analysis.operator import Operator, load_operator
-from tilewise.device.protocol import Device, Measurement, RunError, Screening
+from tilewise.device.protocol import Device, Measurement, RunError, RunRequest, Screening
 from tilewise.search.space import Config, KnobSpec, SearchSpace
 from tilewise.search.strategies import STRATEGIES
 from tilewise.search.tuner import Tuner, TuneResult
@@ -69,41 +68,19 @@ class BowlDevice:
         self.runs: list[Config] = []
         self._lock = threading.Lock()
 
-    def run(
-        self,
-        op: Operator,
-        case: Case,
-        *,
-        knobs: dict[str, int] | None = None,
-        seed: int = 0,
-        golden: str | None = None,
-        rtol: float | None = None,
-        atol: float | None = None,
-        inputs: dict[str, np.ndarray] | None = None,
-        texts: dict[str, str] | None = None,
-        trace_path: str | None = None,
-        keep_outputs: bool = False,
-        sites: bool = False,
-    ) -> Measurement:
-        config = dict(knobs or {})
+    def run(self, op: Operator, request: RunRequest) -> Measurement:
+        config = dict(request.knobs)
         with self._lock:
             self.runs.append(config)
+        case = request.case
         if not fits(config):
             return Measurement(ok=False, case=case.name, error=RunError(kind="ub_overflow", message="too big"))
         m = Measurement(ok=True, case=case.name, time_us=cost(config), chip=self.chip.name)
-        if keep_outputs:
+        if request.keep_outputs:
             m.keep_outputs([np.full(8, 2.0, np.float32)])
         return m
 
-    def screen(
-        self,
-        op: Operator,
-        case: Case,
-        *,
-        knobs: dict[str, int] | None = None,
-        seed: int = 0,
-        inputs: dict[str, np.ndarray] | None = None,
-    ) -> Screening:
+    def screen(self, op: Operator, request: RunRequest) -> Screening:
         return Screening(ok=True)  # the overflow shows only when run: the strategies see a measured failure
 
 

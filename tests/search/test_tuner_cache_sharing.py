@@ -5,6 +5,8 @@ mid-tune: tests/emulator/test_shared_cache.py and test_crash_safety.py.)"""
 
 from __future__ import annotations
 
+import hashlib
+import json
 import os
 import socket
 import subprocess
@@ -79,3 +81,32 @@ def test_a_tune_waits_for_the_result_of_a_measurement_another_process_claimed(op
     list(tuner.events())
     (trial,) = tuner.result().trials
     assert trial.ok and trial.cached and trial.per_case == {"small": 7.0} and timed.runs == []
+
+
+def test_a_cache_written_before_is_still_hit(op, tmp_path):
+    """The results cache's key, written out as a cache made before requests were one value (issue 31) holds it: the
+    sources' hash, the configuration's JSON, `case:<case dump>:seed=N`, the device and the chip. A tune over such a
+    cache measures nothing it holds."""
+    cache = ResultsCache(tmp_path / "results.sqlite")
+    device = FakeDevice(lambda knobs: Measurement(ok=True, correct=True, time_us=99.0))
+    tuner = Tuner(op, device, op.manifest.cases, strategy="grid", budget=1, cache=cache, data_seed=3)
+    baseline = tuner.space.baseline()
+    h = hashlib.sha256()
+    for path in sorted(op.sources):  # the shipped configuration's sources are the files as they are
+        h.update(path.encode() + b"\0" + op.sources[path].text.encode() + b"\0")
+    stored = Measurement(ok=True, correct=True, time_us=7.0)
+    for case in op.manifest.cases:
+        cache._db.execute(
+            "INSERT INTO results (source_hash, config, case_key, device, chip, measurement) VALUES (?, ?, ?, ?, ?, ?)",
+            (
+                h.hexdigest()[:24],
+                json.dumps(dict(sorted(baseline.items())), separators=(",", ":")),
+                f"{case.name}:{case.model_dump_json()}:seed=3",
+                "fake",
+                device.chip.name,
+                stored.model_dump_json(),
+            ),
+        )
+    list(tuner.events())
+    (trial,) = tuner.result().trials
+    assert device.runs == [] and trial.cached and trial.time_us == pytest.approx(7.0)

@@ -1,8 +1,7 @@
-// Entry point: labels AscendC documents, finds the Python that has tilewise, starts the language server and
-// registers the commands. Command bodies live in commands.ts, optimizeCommand.ts and charts.ts (the chart panels);
-// pure logic in detect/python/format/optimize/chartsHtml.ts.
+// Entry point: labels AscendC documents, starts the language server (server.ts finds or installs its Python) and
+// registers the commands, "Restart server" among them. Command bodies live in commands.ts, optimizeCommand.ts and
+// charts.ts (the chart panels); pure logic in detect/python/strategy/install/job/format/optimize/chartsHtml.ts.
 import * as os from 'node:os';
-import { execFile } from 'node:child_process';
 import * as vscode from 'vscode';
 import { LanguageClient, LanguageClientOptions, ServerOptions } from 'vscode-languageclient/node';
 import { ChartPanels, withTimelineLens } from './charts';
@@ -10,9 +9,7 @@ import { Commands } from './commands';
 import { HEAD_CHARS, shouldBeAscendc } from './detect';
 import { OptimizeCommands } from './optimizeCommand';
 import { LLM_KEY_SECRET, serverEnv } from './optimize';
-import {
-    VERSION_ARGS, candidates, findPython, notFoundMessage, parseVersion, untrustedNote, userPythonPath, withheld,
-} from './python';
+import { RESTART_COMMAND, findServer } from './server';
 import { Serial, initializationOptions } from './trust';
 
 let client: LanguageClient | undefined;
@@ -33,6 +30,10 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     const optimize = new OptimizeCommands(() => client);
     context.subscriptions.push(output, charts, commands, optimize);
     context.subscriptions.push(vscode.commands.registerCommand('tilewise.setLlmApiKey', () => setLlmApiKey(context, output)));
+    context.subscriptions.push(vscode.commands.registerCommand(RESTART_COMMAND, async () => {
+        output.appendLine('restarting the server (tilewise: Restart server)');
+        await restartClient(context, output);
+    }));
 
     // .cpp/.h files of an operator open as C++; relabel them (the rule is in detect.ts)
     for (const doc of vscode.workspace.textDocuments) {
@@ -41,9 +42,12 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     context.subscriptions.push(vscode.workspace.onDidOpenTextDocument((doc) => void relabel(doc)));
 
     context.subscriptions.push(vscode.workspace.onDidChangeConfiguration(async (e) => {
-        if (e.affectsConfiguration('tilewise.pythonPath')) {
-            output.appendLine('tilewise.pythonPath changed: restarting the server');
-            await restartClient(context, output);
+        for (const name of ['tilewise.pythonPath', 'tilewise.importStrategy']) {
+            if (e.affectsConfiguration(name)) {
+                output.appendLine(`${name} changed: restarting the server`);
+                await restartClient(context, output);
+                return;
+            }
         }
     }));
     // Trusting the workspace lifts the restrictions: the server restarts, told it is trusted, and may now come from
@@ -103,61 +107,12 @@ async function relabel(doc: vscode.TextDocument): Promise<void> {
     }
 }
 
-/** Runs `python -m tilewise --version` away from any checkout (cwd = temp dir), the same way the server is
- *  started below, and accepts only tilewise's own answer: the installed distribution's version. */
-function tilewiseVersion(python: string): Promise<string | undefined> {
-    return new Promise((resolve) => {
-        execFile(python, VERSION_ARGS, { cwd: os.tmpdir(), timeout: 30_000 }, (err, stdout) =>
-            resolve(err ? undefined : parseVersion(String(stdout))),
-        );
-    });
-}
-
-/** The Python extension's selected interpreter, if that extension is installed; optional, never fatal. */
-async function pythonExtensionInterpreter(): Promise<string | undefined> {
-    const ext = vscode.extensions.getExtension('ms-python.python');
-    if (!ext) {
-        return undefined;
-    }
-    try {
-        const api = ext.isActive ? ext.exports : await ext.activate();
-        const env = api?.environments?.getActiveEnvironmentPath?.(vscode.workspace.workspaceFolders?.[0]?.uri);
-        return typeof env?.path === 'string' ? env.path : undefined;
-    } catch {
-        return undefined;
-    }
-}
-
 async function startClient(context: vscode.ExtensionContext, output: vscode.LogOutputChannel): Promise<void> {
-    // In an untrusted workspace nothing from the workspace starts the server: only the user's own pythonPath, and no
-    // interpreter inside a workspace folder (python.ts); the server is told, and refuses to build or run.
+    // In an untrusted workspace nothing from the workspace starts the server (server.ts); the server is told, and
+    // refuses to build or run.
     const trusted = vscode.workspace.isTrusted;
-    const setting = vscode.workspace.getConfiguration('tilewise');
-    const { value: configured, ignored } = trusted
-        ? { value: setting.get<string>('pythonPath', ''), ignored: undefined }
-        : userPythonPath(setting.inspect<string>('pythonPath'));
-    const sources = {
-        configured,
-        workspaceFolders: (vscode.workspace.workspaceFolders ?? []).map((f) => f.uri.fsPath),
-        pythonExtension: configured ? undefined : await pythonExtensionInterpreter(),
-        platform: process.platform,
-        home: os.homedir(),
-        trusted,
-    };
-    const untrusted = trusted ? undefined : untrustedNote(withheld(sources), ignored);
-    if (untrusted) {
-        output.appendLine(untrusted);
-    }
-    const { found, tried } = await findPython(candidates(sources), tilewiseVersion);
+    const found = await findServer(context, output, trusted);
     if (!found) {
-        const message = notFoundMessage(tried, configured.trim() !== '', untrusted);
-        output.appendLine(message);
-        // not awaited: the message stays until dismissed, and a restart (lifecycle) must not wait for that
-        void vscode.window.showErrorMessage(message, 'Open Settings').then((choice) => {
-            if (choice === 'Open Settings') {
-                void vscode.commands.executeCommand('workbench.action.openSettings', 'tilewise.pythonPath');
-            }
-        });
         return;
     }
     // The key reaches the server process in its environment only; the line below says whether, never what.

@@ -17,7 +17,8 @@ export function initializationOptions(trusted: boolean): { trusted: boolean } {
 }
 
 /** Runs tasks one after another, each starting when the one before has settled (a failure does not stop the chain).
- *  The server's start and every restart (trust granted, tilewise.pythonPath changed, the LLM key set) go through one:
+ *  The server's start and every restart (trust granted, tilewise.pythonPath or tilewise.importStrategy changed, the
+ *  LLM key set, "tilewise: Restart server") go through one, and so does the bundled server's install (install.ts):
  *  trust granted while the first start is still looking for Python would otherwise run a second start beside it,
  *  and the untrusted server could be the one the extension keeps, with the trusted one left running unused. */
 export class Serial {

@@ -13,6 +13,7 @@ from tilewise.analysis.errors import TilewiseError
 from tilewise.analysis.model_error import likely_range
 from tilewise.analysis.operator import Operator, load_operator
 from tilewise.cli.common import device_from_args, err, escape, out, problem_line, rel
+from tilewise.device.protocol import RunRequest
 from tilewise.report.html import charts_bundle
 
 
@@ -37,12 +38,14 @@ def cmd_run(args: argparse.Namespace) -> int:
             trace = str(Path(scratch.name) / "trace.json")
         m = device.run(
             op,
-            case,
-            seed=args.seed,
-            golden=args.golden,
-            inputs=input_arrays(arrays),
-            trace_path=trace,
-            sites=bool(html),  # the roofline's bytes
+            RunRequest(
+                case,
+                seed=args.seed,
+                golden=args.golden,
+                inputs=input_arrays(arrays),
+                trace_path=trace,
+                sites=bool(html),  # the roofline's bytes
+            ),
         )
         report = _write_report(html, m, device.chip, op.model.operator) if html else None
         if scratch is not None:

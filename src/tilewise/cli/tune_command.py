@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 from tilewise.analysis.errors import TilewiseError
 from tilewise.analysis.operator import Operator, load_operator
 from tilewise.cli.common import device_from_args, err, escape, out, problem_line, rel, selected_cases
+from tilewise.device.protocol import RunRequest
 from tilewise.report.html import charts_bundle
 
 if TYPE_CHECKING:
@@ -162,12 +163,14 @@ def _write_report(path: str, op: Operator, tuner, result, device, recorder: Conv
         with tempfile.TemporaryDirectory(prefix="tilewise-tune-") as scratch:
             best_run = device.run(
                 op,
-                case,
-                knobs=result.best,
-                seed=tuner.data_seed,
-                inputs=tuner.inputs,
-                trace_path=str(Path(scratch) / "trace.json"),
-                sites=True,
+                RunRequest(
+                    case,
+                    knobs=result.best,
+                    seed=tuner.data_seed,
+                    inputs=tuner.inputs,
+                    trace_path=str(Path(scratch) / "trace.json"),
+                    sites=True,
+                ),
             )
             report = tune_report(recorder.payload(), best_run, device.chip)  # reads the trace: inside the scratch
     else:
@@ -235,7 +238,7 @@ def _apply_best(op: Operator, tuner, result, device) -> dict:
     fresh = reload(op.project.root)
     failures = []
     for case in tuner.cases:
-        m = device.run(fresh, case, seed=tuner.data_seed, inputs=tuner.inputs)
+        m = device.run(fresh, RunRequest(case, seed=tuner.data_seed, inputs=tuner.inputs))
         if not m.ok or m.correct is False:
             failures.append(f"{case.name}: {m.error.message if m.error else 'wrong output'}")
     return {

@@ -17,7 +17,7 @@ from tilewise.analysis.errors import TilewiseError
 from tilewise.analysis.manifest import Case
 from tilewise.analysis.observed import BufferSeen, CaseFacts
 from tilewise.analysis.operator import Operator
-from tilewise.device.protocol import Device, Measurement
+from tilewise.device.protocol import Device, Measurement, RunRequest
 
 
 def case_facts(device: Device, op: Operator, cases: list[Case], problems: list[str] | None = None) -> list[CaseFacts]:
@@ -26,7 +26,7 @@ def case_facts(device: Device, op: Operator, cases: list[Case], problems: list[s
     out: list[CaseFacts] = []
     for case in cases:
         try:
-            m = device.run(op, case, sites=True)
+            m = device.run(op, RunRequest(case, sites=True))
         except Exception as exc:  # noqa: BLE001 - a device failure must not fail lint, only cost this case's facts
             if problems is not None:
                 problems.append(f"case {case.name}: no facts, the run failed ({type(exc).__name__}: {exc})")

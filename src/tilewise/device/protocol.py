@@ -1,16 +1,19 @@
-"""What every device (the emulator today; a real NPU or a Ray cluster later) takes and returns.
+"""What every device (the emulator, an Ascend NPU) takes and returns.
 
 `Device` is the contract the tuner (search/tuner.py), the fix verifier (search/verify_fix.py), lint's case facts
-(device/facts.py) and the CLI and language server are written against; `EmulatorDevice` implements it. A device
-runs one operator on one case, with knob overrides (a tiling to try) or whole source texts (a fix to verify), and
-answers with a `Measurement`: whether it ran and was correct, the timing model's figures, and, when asked, the
-output arrays themselves (`Measurement.produced_outputs`) for callers that compare two runs without a golden.
-Before paying for a run, a caller may `screen` a configuration: the host tiling and the kernel's set-up alone,
-answered with a `Screening`.
+(device/facts.py) and the CLI and language server are written against; `EmulatorDevice` and `NpuDevice` implement
+it. A device runs one operator on what a `RunRequest` asks: one case, with knob overrides (a tiling to try) or whole
+source texts (a fix to verify), a seed or given inputs, a golden and tolerances, a trace; and it answers with a
+`Measurement`: whether it ran and was correct, the timing model's figures, and, when asked, the output arrays
+themselves (`Measurement.produced_outputs`) for callers that compare two runs without a golden. Before paying for a
+run, a caller may `screen` the same request: the host tiling and the kernel's set-up alone, answered with a
+`Screening`. The request is one plain value so that the executors (search/executors.py) hand it on, and Ray ships
+it to a worker, as it is.
 """
 
 from __future__ import annotations
 
+from dataclasses import KW_ONLY, dataclass, field
 from typing import Protocol, runtime_checkable
 
 import numpy as np
@@ -127,11 +130,11 @@ class Measurement(BaseModel):
 
     def produced_outputs(self) -> list[np.ndarray] | None:
         """The arrays the run produced, in `outputs` order and as floats, when the run was asked to keep them
-        (`Device.run(..., keep_outputs=True)`); None otherwise, and always for a measurement read from a cache."""
+        (`RunRequest.keep_outputs`); None otherwise, and always for a measurement read from a cache."""
         return self._outputs
 
     def keep_outputs(self, arrays: list[np.ndarray]) -> None:
-        """Attach the produced arrays (the device does, when `keep_outputs=True` was asked)."""
+        """Attach the produced arrays (the device does, when the request asked to keep them)."""
         self._outputs = list(arrays)
 
 
@@ -165,50 +168,54 @@ class Screening(BaseModel):
     tiling_digest: str | None = None
 
 
+@dataclass(frozen=True)
+class RunRequest:
+    """What one run of an operator takes besides the operator and the device: everything `Device.run` and
+    `Device.screen` read, in one plain value (a frozen dataclass of picklable fields: it crosses to a Ray worker as
+    one argument). `dataclasses.replace(request, knobs=...)` makes a variant.
+
+    - `case`: the shapes, dtypes and attributes to run on;
+    - `knobs`: tiling constants overridden by name (search/space.py's Config); empty for the shipped values;
+    - `texts`: whole source files replaced (path -> text) without touching the disk (a fix to verify);
+    - `seed` draws the inputs, unless `inputs` gives them (name -> array);
+    - `golden` (`file.py:function`), `rtol` and `atol` override the manifest's check;
+    - `trace_path` asks for a Chrome trace there;
+    - `keep_outputs` keeps the produced arrays on the measurement (`Measurement.produced_outputs`);
+    - `sites` asks for per-call-site figures (`Measurement.sites`).
+    """
+
+    case: Case
+    _: KW_ONLY
+    knobs: dict[str, int] = field(default_factory=dict)
+    texts: dict[str, str] | None = None
+    seed: int = 0
+    inputs: dict[str, np.ndarray] | None = None
+    golden: str | None = None
+    rtol: float | None = None
+    atol: float | None = None
+    trace_path: str | None = None
+    keep_outputs: bool = False
+    sites: bool = False
+
+
 @runtime_checkable
 class Device(Protocol):
     """A place to measure an operator. `name` and `chip.name` key the results cache (a measurement on one device or
     chip says nothing about another); `chip` is what the search checks a configuration against before paying for a
     run (buffers within the UB; block counts up to the core count). `isinstance(x, Device)` checks the members
-    exist; tests/emulator/test_device_protocol.py checks the emulator's `run` signature against this one."""
+    exist; tests/emulator/test_device_protocol.py checks each device's `run` and `screen` signatures against these."""
 
     name: str
     chip: Chip
 
-    def run(
-        self,
-        op: Operator,
-        case: Case,
-        *,
-        knobs: dict[str, int] | None = None,
-        seed: int = 0,
-        golden: str | None = None,
-        rtol: float | None = None,
-        atol: float | None = None,
-        inputs: dict[str, np.ndarray] | None = None,
-        texts: dict[str, str] | None = None,
-        trace_path: str | None = None,
-        keep_outputs: bool = False,
-        sites: bool = False,
-    ) -> Measurement:
-        """Build and run `op` on `case`. `knobs` overrides tiling constants by name (search/space.py's Config);
-        `texts` replaces whole source files (path -> text) without touching the disk; `seed` draws the inputs
-        unless `inputs` gives them; `golden` (`file.py:function`) and `rtol`/`atol` override the manifest's check;
-        `trace_path` asks for a Chrome trace there; `keep_outputs` keeps the produced arrays on the measurement
-        (`produced_outputs`); `sites` asks for per-call-site figures (`Measurement.sites`). Failures are reported
-        in the measurement (`ok`, `error`), never raised."""
+    def run(self, op: Operator, request: RunRequest) -> Measurement:
+        """Build and run `op` as `request` says (see RunRequest for each option). Failures are reported in the
+        measurement (`ok`, `error`), never raised."""
         ...
 
-    def screen(
-        self,
-        op: Operator,
-        case: Case,
-        *,
-        knobs: dict[str, int] | None = None,
-        seed: int = 0,
-        inputs: dict[str, np.ndarray] | None = None,
-    ) -> Screening:
-        """Check `knobs` on `case` without a measurement: what the host tiling and the kernel's set-up say (the
-        tuner screens every candidate this way, so that a tiling that cannot work never costs a run). `seed` and
-        `inputs` are `run`'s (value-dependent tilings read the inputs). Never raises; when in doubt, ok."""
+    def screen(self, op: Operator, request: RunRequest) -> Screening:
+        """Check `request.knobs` on `request.case` without a measurement: what the host tiling and the kernel's
+        set-up say (the tuner screens every candidate this way, so that a tiling that cannot work never costs a
+        run). `seed` and `inputs` are read as `run` reads them (value-dependent tilings read the inputs); the
+        options that only a run uses (golden, trace, outputs, sites) are ignored. Never raises; when in doubt, ok."""
         ...

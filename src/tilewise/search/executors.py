@@ -2,15 +2,16 @@
 
 The tuner (search/tuner.py) keeps everything that decides the search in its own process: the strategy, the
 screenings, the results cache and the events. What an executor takes off its hands is the one expensive call, the
-measurement of one configuration on one case (`Device.run`). `LocalExecutor` makes that call in the tuner's own
-threads, as a tune always has. `RayExecutor` sends it to a Ray cluster as a task and waits for the answer, so the
-cache is written by the tuner's process alone (no SQLite over the network) and a result is kept the moment it
+measurement of one configuration on one case (`Device.run` of a `RunRequest`). `LocalExecutor` makes that call in
+the tuner's own threads, as a tune always has. `RayExecutor` sends it to a Ray cluster as a task and waits for the
+answer, so the cache is written by the tuner's process alone (no SQLite over the network) and a result is kept the moment it
 arrives: a worker that dies afterwards loses nothing finished. Because proposals are still asked and told in their
 order, the same seed with the same `workers` searches the same way whichever executor measures.
 
 A Ray task rebuilds what it needs on the worker: the operator from its root folder and the tuner's source texts
 (`load_operator(root, overlay=texts)`: the folder must be at the same path on every node, for the manifest and the
-golden; the sources themselves travel with the task), the case from its pydantic dump, and the device from its
+golden; the sources themselves travel with the task, put in the object store once per version), the run itself
+from the `RunRequest` the task is given as one argument (the case, knobs, seed, inputs, ...), and the device from its
 name, chip, timeout and, for an NPU, toolkit, warm-up and launch count (`device.registry.make_device`). Every node
 needs tilewise installed and what the device needs: g++ for the emulator; for an NPU, CANN at the `--cann` path or
 sourced in the shell that ran the node's `ray start`. TILEWISE_OPT, TILEWISE_CXX and TILEWISE_CACHE, when set
@@ -36,9 +37,8 @@ from typing import Any, Protocol
 import numpy as np
 
 from tilewise.analysis.chip import Chip
-from tilewise.analysis.manifest import Case
 from tilewise.analysis.operator import Operator, load_operator
-from tilewise.device.protocol import Device, Measurement
+from tilewise.device.protocol import Device, Measurement, RunRequest
 from tilewise.search.cache import source_hash
 
 EXECUTORS: tuple[str, ...] = ("local", "ray")
@@ -65,16 +65,7 @@ class Executor(Protocol):
 
     name: str
 
-    def run(
-        self,
-        op: Operator,
-        case: Case,
-        *,
-        knobs: dict[str, int],
-        seed: int,
-        inputs: dict[str, np.ndarray] | None,
-        keep_outputs: bool,
-    ) -> Measurement: ...
+    def run(self, op: Operator, request: RunRequest) -> Measurement: ...
 
     def close(self) -> None: ...
 
@@ -87,17 +78,8 @@ class LocalExecutor:
     def __init__(self, device: Device):
         self.device = device
 
-    def run(
-        self,
-        op: Operator,
-        case: Case,
-        *,
-        knobs: dict[str, int],
-        seed: int,
-        inputs: dict[str, np.ndarray] | None,
-        keep_outputs: bool,
-    ) -> Measurement:
-        return self.device.run(op, case, knobs=knobs, seed=seed, inputs=inputs, keep_outputs=keep_outputs)
+    def run(self, op: Operator, request: RunRequest) -> Measurement:
+        return self.device.run(op, request)
 
     def close(self) -> None:
         pass
@@ -218,19 +200,8 @@ class RayExecutor:
         need = NPU_RESOURCE if _is_npu(self.spec.name) else "CPU"
         return int(self.ray.cluster_resources().get(need, 0)), need
 
-    def run(
-        self,
-        op: Operator,
-        case: Case,
-        *,
-        knobs: dict[str, int],
-        seed: int,
-        inputs: dict[str, np.ndarray] | None,
-        keep_outputs: bool,
-    ) -> Measurement:
-        ref = self._task.remote(
-            self._payload(op), case.model_dump(), dict(knobs), seed, inputs, keep_outputs, self.spec, self._env
-        )
+    def run(self, op: Operator, request: RunRequest) -> Measurement:
+        ref = self._task.remote(self._payload(op), request, self.spec, self._env)
         ex = self.ray.exceptions
         try:
             data, arrays = self.ray.get(ref)
@@ -287,16 +258,11 @@ _devices: dict[str, Device] = {}
 
 
 def measure_task(
-    payload: tuple[str, dict[str, str]],
-    case: dict[str, Any],
-    knobs: dict[str, int],
-    seed: int,
-    inputs: dict[str, np.ndarray] | None,
-    keep_outputs: bool,
-    spec: DeviceSpec,
-    env: dict[str, str],
+    payload: tuple[str, dict[str, str]], request: RunRequest, spec: DeviceSpec, env: dict[str, str]
 ) -> tuple[dict[str, Any], list[np.ndarray] | None]:
-    """One measurement on a Ray worker: the measurement's dump, and the produced arrays when asked to keep them."""
+    """One measurement on a Ray worker: the operator from its payload (resolved by Ray from the object store), the
+    run as the tuner asked for it, on `spec`'s device with the driver's `env`; returns the measurement's dump, and
+    the produced arrays when the request asked to keep them."""
     os.environ.update(env)
     card = npu_card() if _is_npu(spec.name) else None
     root, texts = payload
@@ -309,8 +275,8 @@ def measure_task(
     device = _devices.get(spec.key(card))
     if device is None:
         device = _devices[spec.key(card)] = spec.make(card)
-    m = device.run(op, Case.model_validate(case), knobs=knobs, seed=seed, inputs=inputs, keep_outputs=keep_outputs)
-    return m.model_dump(), m.produced_outputs() if keep_outputs else None
+    m = device.run(op, request)
+    return m.model_dump(), m.produced_outputs() if request.keep_outputs else None
 
 
 def npu_card() -> int | None:

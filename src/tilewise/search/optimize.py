@@ -28,7 +28,7 @@ from tilewise.analysis.manifest import Case
 from tilewise.analysis.motifs import MOTIFS
 from tilewise.analysis.operator import Operator, load_operator
 from tilewise.analysis.rewrite import apply_fix, tuned_edits, write_files
-from tilewise.device.protocol import Device, Measurement
+from tilewise.device.protocol import Device, Measurement, RunRequest
 from tilewise.search.bank.features import profile
 from tilewise.search.bank.learn import USER_EDIT, removed_motif, trajectory_between
 from tilewise.search.bank.store import BankFile, Trajectory, evidence, save_bank, unified_diff, user_bank_path
@@ -434,7 +434,7 @@ def apply_result(result: OptimizeResult, device: Device, cases: list[Case], opti
     if not failures:
         op = load_operator(result.root, overlay=result.best)
         for case in cases:
-            m = device.run(op, case, seed=options.seed, golden=options.golden)
+            m = device.run(op, RunRequest(case, seed=options.seed, golden=options.golden))
             if not m.ok or m.correct is False:
                 failures.append(f"case {case.name}: {failure_text(m)}")
     if not failures:

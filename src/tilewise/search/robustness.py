@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from tilewise.analysis.chip import Chip
 from tilewise.analysis.manifest import Case
 from tilewise.analysis.operator import Operator
-from tilewise.device.protocol import Device, Measurement
+from tilewise.device.protocol import Device, Measurement, RunRequest
 
 # The constants a tiling decision can hinge on (chip file `timing` keys, two chip-level figures, and "vector": every
 # vector instruction's cost at once).
@@ -122,7 +122,10 @@ def explain_gain(
 ) -> GainReport | None:
     """The gain of `best` over `baseline` on `case`, taken apart. `device_for` makes a device for a moved chip; None
     skips the sensitivity runs. None when either configuration fails to run."""
-    base, top = device.run(op, case, knobs=baseline, seed=seed), device.run(op, case, knobs=best, seed=seed)
+    base, top = (
+        device.run(op, RunRequest(case, knobs=baseline, seed=seed)),
+        device.run(op, RunRequest(case, knobs=best, seed=seed)),
+    )
     pair = _speedup(base, top)
     if pair is None:
         return None
@@ -134,7 +137,10 @@ def explain_gain(
         speedups = []
         for factor in (1 - MOVE, 1 + MOVE):
             moved = device_for(moved_chip(device.chip, constant, factor))
-            s = _speedup(moved.run(op, case, knobs=baseline, seed=seed), moved.run(op, case, knobs=best, seed=seed))
+            s = _speedup(
+                moved.run(op, RunRequest(case, knobs=baseline, seed=seed)),
+                moved.run(op, RunRequest(case, knobs=best, seed=seed)),
+            )
             speedups.append(s if s is not None else math.nan)
         report.sensitivities.append(Sensitivity(constant, speedups[0], speedups[1]))
     return report

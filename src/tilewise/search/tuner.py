@@ -30,6 +30,7 @@ import time
 from collections import deque
 from collections.abc import Iterator
 from concurrent.futures import Future, ThreadPoolExecutor, wait
+from dataclasses import replace
 from typing import Literal
 
 import numpy as np
@@ -44,6 +45,7 @@ from tilewise.device.protocol import (
     Device,
     Measurement,
     RunError,
+    RunRequest,
     RunWarning,
     Screening,
 )
@@ -382,6 +384,10 @@ class Tuner:
         trial.wall_s = time.perf_counter() - start
         return trial
 
+    def _request(self, case: Case, config: Config) -> RunRequest:
+        """What a screening or a measurement of `config` on `case` asks the device: the tune's seed and inputs."""
+        return RunRequest(case, knobs=dict(config), seed=self.data_seed, inputs=self.inputs or None)
+
     def _case_key(self, case: Case) -> str:
         return f"{case.name}:{case.model_dump_json()}:seed={self.data_seed}{self._inputs_key}"
 
@@ -399,7 +405,7 @@ class Tuner:
             s = kept
         else:
             try:
-                s = self.device.screen(self.op, case, knobs=config, seed=self.data_seed, inputs=self.inputs or None)
+                s = self.device.screen(self.op, self._request(case, config))
                 if self.cache:
                     self.cache.put_screen(*where, s)
             except Exception as exc:  # (not kept: the next tune tries again)
@@ -471,14 +477,7 @@ class Tuner:
         return m, True
 
     def _measure(self, case: Case, config: Config, is_baseline: bool) -> Measurement:
-        m = self.executor.run(
-            self.op,
-            case,
-            knobs=config,
-            seed=self.data_seed,
-            inputs=self.inputs or None,
-            keep_outputs=not self.has_golden,
-        )
+        m = self.executor.run(self.op, replace(self._request(case, config), keep_outputs=not self.has_golden))
         if self.has_golden:
             return m
         # Without a golden, the shipped configuration's outputs are the reference.

@@ -24,7 +24,7 @@ from tilewise.analysis.manifest import Case
 from tilewise.analysis.model_error import gain_note
 from tilewise.analysis.operator import Operator
 from tilewise.analysis.rewrite import apply_fix
-from tilewise.device.protocol import Device, Measurement
+from tilewise.device.protocol import Device, Measurement, RunRequest
 
 # With no golden the fixed run is compared with the unfixed one. A fix that only moves work between pipes leaves
 # every value as it was; the tolerance admits a vector rewrite's different rounding order, nothing more.
@@ -132,8 +132,8 @@ def _verify_case(
     after_texts: dict[str, str],
     golden: str | None = None,
 ) -> CaseVerdict:
-    before = device.run(op, case, seed=seed, texts=before_texts, keep_outputs=True, golden=golden)
-    after = device.run(op, case, seed=seed, texts=after_texts, keep_outputs=True, golden=golden)
+    before = device.run(op, RunRequest(case, seed=seed, texts=before_texts, keep_outputs=True, golden=golden))
+    after = device.run(op, RunRequest(case, seed=seed, texts=after_texts, keep_outputs=True, golden=golden))
     if not before.ok or before.correct is False:
         # A fix for an error (a missing tiling field): passing the golden with it is the proof it works.
         if after.ok and after.correct is True:

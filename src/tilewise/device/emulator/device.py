@@ -40,7 +40,7 @@ from tilewise.device.emulator.target import choose_chip
 from tilewise.device.emulator.timing import spec_lines as timing_spec_lines
 from tilewise.device.golden import GoldenError
 from tilewise.device.golden_check import case_golden, check_case
-from tilewise.device.protocol import InitBufferUse, Measurement, RunError, Screening
+from tilewise.device.protocol import InitBufferUse, Measurement, RunError, RunRequest, Screening
 
 DEFAULT_TIMEOUT_S = 60.0
 DEFAULT_MEMORY_BYTES = 8 * 1024**3
@@ -65,22 +65,8 @@ class EmulatorDevice:
         self.timeout_s = timeout_s
         self.memory_bytes = memory_bytes
 
-    def run(
-        self,
-        op: Operator,
-        case: Case,
-        *,
-        knobs: dict[str, int] | None = None,
-        seed: int = 0,
-        golden: str | None = None,
-        rtol: float | None = None,
-        atol: float | None = None,
-        inputs: dict[str, np.ndarray] | None = None,
-        texts: dict[str, str] | None = None,
-        trace_path: str | None = None,
-        keep_outputs: bool = False,
-        sites: bool = False,
-    ) -> Measurement:
+    def run(self, op: Operator, request: RunRequest) -> Measurement:
+        case, knobs, seed, trace_path = request.case, request.knobs, request.seed, request.trace_path
         m = Measurement(ok=False, case=case.name)
         chip, chip_note = choose_chip(op, self.chip, self.chip_given)
         try:
@@ -99,21 +85,21 @@ class EmulatorDevice:
             )
             return m
         try:
-            build, runtime = self._build(op, type_macros, knobs or {}, texts)
+            build, runtime = self._build(op, type_macros, knobs, request.texts)
         except BuildError as exc:
             m.error = exc.error
             return m
         m.compile_s, m.cached_build = build.compile_s, build.cached
         try:
-            arrays = make_inputs(case, seed, overrides=inputs)
+            arrays = make_inputs(case, seed, overrides=request.inputs)
         except ValueError as exc:  # a user-supplied array that does not fit the case
             m.error = RunError(kind="bad_case", message=str(exc))
             return m
         # The golden runs first: where the operator's InferShape leaves an output's shape unset (an aclnn caller
         # allocates the outputs itself, so real operators often never infer them), its answer gives the shape.
-        expected = self._golden(op, case, arrays, golden)
+        expected = self._golden(op, case, arrays, request.golden)
         workdir = Path(tempfile.mkdtemp(prefix="tilewise-run-"))
-        env = knob_env(runtime, knobs or {})
+        env = knob_env(runtime, knobs)
         try:
             if op.model.layout == "invocation":
                 hints = expected if isinstance(expected, list) else []
@@ -122,14 +108,14 @@ class EmulatorDevice:
                 )
                 if drawn is not None:  # the program made its own inputs: the golden answers for those
                     arrays = drawn
-                    expected = self._golden(op, case, arrays, golden)
+                    expected = self._golden(op, case, arrays, request.golden)
             else:
                 hints = expected if isinstance(expected, list) else []
-                self._execute(build.exe, op, case, arrays, workdir, m, trace_path, hints, env, sites, chip)
+                self._execute(build.exe, op, case, arrays, workdir, m, trace_path, hints, env, request.sites, chip)
             if chip_note is not None:  # first: a failure below may be the wrong chip's doing
                 m.warnings.insert(0, chip_note)
             if m.ok:
-                check_case(op, case, workdir, m, expected, rtol, atol, keep_outputs)
+                check_case(op, case, workdir, m, expected, request.rtol, request.atol, request.keep_outputs)
             elif isinstance(expected, GoldenError):
                 # The golden failed first, and without its answer an output may have had no shape or list length to
                 # run with: the golden's error is the one to fix.
@@ -138,20 +124,12 @@ class EmulatorDevice:
             shutil.rmtree(workdir, ignore_errors=True)
         return m
 
-    def screen(
-        self,
-        op: Operator,
-        case: Case,
-        *,
-        knobs: dict[str, int] | None = None,
-        seed: int = 0,
-        inputs: dict[str, np.ndarray] | None = None,
-    ) -> Screening:
+    def screen(self, op: Operator, request: RunRequest) -> Screening:
         """The host tiling, then block 0 up to its first copy or vector instruction, on the run's own build
         (device/emulator/screen.py)."""
         from tilewise.device.emulator.screen import screen_case  # here: screen.py uses this module's helpers
 
-        return screen_case(self, op, case, knobs or {}, seed, inputs)
+        return screen_case(self, op, request)
 
     # ---- steps ----------------------------------------------------------------------------------------------
     def _build(

@@ -20,15 +20,12 @@ import tempfile
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-import numpy as np
-
-from tilewise.analysis.manifest import Case
 from tilewise.analysis.operator import Operator
 from tilewise.device.emulator.build import BuildError
 from tilewise.device.emulator.device import bind_dtypes, knob_env
 from tilewise.device.emulator.inputs import make_inputs
 from tilewise.device.emulator.target import choose_chip
-from tilewise.device.protocol import TRANSIENT_ERROR_KINDS, Measurement, Screening
+from tilewise.device.protocol import TRANSIENT_ERROR_KINDS, Measurement, RunRequest, Screening
 
 if TYPE_CHECKING:
     from tilewise.device.emulator.device import EmulatorDevice
@@ -40,26 +37,21 @@ MAX_BLOCK_DIM = 65535
 _TILING_ERRORS = frozenset({"tiling_failed", "tiling_exception", "host_crash"})
 
 
-def screen_case(
-    device: EmulatorDevice,
-    op: Operator,
-    case: Case,
-    knobs: dict[str, int],
-    seed: int,
-    inputs: dict[str, np.ndarray] | None,
-) -> Screening:
-    """Screen `knobs` on `case` (see the module's docstring). Problems that are not the configuration's (a case
-    that does not fit the operator, a kernel-invocation program with its own host) pass: the run reports them."""
+def screen_case(device: EmulatorDevice, op: Operator, request: RunRequest) -> Screening:
+    """Screen the request's knobs (on its source texts, when it gives some) on its case (see the module's
+    docstring). Problems that are not the configuration's (a case that does not fit the operator, a
+    kernel-invocation program with its own host) pass: the run reports them."""
     if op.model.layout == "invocation":  # the program's own main runs the tiling: nothing to stop half-way
         return Screening(ok=True, reason="not screened: a kernel-invocation program runs its own host code")
+    case, knobs = request.case, request.knobs
     chip, _ = choose_chip(op, device.chip, device.chip_given)
     try:
         type_macros, _ = bind_dtypes(op, case)
-        arrays = make_inputs(case, seed, overrides=inputs)
+        arrays = make_inputs(case, request.seed, overrides=request.inputs)
     except ValueError as exc:
         return Screening(ok=True, reason=f"not screened: {exc}")
     try:
-        build, runtime = device._build(op, type_macros, knobs, None)
+        build, runtime = device._build(op, type_macros, knobs, request.texts)
     except BuildError as exc:
         if exc.error.kind in TRANSIENT_ERROR_KINDS:  # the machine's failure: raised, so that no one keeps it
             raise

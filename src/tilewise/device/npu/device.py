@@ -20,8 +20,6 @@ import tempfile
 import time
 from pathlib import Path
 
-import numpy as np
-
 from tilewise.analysis.chip import Chip, builtin_chips, load_chip
 from tilewise.analysis.manifest import Case
 from tilewise.analysis.operator import Operator
@@ -34,7 +32,7 @@ from tilewise.device.npu.build import NpuBuild, NpuBuildError, build_operator
 from tilewise.device.npu.cann import Cann, chip_of_soc, find_cann, soc_name
 from tilewise.device.npu.harness import HarnessError, harness_source, snake, spec_text
 from tilewise.device.npu.msprof import ProfileError, msprof_argv, read_profile
-from tilewise.device.protocol import Measurement, OutputCheck, RunError, Screening
+from tilewise.device.protocol import Measurement, OutputCheck, RunError, RunRequest, Screening
 
 DEFAULT_TIMEOUT_S = 120.0  # one launch under msprof op, warm-up included
 BUILD_TIMEOUT_S = 1800.0  # a CANN build of an operator project takes minutes (opc compiles every dtype)
@@ -63,34 +61,22 @@ class NpuDevice:
         self.timeout_s, self.warm_up, self.launches = timeout_s, warm_up, launches
         self.build_timeout_s = max(build_timeout_s, timeout_s)
 
-    def screen(self, op: Operator, case: Case, *, knobs=None, seed: int = 0, inputs=None) -> Screening:
+    def screen(self, op: Operator, request: RunRequest) -> Screening:
         """A card cannot run the host tiling alone: nothing is screened out (the measurement decides)."""
         return Screening(ok=True, reason="the NPU device does not screen configurations")
 
-    def run(
-        self,
-        op: Operator,
-        case: Case,
-        *,
-        knobs: dict[str, int] | None = None,
-        seed: int = 0,
-        golden: str | None = None,
-        rtol: float | None = None,
-        atol: float | None = None,
-        inputs: dict[str, np.ndarray] | None = None,
-        texts: dict[str, str] | None = None,
-        trace_path: str | None = None,
-        keep_outputs: bool = False,
-        sites: bool = False,
-    ) -> Measurement:
+    def run(self, op: Operator, request: RunRequest) -> Measurement:
+        case = request.case
         m = Measurement(ok=False, case=case.name, chip=self.chip.name)
         try:
             _, out_dtypes = bind_dtypes(op, case)
-            arrays = make_inputs(case, seed, overrides=inputs)
+            arrays = make_inputs(case, request.seed, overrides=request.inputs)
         except ValueError as exc:
             m.error = RunError(kind="bad_case", message=str(exc), file=op.manifest.path if op.manifest else None)
             return m
-        _, edited = split_knobs(op, knobs or {}, texts, allow_runtime=False)  # knob values written into the sources
+        _, edited = split_knobs(
+            op, request.knobs, request.texts, allow_runtime=False
+        )  # knob values written into the sources
         start = time.perf_counter()
         try:
             build = build_operator(op, edited, self.cann, self.soc, self.build_timeout_s)
@@ -99,7 +85,7 @@ class NpuDevice:
             return m
         m.compile_s, m.cached_build = time.perf_counter() - start, build.cached
         # user code, as the kernel is: in a bounded child, as on the emulator (device/golden_check.py)
-        expected = case_golden(op, case, arrays, golden, timeout_s=self.timeout_s, memory_bytes=RUN_MEMORY)
+        expected = case_golden(op, case, arrays, request.golden, timeout_s=self.timeout_s, memory_bytes=RUN_MEMORY)
         if isinstance(expected, GoldenError):
             m.error, m.correct = expected.error, False
             return m
@@ -107,7 +93,7 @@ class NpuDevice:
         try:
             self._launch(op, case, build, arrays, out_dtypes, expected, workdir, m)
             if m.ok:
-                check_case(op, case, workdir, m, expected, rtol, atol, keep_outputs)
+                check_case(op, case, workdir, m, expected, request.rtol, request.atol, request.keep_outputs)
         except (HarnessError, ProfileError) as exc:
             m.ok, m.error = False, RunError(kind="npu", message=str(exc))
         finally:

@@ -12,6 +12,7 @@ import threading
 from typing import TYPE_CHECKING, Any
 
 from tilewise.analysis.model_error import likely_range
+from tilewise.device.protocol import RunRequest
 from tilewise.device.sites import per_line
 from tilewise.lsp.bank import StoredRun, learn_from_user
 from tilewise.lsp.params import RunParams, TuneParams, validated
@@ -49,7 +50,7 @@ def register(server: TilewiseServer) -> None:
         _report(ls, token, f"case {cases[0].name}")
         trace = params.trace or new_trace_path(op.model.operator)  # the timeline view draws the last run's trace
         try:
-            m = await asyncio.to_thread(device.run, op, cases[0], trace_path=trace, sites=True)
+            m = await asyncio.to_thread(device.run, op, RunRequest(cases[0], trace_path=trace, sites=True))
         except asyncio.CancelledError:  # the run's subprocess ends by itself, bounded by the device's timeout
             _end(ls, token, "cancelled")
             discard(trace)

@@ -19,7 +19,7 @@ from pathlib import Path
 from tilewise.analysis.manifest import Case
 from tilewise.analysis.motifs import MOTIFS, MotifContext, Rewound
 from tilewise.analysis.operator import Operator
-from tilewise.device.protocol import Device, Measurement
+from tilewise.device.protocol import Device, Measurement, RunRequest
 from tilewise.search.bank.features import kernel_features, profile
 from tilewise.search.bank.store import CaseTimes, Trajectory, unified_diff
 from tilewise.search.cache import ResultsCache, source_hash
@@ -67,7 +67,7 @@ class _Runner:
             if hit is not None:
                 return hit
         self.runs += 1
-        m = self.device.run(self.op, case, seed=self.seed, texts=texts)
+        m = self.device.run(self.op, RunRequest(case, seed=self.seed, texts=texts))
         if self.cache is not None and m.ok and m.error is None:
             self.cache.put(*where, m)
         return m

@@ -15,14 +15,14 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from tilewise.analysis.findings import Fix, TextEdit
 from tilewise.analysis.manifest import Case
 from tilewise.analysis.motifs import MOTIFS, MotifContext, Site
 from tilewise.analysis.operator import Operator
-from tilewise.device.protocol import Device, Measurement
+from tilewise.device.protocol import Device, Measurement, RunRequest, Screening
 from tilewise.search.bank.features import profile
 from tilewise.search.bank.store import BankFile, Evidence, Profile, evidence
 from tilewise.search.cache import source_hash
@@ -171,7 +171,7 @@ def suggest(
     result = SuggestResult(op.model.operator or str(op.project.root), None)
     runs = MemoDevice(device)  # the kernel as it is runs once per case: the profile, and every verification's "before"
     for case in cases:
-        m = runs.run(op, case, seed=seed, golden=golden, keep_outputs=True)
+        m = runs.run(op, RunRequest(case, seed=seed, golden=golden, keep_outputs=True))
         result.runs.append((case, m))
         if not m.ok or m.correct is False:
             result.problems.append(f"case {case.name} fails as it is ({failure_text(m)}): fix it before optimising")
@@ -230,27 +230,20 @@ class MemoDevice:
         self._runs: dict[tuple, Measurement] = {}
         self.executed = 0  # runs the device made (not answered from memory): what a caller's budget counts
 
-    def screen(self, *args, **kwargs):  # pragma: no cover - suggest never screens
-        return self.device.screen(*args, **kwargs)
+    def screen(self, op: Operator, request: RunRequest) -> Screening:  # pragma: no cover - suggest never screens
+        return self.device.screen(op, request)
 
-    def run(self, op: Operator, case: Case, *, texts: dict[str, str] | None = None, **kwargs) -> Measurement:
-        plain = not (kwargs.get("knobs") or kwargs.get("inputs") or kwargs.get("trace_path") or kwargs.get("sites"))
-        if not plain:
+    def run(self, op: Operator, request: RunRequest) -> Measurement:
+        if request.knobs or request.inputs or request.trace_path or request.sites:
             self.executed += 1
-            return self.device.run(op, case, texts=texts, **kwargs)
+            return self.device.run(op, request)
+        texts = request.texts
         src = source_hash(texts if texts is not None else {p: sf.text for p, sf in op.sources.items()})
-        key = (
-            src,
-            case.model_dump_json(),
-            kwargs.get("seed", 0),
-            kwargs.get("golden"),
-            kwargs.get("rtol"),
-            kwargs.get("atol"),
-        )
+        key = (src, request.case.model_dump_json(), request.seed, request.golden, request.rtol, request.atol)
         found = self._runs.get(key)
         if found is None:  # (always asked with its outputs, so any later caller may compare them)
             self.executed += 1
-            found = self._runs[key] = self.device.run(op, case, texts=texts, **{**kwargs, "keep_outputs": True})
+            found = self._runs[key] = self.device.run(op, replace(request, keep_outputs=True))
         return found
 
 

@@ -29,7 +29,7 @@ import numpy as np
 
 from tilewise.analysis.chip import Chip
 from tilewise.analysis.operator import Operator
-from tilewise.device.protocol import Device
+from tilewise.device.protocol import Device, RunRequest
 from tilewise.search.calibrate.constants import Constant, as_chip, with_values
 from tilewise.search.calibrate.kernels import MicroKernel
 
@@ -83,7 +83,7 @@ class Bench:
     def _one(self, device: Device, k: MicroKernel, repeats: int) -> float | str:
         found = []
         for seed in range(max(1, repeats)):
-            m = device.run(self.operators[k.operator], k.case, seed=seed)
+            m = device.run(self.operators[k.operator], RunRequest(k.case, seed=seed))
             with self._lock:
                 self.runs += 1
                 if self.progress:

@@ -22,7 +22,7 @@ from tilewise.analysis.findings import Fix, TextEdit
 from tilewise.analysis.manifest import Case
 from tilewise.analysis.motifs import MOTIFS, MotifContext, Site
 from tilewise.analysis.operator import Operator
-from tilewise.device.protocol import Device, Measurement
+from tilewise.device.protocol import Device, Measurement, RunRequest
 from tilewise.search.bank.features import profile
 from tilewise.search.bank.store import BankFile
 from tilewise.search.bank.suggest import MemoDevice, Verified
@@ -62,7 +62,7 @@ def profile_runs(
     op: Operator, device: Device, cases: list[Case], seed: int, golden: str | None
 ) -> tuple[list[tuple[Case, Measurement]], str | None]:
     """Every case on the operator as it is, and the first failure's reason (None when all pass)."""
-    runs = [(case, device.run(op, case, seed=seed, golden=golden, keep_outputs=True)) for case in cases]
+    runs = [(case, device.run(op, RunRequest(case, seed=seed, golden=golden, keep_outputs=True))) for case in cases]
     for case, m in runs:
         if not m.ok or m.correct is False:
             return runs, f"case {case.name} fails as it is ({failure_text(m)}): fix it before optimising"
