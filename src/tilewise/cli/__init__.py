@@ -16,6 +16,7 @@ from tilewise.cli.bank_command import cmd_bank_list, cmd_bank_mine, cmd_bank_sho
 from tilewise.cli.calibrate_command import add_calibrate_parser
 from tilewise.cli.common import err
 from tilewise.cli.doctor_command import cmd_doctor
+from tilewise.cli.examples_command import add_examples_parser
 from tilewise.cli.inspect_command import cmd_inspect
 from tilewise.cli.lint_command import cmd_lint
 from tilewise.cli.optimize_command import cmd_optimize, cmd_rewrite, llm_flags
@@ -265,6 +266,7 @@ def build_parser() -> argparse.ArgumentParser:
         p.set_defaults(func=func)
 
     add_calibrate_parser(sub)
+    add_examples_parser(sub)
 
     p = sub.add_parser("doctor", help="check what this machine can run: the emulator, an NPU through CANN, Ray, an LLM")
     p.add_argument("--device", default="emulator", help="also require this device to work (npu, npu:ID)")

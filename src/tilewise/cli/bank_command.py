@@ -9,16 +9,16 @@ from typing import Any
 
 from tilewise.analysis.errors import TilewiseError
 from tilewise.cli.common import device_from_args, err, escape, out, problem_line, rel
-
-EXAMPLES = Path(__file__).resolve().parents[3] / "examples"
+from tilewise.cli.examples_command import examples_root
 
 
 def example_operators() -> list[Path]:
-    """The project's own fast examples: every folder with a manifest that does not name a fast twin."""
+    """The project's own fast examples (the wheel's copy or the checkout's examples/, as `tilewise examples` finds
+    them): every folder with a manifest that does not name a fast twin. Raises TilewiseError when there are none."""
     from tilewise.analysis.manifest import load_manifest
 
     found = []
-    for manifest in sorted(EXAMPLES.glob("*/tilewise.toml")):
+    for manifest in sorted(examples_root().glob("*/tilewise.toml")):
         try:
             m = load_manifest(manifest)
         except TilewiseError:
@@ -54,7 +54,11 @@ def cmd_bank_mine(args: argparse.Namespace) -> int:
     except TilewiseError as exc:
         err.print(f"error: {exc.one_line()}", markup=False)
         return 2
-    dirs = [Path(p) for p in args.paths] if args.paths else example_operators()
+    try:
+        dirs = [Path(p) for p in args.paths] if args.paths else example_operators()
+    except TilewiseError as exc:
+        err.print(f"error: {exc.one_line()}", markup=False)
+        return 2
     cache = None if args.no_cache else ResultsCache(default_results_path())
     trajectories = []
     reports = []
@@ -106,7 +110,11 @@ def _source_label(d: Path) -> str:
     """examples/<name> for the project's own examples (so the shipped bank reads the same on every machine),
     else the folder as given."""
     resolved = d.resolve()
-    if resolved.parent == EXAMPLES:
+    try:
+        shipped = examples_root()
+    except TilewiseError:
+        return str(d)
+    if resolved.parent == shipped:
         return f"examples/{resolved.name}"
     return str(d)
 

@@ -2,6 +2,9 @@
 bundle (vscode-client/webview, built to vscode-client/media/charts.js by `npm run bundle`) and the report's data,
 which opens from disk with no network, for CLI users and as a CI artefact.
 
+A wheel carries the bundle as tilewise/report/charts.js (its build hook, build_hook.py, puts it there); an editable
+install of a checkout has no such copy and reads the checkout's vscode-client/media/charts.js.
+
 The data sits in a `<script type="application/json">` block the bundle reads (never executed); the page's content
 security policy allows the one inline script by its hash and nothing from the network. The file is written to a
 temporary name and renamed, so an interrupted write never leaves half a report under the asked-for name.
@@ -20,7 +23,9 @@ from tilewise.analysis.errors import TilewiseError
 from tilewise.report.payloads import ReportPayload
 
 BUNDLE_ENV = "TILEWISE_CHARTS_JS"
-_REPO_BUNDLE = Path(__file__).resolve().parents[3] / "vscode-client" / "media" / "charts.js"
+PACKAGED_BUNDLE = Path(__file__).resolve().with_name("charts.js")  # in a wheel: put there by its build hook
+# In a checkout (src/tilewise/report/html.py): the bundle scripts/npm_ci.sh builds. Nothing when installed.
+CHECKOUT_BUNDLE = Path(__file__).resolve().parents[3] / "vscode-client" / "media" / "charts.js"
 
 # The page's colours when no editor theme sets them: the bundle styles the charts from these variables, which a
 # VS Code webview defines (--vscode-*) and this page defines for light and dark systems alike.
@@ -38,17 +43,27 @@ body { margin: 0 auto; max-width: 1400px; padding: 16px 24px; background: var(--
 
 
 def charts_bundle() -> Path:
-    """Where the built charts bundle is: $TILEWISE_CHARTS_JS, else the repository's vscode-client/media/charts.js."""
+    """Where the built charts bundle is: $TILEWISE_CHARTS_JS, else the package's own copy (a wheel's), else the
+    checkout's vscode-client/media/charts.js (an editable install's)."""
+    packaged, checkout = PACKAGED_BUNDLE, CHECKOUT_BUNDLE
     given = os.environ.get(BUNDLE_ENV)
-    path = Path(given) if given else _REPO_BUNDLE
-    if not path.is_file():
-        raise TilewiseError(
-            str(path),
-            0,
-            "the charts bundle is missing: build it with `npm --prefix vscode-client ci && npm --prefix "
-            f"vscode-client run bundle` (scripts/setup.sh does when npm is present), or set {BUNDLE_ENV}",
+    if given:
+        path = Path(given)
+    elif packaged.is_file():
+        return packaged
+    else:
+        path = checkout
+    if path.is_file():
+        return path
+    if given or (checkout.parent.parent / "package.json").is_file():  # a checkout, or a bundle of the user's
+        fix = (
+            "build it with `npm --prefix vscode-client ci && npm --prefix vscode-client run bundle` "
+            f"(scripts/setup.sh does when npm is present), or set {BUNDLE_ENV}"
         )
-    return path
+    else:  # an installed package built without it: only a rebuilt install, or a bundle named by hand, helps
+        path = packaged
+        fix = f"reinstall tilewise from a wheel built with npm present (its build adds the bundle), or set {BUNDLE_ENV}"
+    raise TilewiseError(str(path), 0, f"the charts bundle is missing: {fix}")
 
 
 def render_report(report: ReportPayload, bundle: str) -> str:
