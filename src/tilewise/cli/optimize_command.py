@@ -9,7 +9,7 @@ import json
 from pathlib import Path
 
 from tilewise.analysis.errors import TilewiseError
-from tilewise.cli.common import device_from_args, err, escape, out, problem_line, rel, selected_cases
+from tilewise.cli.common import err, escape, out, rel, session_from_args
 
 
 def llm_flags(p: argparse.ArgumentParser) -> None:
@@ -46,19 +46,13 @@ def _llm(args: argparse.Namespace):
 
 def _prepare(args: argparse.Namespace):
     """(device, operator, cases, bank) from the flags, or a TilewiseError/ValueError with the one line to print."""
-    from tilewise.analysis.operator import load_operator
     from tilewise.search.bank.store import load_banks
-    from tilewise.session.cases import load_arrays
 
-    device = device_from_args(args)
-    op = load_operator(args.path)
-    for p in op.problems:
-        err.print(problem_line(p), markup=False)
-    cases = selected_cases(op, args, load_arrays(args.input))
+    session = session_from_args(args)
     bank, problems = load_banks()
     for line in problems:
         err.print(line, markup=False)
-    return device, op, cases, bank
+    return session.device, session.op, session.cases, bank
 
 
 def cmd_rewrite(args: argparse.Namespace) -> int:

@@ -11,8 +11,8 @@ from rich.table import Table
 
 from tilewise.analysis.errors import TilewiseError
 from tilewise.analysis.model_error import likely_range
-from tilewise.analysis.operator import Operator, load_operator
-from tilewise.cli.common import device_from_args, err, escape, out, problem_line, rel
+from tilewise.analysis.operator import Operator
+from tilewise.cli.common import err, escape, out, rel, session_from_args
 from tilewise.device.protocol import RunRequest
 from tilewise.report.html import charts_bundle
 
@@ -20,15 +20,9 @@ from tilewise.report.html import charts_bundle
 def cmd_run(args: argparse.Namespace) -> int:
     from pydantic import ValidationError
 
-    from tilewise.session.cases import build_case, input_arrays, load_arrays
-
     try:
-        device = device_from_args(args)
-        op = load_operator(args.path)
-        for p in op.problems:
-            err.print(problem_line(p), markup=False)
-        arrays = load_arrays(args.input)
-        case = build_case(op, args, arrays)
+        session = session_from_args(args, one_case=True)
+        device, op, case = session.device, session.op, session.case
         html = getattr(args, "html", None)
         if html:
             charts_bundle()  # before the run: a missing bundle is said at once, not after it
@@ -42,7 +36,7 @@ def cmd_run(args: argparse.Namespace) -> int:
                 case,
                 seed=args.seed,
                 golden=args.golden,
-                inputs=input_arrays(arrays),
+                inputs=session.arrays,
                 trace_path=trace,
                 sites=bool(html),  # the roofline's bytes
             ),

@@ -7,22 +7,16 @@ import json
 from pathlib import Path
 
 from tilewise.analysis.errors import TilewiseError
-from tilewise.cli.common import device_from_args, err, escape, out, problem_line, rel, selected_cases
+from tilewise.cli.common import err, escape, out, rel, session_from_args
 
 
 def cmd_suggest(args: argparse.Namespace) -> int:
-    from tilewise.analysis.operator import load_operator
     from tilewise.search.bank.store import load_bank, load_banks
     from tilewise.search.bank.suggest import suggest
-    from tilewise.session.cases import load_arrays
 
     try:
-        device = device_from_args(args)
-        op = load_operator(args.path)
-        for problem in op.problems:
-            err.print(problem_line(problem), markup=False)
-        arrays = load_arrays(args.input)
-        cases = selected_cases(op, args, arrays)
+        session = session_from_args(args)
+        device, op, cases = session.device, session.op, session.cases
         if args.bank:
             bank, problems = load_bank(Path(args.bank), missing_ok=False), list[str]()
         else:

@@ -15,8 +15,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from tilewise.analysis.errors import TilewiseError
-from tilewise.analysis.operator import Operator, load_operator
-from tilewise.cli.common import device_from_args, err, escape, out, problem_line, rel, selected_cases
+from tilewise.analysis.operator import Operator
+from tilewise.cli.common import err, escape, out, rel, session_from_args
 from tilewise.device.protocol import RunRequest
 from tilewise.report.html import charts_bundle
 
@@ -25,62 +25,19 @@ if TYPE_CHECKING:
 
 
 def cmd_tune(args: argparse.Namespace) -> int:
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
-
     from tilewise.report.convergence import ConvergenceRecorder
-    from tilewise.search.cache import ResultsCache, default_results_path
-    from tilewise.search.executors import ExecutorError, RayExecutor
-    from tilewise.search.tuner import Tuner
-    from tilewise.session.cases import input_arrays, load_arrays
+    from tilewise.search.executors import ExecutorError
 
     try:
-        device = device_from_args(args)
-        op = load_operator(args.path)
-        for p in op.problems:
-            err.print(problem_line(p), markup=False)
-        arrays = load_arrays(args.input)
-        cases = selected_cases(op, args, arrays)
-        cache = None if args.no_cache else ResultsCache(default_results_path())
-        executor = _executor(args, device)
-        tuner = Tuner(
-            op,
-            device,
-            cases,
-            strategy=args.strategy,
-            budget=args.budget,
-            seed=args.seed,
-            cache=cache,
-            workers=args.workers,
-            inputs=input_arrays(arrays),
-            executor=executor,
-        )
-    except ExecutorError as exc:
-        err.print(f"error: {exc}", markup=False)
-        return 2
-    except (TilewiseError, ValueError) as exc:
+        session, tuner, executor, cache = _prepare(args)
+    except (ExecutorError, TilewiseError, ValueError) as exc:
         err.print(f"error: {exc.one_line() if isinstance(exc, TilewiseError) else exc}", markup=False)
         return 2
     if args.golden:
         err.print("note: --golden applies to `tilewise run`; tune uses the manifest's golden or the shipped outputs")
     inert = tuner.prune_inert()  # before the header: the space it prints is the one searched
-    space = tuner.space
-    if args.format == "text" and inert:
-        out.print(
-            f"left out {len(inert)} knobs that hand the kernel the shipped tiling on these cases whatever their value: "
-            + ", ".join(k.name for k in inert)
-        )
-    if args.format == "text" and isinstance(executor, RayExecutor):
-        slots, what = executor.slots()
-        out.print(
-            f"measuring on Ray: {slots} {what} in the cluster, {tuner.workers} measurements in flight (--workers)"
-        )
     if args.format == "text":
-        out.print(
-            f"tuning {op.model.operator}: {len(space.knobs)} knobs "
-            f"({', '.join(f'{k.name} in {k.domain}' for k in space.knobs) or 'none'}), "
-            f"{space.size():,} configurations, budget {args.budget}, strategy {args.strategy}, "
-            f"cases {', '.join(c.name for c in cases)}"
-        )
+        _print_header(args, session, tuner, executor, inert)
     html = getattr(args, "html", None)
     if html:
         try:
@@ -88,7 +45,66 @@ def cmd_tune(args: argparse.Namespace) -> int:
         except TilewiseError as exc:
             err.print(f"error: {exc.one_line()}", markup=False)
             return 2
-    recorder = ConvergenceRecorder(op.model.operator, args.strategy, args.budget, cases=[c.name for c in cases])
+    op, device = session.op, session.device
+    recorder = ConvergenceRecorder(op.model.operator, args.strategy, args.budget, cases=[c.name for c in tuner.cases])
+    try:
+        _search(args, tuner, recorder)
+    finally:
+        executor.close()
+    result = tuner.result()
+    recorder.finish(result)
+    gain = _gain(op, tuner, result, device, args)  # before --apply: it compares against the shipped sources
+    report = _write_report(html, op, tuner, result, device, recorder) if html else None
+    applied = None
+    if args.apply and result.best and result.best != result.baseline:
+        applied = _apply_best(op, tuner, result, device)
+    _print_outcome(args, op, tuner, result, applied, gain, report)
+    if cache:
+        cache.close()
+    return 0 if result.best is not None else 1
+
+
+def _prepare(args: argparse.Namespace):
+    """(session, tuner, executor, results cache or None) from the flags; TilewiseError, ValueError (a strategy) or
+    ExecutorError (Ray) with the one line to print otherwise."""
+    from tilewise.search.cache import ResultsCache, default_results_path
+    from tilewise.session.builder import TuneOptions
+
+    session = session_from_args(args)
+    cache = None if args.no_cache else ResultsCache(default_results_path())
+    executor = _executor(args, session.device)
+    options = TuneOptions(strategy=args.strategy, budget=args.budget, seed=args.seed, workers=args.workers)
+    return session, session.tuner(options, cache=cache, executor=executor), executor, cache
+
+
+def _print_header(args: argparse.Namespace, session, tuner, executor, inert: list) -> None:
+    """What is searched, where, and what was left out, before the first measurement."""
+    from tilewise.search.executors import RayExecutor
+
+    space = tuner.space
+    if inert:
+        out.print(
+            f"left out {len(inert)} knobs that hand the kernel the shipped tiling on these cases whatever their value: "
+            + ", ".join(k.name for k in inert)
+        )
+    if isinstance(executor, RayExecutor):
+        slots, what = executor.slots()
+        out.print(
+            f"measuring on Ray: {slots} {what} in the cluster, {tuner.workers} measurements in flight (--workers)"
+        )
+    out.print(
+        f"tuning {session.op.model.operator}: {len(space.knobs)} knobs "
+        f"({', '.join(f'{k.name} in {k.domain}' for k in space.knobs) or 'none'}), "
+        f"{space.size():,} configurations, budget {args.budget}, strategy {args.strategy}, "
+        f"cases {', '.join(c.name for c in session.cases)}"
+    )
+
+
+def _search(args: argparse.Namespace, tuner, recorder: ConvergenceRecorder) -> None:
+    """The search, with a progress bar on a terminal's stderr and, with -v, every trial; Ctrl-C stops it after the
+    measurements in flight (every result is kept)."""
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
     progress = Progress(
         TextColumn("{task.description}"),
         BarColumn(),
@@ -110,24 +126,21 @@ def cmd_tune(args: argparse.Namespace) -> int:
                     )
                 progress.update(task, completed=min(ev.evaluations, args.budget))
                 if ev.trial is not None and args.format == "text" and args.verbose:
-                    t = ev.trial
-                    if t.screened:  # not measured: numbered apart from the measurements
-                        err.print(f"  screened {t.config}: {t.error}", markup=False)
-                        continue
-                    status = f"{t.time_us:.2f} µs" if t.ok else f"failed: {t.error}"
-                    err.print(f"  #{t.index} {t.config}: {status}{' (cached)' if t.cached else ''}", markup=False)
+                    err.print(_trial_line(ev.trial), markup=False)
     except KeyboardInterrupt:
         tuner.stop()
         err.print("interrupted: stopping after the measurements in flight; every result is kept")
-    finally:
-        executor.close()
-    result = tuner.result()
-    recorder.finish(result)
-    gain = _gain(op, tuner, result, device, args)  # before --apply: it compares against the shipped sources
-    report = _write_report(html, op, tuner, result, device, recorder) if html else None
-    applied = None
-    if args.apply and result.best and result.best != result.baseline:
-        applied = _apply_best(op, tuner, result, device)
+
+
+def _trial_line(t) -> str:
+    if t.screened:  # not measured: numbered apart from the measurements
+        return f"  screened {t.config}: {t.error}"
+    status = f"{t.time_us:.2f} µs" if t.ok else f"failed: {t.error}"
+    return f"  #{t.index} {t.config}: {status}{' (cached)' if t.cached else ''}"
+
+
+def _print_outcome(args: argparse.Namespace, op: Operator, tuner, result, applied, gain, report) -> None:
+    """The result as JSON, or as text with where the gain comes from and what the knobs cannot reach."""
     from tilewise.search.space import unreachable
 
     notes = unreachable(op, tuner.space)
@@ -138,17 +151,14 @@ def cmd_tune(args: argparse.Namespace) -> int:
         data["not_reachable_by_knobs"] = notes
         data["report"] = str(report) if report else None
         print(json.dumps(data, indent=2))
-    else:
-        _print_tune(result, applied)
-        if gain is not None:
-            out.print(f"where the gain comes from: {escape(gain.summary())}")
-        for note in notes:
-            out.print(f"[dim]not searched[/dim]: {escape(note)}")
-        if report:
-            out.print(f"report: {rel(str(report))}")
-    if cache:
-        cache.close()
-    return 0 if result.best is not None else 1
+        return
+    _print_tune(result, applied)
+    if gain is not None:
+        out.print(f"where the gain comes from: {escape(gain.summary())}")
+    for note in notes:
+        out.print(f"[dim]not searched[/dim]: {escape(note)}")
+    if report:
+        out.print(f"report: {rel(str(report))}")
 
 
 def _write_report(path: str, op: Operator, tuner, result, device, recorder: ConvergenceRecorder) -> Path | None:
