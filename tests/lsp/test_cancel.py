@@ -25,7 +25,7 @@ import pytest
 import pytest_lsp
 from lsp_helpers import EXAMPLES, SERVER_ENV, WORK, _workspace, open_doc
 from lsprotocol import types
-from pygls.exceptions import JsonRpcRequestCancelled
+from pygls.exceptions import JsonRpcException, JsonRpcRequestCancelled
 from pytest_lsp import ClientServerConfig, LanguageClient
 
 CANCEL_CACHE = WORK / "cancel-cache"
@@ -138,3 +138,58 @@ async def test_a_tune_can_be_cancelled_and_the_server_answers_after(cancel_clien
     with pytest.raises(JsonRpcRequestCancelled):
         await asyncio.wait_for(tune, BOUND_S)
     assert (root / "calls").read_text() == "x"
+
+
+async def _held_tune(client: LanguageClient, root: Path, **params) -> tuple[str, asyncio.Future]:
+    """A tune of a fresh copy of LeakyRelu at `root` whose first measurement the gated golden holds: its document's
+    URI and the pending request, once the measurement has started."""
+    shutil.copytree(EXAMPLES / "leaky_relu", root)
+    (root / "golden.py").write_text(GATED_GOLDEN)
+    uri = open_doc(client, root / "op_kernel" / "leaky_relu.cpp")
+    tune = asyncio.ensure_future(
+        client.protocol.send_request_async(
+            "tilewise/tune", {"uri": uri, "budget": 60, "strategy": "random", "case": "fp32_ragged", **params}
+        )
+    )
+    await appears(root / "tune-started")
+    assert not tune.done()
+    return uri, tune
+
+
+@pytest.mark.asyncio
+async def test_a_tune_stops_from_its_progress_cancel_and_from_the_cancel_command(cancel_client, tmp_path: Path):
+    """The two other ways to stop a job (lsp/jobs.py): the cancel button of the progress the server created
+    (`window/workDoneProgress/cancel` on its token), and the server's `tilewise.cancelJob` command. Meanwhile a
+    second tune of the same operator is refused, in one line."""
+    client = cancel_client
+    for suffix in ("", "-wal", "-shm"):
+        (CANCEL_CACHE / f"results.sqlite{suffix}").unlink(missing_ok=True)
+    first = tmp_path / "first"
+    _, tune = await _held_tune(client, first)
+    [token] = [t for t, reports in client.progress_reports.items() if reports and reports[0].title.startswith("Tuning")]
+    try:
+        client.protocol.notify(types.WINDOW_WORK_DONE_PROGRESS_CANCEL, types.WorkDoneProgressCancelParams(token=token))
+        assert await progress_ends(client) == ["cancelled"]
+    finally:
+        (first / "release").touch()
+    with pytest.raises(JsonRpcRequestCancelled):
+        await asyncio.wait_for(tune, BOUND_S)
+    assert (first / "calls").read_text() == "x"  # stopped after the measurement it interrupted
+
+    second = tmp_path / "second"
+    client.progress_reports["tune-2"] = []
+    uri, tune = await _held_tune(client, second, workDoneToken="tune-2")
+    try:
+        with pytest.raises(JsonRpcException) as refused:
+            await client.protocol.send_request_async("tilewise/tune", {"uri": uri, "budget": 4})
+        assert "is already running" in refused.value.message and "\n" not in refused.value.message
+        answer = await client.workspace_execute_command_async(
+            types.ExecuteCommandParams(command="tilewise.cancelJob", arguments=[{"uri": uri, "kind": "tune"}])
+        )
+        assert [t.startswith("Tuning") for t in answer["cancelled"]] == [True]
+    finally:
+        (second / "release").touch()
+    with pytest.raises(JsonRpcRequestCancelled):
+        await asyncio.wait_for(tune, BOUND_S)
+    assert client.progress_reports["tune-2"][-1].message == "cancelled"
+    assert (second / "calls").read_text() == "x"

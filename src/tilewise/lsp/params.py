@@ -85,6 +85,14 @@ class VerifyFixArgs(_Params):
     title: str
 
 
+class CancelJobArgs(_Params):
+    """The argument of the `tilewise.cancelJob` command (lsp/jobs.py): the jobs of the operator holding `uri`, of
+    one `kind` when given (run, tune, optimize, verify-suggestions, verify-fix)."""
+
+    uri: str = Field(min_length=1, description="a document of the operator")
+    kind: str | None = None
+
+
 def describe_errors(exc: ValidationError) -> str:
     """One `field: what is wrong` per bad field, on one line."""
     parts = []

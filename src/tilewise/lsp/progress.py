@@ -1,5 +1,5 @@
-"""`window/workDoneProgress` for the long jobs (run, tune, verify a fix): on the client's own token when it sent
-one, else on one the server creates; a client without progress support still gets the job's result."""
+"""`window/workDoneProgress` for the long jobs (lsp/jobs.py: run, tune, verify, optimize): on the client's own token
+when it sent one, else on one the server creates; a client without progress support still gets the job's result."""
 
 from __future__ import annotations
 

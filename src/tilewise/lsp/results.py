@@ -9,6 +9,8 @@ holds the tuned value (after "Apply", the diagnostic clears).
 
 from __future__ import annotations
 
+import logging
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -28,11 +30,19 @@ if TYPE_CHECKING:
     from tilewise.search.verify_fix import FixVerdict
 
 
+log = logging.getLogger("tilewise.lsp")
+
+
 @dataclass
 class EditorItem:
     file: str
     diagnostic: types.Diagnostic
     action: types.CodeAction | None = None
+
+
+# What a feature adds to an operator's diagnostics (and code actions), from what it stored on the session: each
+# feature registers its own in TilewiseServer.item_providers and owns only those.
+ItemProvider = Callable[[OperatorSession, Analysis], list[EditorItem]]
 
 
 def tuned_message(best: BestConfig, names: list[str]) -> str:
@@ -219,18 +229,38 @@ def finding_message(session: OperatorSession, analysis: Analysis, finding: Findi
     return " ".join([finding.message] + [v.message() for v in verdicts])
 
 
-def editor_items(session: OperatorSession, analysis: Analysis) -> list[EditorItem]:
-    return (
-        tuned_items(analysis, session.tuned)
-        + run_error_items(analysis, session.last_run)
-        + motif_items(session, analysis)
-    )
+def tune_items(session: OperatorSession, analysis: Analysis) -> list[EditorItem]:
+    """The tune feature's items (features/requests.py registers them): its best configuration on the knobs."""
+    return tuned_items(analysis, session.tuned)
 
 
-def diagnostics_by_file(session: OperatorSession, analysis: Analysis) -> dict[str, list[types.Diagnostic]]:
+def run_items(session: OperatorSession, analysis: Analysis) -> list[EditorItem]:
+    """The run feature's items (features/requests.py registers them): the last run's error and warnings."""
+    return run_error_items(analysis, session.last_run)
+
+
+def editor_items(
+    session: OperatorSession, analysis: Analysis, providers: Sequence[ItemProvider] = ()
+) -> list[EditorItem]:
+    """What each feature adds to the operator's diagnostics, from the provider it registered (TilewiseServer.
+    item_providers: the tune's result, the run's errors, the verified motifs). Each is isolated: one that fails is
+    logged, and the others' items still go out."""
+    items: list[EditorItem] = []
+    for provide in providers:
+        try:
+            items.extend(provide(session, analysis))
+        except Exception:
+            log.exception("the diagnostics of %s failed", getattr(provide, "__name__", provide))
+    return items
+
+
+def diagnostics_by_file(
+    session: OperatorSession, analysis: Analysis, providers: Sequence[ItemProvider] = ()
+) -> dict[str, list[types.Diagnostic]]:
     """Every source of diagnostics for one operator, merged per file: lint findings (with the verdicts of their
-    verified fixes), the operator's problems (syntax errors, a bad tilewise.toml), the tune's result and the last
-    run's errors. Each source file is present, with an empty list when it has nothing."""
+    verified fixes), the operator's problems (syntax errors, a bad tilewise.toml), and the items of each feature's
+    provider (`providers`: the tune's result, the last run's errors, the verified motifs). Each source file is
+    present, with an empty list when it has nothing."""
     by_file: dict[str, list[types.Diagnostic]] = {path: [] for path in analysis.op.sources}
     for f in analysis.findings:
         sf = analysis.op.sources.get(f.file)
@@ -241,7 +271,7 @@ def diagnostics_by_file(session: OperatorSession, analysis: Analysis) -> dict[st
         found = _problem(analysis, p)
         if found is not None:
             by_file.setdefault(p.file, []).append(found)
-    for item in editor_items(session, analysis):
+    for item in editor_items(session, analysis, providers):
         by_file.setdefault(item.file, []).append(item.diagnostic)
     return by_file
 

@@ -35,7 +35,8 @@ from tilewise.lsp.features import (
     watched_files,
 )
 from tilewise.lsp.handlers import Untrusted
-from tilewise.lsp.results import diagnostics_by_file
+from tilewise.lsp.jobs import JobService
+from tilewise.lsp.results import ItemProvider, diagnostics_by_file
 from tilewise.lsp.state import (
     Analysis,
     OperatorSession,
@@ -61,8 +62,10 @@ HoverProvider = Callable[[OperatorSession, Analysis, str, int], str | None]
 
 class TilewiseServer(LanguageServer):
     """The server and the services its features use: analyses per operator (`analysis_for`, `schedule`), and
-    `publish`, the one place diagnostics are sent from. Features register handlers and call these; none imports
-    another: one that adds to another's answers (code actions, hovers) registers a provider here instead."""
+    `publish`, the one place diagnostics are sent from, and `jobs`, the background work (run, tune, verify,
+    optimize: progress, cancel, one at a time per operator; lsp/jobs.py). Features register handlers and call these;
+    none imports another: one that adds to another's answers (code actions, hovers) registers a provider here
+    instead."""
 
     def __init__(self) -> None:
         super().__init__("tilewise", "0.1.0")
@@ -70,6 +73,10 @@ class TilewiseServer(LanguageServer):
         self._collections = 0
         self.action_providers: list[ActionProvider] = []
         self.hover_providers: list[HoverProvider] = []
+        # Each feature's own diagnostics (and their actions), from what it stored on the session (results.py)
+        self.item_providers: list[ItemProvider] = []
+        self.jobs = JobService(self)
+        self.jobs.register(lambda uri: self.state.root_of(uri_to_path(uri)))
 
     def session(self, root: str) -> OperatorSession:
         return self.state.session(root)
@@ -293,7 +300,7 @@ class TilewiseServer(LanguageServer):
         analysis = session.analysis or analysis
         if analysis is None:
             return
-        by_file = diagnostics_by_file(session, analysis)
+        by_file = diagnostics_by_file(session, analysis, self.item_providers)
         sent, shown = session.published, self.state.published
         for path in set(sent) - set(by_file):
             by_file[path] = []

@@ -115,14 +115,6 @@ def known_strategy(strategy: str) -> str:
     return strategy
 
 
-def manifest_cases(op: Operator, purpose: str, name: str | None = None) -> list:
-    """The cases of the operator's tilewise.toml (only `name` when given), for a job that needs them; an error that
-    says to add them (`purpose`: "to run or tune it") when there are none."""
-    if op.manifest and op.manifest.cases:
-        return [op.manifest.case(name)] if name else list(op.manifest.cases)
-    raise ValueError(f"the operator has no tilewise.toml with shape cases; add one {purpose}")
-
-
 class Superseded(Exception):
     """An analysis stopped because a newer edit arrived."""
 
@@ -150,7 +142,7 @@ class Analysis:
 
     @cached_property
     def sources_hash(self) -> str:
-        """tilewise.search.cache.source_hash of the texts analysed: what stored tunes and verified fixes are keyed by."""
+        """search.cache.source_hash of the texts analysed: what stored tunes and verified fixes are keyed by."""
         from tilewise.search.cache import source_hash
 
         return source_hash({p: sf.text for p, sf in self.op.sources.items()})

@@ -87,7 +87,7 @@ def register(server: TilewiseServer) -> None:
                 action = _action(session, analysis, f, fix, diagnostics, ls.state.trusted)
                 if action is not None:
                     actions.append(action)
-        for item in editor_items(session, analysis):
+        for item in editor_items(session, analysis, ls.item_providers):
             if item.action is not None and item.file == path and ranges_overlap(item.diagnostic.range, params.range):
                 actions.append(item.action)
         for provide in ls.action_providers:  # other features' actions (the motifs'), isolated from these

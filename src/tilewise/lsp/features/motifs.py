@@ -13,20 +13,19 @@ they fit, verified on request, and explained by the bank's example.
 
 from __future__ import annotations
 
-import asyncio
 import logging
-import threading
 from typing import TYPE_CHECKING, Any
 
 from lsprotocol import types
 
 from tilewise.analysis.findings import Fix
-from tilewise.analysis.operator import load_operator
 from tilewise.lsp.convert import ranges_overlap, workspace_edit
+from tilewise.lsp.jobs import Job
 from tilewise.lsp.params import VerifySuggestionsParams, validated
-from tilewise.lsp.progress import end, report, start
-from tilewise.lsp.state import Analysis, OperatorSession, VerifiedMotif, manifest_cases
-from tilewise.search.bank.suggest import Suggestion, suggest, suggestion_json
+from tilewise.lsp.results import motif_items
+from tilewise.lsp.state import Analysis, OperatorSession, VerifiedMotif
+from tilewise.search.bank.suggest import Suggestion, SuggestResult, suggest, suggestion_json
+from tilewise.session.builder import SessionRequest, build_session, manifest_cases
 
 if TYPE_CHECKING:
     from tilewise.analysis.motifs import Site
@@ -118,6 +117,7 @@ def _outcome(s: Suggestion) -> str:
 
 def register(server: TilewiseServer) -> None:
     server.action_providers.append(motif_actions)
+    server.item_providers.append(motif_items)  # this feature's diagnostics: the motifs verified on these sources
     server.hover_providers.append(motif_hover)
 
     @server.feature(VERIFY_SUGGESTIONS)
@@ -127,75 +127,62 @@ def register(server: TilewiseServer) -> None:
         analysis = await ls.operator_analysis(params.uri)
         op = analysis.op
         root, sources = str(op.project.root), analysis.sources_hash
-        cases = manifest_cases(op, "to verify suggestions")
+        purpose = "to verify suggestions"
+        cases = manifest_cases(op, purpose)  # (before the "no motif fits" answer, as it always was)
         if not analysis.suggestions:  # no motif's slow pattern is in the kernel: nothing to profile or verify
             message = "no motif fits: none of the slow patterns the bank knows is in this kernel"
             ls.window_show_message(types.ShowMessageParams(type=types.MessageType.Info, message=message))
             return {"operator": op.model.operator, "suggestions": [], "problems": []}
         # The job's own copy of the sources: the open documents' parsed files change in place as the user types.
-        texts = {p: sf.text for p, sf in op.sources.items()}
+        request = SessionRequest(root, overlay={p: sf.text for p, sf in op.sources.items()}, manifest_purpose=purpose)
         expected = max(len([s for s in analysis.suggestions[: params.top] if s.edits]), 1)
         device = ls.device()
         session = ls.session(root)
         session.motifs = {k: v for k, v in session.motifs.items() if v.sources == sources}
-        token = await start(ls, f"Verifying the motifs that fit {op.model.operator}", params.work_done_token)
-        report(ls, token, f"profiling {len(cases)} case{'s' if len(cases) != 1 else ''}", 0)
-        loop = asyncio.get_running_loop()
-        queue: asyncio.Queue[tuple[str, Any] | None] = asyncio.Queue()
-        stop = threading.Event()
-
-        def put(kind: str, value: Any) -> None:
-            loop.call_soon_threadsafe(queue.put_nowait, (kind, value))
-
-        def produce() -> None:
-            try:
-                private = load_operator(root, overlay=texts)
-                bank = ls.state.banks.get()
-                found = suggest(
-                    private,
-                    device,
-                    bank,
-                    cases,
-                    top=params.top,
-                    verify=True,
-                    on_verified=lambda s: put("verified", s),
-                    cancelled=stop.is_set,
-                )
-                put("done", found)
-            except Exception as exc:  # noqa: BLE001 - answered as the request's error
-                put("failed", exc)
-            finally:
-                loop.call_soon_threadsafe(queue.put_nowait, None)
-
-        thread = threading.Thread(target=produce, daemon=True, name="verify-suggestions")
-        thread.start()
-        result = None
         verified = 0
-        try:
-            while (item := await queue.get()) is not None:
-                kind, value = item
-                if kind == "verified":
-                    verified += 1
-                    session.motifs[value.motif] = VerifiedMotif(sources, value)
-                    report(ls, token, _outcome(value), min(100, int(100 * verified / expected)))
-                    ls.publish(root, analysis)
-                elif kind == "done":
-                    result = value
-                else:
-                    raise value
-        except asyncio.CancelledError:
-            stop.set()  # suggest stops before its next verification; what was verified stays on the session
-            end(ls, token, "cancelled")
-            raise
-        except Exception:
-            end(ls, token, "failed")
-            raise
-        finally:
-            await asyncio.to_thread(thread.join)
-        assert result is not None
-        faster = [s for s in result.suggestions if s.verified is not None and s.verified.faster]
-        best = f"best {faster[0].verified.speedup:.2f}x ({faster[0].title})" if faster else "none faster"
-        end(ls, token, f"{verified} verified, {best}" if verified else "nothing to verify")
+
+        def verify(job: Job) -> SuggestResult:  # on the worker thread
+            private = build_session(request, device=device)
+            done = 0
+
+            def on_verified(s: Suggestion) -> None:
+                nonlocal done
+                done += 1
+                job.report(_outcome(s), min(100, int(100 * done / expected)))
+                job.post(s)
+
+            return suggest(
+                private.op,
+                device,
+                ls.state.banks.get(),
+                private.cases,
+                top=params.top,
+                verify=True,
+                on_verified=on_verified,
+                cancelled=job.stop.is_set,  # suggest stops before its next verification; what was verified stays
+            )
+
+        def arrived(s: Suggestion) -> None:  # on the event loop, each verified motif as it comes
+            nonlocal verified
+            verified += 1
+            session.motifs[s.motif] = VerifiedMotif(sources, s)
+            ls.publish(root, analysis)
+
+        def finished(result: SuggestResult) -> str:
+            faster = [(s, s.verified) for s in result.suggestions if s.verified is not None and s.verified.faster]
+            best = f"best {faster[0][1].speedup:.2f}x ({faster[0][0].title})" if faster else "none faster"
+            return f"{verified} verified, {best}" if verified else "nothing to verify"
+
+        result = await ls.jobs.run(
+            "verify-suggestions",
+            root,
+            f"Verifying the motifs that fit {op.model.operator}",
+            verify,
+            token=params.work_done_token,
+            on_start=lambda job: job.report(f"profiling {len(cases)} case{'s' if len(cases) != 1 else ''}", 0),
+            on_item=arrived,
+            done=finished,
+        )
         for line in result.problems:
             log.info("%s: %s", root, line)
         return {

@@ -15,18 +15,16 @@ or `OPENAI_API_KEY`), never from a setting. A model that cannot be used is the r
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
-import threading
 from typing import TYPE_CHECKING, Any
 
 from pygls.exceptions import JsonRpcInternalError
 
-from tilewise.analysis.operator import load_operator
+from tilewise.lsp.jobs import Job
 from tilewise.lsp.params import OptimizeParams, validated
-from tilewise.lsp.progress import end, report, start
-from tilewise.lsp.state import LlmConfig, manifest_cases
+from tilewise.lsp.state import LlmConfig
 from tilewise.report.convergence import ConvergenceRecorder
+from tilewise.session.builder import SessionRequest, build_session
 
 if TYPE_CHECKING:
     from tilewise.lsp.server import TilewiseServer
@@ -80,58 +78,51 @@ def register(server: TilewiseServer) -> None:
         analysis = await ls.operator_analysis(params.uri)
         settings = ls.state.settings
         root = str(analysis.op.project.root)
-        cases = manifest_cases(analysis.op, "to optimize it")
-        llm = await asyncio.to_thread(llm_client, settings.llm) if params.llm else None  # (imports openai)
         # The job's own copy of the sources: the open documents' parsed files change in place as the user types,
         # and the answer's `original` texts must be the ones the loop started from.
         texts = {p: sf.text for p, sf in analysis.op.sources.items()}
-        op = await asyncio.to_thread(load_operator, root, overlay=texts)
+        request = SessionRequest(root, overlay=texts, manifest_purpose="to optimize it")
         device = ls.device(settings, timeout_s=params.timeout)
+        prepared = await asyncio.to_thread(build_session, request, device=device)  # (parses the sources)
+        op, cases = prepared.op, prepared.cases
+        llm = await asyncio.to_thread(llm_client, settings.llm) if params.llm else None  # (imports openai)
         options = OptimizeOptions(budget=params.budget, llm=llm, seed=0, strategy=settings.strategy)
         bank = ls.state.banks.get()
-        token = await start(ls, f"Optimizing {op.model.operator}", params.work_done_token)
-        loop = asyncio.get_running_loop()
-        stop = threading.Event()
         measured, baseline_us = 0, None  # so far; read and written by the worker's callback only
-
         recorder = ConvergenceRecorder(
             op.model.operator, "optimize", params.budget, cases=[c.name for c in cases], source="optimize"
         )
-
-        def on_step(step: Step, best_us: float | None) -> None:  # on the worker thread
-            nonlocal measured, baseline_us
-            measured += step.evaluations
-            if step.stage == "baseline" and step.time_us:
-                baseline_us = step.time_us
-            text = step_progress(step, best_us, baseline_us)
-            loop.call_soon_threadsafe(report, ls, token, text, min(100, 100 * measured // params.budget))
-            recorder.add_step(step, best_us)
-            loop.call_soon_threadsafe(ls.show_convergence, root, recorder.payload())
-
         cache = ResultsCache(default_results_path())
-        job = asyncio.ensure_future(
-            asyncio.to_thread(
-                optimize, op, device, cases, options, cache=cache, bank=bank, on_step=on_step, cancelled=stop.is_set
+
+        def loop(job: Job) -> OptimizeResult:  # on the worker thread
+            def on_step(step: Step, best_us: float | None) -> None:
+                nonlocal measured, baseline_us
+                measured += step.evaluations
+                if step.stage == "baseline" and step.time_us:
+                    baseline_us = step.time_us
+                job.report(step_progress(step, best_us, baseline_us), min(100, 100 * measured // params.budget))
+                recorder.add_step(step, best_us)
+                job.post(recorder.payload())
+
+            # the loop reads the job's stop flag and stops at its next step; its measurements stay in the cache
+            return optimize(
+                op, device, cases, options, cache=cache, bank=bank, on_step=on_step, cancelled=job.stop.is_set
             )
+
+        def finished(result: OptimizeResult) -> str:
+            log.info("optimized %s: %s in %d evaluations", root, end_message(result), result.evaluations)
+            recorder.done, recorder.stopped = True, result.stopped
+            ls.show_convergence(root, recorder.payload())
+            return end_message(result)
+
+        result = await ls.jobs.run(
+            "optimize",
+            root,
+            f"Optimizing {op.model.operator}",
+            loop,
+            token=params.work_done_token,
+            on_item=lambda payload: ls.show_convergence(root, payload),
+            cleanup=cache.close,  # once the worker has let go of it
+            done=finished,
         )
-        try:
-            result = await asyncio.shield(job)
-        except asyncio.CancelledError:
-            stop.set()  # the loop stops at its next step; its measurements stay in the results cache
-            end(ls, token, "cancelled")
-            with contextlib.suppress(Exception):
-                await asyncio.shield(job)  # the cache is closed below only once the worker has let go of it
-            raise
-        except Exception:
-            end(ls, token, "failed")
-            raise
-        finally:
-            if job.done():
-                cache.close()
-            else:  # cancelled twice: close the cache whenever the worker ends
-                job.add_done_callback(lambda _: cache.close())
-        log.info("optimized %s: %s in %d evaluations", root, end_message(result), result.evaluations)
-        recorder.done, recorder.stopped = True, result.stopped
-        ls.show_convergence(root, recorder.payload())
-        end(ls, token, end_message(result))
         return result.json()

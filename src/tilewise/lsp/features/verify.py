@@ -5,13 +5,14 @@ not touched) and stores the verdict for exactly the sources it ran on. The diagn
 finding's message, and a fix that held gets an "Apply (verified ...)" action with its measured gain; one that broke
 something gets none. Editing any source makes the verdict stale, and the "Verify" action comes back.
 
-A server-side `workspace/executeCommand`, so every LSP client can use it; it is bounded by the device's timeout per
-run rather than cancellable.
+A server-side `workspace/executeCommand`, so every LSP client can use it; a job of lsp/jobs.py with progress, bounded
+by the device's timeout per run. pygls does not cancel a command on `$/cancelRequest`, so its progress's cancel and
+`tilewise.cancelJob` are what stop waiting for it (verify_fix itself runs its cases to their end). The same fix is
+verified once at a time.
 """
 
 from __future__ import annotations
 
-import asyncio
 import logging
 from typing import TYPE_CHECKING, Any
 
@@ -19,7 +20,6 @@ from lsprotocol import types
 
 from tilewise.analysis.model_error import kinds_of_rule
 from tilewise.lsp.params import VerifyFixArgs, register_command_args
-from tilewise.lsp.progress import end, start
 from tilewise.lsp.results import VERIFY_COMMAND
 from tilewise.lsp.state import VerifiedFix, uri_to_path
 from tilewise.search.verify_fix import verify_fix
@@ -59,13 +59,15 @@ def register(server: TilewiseServer) -> None:
         finding, fix = found
         op = analysis.op
         cases = list(op.manifest.cases) if op.manifest and op.manifest.cases else []
-        token = await start(ls, f"Verifying '{fix.title}' on the emulator")
         device = ls.device()
-        try:
-            verdict = await asyncio.to_thread(verify_fix, op, fix, device, cases, kinds=kinds_of_rule(finding.rule))
-        finally:
-            end(ls, token, "done")
         root = str(op.project.root)
+        verdict = await ls.jobs.run(
+            "verify-fix",
+            root,
+            f"Verifying '{fix.title}' on the emulator",
+            lambda job: verify_fix(op, fix, device, cases, kinds=kinds_of_rule(finding.rule)),
+            key=f"{finding.rule}:{finding.file}:{finding.start}:{fix.title}",  # the same fix once at a time
+        )
         log.info("verified '%s': %s", fix.title, verdict.message())
         ls.session(root).verified[(finding.rule, finding.file, finding.start, fix.title)] = VerifiedFix(
             analysis.sources_hash, verdict
