@@ -301,7 +301,7 @@ def test_golden_outputs_one_entry_per_opdef_output():
 
 
 def test_two_list_outputs_are_named_by_the_goldens_counts(tmp_path):
-    from tilewise.device.emulator.device import output_names
+    from tilewise.device.binding import output_names
 
     op = load_operator(write_op(tmp_path / "op"))
     op.model.outputs.append(TensorParam(name="w", param_type="DYNAMIC"))

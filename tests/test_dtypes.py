@@ -11,7 +11,7 @@ from tilewise.analysis.evaluate import TYPE_SIZES
 from tilewise.analysis.extract.opdef import GE_DTYPES as OPDEF_GE_DTYPES
 from tilewise.analysis.extract.opdef import GE_DTYPES_UNMODELLED as OPDEF_GE_DTYPES_UNMODELLED
 from tilewise.analysis.manifest import DTYPES as MANIFEST_DTYPES
-from tilewise.device.emulator.dtypes import BY_GE, DTYPES
+from tilewise.device.dtypes import BY_GE, DTYPES
 
 
 def test_every_runnable_dtype_has_one_size_in_every_spelling():

@@ -15,8 +15,8 @@ import pytest
 from tilewise.analysis.errors import ManifestError
 from tilewise.analysis.manifest import Case, InputSpec, OutputSpec, parse_manifest
 from tilewise.analysis.operator import load_operator
+from tilewise.device.binding import bind_dtypes
 from tilewise.device.emulator import EmulatorDevice
-from tilewise.device.emulator.device import bind_dtypes
 from tilewise.device.protocol import RunRequest
 from tilewise.session.cases import build_case
 

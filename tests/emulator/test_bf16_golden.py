@@ -16,8 +16,8 @@ import numpy as np
 
 from tilewise.analysis.manifest import Case, InputSpec
 from tilewise.analysis.operator import load_operator
+from tilewise.device.dtypes import to_bf16_bits
 from tilewise.device.emulator import EmulatorDevice
-from tilewise.device.emulator.dtypes import to_bf16_bits
 from tilewise.device.golden import check_outputs, round_to
 from tilewise.device.protocol import OutputCheck, RunRequest
 

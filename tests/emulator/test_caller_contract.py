@@ -13,8 +13,8 @@ import pytest
 from tilewise.analysis.chip import chip_in_soc
 from tilewise.analysis.manifest import Case, InputSpec
 from tilewise.analysis.operator import load_operator
+from tilewise.device.binding import output_names
 from tilewise.device.emulator import EmulatorDevice
-from tilewise.device.emulator.device import output_names
 from tilewise.device.emulator.target import registered_socs
 from tilewise.device.protocol import RunRequest
 

@@ -11,7 +11,7 @@ import numpy as np
 from tilewise.analysis.manifest import parse_manifest
 from tilewise.analysis.operator import load_operator
 from tilewise.device.emulator import EmulatorDevice
-from tilewise.device.emulator.inputs import write_case_files
+from tilewise.device.inputs import write_case_files
 from tilewise.device.protocol import RunRequest
 
 PROGRAM = """\

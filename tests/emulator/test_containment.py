@@ -1,4 +1,4 @@
-"""User code is contained (device/emulator/process.py): a program may write no file past the size limit, hold no more
+"""User code is contained (device/process.py): a program may write no file past the size limit, hold no more
 than OPEN_FILES files, fill no more than a tail of our memory with what it prints, and reaches no network where the
 machine can make a network namespace; the golden runs in a child under the same limits (device/golden_process.py).
 
@@ -16,11 +16,11 @@ import numpy as np
 import pytest
 
 from tilewise.analysis.operator import load_operator
+from tilewise.device import process as bounded
 from tilewise.device.emulator import EmulatorDevice
-from tilewise.device.emulator import process as bounded
-from tilewise.device.emulator.process import OUTPUT_TAIL_BYTES, crash_error, network_isolation, run_bounded
 from tilewise.device.golden import GoldenError
 from tilewise.device.golden_process import run_golden_bounded
+from tilewise.device.process import OUTPUT_TAIL_BYTES, crash_error, network_isolation, run_bounded
 from tilewise.device.protocol import RunRequest
 
 GIB = 1024**3

@@ -16,7 +16,7 @@ from opgen import SCALE_GOLDEN, scale_manifest, write_operator
 from tilewise.analysis.manifest import Case
 from tilewise.analysis.operator import load_operator
 from tilewise.device.emulator import EmulatorDevice
-from tilewise.device.emulator.inputs import make_inputs
+from tilewise.device.inputs import make_inputs
 from tilewise.device.npu.device import NpuDevice
 from tilewise.device.protocol import Device, RunRequest
 from tilewise.device.registry import make_device

@@ -8,12 +8,12 @@ import numpy as np
 import pytest
 
 from tilewise.analysis.manifest import Case, InputSpec
+from tilewise.device.dtypes import from_bf16_bits, to_bf16_bits
 from tilewise.device.emulator.build import INCLUDE_DIR, compile_error
-from tilewise.device.emulator.dtypes import from_bf16_bits, to_bf16_bits
-from tilewise.device.emulator.inputs import make_inputs
 from tilewise.device.golden import GoldenError, check_outputs
 from tilewise.device.golden import run_golden as golden_in_process
 from tilewise.device.golden_process import run_golden_bounded
+from tilewise.device.inputs import make_inputs
 from tilewise.device.protocol import OutputCheck
 
 

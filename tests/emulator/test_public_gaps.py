@@ -14,11 +14,11 @@ import pytest
 
 from tilewise.analysis.manifest import Case, InputSpec
 from tilewise.analysis.operator import load_operator
+from tilewise.device.binding import bind_dtypes, output_names
 from tilewise.device.emulator import EmulatorDevice
 from tilewise.device.emulator.build import entry_template_params
-from tilewise.device.emulator.device import bind_dtypes, output_names
-from tilewise.device.emulator.inputs import make_inputs
 from tilewise.device.golden import check_outputs
+from tilewise.device.inputs import make_inputs
 from tilewise.device.protocol import OutputCheck, RunRequest
 
 

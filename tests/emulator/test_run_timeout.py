@@ -1,5 +1,5 @@
 """A run that times out is killed with everything it started: the program runs as the leader of its own process
-group (device/emulator/process.py) and the timeout kills the group, so a child it forked does not outlive it. The
+group (device/process.py) and the timeout kills the group, so a child it forked does not outlive it. The
 emulator's compiler runs the same way (device/emulator/tools.py run_tool): a compile that never ends is killed with
 its children at the build's timeout, says so in one line naming the file, and leaves nothing that passes for a build.
 
@@ -16,8 +16,8 @@ from pathlib import Path
 from tilewise.analysis.operator import load_operator
 from tilewise.device.emulator import EmulatorDevice
 from tilewise.device.emulator import build as emulator_build
-from tilewise.device.emulator.process import run_bounded
 from tilewise.device.emulator.tools import BUILD_TIMEOUT_S, build_timeout
+from tilewise.device.process import run_bounded
 from tilewise.device.protocol import RunRequest
 
 # A parent that forks a child; both sleep a minute. The child's pid goes to the file named by argv[1].
@@ -186,7 +186,7 @@ def test_a_compiler_that_never_finishes_is_killed_with_its_children_and_leaves_n
     assert "did not finish within 2 s" in m.error.message and "TILEWISE_BUILD_TIMEOUT" in m.error.message
     assert gone_within(wait_for(pid_file)), "the compiler's child outlived the build's timeout"
     # the half object went to a temporary name, removed with the failed build: nothing in the cache holds it
-    half = [p for p in (emu_cache / "emulator").rglob("*") if p.is_file() and p.read_bytes() == b"half an object"]
+    half = [p for p in device.builder.cache.rglob("*") if p.is_file() and p.read_bytes() == b"half an object"]
     assert half == []
 
     # the real compiler builds it afresh: nothing of the killed build passes for a finished one

@@ -3,7 +3,7 @@ enumerator and code (an OpDef's `DataType({ge::DT_FLOAT})`, the runner's spec), 
 numpy type the emulator's files hold.
 
 Everything else derives from it: `DTYPE_SIZES` (analysis/evaluate.py), the manifest's dtype list, the OpDef reader's
-`GE_DTYPES`, and the emulator's table with real numpy types (device/emulator/dtypes.py; device imports analysis,
+`GE_DTYPES`, and the devices' table with real numpy types (device/dtypes.py; device imports analysis,
 never the reverse, so this module names numpy types by string).
 """
 

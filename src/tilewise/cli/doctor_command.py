@@ -20,7 +20,7 @@ def cmd_doctor(args: argparse.Namespace) -> int:
     checks: list[tuple[str, bool, str]] = []
     gxx = shutil.which("g++")
     checks.append(("g++ (the emulator's compiler)", gxx is not None, gxx or "not found: install g++ (C++17)"))
-    from tilewise.device.emulator.process import network_isolation, network_note
+    from tilewise.device.process import network_isolation, network_note
 
     # a miss here is stated, not fatal: without unshare, user code runs with the network (process.py)
     checks.append(("user code without network", network_isolation() is not None, network_note()))

@@ -17,6 +17,7 @@ from pathlib import Path
 import numpy as np
 
 from tilewise.analysis.model import TensorParam
+from tilewise.device.dtypes import as_float
 from tilewise.device.protocol import OutputCheck, RunError
 
 
@@ -201,9 +202,6 @@ def check_outputs(
 ) -> list[OutputCheck]:
     """Compare each produced output with the golden's answer; `per_output` maps an output name (a list output's
     base name covers all its tensors) to its own (rtol, atol)."""
-    # imported here: device.emulator's package imports this module, so a module-level import would be circular
-    from tilewise.device.emulator.dtypes import as_float
-
     if len(expected) != len(produced):
         raise GoldenError(
             RunError(

@@ -15,7 +15,7 @@ import numpy as np
 
 from tilewise.analysis.manifest import Case
 from tilewise.analysis.operator import Operator
-from tilewise.device.emulator.dtypes import DTYPES, as_float
+from tilewise.device.dtypes import DTYPES, as_float
 from tilewise.device.golden import GoldenError, check_outputs, golden_arguments
 from tilewise.device.golden_process import run_golden_bounded
 from tilewise.device.protocol import Measurement, RunError

@@ -1,6 +1,6 @@
 """The golden run in a child process, bounded like the kernel: the same time and memory limits, a cap on the files
 it writes, its own process group killed on a timeout, and no network where the machine allows
-(device/emulator/process.py). A golden is user code, as much as the kernel is.
+(device/process.py). A golden is user code, as much as the kernel is.
 
 The child is device/golden_runner.py run by this same Python; the arguments and the answer travel as pickles in a
 temporary folder of the run. Its failures read as they did when the golden ran in-process (device/golden.py).
@@ -17,8 +17,8 @@ from pathlib import Path
 import numpy as np
 
 from tilewise.analysis.model import TensorParam
-from tilewise.device.emulator.process import crash_error, file_limit, run_bounded
 from tilewise.device.golden import GoldenError, GoldenOutputs, golden_location, group_outputs
+from tilewise.device.process import crash_error, file_limit, run_bounded
 from tilewise.device.protocol import RunError
 
 RUNNER = Path(__file__).resolve().parent / "golden_runner.py"

@@ -25,6 +25,7 @@ from pathlib import Path
 from pydantic import BaseModel
 
 from tilewise.analysis.testhooks import kill_point
+from tilewise.device.cache_dir import default_cache_dir
 from tilewise.device.protocol import Measurement, Screening
 
 SCHEMA = """
@@ -78,8 +79,6 @@ CLAIM_STALE_S = 900.0
 
 def default_results_path() -> Path:
     """Beside the emulator's build cache: `$TILEWISE_CACHE/results.sqlite` (CLI, language server and replay)."""
-    from tilewise.device.emulator.build import default_cache_dir
-
     return default_cache_dir() / "results.sqlite"
 
 

@@ -29,6 +29,7 @@ from pathlib import Path
 from tilewise.analysis.model import KernelEntry, Knob
 from tilewise.analysis.operator import Operator
 from tilewise.analysis.source import SourceFile
+from tilewise.device.cache_dir import default_cache_dir
 from tilewise.device.emulator.foreign_arch import name_foreign_arch
 from tilewise.device.emulator.includes import deps_fresh, mirror_location, mirror_plan, record_deps, repo_include_dirs
 from tilewise.device.emulator.launch_header import header_name, launch_definition, launch_header, launchable
@@ -55,13 +56,6 @@ KERNEL_FLAGS = [
 HOST_FLAGS = ["-std=c++17", "-O0", "-pthread", "-w"]
 RUNNER_FLAGS = ["-std=c++17", "-O1", "-pthread", "-w"]  # I/O and thread setup only: not worth -O2's compile time
 _ERROR_RE = re.compile(r"^(?P<file>[^:\n]+):(?P<line>\d+):(?:(?P<col>\d+):)? (?:fatal )?error: (?P<msg>.*)$", re.M)
-
-
-def default_cache_dir() -> Path:
-    env = os.environ.get("TILEWISE_CACHE")
-    if env:
-        return Path(env)
-    return Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "tilewise"
 
 
 @lru_cache(maxsize=1)

@@ -12,7 +12,7 @@ import numpy as np
 from tilewise.analysis.host_copies import output_file_names
 from tilewise.analysis.manifest import Case
 from tilewise.analysis.operator import Operator
-from tilewise.device.emulator.dtypes import DTYPES
+from tilewise.device.dtypes import DTYPES
 from tilewise.device.protocol import Measurement, OutputCheck, PipeUse, RunError, RunWarning, SiteUse
 
 

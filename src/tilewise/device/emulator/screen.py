@@ -21,10 +21,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from tilewise.analysis.operator import Operator
+from tilewise.device.binding import bind_dtypes
 from tilewise.device.emulator.build import BuildError
-from tilewise.device.emulator.device import bind_dtypes, knob_env
-from tilewise.device.emulator.inputs import make_inputs
+from tilewise.device.emulator.device import knob_env
 from tilewise.device.emulator.target import choose_chip
+from tilewise.device.inputs import make_inputs
 from tilewise.device.protocol import TRANSIENT_ERROR_KINDS, Measurement, RunRequest, Screening
 
 if TYPE_CHECKING:

@@ -9,7 +9,7 @@ cache (device.protocol.TRANSIENT_ERROR_KINDS); `write_atomic` writes a generated
 compiler may be reading at that moment.
 
 The compiler reads the workspace's sources, which can make it run for ever (a template or constexpr recursion that
-never ends) or print without end: `run_tool` gives it device/emulator/process.py's containment (its own process
+never ends) or print without end: `run_tool` gives it device/process.py's containment (its own process
 group killed whole on a timeout, a memory limit, at most OPEN_FILES open files, a bounded copy of its output, no
 network where the machine allows), and `tool_timeout` is the one line a timeout gives.
 """
@@ -23,7 +23,7 @@ import subprocess
 import threading
 from pathlib import Path
 
-from tilewise.device.emulator.process import run_bounded
+from tilewise.device.process import run_bounded
 from tilewise.device.protocol import RunError
 
 # How long one compile or link may run: generous, since a large operator at -O2 takes a minute or two, and a

@@ -12,7 +12,7 @@
 
 The sources are the caller's texts (an editor's unsaved buffers, a rewrite being verified) with the knob values
 written into their literals; the user's folder is only read. A compiler error is mapped back to the user's file and
-line. Every step runs in its own process group under a timeout (device/emulator/process.py).
+line. Every step runs in its own process group under a timeout (device/process.py).
 """
 
 from __future__ import annotations
@@ -26,9 +26,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from tilewise.analysis.operator import Operator
-from tilewise.device.emulator.build import default_cache_dir
-from tilewise.device.emulator.process import run_bounded
+from tilewise.device.cache_dir import default_cache_dir
 from tilewise.device.npu.cann import Cann
+from tilewise.device.process import run_bounded
 from tilewise.device.protocol import RunError
 
 _ERROR = re.compile(r"^(?P<file>[^:\s][^:\n]*):(?P<line>\d+):(?:\d+:)? (?:fatal )?error: (?P<msg>.*)$", re.M)

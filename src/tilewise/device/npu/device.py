@@ -23,15 +23,15 @@ from pathlib import Path
 from tilewise.analysis.chip import Chip, builtin_chips, load_chip
 from tilewise.analysis.manifest import Case
 from tilewise.analysis.operator import Operator
-from tilewise.device.emulator.device import bind_dtypes, output_names, split_knobs
-from tilewise.device.emulator.inputs import make_inputs
-from tilewise.device.emulator.process import run_bounded
+from tilewise.device.binding import bind_dtypes, output_names, split_knobs
 from tilewise.device.golden import GoldenError
 from tilewise.device.golden_check import case_golden, check_case
+from tilewise.device.inputs import make_inputs
 from tilewise.device.npu.build import NpuBuild, NpuBuildError, build_operator
 from tilewise.device.npu.cann import Cann, chip_of_soc, find_cann, soc_name
 from tilewise.device.npu.harness import HarnessError, harness_source, snake, spec_text
 from tilewise.device.npu.msprof import ProfileError, msprof_argv, read_profile
+from tilewise.device.process import run_bounded
 from tilewise.device.protocol import Measurement, OutputCheck, RunError, RunRequest, Screening
 
 DEFAULT_TIMEOUT_S = 120.0  # one launch under msprof op, warm-up included

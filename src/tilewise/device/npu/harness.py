@@ -20,7 +20,7 @@ import numpy as np
 
 from tilewise.analysis.manifest import Case
 from tilewise.analysis.model import OperatorModel
-from tilewise.device.emulator.dtypes import DTYPES
+from tilewise.device.dtypes import DTYPES
 
 ATTR_TYPES = {"float": "double", "int": "int64_t", "bool": "bool", "string": "char*"}
 

@@ -27,6 +27,7 @@ from typing import Literal
 from pydantic import BaseModel, Field, ValidationError
 
 from tilewise.analysis.errors import TilewiseError
+from tilewise.device.cache_dir import default_cache_dir
 
 BANK_VERSION = 1
 SHIPPED_PATH = Path(__file__).with_name("shipped.json")
@@ -130,8 +131,6 @@ class Evidence:
 
 def user_bank_path() -> Path:
     """`$TILEWISE_CACHE/bank.json`, beside the results cache."""
-    from tilewise.device.emulator.build import default_cache_dir
-
     return default_cache_dir() / "bank.json"
 
 

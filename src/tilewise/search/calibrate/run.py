@@ -20,6 +20,7 @@ import numpy as np
 
 from tilewise.analysis.chip import CALIBRATED, Chip, TimingConfig
 from tilewise.analysis.operator import load_operator
+from tilewise.device.cache_dir import default_cache_dir
 from tilewise.device.protocol import Device
 from tilewise.search.calibrate.constants import Constant, as_chip, chip_data, with_values
 from tilewise.search.calibrate.fit import Bench, CalibrationError, Fitter, Progress, StageFit
@@ -94,8 +95,6 @@ class Calibration:
 def default_workdir() -> Path:
     """Where the micro-kernels' operators are written: beside the emulator's build cache, so that a second
     calibration finds them built."""
-    from tilewise.device.emulator.build import default_cache_dir
-
     return default_cache_dir() / "calibrate"
 
 

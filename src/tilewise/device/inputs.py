@@ -1,5 +1,6 @@
 """Seeded random inputs for a case, honouring each input's init hint, or user-supplied arrays (.npy); and the
-case's fixed data files (a kernel-invocation program's tiling.bin), written where the program reads them."""
+case's fixed data files (a kernel-invocation program's tiling.bin), written where the program reads them. Every
+device draws its inputs here, so one seed gives the same arrays on the emulator and on an NPU."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ from pathlib import Path
 import numpy as np
 
 from tilewise.analysis.manifest import Case, InputSpec
-from tilewise.device.emulator.dtypes import DTYPES, to_bf16_bits
+from tilewise.device.dtypes import DTYPES, to_bf16_bits
 
 
 def make_inputs(case: Case, seed: int, overrides: dict[str, np.ndarray] | None = None) -> dict[str, np.ndarray]:

@@ -1,5 +1,6 @@
-"""The emulator's view of the dtype table (analysis/dtypes.py): each runnable dtype with its numpy type, C++ type
-and ge::DataType code, and the bfloat16 bit conversions.
+"""The devices' view of the dtype table (analysis/dtypes.py): each runnable dtype with its numpy type, C++ type
+and ge::DataType code, and the bfloat16 bit conversions (the emulator, the NPU device's harness and the golden
+check all read it).
 
 numpy has no bfloat16: bfloat16 tensors travel as their uint16 bit patterns and are widened to float32 for the
 golden and the comparison.

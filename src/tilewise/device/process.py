@@ -1,6 +1,7 @@
 """Running one user program bounded: its own session and process group, limits on memory, file size and open files,
 no core dumps, no network where the platform allows, at most a tail of what it prints kept, and a timeout that kills
-the whole group.
+the whole group. Every device starts its children here: the emulator's compiler and runner, the NPU device's
+builds, harness and msprof launches, and the goldens of both (device/golden_process.py).
 
 A kernel-invocation program is the user's own host code; it may fork (a helper, a pool, a daemon). Killing only
 the process we started would leave such children running after a timeout, holding CPU and, through the inherited
