@@ -116,7 +116,7 @@ def test_a_compiler_killed_mid_build_is_built_again_not_reused(tmp_path, emu_cac
     first = device.run(op, RunRequest(case))
     assert first.error is not None and first.error.kind == "build_killed", first.error
     # The half object went to a temporary name, which the failed build removed: nothing in the cache holds it.
-    assert marker.exists() and not [p for p in (emu_cache / "emulator").rglob("*") if p.is_file() and _half(p)]
+    assert marker.exists() and not [p for p in device.builder.cache.rglob("*") if p.is_file() and _half(p)]
     second = device.run(op, RunRequest(case))
     assert second.ok and second.correct and not second.cached_build, second.error
 

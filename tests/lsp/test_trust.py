@@ -23,8 +23,12 @@ from tilewise.lsp.features.trust import trusted_from
 from tilewise.lsp.server import FACTS_DELAY_S
 
 CACHE = WORK / "untrusted-cache"
-# case facts on (the editor's default): only the trust keeps the cases from running on open and save
-UNTRUSTED_ENV = SERVER_ENV | {"TILEWISE_CACHE": str(CACHE), "TILEWISE_CASE_FACTS": "1"}
+# case facts on (the editor's default): only the trust keeps the cases from running on open and save; builds go
+# beside the results (no session build cache), where the test sees that none was made
+UNTRUSTED_ENV = {k: v for k, v in SERVER_ENV.items() if k != "TILEWISE_BUILD_CACHE"} | {
+    "TILEWISE_CACHE": str(CACHE),
+    "TILEWISE_CASE_FACTS": "1",
+}
 # the golden's import leaves a mark: a run (or anything else that imports it) would execute the workspace's code
 MARKING_GOLDEN = """\
 from pathlib import Path

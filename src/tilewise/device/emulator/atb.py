@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import os
 import re
+import threading
 from pathlib import Path
 
 from tilewise.device.emulator.build import (
@@ -224,7 +225,7 @@ def ubuf_cast_overlay(cache: Path, kernel_texts: dict[str, str], root: Path) -> 
     for inc, text in copies.items():
         (folder / inc).parent.mkdir(parents=True, exist_ok=True)
         if not (folder / inc).exists():  # named by its content: written once, atomically
-            tmp = (folder / inc).with_name(f".{(folder / inc).name}.{os.getpid()}")
+            tmp = (folder / inc).with_name(f".{(folder / inc).name}.{os.getpid()}-{threading.get_ident()}")
             tmp.write_text(text, encoding="utf-8")
             tmp.replace(folder / inc)
     return folder

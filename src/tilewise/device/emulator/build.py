@@ -58,6 +58,17 @@ RUNNER_FLAGS = ["-std=c++17", "-O1", "-pthread", "-w"]  # I/O and thread setup o
 _ERROR_RE = re.compile(r"^(?P<file>[^:\n]+):(?P<line>\d+):(?:(?P<col>\d+):)? (?:fatal )?error: (?P<msg>.*)$", re.M)
 
 
+def build_cache_dir(cache_dir: Path | None = None) -> Path:
+    """Where the emulator's builds go: `$TILEWISE_BUILD_CACHE` when set, else `emulator/` in the cache folder
+    (`cache_dir`, or `default_cache_dir()`). Every object is named by the hash of what it was compiled from and
+    written under a temporary name then renamed, so one build cache may serve many results caches and many
+    processes at once: a test session's workers share one, each test keeping a results cache of its own."""
+    env = os.environ.get("TILEWISE_BUILD_CACHE")
+    if env:
+        return Path(env)
+    return (cache_dir or default_cache_dir()) / "emulator"
+
+
 @lru_cache(maxsize=1)
 def headers_hash() -> str:
     h = hashlib.sha256()
@@ -92,7 +103,7 @@ class Build:
 
 class Builder:
     def __init__(self, cache_dir: Path | None = None, jobs: int = 2, timeout_s: float | None = None):
-        self.cache = (cache_dir or default_cache_dir()) / "emulator"
+        self.cache = build_cache_dir(cache_dir)
         self.jobs = jobs
         self.timeout_s = timeout_s or build_timeout()  # per compile or link (tools.run_tool)
 
@@ -268,10 +279,16 @@ class Builder:
         headers = {header_name(e): launch_header(e) for e in entries}
         folder = self.cache / "gen" / _hash(*sorted(f"{n}\n{t}" for n, t in headers.items()))
         if not (folder / ".complete").exists():
-            folder.mkdir(parents=True, exist_ok=True)
+            # written whole under a temporary name, then renamed: a process compiling against the folder never
+            # reads a header another process is still writing (the same move as the mirrors')
+            tmp = Path(tempfile.mkdtemp(dir=self._dir("gen"), prefix=".tmp-"))
             for name, text in headers.items():
-                (folder / name).write_text(text, encoding="utf-8")
-            (folder / ".complete").write_text("")
+                (tmp / name).write_text(text, encoding="utf-8")
+            (tmp / ".complete").write_text("")
+            try:
+                tmp.rename(folder)
+            except OSError:  # another process finished the same folder first
+                shutil.rmtree(tmp, ignore_errors=True)
         return folder, entries
 
     def _assemble(self, name: str, jobs: list[tuple], start: float) -> Build:
