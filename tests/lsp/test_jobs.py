@@ -230,3 +230,34 @@ def test_the_cancel_command_and_the_progress_cancel_are_registered():
     server = create_server()
     assert CANCEL_COMMAND in server.protocol.fm.commands
     assert types.WINDOW_WORK_DONE_PROGRESS_CANCEL in server.protocol.fm.features
+
+
+def test_each_feature_adds_its_own_diagnostics_and_a_failing_one_takes_none_of_the_others(caplog):
+    """TilewiseServer.item_providers: every feature registers its own; the run's, the tune's and the motifs' are
+    there, and a provider that raises is logged while the lint findings and the other providers' items go out."""
+    from types import SimpleNamespace
+
+    from paths import EXAMPLES
+
+    from tilewise.analysis.operator import load_operator
+    from tilewise.lsp.results import EditorItem, diagnostics_by_file, motif_items, run_items, tune_items
+    from tilewise.lsp.server import create_server
+    from tilewise.lsp.state import OperatorSession
+
+    assert create_server().item_providers == [tune_items, run_items, motif_items]
+    op = load_operator(EXAMPLES / "add_custom_slow_pipe_all")
+    kernel = next(p for p in op.sources if p.endswith(".cpp") and "op_kernel" in p)
+    analysis = SimpleNamespace(op=op, findings=[])
+    span = types.Range(start=types.Position(line=0, character=0), end=types.Position(line=0, character=1))
+    mine = EditorItem(kernel, types.Diagnostic(range=span, message="the working feature's", source="t"))
+
+    def broken(session, analysis):
+        raise RuntimeError("a feature's bug")
+
+    session = OperatorSession(str(op.project.root))
+    with caplog.at_level(logging.ERROR, logger="tilewise.lsp"):
+        by_file = diagnostics_by_file(session, analysis, [broken, lambda s, a: [mine]])
+    assert [d.message for d in by_file[kernel]] == ["the working feature's"]
+    assert set(by_file) >= set(op.sources)  # every source is still there, with what it has
+    [record] = [r for r in caplog.records if "broken" in r.getMessage()]
+    assert record.exc_info is not None and record.exc_info[0] is RuntimeError
