@@ -2,7 +2,9 @@
 # End-to-end test of the VS Code client in a real VS Code (code-server 4.100.3) driven through Debian's Chromium.
 # On a fresh Debian 12 machine, as root: installs what is missing (Debian packages, code-server into a cache
 # outside the repo, the project's .venv, the extension's npm packages), compiles, runs the extension's unit
-# tests, packages the VSIX, runs the browser test (vscode-client/e2e/run.mjs, 18 steps) and then the HTML report
+# tests, builds the tilewise wheel into vscode-client/bundled/ and packages the VSIX with it, runs the browser test
+# (vscode-client/e2e/run.mjs, 20 steps; its settings name no interpreter, so the extension installs the wheel the
+# VSIX ships into a virtual environment in its storage and starts the server from there) and then the HTML report
 # test (vscode-client/e2e/report.mjs: the CLI's --html reports in an offline headless Chromium). Screenshots of both
 # go to one new folder whose path is printed. Reruns reuse the installs. Exits non-zero on any failure.
 # Environment: TILEWISE_E2E_CACHE (default ~/.cache/tilewise-e2e).
@@ -17,7 +19,7 @@ step() { printf '\n== %s\n' "$*"; }
 
 step "Debian packages"
 missing=()
-for p in build-essential pkg-config libkrb5-dev libxkbfile-dev libsecret-1-dev ripgrep chromium; do
+for p in build-essential pkg-config libkrb5-dev libxkbfile-dev libsecret-1-dev ripgrep chromium unzip; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
 done
 if [ ${#missing[@]} -gt 0 ]; then
@@ -60,7 +62,16 @@ bash scripts/npm_ci.sh  # npm ci when the lock file changed, then the bundles (t
 cd vscode-client
 npx tsc -p .
 node --test out/test/
-npx vsce package --allow-missing-repository -o tilewise.vsix  # compiles again first (vscode:prepublish)
+cd "$ROOT"
+
+step "the tilewise wheel the VSIX ships (vscode-client/bundled/)"
+# pip wheel --no-deps of this checkout (its build hook builds the charts bundle with npm); replaces any wheel there
+TILEWISE_PYTHON="$ROOT/.venv/bin/python" node vscode-client/scripts/wheel.mjs
+cd vscode-client
+# compiles again first, and checks the wheel is there (vscode:prepublish)
+npx vsce package --allow-missing-repository -o tilewise.vsix
+unzip -Z1 tilewise.vsix | grep -E '^extension/bundled/tilewise-[^/]+\.whl$' \
+    || { echo "e2e: the VSIX ships no tilewise wheel" >&2; exit 1; }
 cd "$ROOT"
 
 SHOTS=$(mktemp -d "${TMPDIR:-/tmp}/tilewise-e2e-shots-XXXXXX")
@@ -81,7 +92,8 @@ cleanup() {
 }
 trap cleanup EXIT
 browser_test() {
-    timeout 900 node vscode-client/e2e/run.mjs \
+    # 25 minutes: the first start pip-installs the server (the dependencies from the package index)
+    timeout 1500 node vscode-client/e2e/run.mjs \
         --code-server "$CS_BIN" \
         --vsix vscode-client/tilewise.vsix \
         --python "$ROOT/.venv/bin/python" \

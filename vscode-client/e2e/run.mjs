@@ -1,14 +1,17 @@
 // End-to-end test of the tilewise extension in a real VS Code (code-server) driven through Chromium, as a user
-// would: open the kernel, see the lint problem, apply its quick fix, tune (the convergence view opens beside the
+// would. The settings name no interpreter: the extension installs the wheel its VSIX ships into a virtual environment
+// in its storage and starts the server from there (tilewise.importStrategy useBundled), and "Restart server" starts
+// it again from that environment. Then: open the kernel, see the lint problem, apply its quick fix, tune (the convergence view opens beside the
 // editor and plots the candidates), apply the tuned tiling (and find, clicking the applied candidate in the
 // convergence view, that its Apply has nothing left to change); then run, open the run's pipeline timeline from its
 // code lens and click an event to reveal its source line, see the roofline and its bottleneck, open a pipeline
 // trace, verify the motif that fits a full barrier put in the loop and apply it, optimize the
 // operator with the barrier put back (its diff, then Apply all), cancel a tune, and point tilewise.pythonPath at a
-// Python without tilewise; last, a second code-server with workspace trust on opens a copy of the example in
+// Python without tilewise (it wins over the bundled server, and the error says how to fix it); last, a second code-server with workspace trust on opens a copy of the example in
 // Restricted Mode: lint works, Run and Tune are refused with the reason, and nothing of the workspace runs.
 //
 // node e2e/run.mjs --code-server BIN --vsix FILE --python PY --example DIR [--budget N] [--shots DIR]
+// PY (a Python with tilewise) is only for the untrusted workspace's user settings; the first code-server names none.
 // The chart views are webviews (nested iframes): their tests read the data-* attributes the charts bundle puts on
 // each [data-chart] element and click at window.tilewiseCharts.locate(kind, index).
 // Environment: TILEWISE_OPT / TILEWISE_CACHE pass through code-server to the language server.
@@ -53,7 +56,7 @@ console.log(`workspace:   ${ws}`);
 
 fs.cpSync(opt.example, ws, { recursive: true });
 writeJson(path.join(ws, '.vscode', 'settings.json'), {
-    'tilewise.pythonPath': opt.python,
+    // no tilewise.pythonPath, no tilewise.importStrategy: the defaults, i.e. the server the VSIX ships
     'tilewise.budget': Number(opt.budget),
     // lint from the sources alone, so the single-buffer fix is the unproven kind the steps verify on the emulator
     // (with case facts on, a background run could prove it safe at any moment and change what the steps see)
@@ -78,6 +81,8 @@ const env = {
     XDG_DATA_HOME: path.join(tmp, 'xdg-data'),
 };
 const csArgs = ['--user-data-dir', userDir, '--extensions-dir', extDir];
+// where the extension installs its server (context.globalStorageUri/server; publisher.name = tilewise.tilewise)
+const serverStore = path.join(userDir, 'User', 'globalStorage', 'tilewise.tilewise', 'server');
 execFileSync(opt['code-server'], [...csArgs, '--install-extension', path.resolve(opt.vsix), '--force'],
     { env, stdio: ['ignore', 'ignore', 'pipe'], timeout: 120_000 });
 
@@ -114,6 +119,8 @@ let page;
 let improvement; // the knob values of the streamed improvement, read in step 4, checked on disk in step 5
 const steps = [
     ['open the kernel file; it opens as AscendC', openKernel],
+    ['with no interpreter named, the server installs from the VSIX\'s wheel into the extension\'s storage and starts from there', bundledServer],
+    ['tilewise: Restart server starts it again from that environment, without installing again', restartServer],
     ['the single-buffer problem shows in Problems', seeSingleBuffer],
     ['Verify on the emulator, then Apply (verified) sets BUFFER_NUM = 2 on disk and the problem clears', applyQuickFix],
     ['Tune tiling streams a "faster" improvement into Problems', tune],
@@ -129,7 +136,7 @@ const steps = [
     ['Verify suggestions measures the motif that removes a full barrier, and Apply (measured) removes it', verifyMotif],
     ['Optimize operator finds a faster version, opens its diff, and Apply all writes it', optimizeOperator],
     ['Cancel tuning stops a running tune', cancelTune],
-    ['a tilewise.pythonPath without tilewise restarts the server and says how to fix it', badPython],
+    ['a tilewise.pythonPath without tilewise wins over the bundled server, and the error says how to fix it', badPython],
     ['in an untrusted workspace lint works, Run and Tune are refused with the reason, and nothing of it runs', untrusted],
 ];
 
@@ -192,6 +199,64 @@ async function openKernel() {
     // the language mode in the status bar: the extension relabelled this .cpp as AscendC
     await page.locator('.statusbar-item', { hasText: /^\s*AscendC\s*$/ }).waitFor({ timeout: 30_000 });
     return 'language mode AscendC';
+}
+
+async function bundledServer() {
+    // the first start installs: pip fetches the dependencies, so this can take minutes on a cold pip cache
+    const progress = page.locator('.notifications-toasts', { hasText: 'installing the language server' });
+    const record = path.join(serverStore, 'installed.json');
+    await waitFor(async () => fs.existsSync(record) || await progress.isVisible(), 120_000,
+        'the install\'s progress notification or its record');
+    if (await progress.isVisible().catch(() => false)) {
+        await shot(`step${current}-installing`);
+    }
+    const started = /tilewise (\S+) server: (\S+) -m tilewise serve \(bundled wheel (\S+), installed now/;
+    await waitFor(() => started.test(extensionLog()), 900_000, 'the output channel\'s "server: ... (bundled wheel ..., installed now" line');
+    const [, version, python, wheel] = started.exec(extensionLog());
+    const installed = JSON.parse(fs.readFileSync(record, 'utf8'));
+    const shipped = execFileSync('unzip', ['-Z1', path.resolve(opt.vsix)], { encoding: 'utf8' })
+        .split('\n').find((n) => /^extension\/bundled\/tilewise-.*\.whl$/.test(n));
+    if (!shipped || path.basename(shipped) !== wheel || installed.wheel !== wheel) {
+        throw new Error(`the VSIX ships ${shipped}, the server came from ${wheel}, the record names ${installed.wheel}`);
+    }
+    if (python !== path.join(serverStore, installed.env, 'bin', 'python') || !fs.existsSync(python)) {
+        throw new Error(`the server's Python ${python} is not the installed environment's (${installed.env} in ${serverStore})`);
+    }
+    if (python.startsWith(path.dirname(opt.python)) || python.startsWith(ws)) {
+        throw new Error(`the server runs from ${python}, not from the extension's storage`);
+    }
+    await progress.waitFor({ state: 'detached', timeout: 30_000 });
+    return `tilewise ${version} from ${wheel}, in ${path.relative(userDir, python)} (base ${installed.python} ${installed.pythonVersion})`;
+}
+
+async function restartServer() {
+    const restarted = /tilewise \S+ server: (\S+) -m tilewise serve \(bundled wheel \S+, installed before/g;
+    const count = () => [...extensionLog().matchAll(restarted)].length;
+    const before = count();
+    const record = fs.readFileSync(path.join(serverStore, 'installed.json'), 'utf8');
+    await runCommand('tilewise: Restart server');
+    await waitFor(() => extensionLog().includes('restarting the server (tilewise: Restart server)') && count() > before,
+        60_000, 'a "server: ... (bundled wheel ..., installed before" line after the restart');
+    const python = [...extensionLog().matchAll(restarted)].at(-1)[1];
+    if (fs.readFileSync(path.join(serverStore, 'installed.json'), 'utf8') !== record) {
+        throw new Error('the restart installed again');
+    }
+    return `started again from ${path.relative(userDir, python)}, nothing installed`;
+}
+
+/** The extension's "tilewise" output channel, as VS Code logs it under the user data folder (a log channel's file
+ *  is named after it), every session's; '' before it exists. */
+function extensionLog() {
+    const logs = path.join(userDir, 'logs');
+    if (!fs.existsSync(logs)) {
+        return '';
+    }
+    return fs.readdirSync(logs, { recursive: true })
+        .map(String)
+        .filter((f) => /(^|[-/])tilewise\.log$/.test(f))
+        .sort()
+        .map((f) => fs.readFileSync(path.join(logs, f), 'utf8'))
+        .join('\n');
 }
 
 async function seeSingleBuffer() {
@@ -334,8 +399,7 @@ async function optimizeOperator() {
     // the full barrier back in the loop (as in the step before), and a budget with room for a kernel rewrite after
     // the tiling search: the closed loop must find the pipe-sync rewrite again, on its own
     const slow = withBarrier();
-    writeJson(path.join(ws, '.vscode', 'settings.json'),
-        { 'tilewise.pythonPath': opt.python, 'tilewise.budget': 12, 'tilewise.caseFacts': false });
+    writeJson(path.join(ws, '.vscode', 'settings.json'), { 'tilewise.budget': 12, 'tilewise.caseFacts': false });
     fs.writeFileSync(kernelFile, slow);
     await page.waitForTimeout(2_000); // the settings file watcher and didChangeConfiguration
     await page.locator('.tab', { hasText: 'op_kernel' }).click();
@@ -369,7 +433,7 @@ async function optimizeOperator() {
 async function cancelTune() {
     await closeNotifications();
     // a budget the cache cannot answer at once, so the tune is still running when it is cancelled
-    writeJson(path.join(ws, '.vscode', 'settings.json'), { 'tilewise.pythonPath': opt.python, 'tilewise.budget': 40 });
+    writeJson(path.join(ws, '.vscode', 'settings.json'), { 'tilewise.budget': 40 });
     await page.waitForTimeout(2_000); // the settings file watcher and didChangeConfiguration
     await page.locator('.tab', { hasText: 'add_custom.cpp' }).first().click();
     await runCommand('tilewise: Tune tiling');
@@ -392,7 +456,10 @@ async function badPython() {
     if (!text.includes(bad) || !text.includes('Fix tilewise.pythonPath')) {
         throw new Error(`the error does not name the path and the fix: ${text}`);
     }
-    return 'error names the path and the setting to fix';
+    // said in the output channel: the setting, not the bundled server, chose the Python
+    await waitFor(() => extensionLog().includes(`tilewise.pythonPath is set in the workspace settings (${bad})`), 10_000,
+        'the output channel saying the setting wins over the bundled server');
+    return 'error names the path and the setting to fix; the output channel says the setting won';
 }
 
 async function untrusted() {
