@@ -96,10 +96,12 @@ for d in "${dirs[@]}"; do
 done
 venv="$tmp/venv"
 "$base_python" -m venv "$venv" >"$logs/venv.log" 2>&1 || fail "python -m venv $venv" "$logs/venv.log"
-# The user's shell: the venv first, no node, nothing from the checkout (no PYTHONPATH, no bundle named by hand), a
-# build cache of its own (a cold first run, as on a new machine).
+# The user's shell: the venv first, no node, nothing from the checkout (no PYTHONPATH, no TILEWISE_* setting such as
+# a bundle named by hand or a test session's build cache), caches of its own (a cold first run, as on a new machine).
+unset_tilewise=()
+while IFS= read -r name; do unset_tilewise+=(-u "$name"); done < <(compgen -e | grep '^TILEWISE_' || true)
 user() {
-    env -u PYTHONPATH -u TILEWISE_CHARTS_JS -u VIRTUAL_ENV PATH="$venv/bin:$clean_path" \
+    env -u PYTHONPATH -u VIRTUAL_ENV "${unset_tilewise[@]}" PATH="$venv/bin:$clean_path" \
         TILEWISE_CACHE="$tmp/cache" "$@"
 }
 if user sh -c 'command -v node || command -v npm' >"$logs/path.log" 2>&1; then
