@@ -90,14 +90,12 @@ class OpResult:
 def device_text(text: str) -> str:
     """The text the device compiles: `#if` branches it does not take blanked (tilewise's choice of branch, the
     one thing the count borrows from it; what is a declaration is still decided by plain text search)."""
-    from tilewise.analysis.conditionals import neutralise_conditionals
+    from tilewise.analysis.preprocess.conditionals import neutralise_conditionals
+    from tilewise.analysis.preprocess.context import PassContext
 
-    from tilewise.analysis.preprocess import Preprocessed, _Opaque
-
-    src = text.encode("utf-8", "surrogatepass")
-    buf = bytearray(src)
-    neutralise_conditionals(src, buf, _Opaque(src), Preprocessed(text=src))
-    return bytes(buf).decode("utf-8", "replace")
+    ctx = PassContext.whole(text.encode("utf-8", "surrogatepass"))
+    neutralise_conditionals(ctx)
+    return bytes(ctx.buf).decode("utf-8", "replace")
 
 
 def count_declarations(texts: list[str]) -> tuple[int, int]:
