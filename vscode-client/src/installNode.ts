@@ -47,13 +47,14 @@ export const nodeFs: InstallFs = {
     },
 };
 
-/** Runs a program away from any checkout (cwd: the temp folder), collecting stdout and stderr as one text and
- *  handing each line to `onLine`; never throws. */
+/** Runs a program away from any checkout (cwd: the temp folder), collecting stdout's and stderr's lines as one text
+ *  and handing each line to `onLine`; never throws. */
 export const nodeRunner: Runner = {
     run(command, args, { timeoutMs, onLine, signal }) {
         return new Promise<RunResult>((resolve) => {
-            let output = '';
-            let partial = '';
+            const lines: string[] = []; // whole lines, in the order they came (the two streams' never mixed in one)
+            const partial = { stdout: '', stderr: '' }; // each stream's unfinished last line, kept apart
+            const output = () => [...lines, partial.stdout, partial.stderr].filter((l) => l !== '').join('\n');
             let settled = false;
             const done = (r: RunResult) => {
                 if (!settled) {
@@ -65,25 +66,28 @@ export const nodeRunner: Runner = {
             const child = spawn(command, args, { cwd: os.tmpdir(), signal, windowsHide: true });
             const timer = setTimeout(() => {
                 child.kill();
-                done({ code: null, output, error: `timed out after ${Math.round(timeoutMs / 1000)} s` });
+                done({ code: null, output: output(), error: `timed out after ${timeoutMs / 1000} s` });
             }, timeoutMs);
-            const take = (chunk: Buffer) => {
-                const text = chunk.toString();
-                output += text;
-                const lines = (partial + text).split(/\r?\n/);
-                partial = lines.pop() ?? '';
-                lines.forEach((l) => onLine?.(l));
+            const take = (stream: 'stdout' | 'stderr') => (chunk: Buffer) => {
+                const split = (partial[stream] + chunk.toString()).split(/\r?\n/);
+                partial[stream] = split.pop() ?? '';
+                for (const line of split) {
+                    lines.push(line);
+                    onLine?.(line);
+                }
             };
-            child.stdout.on('data', take);
-            child.stderr.on('data', take);
+            child.stdout.on('data', take('stdout'));
+            child.stderr.on('data', take('stderr'));
             child.on('error', (err) => done({
-                code: null, output, error: signal?.aborted ? 'cancelled' : err.message,
+                code: null, output: output(), error: signal?.aborted ? 'cancelled' : err.message,
             }));
             child.on('close', (code) => {
-                if (partial) {
-                    onLine?.(partial);
+                for (const rest of [partial.stdout, partial.stderr]) {
+                    if (rest) {
+                        onLine?.(rest);
+                    }
                 }
-                done(signal?.aborted ? { code: null, output, error: 'cancelled' } : { code, output });
+                done(signal?.aborted ? { code: null, output: output(), error: 'cancelled' } : { code, output: output() });
             });
         });
     },

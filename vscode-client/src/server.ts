@@ -10,7 +10,7 @@ import { nodeDeps, serverDir } from './installNode';
 import {
     VERSION_ARGS, candidates, findPython, notFoundMessage, parseVersion, untrustedNote, withheld,
 } from './python';
-import { chooseStrategy } from './strategy';
+import { bundledUntrustedNote, chooseStrategy } from './strategy';
 
 export interface FoundServer {
     python: string;
@@ -37,7 +37,7 @@ export async function findServer(
     const pythonExtension = choice.configured ? undefined : await pythonExtensionInterpreter();
     if (choice.strategy === 'useBundled') {
         const bases = baseCandidates({ pythonExtension, platform: process.platform, workspaceFolders, trusted });
-        const note = trusted ? undefined : untrustedNote(bases.withheld, choice.ignored);
+        const note = trusted ? undefined : bundledUntrustedNote(bases.withheld, choice.ignored);
         if (note) {
             output.appendLine(note);
         }

@@ -3,7 +3,7 @@
 // environment of its own (install.ts); `fromEnvironment` runs a Python the user has, with tilewise installed
 // (python.ts). A `tilewise.pythonPath` the user set is an explicit choice of Python and wins over `useBundled`.
 // Pure, so the tests need no editor.
-import { userPythonPath } from './python';
+import { Candidate, userPythonPath } from './python';
 
 export type ImportStrategy = 'useBundled' | 'fromEnvironment';
 
@@ -60,4 +60,19 @@ function effective(levels: SettingLevels<string> | undefined): { value: string; 
 
 function untrustedValue(levels: SettingLevels<string> | undefined): { value: string; ignored?: string; where: string } {
     return { ...userPythonPath(levels), where: 'user settings' };
+}
+
+/** What an untrusted workspace kept from the bundled server (its own `tilewise.pythonPath`, an interpreter inside it
+ *  as the environment's base); undefined when nothing was. The bundled server itself lives outside the workspace. */
+export function bundledUntrustedNote(withheld: Candidate[], ignored: string | undefined): string | undefined {
+    const parts = [
+        ...(ignored !== undefined ? [`its tilewise.pythonPath ${ignored} is ignored`] : []),
+        ...withheld.map((c) => `${c.python} (${c.why}) is not used as the base of the bundled server's environment`),
+    ];
+    if (parts.length === 0) {
+        return undefined;
+    }
+    return `This workspace is not trusted, so tilewise runs no Python from it: ${parts.join('; ')}. The bundled ` +
+        'server (in the extension\'s storage) lints as usual; trust the workspace (Manage Workspace Trust) to run, ' +
+        'tune or optimize.';
 }

@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { chooseStrategy } from '../src/strategy';
+import { bundledUntrustedNote, chooseStrategy } from '../src/strategy';
 
 test('by default the server is the bundled one', () => {
     assert.deepEqual(chooseStrategy(undefined, undefined, true), { strategy: 'useBundled', configured: '' });
@@ -45,6 +45,16 @@ test('an untrusted workspace\'s own tilewise.pythonPath neither wins nor runs; t
     assert.match(user.note ?? '', /user settings/);
     assert.deepEqual(chooseStrategy('fromEnvironment', { workspaceValue: '/ws/evil/python' }, false),
         { strategy: 'fromEnvironment', configured: '', ignored: '/ws/evil/python' });
+});
+
+test('the bundled server in an untrusted workspace: the note names what was left aside, and nothing when nothing was', () => {
+    const note = bundledUntrustedNote([{ python: '/ws/.venv/bin/python', why: 'Python extension interpreter' }], '/ws/evil/python');
+    assert.match(note ?? '', /^This workspace is not trusted, so tilewise runs no Python from it: /);
+    assert.match(note ?? '', /its tilewise\.pythonPath \/ws\/evil\/python is ignored/);
+    assert.match(note ?? '', /\/ws\/\.venv\/bin\/python \(Python extension interpreter\) is not used as the base/);
+    assert.match(note ?? '', /Manage Workspace Trust/);
+    assert.doesNotMatch(note ?? '', /Set tilewise\.pythonPath/, 'the bundled server needs no setting');
+    assert.equal(bundledUntrustedNote([], undefined), undefined);
 });
 
 test('package.json: the setting, its default, the Restart server command, and a VSIX that always ships its wheel', () => {
