@@ -121,69 +121,70 @@ class JobService:
         token: str | int | None = None,
         busy: Busy = "refuse",
         key: str = "",
-        on_start: Callable[[Job], None] | None = None,
-        on_item: Callable[[Any], None] | None = None,
-        on_stop: Callable[[], None] | None = None,
-        cleanup: Callable[[], None] | None = None,
+        on_start: Callable[[Job], None] = lambda job: None,
+        on_item: Callable[[Any], None] = lambda item: None,
+        on_stop: Callable[[], None] = lambda: None,
+        cleanup: Callable[[], None] = lambda: None,
         done: Callable[[T], str] = lambda _: "done",
     ) -> T:
         """Run `work(job)` on a worker thread as the job `kind` on the operator at `root`, with progress titled
         `title` (on the client's `token` when it sent one). On the event loop: `on_start(job)` once the progress has
         begun, `on_item` for each item the worker posts, `on_stop` when the job is cancelled, and `done(result)`,
-        the feature's last word, which returns the progress's end message; `cleanup` runs once the worker has ended.
-        The result, or CancelledError, JobRefused or JobFailed."""
+        the feature's last word, which returns the progress's end message; `cleanup` runs once the worker has ended
+        (or at once when it never started). The result, or CancelledError, JobRefused or JobFailed."""
         slot = (kind, root, key)
-        held = self.running.get(slot)
-        if held is not None and busy == "refuse":
-            if cleanup is not None:
-                _safely(cleanup, title)
-            state = "is stopping after the work in flight" if held.stop.is_set() else "is already running"
-            raise JobRefused(message=f"{held.title} {state}; wait for it to end, or cancel it first")
-        if held is not None:
-            log.info("%s supersedes the one running", title)
-            held.cancel()
+        self._claim(slot, title, busy, cleanup)
         job = Job(kind, root, title, asyncio.get_running_loop(), self.server, key=key, task=asyncio.current_task())
         self.running[slot] = job
         worker: asyncio.Future | None = None
         try:
             job.token = await progress.start(self.server, title, token)
-            if job.stop.is_set():  # cancelled while the progress was being created
-                raise asyncio.CancelledError
-            if on_start is not None:
-                on_start(job)
+            on_start(job)
             worker = asyncio.ensure_future(asyncio.to_thread(self._work, job, work))
-            if cleanup is not None:
-                worker.add_done_callback(lambda _: _safely(cleanup, title))
+            worker.add_done_callback(lambda _: _safely(cleanup, title))
             while (item := await job._items.get()) is not _END:
-                if on_item is not None:
-                    on_item(item)
+                on_item(item)
             result = await worker
         except asyncio.CancelledError:
-            job.stop.set()
             job.end("cancelled")
-            if on_stop is not None:
-                _safely(on_stop, title)
-            if worker is not None:
-                with contextlib.suppress(Exception):  # the request answers once the worker has let go of its work
-                    await asyncio.shield(worker)
+            await self._wind_down(job, worker, on_stop)  # the request answers once the worker has let go
             raise
         except Exception as exc:
             job.end("failed")
             if worker is not None and not worker.done():  # a feature's hook failed: stop the worker too
-                job.stop.set()
-                if on_stop is not None:
-                    _safely(on_stop, title)
-                with contextlib.suppress(Exception):
-                    await asyncio.shield(worker)
+                await self._wind_down(job, worker, on_stop)
             log.error("%s failed", title, exc_info=exc)
             raise JobFailed(message=f"{title} failed: {one_line(exc)} (the server log has the traceback)") from exc
         finally:
             if self.running.get(slot) is job:
                 del self.running[slot]
-            if worker is None and cleanup is not None:  # the worker never started: nothing else will clean up
+            if worker is None:  # the worker never started: nothing else will clean up
                 _safely(cleanup, title)
         job.end(done(result))  # (after the slot is free: a client that starts the next job on the end may)
         return result
+
+    def _claim(self, slot: tuple[str, str, str], title: str, busy: Busy, cleanup: Callable[[], None]) -> None:
+        """Make room for a job in `slot`: refuse it while one runs there (JobRefused, after `cleanup`), or cancel
+        the one running (`busy="supersede"`)."""
+        held = self.running.get(slot)
+        if held is None:
+            return
+        if busy == "refuse":
+            _safely(cleanup, title)
+            state = "is stopping after the work in flight" if held.stop.is_set() else "is already running"
+            raise JobRefused(message=f"{held.title} {state}; wait for it to end, or cancel it first")
+        log.info("%s supersedes the one running", title)
+        held.cancel()
+
+    @staticmethod
+    async def _wind_down(job: Job, worker: asyncio.Future | None, on_stop: Callable[[], None]) -> None:
+        """Stop the worker (the stop flag, and the feature's `on_stop`) and wait until it has ended; a second
+        cancel while waiting ends the wait (the clean-up still runs when the worker ends)."""
+        job.stop.set()
+        _safely(on_stop, job.title)
+        if worker is not None:
+            with contextlib.suppress(Exception):
+                await asyncio.shield(worker)
 
     @staticmethod
     def _work(job: Job, work: Callable[[Job], T]) -> T:
