@@ -380,10 +380,10 @@ async function failed(
     if (ui.signal?.aborted) {
         return cancelled();
     }
+    // the output channel gets the tool's last lines here, and the message after them (server.ts)
     const output = tail(r.output);
-    ui.log(message);
     if (output.length) {
-        ui.log(`the last ${output.length} lines of its output:`);
+        ui.log(`the last ${output.length} lines of ${reason === 'venv' ? 'python -m venv' : reason}'s output:`);
         output.forEach((l) => ui.log(`  ${l}`));
     }
     return { ok: false, reason, message, output };

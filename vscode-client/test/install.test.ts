@@ -202,6 +202,7 @@ test('a failed pip never counts: no record, the environment removed, pip\'s last
     assert.match(r.message, /tilewise\.importStrategy to fromEnvironment/);
     assert.equal(r.output?.length, TAIL_LINES);
     assert.match(r.output?.at(-1) ?? '', /Could not find a version/);
+    assert.ok(logs.includes(`the last ${TAIL_LINES} lines of pip's output:`));
     assert.ok(logs.includes('  ERROR: Could not find a version that satisfies the requirement pygls<2.2,>=2.1'));
     assert.ok(!logs.includes('  line 0'), 'only the tail');
     assert.equal(record(fs), undefined);
