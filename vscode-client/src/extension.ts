@@ -9,7 +9,7 @@ import { Commands } from './commands';
 import { HEAD_CHARS, shouldBeAscendc } from './detect';
 import { OptimizeCommands } from './optimizeCommand';
 import { LLM_KEY_SECRET, serverEnv } from './optimize';
-import { RESTART_COMMAND, findServer } from './server';
+import { RESTART_COMMAND, cancelInstall, findServer } from './server';
 import { Serial, initializationOptions } from './trust';
 
 let client: LanguageClient | undefined;
@@ -86,6 +86,7 @@ async function setLlmApiKey(context: vscode.ExtensionContext, output: vscode.Log
 }
 
 export async function deactivate(): Promise<void> {
+    cancelInstall(); // a start still installing the server ends now, and the stop after it has nothing to wait for
     await lifecycle.run(stopClient);
 }
 

@@ -23,6 +23,14 @@ export const RESTART_COMMAND = 'tilewise.restartServer';
 const RESTART = 'Restart server';
 const OPEN_SETTINGS = 'Open Settings';
 const SHOW_OUTPUT = 'Show output';
+// the install under way, if any: cancelled when the extension deactivates (the window closes), rather than making
+// the deactivation wait for pip
+let installing: AbortController | undefined;
+
+/** Stops an install under way (it then never counts, install.ts); nothing when there is none. */
+export function cancelInstall(): void {
+    installing?.abort();
+}
 
 /** The Python to start the server with, or undefined after telling the user why there is none and what to do. */
 export async function findServer(
@@ -71,11 +79,16 @@ async function bundledServer(
     const r: BundledServer = await ensureBundledServer(place, bases, nodeDeps(tilewiseVersion), log, (task) =>
         vscode.window.withProgress(
             { location: vscode.ProgressLocation.Notification, title: 'tilewise: installing the language server', cancellable: true },
-            (progress, token) => {
+            async (progress, token) => {
                 const abort = new AbortController();
+                installing = abort;
                 token.onCancellationRequested(() => abort.abort());
                 const ui: InstallUi = { report: (message) => progress.report({ message }), log, signal: abort.signal };
-                return task(ui);
+                try {
+                    return await task(ui);
+                } finally {
+                    installing = undefined;
+                }
             }));
     if (r.ok) {
         return {
