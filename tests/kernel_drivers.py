@@ -8,6 +8,9 @@ other line `KEY WORDS...` for the values the test checks."""
 
 from __future__ import annotations
 
+import fcntl
+import hashlib
+import os
 import shutil
 import subprocess
 from dataclasses import dataclass, field
@@ -24,18 +27,43 @@ def build_driver(tmp_path_factory: pytest.TempPathFactory, source: Path, error_l
     return compile_driver(source, tmp_path_factory.mktemp(source.stem) / source.stem, error_lines)
 
 
+FLAGS = ["-std=c++17", "-O0", "-Wall", "-Wextra", "-Werror", "-pthread", "-I", str(INCLUDE)]
+
+
 def compile_driver(source: Path, exe: Path, error_lines: int = 40) -> Path:
     """`source` built against the emulator's headers with every warning an error; the first compiler errors when
-    it does not build."""
+    it does not build. In a test session (TILEWISE_BUILD_CACHE, tests/conftest.py) each driver compiles once for
+    every xdist worker: the first takes a lock and compiles, the others wait for it and copy what it built."""
+    cache = os.environ.get("TILEWISE_BUILD_CACHE")
+    if not cache:
+        _compile(source, exe, error_lines)
+        return exe
+    from tilewise.device.emulator.build import headers_hash
+
+    h = hashlib.sha256("\0".join([*FLAGS, headers_hash()]).encode())
+    for p in sorted(source.parent.iterdir()):  # the driver and whatever of its folder it may include
+        if p.suffix in (".cpp", ".h", ".hpp", ".inc") and p.is_file():
+            h.update(p.name.encode() + b"\0" + p.read_bytes())
+    built = Path(cache) / "drivers" / f"{source.stem}-{h.hexdigest()[:20]}"
+    built.parent.mkdir(parents=True, exist_ok=True)
+    with open(built.with_name(built.name + ".lock"), "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file closes, whatever happens inside
+        if not built.exists():
+            tmp = built.with_name(f".{built.name}.{os.getpid()}.tmp")
+            try:
+                _compile(source, tmp, error_lines)
+                os.replace(tmp, built)
+            finally:
+                tmp.unlink(missing_ok=True)
+    shutil.copy2(built, exe)  # a copy of its own: cases may write files beside it
+    return exe
+
+
+def _compile(source: Path, exe: Path, error_lines: int) -> None:
     proc = subprocess.run(
-        [CXX or "g++", "-std=c++17", "-O0", "-Wall", "-Wextra", "-Werror", "-pthread", "-I", str(INCLUDE)]
-        + [str(source), "-o", str(exe)],
-        capture_output=True,
-        text=True,
-        timeout=600,
+        [CXX or "g++", *FLAGS, str(source), "-o", str(exe)], capture_output=True, text=True, timeout=600
     )
     assert proc.returncode == 0, "\n".join(proc.stderr.splitlines()[:error_lines])
-    return exe
 
 
 def run_selftest(source: Path, folder: Path) -> subprocess.CompletedProcess:

@@ -8,16 +8,19 @@ from __future__ import annotations
 
 import json
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from recorded import Recording, RecordingDevice, ReplayDevice, recording_wanted
 
 from tilewise.analysis.chip import Chip, chip_in_soc, load_chip, timing_config
 from tilewise.analysis.operator import Operator
 from tilewise.cli import main
 from tilewise.cli.calibrate_command import print_calibration
+from tilewise.device import registry
 from tilewise.device.emulator import EmulatorDevice
-from tilewise.device.protocol import Measurement, RunError, RunRequest
+from tilewise.device.protocol import Device, Measurement, RunError, RunRequest
 from tilewise.search.calibrate import VECTOR_CLASSES, CalibrationError, calibrate, write_chip
 from tilewise.search.calibrate.kernels import micro_kernels
 
@@ -41,17 +44,39 @@ def fitted(cal, key: str) -> float:
     return change.after
 
 
+@pytest.mark.slow  # every micro-kernel built and run on the emulator, again at each step of the fit
 def test_the_fit_recovers_moved_constants_from_the_emulator(tmp_path, emu_cache, needs_gxx):
+    """The emulator itself; with TILEWISE_RECORD=1 it records the times the test below replays (tests/recorded.py)."""
+    recording = Recording("calibrate_fit")
+    if recording_wanted():
+        recording.times.clear()  # a recording holds only what this run asks for
+
+    def device_for(chip: Chip) -> Device:
+        device = EmulatorDevice(chip=chip, cache_dir=emu_cache)
+        return RecordingDevice(device, recording) if recording_wanted() else device
+
+    recovers_moved_constants(tmp_path, emu_cache / "calibrate", device_for)
+    if recording_wanted():
+        recording.save()
+
+
+def test_the_fit_recovers_moved_constants_from_recorded_emulator_times(tmp_path):
+    """The same fit over the emulator's times as the test above recorded them (tests/recorded/calibrate_fit.json)."""
+    recording = Recording("calibrate_fit")
+    recovers_moved_constants(tmp_path, tmp_path / "calibrate", lambda chip: ReplayDevice(chip, recording))
+
+
+def recovers_moved_constants(tmp_path: Path, workdir: Path, device_for: Callable[[Chip], Device]) -> None:
     truth = Chip.model_validate(moved("910B2", "910B2-moved"))
     base = load_chip("910B2")
     start = time.perf_counter()
     cal = calibrate(
-        EmulatorDevice(chip=truth, cache_dir=emu_cache),
+        device_for(truth),
         base,
-        model_for=lambda chip: EmulatorDevice(chip=chip, cache_dir=emu_cache),
+        model_for=device_for,
         classes=("Add", "Exp"),
         dtypes=("float16",),
-        workdir=emu_cache / "calibrate",
+        workdir=workdir,
         name="910B2-recovered",
     )
     took = time.perf_counter() - start
@@ -195,8 +220,33 @@ def test_the_micro_kernels_fit_the_chip():
 # ---- the CLI -------------------------------------------------------------------------------------------------------
 
 
+@pytest.mark.slow  # the command's whole calibration on the emulator
 def test_cli_calibrates_against_a_stand_in_and_writes_the_chip(tmp_path, emu_cache, needs_gxx, monkeypatch, capsys):
+    """On the emulator; with TILEWISE_RECORD=1 it records the times the test below replays (tests/recorded.py)."""
     monkeypatch.setenv("TILEWISE_CACHE", str(emu_cache))
+    recording = Recording("calibrate_cli")
+    if recording_wanted():
+        recording.times.clear()
+        real = registry.make_device
+        monkeypatch.setattr(registry, "make_device", lambda name, **kw: RecordingDevice(real(name, **kw), recording))
+    cli_calibrates_against_a_stand_in(tmp_path, capsys)
+    if recording_wanted():
+        recording.save()
+
+
+def test_cli_calibrates_from_recorded_emulator_times(tmp_path, monkeypatch, capsys):
+    """The command over the emulator's times as the test above recorded them (tests/recorded/calibrate_cli.json)."""
+    recording = Recording("calibrate_cli")
+
+    def replay(name: str, *, chip=None, **_) -> Device:
+        assert name == "emulator", name
+        return ReplayDevice(chip, recording)
+
+    monkeypatch.setattr(registry, "make_device", replay)
+    cli_calibrates_against_a_stand_in(tmp_path, capsys)
+
+
+def cli_calibrates_against_a_stand_in(tmp_path: Path, capsys) -> None:
     stand_in = tmp_path / "stand_in.json"
     stand_in.write_text(json.dumps(moved("910B2", "stand-in", launch_base=2.0)))
     out = tmp_path / "mine.json"

@@ -117,6 +117,12 @@ def start_node(node: str, args: list[str], logs: Path) -> subprocess.Popen:
     )
 
 
+def ray_cluster(test):
+    """A test on the two-node cluster below: slow (the nodes take tens of seconds to start), and on one xdist worker
+    with every other such test (`--dist loadgroup`), so that the cluster starts once."""
+    return pytest.mark.slow(pytest.mark.xdist_group("ray")(test))
+
+
 @pytest.fixture(scope="module")
 def cluster(needs_gxx) -> Iterator[dict]:
     """A head and a second node on 127.0.0.1, and this process connected to them: {address, folder, executor,
@@ -229,6 +235,7 @@ def local(cluster) -> TuneResult:
     return result
 
 
+@ray_cluster
 def test_a_ray_tune_takes_the_local_tunes_path_and_fills_the_same_cache(cluster, local):
     started = time.perf_counter()
     results = cluster["folder"] / "ray.sqlite"
@@ -241,6 +248,7 @@ def test_a_ray_tune_takes_the_local_tunes_path_and_fills_the_same_cache(cluster,
     assert all(in_cache(tuner, results, t.config) for t in remote.trials)
 
 
+@ray_cluster
 def test_the_cli_tunes_through_ray_and_says_so(cluster, local, capsys):
     code = main(
         [
@@ -266,6 +274,7 @@ def test_the_cli_tunes_through_ray_and_says_so(cluster, local, capsys):
     assert code == 0 and data["executor"] == "ray" and data["best"] == local.best
 
 
+@ray_cluster
 def test_without_an_address_the_cli_starts_a_local_ray_and_stops_it(cluster):
     """The default: a Ray of its own over this machine's CPUs, gone when the tune ends (a separate process, so that
     this one stays connected to the cluster)."""
@@ -293,6 +302,7 @@ def test_without_an_address_the_cli_starts_a_local_ray_and_stops_it(cluster):
     assert not left  # the local Ray stopped with the tune
 
 
+@ray_cluster
 def test_an_npu_task_gets_its_card_without_the_visible_devices_variable(cluster):
     def probe():
         given = os.environ.get("ASCEND_RT_VISIBLE_DEVICES")
@@ -304,6 +314,7 @@ def test_an_npu_task_gets_its_card_without_the_visible_devices_variable(cluster)
     assert given == str(card) and card in (0,) and left is None
 
 
+@ray_cluster
 def test_an_npu_tune_profiles_on_the_cards_ray_hands_out(cluster, tmp_path, capsys):
     """An NPU tune through Ray on the fake CANN (tests/npu/fake_cann.py), whose msprof fails when
     ASCEND_RT_VISIBLE_DEVICES is set, as msprof op is documented not to support it: each task asks for an NPU, Ray
@@ -319,6 +330,7 @@ def test_an_npu_tune_profiles_on_the_cards_ray_hands_out(cluster, tmp_path, caps
     assert "Ray picks each task's card: use --device npu" in capsys.readouterr().err
 
 
+@ray_cluster
 def test_a_node_killed_mid_tune_loses_no_finished_result(cluster, local):
     """The second node dies (every process of it, SIGKILL) while it runs a measurement of the tune: Ray runs that
     measurement again on the head, and the tune ends with the local executor's best and every result kept.
