@@ -29,6 +29,7 @@ from tilewise.lsp.features import (
     hover,
     motifs,
     optimize,
+    prebuild,
     requests,
     trust,
     verify,
@@ -359,6 +360,7 @@ def create_server() -> TilewiseServer:
     server = TilewiseServer()
     for feature in (
         trust,  # the client's word on trust, at initialize
+        prebuild,  # the emulator's per-installation build, in the background (trusted only)
         documents,
         watched_files,  # files created, changed, renamed or deleted on disk
         code_actions,

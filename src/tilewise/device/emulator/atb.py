@@ -1,8 +1,8 @@
 """Build an mki (Ascend Transformer Boost) operator for the emulator.
 
-The runner (tw/runtime/runner_main.cpp) drives every operator through an OpDef and a gert tiling function. An ATB operator
-has neither, so this build adds one generated host unit (tw_host/mki_adapter.h does the work) that registers an OpDef
-named after the operator: its tensors are the kernel entry's GM parameters, its attributes the fields of the
+The runner (tw/runtime/runner_main.cpp) drives every operator through an OpDef and a gert tiling function. An ATB
+operator has neither, so this build adds one generated host unit (tw_host/mki_adapter.h does the work) that registers
+an OpDef named after the operator: its tensors are the kernel entry's GM parameters, its attributes the fields of the
 operator's parameter struct (the `OpParam::X` its tiling takes with `AnyCast<...>` / `GetParam<...>`), each under
 its own name and its snake_case spelling, so a case's `gemma_mode = 1` sets `gemmaMode`. Its tiling function
 builds the LaunchParam, asks the registered kernels' CanSupport, and runs the chosen kernel's Init.
@@ -26,6 +26,7 @@ from tilewise.device.emulator.build import (
     HOST_FLAGS,
     INCLUDE_DIR,
     KERNEL_FLAGS,
+    RUNNER_SOURCE,
     RUNNER_FLAGS,
     BuildError,
     _hash,
@@ -88,13 +89,14 @@ def build_atb(builder, op, texts: dict[str, str], type_macros: dict[str, str], s
 
     jobs: list[tuple] = []
     kernel_src = kernel_unit(model, mirror, root, entry, type_macros)
+    kflags, pch = builder.kernel_flags()
     overlay = ubuf_cast_overlay(builder.cache, {p: texts[p] for p in model.kernel_files if p in texts}, root)
     kernel_key = _hash(
         headers_hash(),
         kernel_src,
         *sorted(f"{p}\n{texts[p]}" for p in model.kernel_files),
         *support,
-        *KERNEL_FLAGS,
+        *kflags,
         *includes,
         str(overlay),
     )
@@ -103,8 +105,8 @@ def build_atb(builder, op, texts: dict[str, str], type_macros: dict[str, str], s
             "kernel",
             kernel_key,
             kernel_src,
-            KERNEL_FLAGS,
-            [*builder._pch(), *([f"-I{overlay}"] if overlay else []), *includes],
+            kflags,
+            [*pch, *([f"-I{overlay}"] if overlay else []), *includes],
             model.kernel.file,
         )
     )
@@ -149,7 +151,13 @@ def build_atb(builder, op, texts: dict[str, str], type_macros: dict[str, str], s
     jobs.append(("shim", _hash(shim), shim, HOST_FLAGS, []))
     runner_src = f'#include "{INCLUDE_DIR / "tw" / "runtime" / "runner_main.cpp"}"\n'
     jobs.append(
-        ("runner", _hash(headers_hash(), runner_src, *RUNNER_FLAGS), runner_src, RUNNER_FLAGS, [f"-I{INCLUDE_DIR}"])
+        (
+            "runner",
+            _hash(headers_hash(), RUNNER_SOURCE, *RUNNER_FLAGS),
+            RUNNER_SOURCE,
+            RUNNER_FLAGS,
+            [f"-I{INCLUDE_DIR}"],
+        )
     )
     return builder._assemble(f"{model.operator}-atb-{_hash(*(j[1] for j in jobs))}", jobs, start)
 

@@ -33,6 +33,7 @@ from tilewise.device.cache_dir import default_cache_dir
 from tilewise.device.emulator.foreign_arch import name_foreign_arch
 from tilewise.device.emulator.includes import deps_fresh, mirror_location, mirror_plan, record_deps, repo_include_dirs
 from tilewise.device.emulator.launch_header import header_name, launch_definition, launch_header, launchable
+from tilewise.device.emulator.prebuilt import RUNTIME_EXTERN, Prebuilt, headers_digest
 from tilewise.device.emulator.tools import build_timeout, killed_tool, link_error, run_tool, tool_timeout, write_atomic
 from tilewise.device.emulator.ubuf_arrays import rewrite_ubuf_arrays, rewrite_ubuf_casts
 from tilewise.device.protocol import RunError
@@ -55,6 +56,9 @@ KERNEL_FLAGS = [
 ]
 HOST_FLAGS = ["-std=c++17", "-O0", "-pthread", "-w"]
 RUNNER_FLAGS = ["-std=c++17", "-O1", "-pthread", "-w"]  # I/O and thread setup only: not worth -O2's compile time
+RUNNER_SOURCE = f'#include "{INCLUDE_DIR / "tw" / "runtime" / "runner_main.cpp"}"\n'
+# What a compiler says when it cannot read a precompiled header it found (a truncated or foreign .gch).
+_PCH_REFUSED = re.compile(r"precompiled header|\.gch\b")
 _ERROR_RE = re.compile(r"^(?P<file>[^:\n]+):(?P<line>\d+):(?:(?P<col>\d+):)? (?:fatal )?error: (?P<msg>.*)$", re.M)
 
 
@@ -71,12 +75,7 @@ def build_cache_dir(cache_dir: Path | None = None) -> Path:
 
 @lru_cache(maxsize=1)
 def headers_hash() -> str:
-    h = hashlib.sha256()
-    for p in sorted(INCLUDE_DIR.rglob("*")):
-        if p.is_file():
-            h.update(str(p.relative_to(INCLUDE_DIR)).encode())
-            h.update(p.read_bytes())
-    return h.hexdigest()[:16]
+    return headers_digest(INCLUDE_DIR)
 
 
 def _hash(*parts: str | bytes) -> str:
@@ -85,6 +84,13 @@ def _hash(*parts: str | bytes) -> str:
         h.update(part.encode() if isinstance(part, str) else part)
         h.update(b"\0")
     return h.hexdigest()[:20]
+
+
+def prebuild() -> bool:
+    """Build what every operator's build shares, once per installation (prebuilt.py), for the current compiler
+    and TILEWISE_OPT; True when all of it is there afterwards. The editor calls this in the background at start-up
+    (lsp/features/prebuild.py), so that its first run compiles only the operator's own code."""
+    return Builder().prebuilt.build_all()
 
 
 class BuildError(Exception):
@@ -106,6 +112,10 @@ class Builder:
         self.cache = build_cache_dir(cache_dir)
         self.jobs = jobs
         self.timeout_s = timeout_s or build_timeout()  # per compile or link (tools.run_tool)
+        # the kernel API's precompiled header and the runner's object, shared by every cache (prebuilt.py)
+        self.prebuilt = Prebuilt(
+            INCLUDE_DIR, headers_hash(), CXX, KERNEL_FLAGS, RUNNER_FLAGS, RUNNER_SOURCE, self.timeout_s
+        )
 
     # ---- public ---------------------------------------------------------------------------------------------
     def build(
@@ -195,15 +205,16 @@ class Builder:
         kernel_src = self._kernel_unit(
             model, mirror, root, tiling_headers, type_macros, entry, texts, entry_source, bool(launching)
         )
+        kflags, pch = self.kernel_flags()
         kernel_key = _hash(
             headers_hash(),
             kernel_src,
             *sorted(f"{p}\n{texts[p]}" for p in model.kernel_files),
             *(texts[p] for p in tiling_headers),
-            *KERNEL_FLAGS,
+            *kflags,
             *includes,
         )
-        jobs.append(("kernel", kernel_key, kernel_src, KERNEL_FLAGS, [*self._pch(), *includes], model.kernel.file))
+        jobs.append(("kernel", kernel_key, kernel_src, kflags, [*pch, *includes], model.kernel.file))
         host_headers = sorted(f"{p}\n{texts[p]}" for p in model.host_files if p not in host_cpp)
         for p in host_cpp:
             src = f'#include "{host_mirror / Path(p).relative_to(root)}"\n'
@@ -212,9 +223,9 @@ class Builder:
             jobs.append(("host", key, src, HOST_FLAGS, [knobs_h, *host_includes], p))
         shim = self._shim(model)
         jobs.append(("shim", _hash(shim), shim, HOST_FLAGS, []))
-        runner_src = f'#include "{INCLUDE_DIR / "tw" / "runtime" / "runner_main.cpp"}"\n'
         runner_inc = [f"-I{INCLUDE_DIR}"]
-        jobs.append(("runner", _hash(headers_hash(), runner_src, *RUNNER_FLAGS), runner_src, RUNNER_FLAGS, runner_inc))
+        runner_key = _hash(headers_hash(), RUNNER_SOURCE, *RUNNER_FLAGS)
+        jobs.append(("runner", runner_key, RUNNER_SOURCE, RUNNER_FLAGS, runner_inc))
 
         return self._assemble(f"{model.operator}-{_hash(*(j[1] for j in jobs))}", jobs, start)
 
@@ -299,6 +310,12 @@ class Builder:
             return Build(exe, time.perf_counter() - start, True)
         with ThreadPoolExecutor(max_workers=self.jobs) as pool:
             objects = list(pool.map(lambda j: self._compile(*j), jobs))
+        if any(RUNTIME_EXTERN in j[3] for j in jobs):  # a kernel that calls the runtime object (kernel_flags)
+            runtime = self.prebuilt.runtime_object()
+            if runtime is None:
+                where = self.prebuilt.runtime_folder
+                raise BuildError(RunError(kind="build_error", message=f"the runtime object in {where} is gone"))
+            objects.append(runtime)
         self._link(objects, exe)
         return Build(exe, time.perf_counter() - start, False)
 
@@ -381,24 +398,13 @@ class Builder:
     def _shim(model) -> str:
         return f'const char* tw_op_name = "{model.operator}";\n'
 
-    def _pch(self) -> list[str]:
-        """A precompiled kernel_operator.h (parsing the emulator's headers is most of a small kernel's compile).
-        GCC takes `dir/kernel_operator.h.gch` when `dir` comes first on the include path; a stub header beside it
-        forwards later includes of the same name to the real one. Returns the include flag, or none on failure."""
-        d = self.cache / "pch" / _hash(headers_hash(), *KERNEL_FLAGS)
-        gch = d / "kernel_operator.h.gch"
-        if not gch.exists():
-            d.mkdir(parents=True, exist_ok=True)
-            stub = write_atomic(d / "kernel_operator.h", f'#pragma once\n#include "{INCLUDE_DIR}/kernel_operator.h"\n')
-            tmp = d / f".{os.getpid()}-{threading.get_ident()}.gch.tmp"
-            proc = run_tool(
-                [CXX, *KERNEL_FLAGS, f"-I{INCLUDE_DIR}", "-x", "c++-header", str(stub), "-o", str(tmp)], self.timeout_s
-            )
-            if proc is None or proc.returncode != 0:
-                tmp.unlink(missing_ok=True)
-                return []  # the plain headers still work, only slower
-            os.replace(tmp, gch)
-        return [f"-I{d}"]
+    def kernel_flags(self) -> tuple[list[str], list[str]]:
+        """A project kernel's compile flags and the include flag of the precompiled kernel_operator.h, both with
+        what is built once per installation (prebuilt.py): the runtime object the kernel then calls instead of
+        compiling the runtime again (TW_RUNTIME_EXTERN, linked in by `_assemble`), and the header's parse. Each is
+        left out when it cannot be built: the plain build, only slower."""
+        flags = [*KERNEL_FLAGS, *self.prebuilt.kernel_defines()]
+        return flags, self.prebuilt.pch_flags(flags)
 
     def _dir(self, name: str) -> Path:
         d = self.cache / name
@@ -413,6 +419,10 @@ class Builder:
         obj = self._obj(kind, key)
         if obj.exists() and deps_fresh(obj.with_suffix(".deps")):
             return obj
+        if kind == "runner":  # the same object for every operator: built once per installation when it can be
+            shared = self.prebuilt.runner_object()
+            if shared is not None:
+                return shared
         tmp = obj.with_suffix(f".{os.getpid()}-{threading.get_ident()}.tmp.o")  # unique per concurrent build
         src = write_atomic(self._dir("obj") / f"{kind}-{key}.cpp", source)  # another process may be compiling it
         dep = tmp.with_suffix(".d")
@@ -424,9 +434,15 @@ class Builder:
             dep.unlink(missing_ok=True)
             if proc is None:
                 raise BuildError(tool_timeout(kind, self.timeout_s, origin or str(src)))
+            pch = f"-I{self.prebuilt.pch_folder(flags)}"
+            if pch in includes and proc.returncode > 0 and _PCH_REFUSED.search(proc.stderr):
+                # the compiler would not read the shared precompiled header: correct first, so this compile goes
+                # on without it, and the header is made again by the next build that asks for it
+                self.prebuilt.reject_pch(flags)
+                return self._compile(kind, key, source, flags, [i for i in includes if i != pch], origin)
             e = killed_tool(proc.returncode, kind) or name_foreign_arch(compile_error(proc.stderr, kind), proc.stderr)
             raise BuildError(e, proc.stderr)
-        record_deps(dep, obj.with_suffix(".deps"), (INCLUDE_DIR, self.cache.resolve()))
+        record_deps(dep, obj.with_suffix(".deps"), (INCLUDE_DIR, self.cache.resolve(), self.prebuilt.root.resolve()))
         dep.unlink(missing_ok=True)
         os.replace(tmp, obj)
         return obj

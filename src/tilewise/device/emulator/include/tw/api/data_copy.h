@@ -8,12 +8,17 @@
 
 namespace tw {
 
-inline void check_ub_aligned(const void* p, const char* what, const char* file, int line) {
+TW_RUNTIME_FN void check_ub_aligned(const void* p, const char* what, const char* file, int line)
+#ifdef TW_RUNTIME_EXTERN
+;  // in the runtime object (tw/runtime/out_of_line.h)
+#else
+{
     uint64_t off = static_cast<uint64_t>(static_cast<const uint8_t*>(p) - cur().ub.data());
     if (off % 32 != 0)
         fail("misaligned", std::string(what) + " uses a UB address at byte offset " + std::to_string(off) +
                                ", which is not 32-byte aligned", file, line);
 }
+#endif
 
 // A count-form DataCopy moves whole 32-byte blocks: the device rounds a length that is not a multiple of 32 bytes
 // down and leaves the tail uncopied. The emulator does the same and warns at the call, so the run goes on and the

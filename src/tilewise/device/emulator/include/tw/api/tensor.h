@@ -35,10 +35,15 @@ struct QueueState {
         return start >= ub_size ? 0 : std::min<uint64_t>(len, ub_size - start);
     }
 
-    std::string where() const {
+    TW_RUNTIME_FN std::string where() const
+#ifdef TW_RUNTIME_EXTERN
+    ;  // in the runtime object (tw/runtime/out_of_line.h)
+#else
+    {
         return std::string(is_buf ? "buffer" : "queue") + " initialised at " + (file ? file : "?") + ":" +
                std::to_string(line);
     }
+#endif
 };
 
 inline uint64_t align32(uint64_t n) { return (n + 31) & ~uint64_t(31); }
@@ -470,7 +475,11 @@ class TPipe {
         if (c != nullptr && c->ub_used == end_) c->ub_used = base_;
         end_ = base_;
     }
-    tw::QueueState* alloc(int num, uint32_t len, TPosition pos, bool is_buf, const char* file, int line) {
+    TW_RUNTIME_FN tw::QueueState* alloc(int num, uint32_t len, TPosition pos, bool is_buf, const char* file, int line)
+#ifdef TW_RUNTIME_EXTERN
+    ;  // in the runtime object (tw/runtime/out_of_line.h)
+#else
+    {
         tw::Core& c = tw::cur();
         uint64_t bytes = tw::align32(len);
         uint64_t need = c.ub_used + bytes * uint64_t(num);
@@ -501,6 +510,7 @@ class TPipe {
         c.queues.push_back(q);
         return q;
     }
+#endif
 };
 
 inline TPipe* GetTPipePtr() { return static_cast<TPipe*>(tw::cur().pipe); }

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "tw/api/types.h"
+#include "tw/runtime/out_of_line.h"
 
 // Every public API takes these trailing defaults so errors and trace records name the user's call site.
 #define TW_SRC const char *tw_file = __builtin_FILE(), int tw_line = __builtin_LINE()
@@ -50,9 +51,14 @@ struct Warning {
     uint64_t count = 1;
 };
 
-[[noreturn]] inline void fail(const char* kind, const std::string& message, const char* file, int line) {
+[[noreturn]] TW_RUNTIME_FN void fail(const char* kind, const std::string& message, const char* file, int line)
+#ifdef TW_RUNTIME_EXTERN
+;  // in the runtime object (tw/runtime/out_of_line.h)
+#else
+{
     throw KernelError(kind, message, file ? file : "", line);
 }
+#endif
 
 enum class Rec : uint8_t { Instr = 'I', Alloc = 'A', EnQue = 'E', DeQue = 'D', Free = 'F', SetFlag = 'S',
                            WaitFlag = 'W', Barrier = 'B', SyncAll = 'Y', Scalar = 'G' };
@@ -201,11 +207,15 @@ inline Core& cur() {
 }
 
 // Racecheck (tw/runtime/racecheck.h): every record moves the pipes' clocks or claims a vector instruction's operands.
-inline void race_on_record(Core& c, Rec kind, uint8_t pipe, int32_t a, int32_t b, const char* file, int line);
+TW_RUNTIME_FN void race_on_record(Core& c, Rec kind, uint8_t pipe, int32_t a, int32_t b, const char* file, int line);
 
-inline void record(Rec kind, AscendC::pipe_t pipe, const char* op, const char* file, int line, uint64_t bytes = 0,
+TW_RUNTIME_FN void record(Rec kind, AscendC::pipe_t pipe, const char* op, const char* file, int line, uint64_t bytes = 0,
                    uint32_t elems = 0, uint32_t repeats = 0, int32_t a = 0, int32_t b = 0, uint8_t dtype = 0,
-                   uint8_t flags = 0) {
+                   uint8_t flags = 0)
+#ifdef TW_RUNTIME_EXTERN
+;  // in the runtime object (tw/runtime/out_of_line.h)
+#else
+{
     Core& c = cur();
     Launch& l = *launch();
     // A screening has seen what it needs once the kernel moves data or computes: the set-up before is complete.
@@ -223,13 +233,18 @@ inline void record(Rec kind, AscendC::pipe_t pipe, const char* op, const char* f
                                   static_cast<uint32_t>(line), bytes, elems, repeats, a, b});
     race_on_record(c, kind, static_cast<uint8_t>(pipe), a, b, file, line);
 }
+#endif
 
 // Records a warning at the user's call site; repeats of the same (kind, file, line) only count.
-inline void warn(const char* kind, const std::string& message, const char* file, int line);
+TW_RUNTIME_FN void warn(const char* kind, const std::string& message, const char* file, int line);
 
 // The GM region [p, p + n) lies in. An access reaching into a region's guard is a warning (the device goes on, see
 // kGmGuard); one beyond the guard, or outside every region, is a sanitizer error naming what was hit.
-inline const GmRegion& gm_check(const void* p, uint64_t n, const char* what, const char* file, int line) {
+TW_RUNTIME_FN const GmRegion& gm_check(const void* p, uint64_t n, const char* what, const char* file, int line)
+#ifdef TW_RUNTIME_EXTERN
+;  // in the runtime object (tw/runtime/out_of_line.h)
+#else
+{
     const uint8_t* q = static_cast<const uint8_t*>(p);
     static const GmRegion unknown{nullptr, 0, "host memory", 0};
     if (launch()->regions.empty()) return unknown;  // kernel-invocation hosts allocate GM themselves
@@ -262,6 +277,7 @@ inline const GmRegion& gm_check(const void* p, uint64_t n, const char* what, con
     fail("gm_out_of_bounds", std::string(what) + " touches global memory outside every input, output and workspace",
          file, line);
 }
+#endif
 
 // GM serves copy requests in 512-byte segments (best practices: "avoid same-address access" handles requests at
 // 512 B granularity; the data_copy sample keeps each row's bytes 512 B-aligned on A2/A3). A row that starts inside a
@@ -291,7 +307,11 @@ inline void note_gm(const GmRegion& region, const void* first_row, uint64_t stri
     if (!keep_in_l2) t.flags |= 8;
 }
 
-inline void warn(const char* kind, const std::string& message, const char* file, int line) {
+TW_RUNTIME_FN void warn(const char* kind, const std::string& message, const char* file, int line)
+#ifdef TW_RUNTIME_EXTERN
+;  // in the runtime object (tw/runtime/out_of_line.h)
+#else
+{
     Core& c = cur();
     const std::string f = file ? file : "";
     for (Warning& w : c.warnings) {
@@ -299,6 +319,7 @@ inline void warn(const char* kind, const std::string& message, const char* file,
     }
     c.warnings.push_back(Warning{kind, message, f, line, 1});
 }
+#endif
 
 inline int block_idx() { return cur().block_idx; }
 inline int block_num() { return cur().block_num; }

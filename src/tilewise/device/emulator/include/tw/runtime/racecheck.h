@@ -106,13 +106,18 @@ inline std::string race_where(const RaceSite& s) {
     return std::string(s.file ? s.file : "?") + ":" + std::to_string(s.line);
 }
 
-inline void race_report(const char* what, const RaceSite& other, const char* sync, uint64_t a, uint64_t b,
-                        const char* file, int line) {
+TW_RUNTIME_FN void race_report(const char* what, const RaceSite& other, const char* sync, uint64_t a, uint64_t b,
+                        const char* file, int line)
+#ifdef TW_RUNTIME_EXTERN
+;  // in the runtime object (tw/runtime/out_of_line.h)
+#else
+{
     warn("race", std::string(what) + " UB bytes [" + std::to_string(a) + ", " + std::to_string(b) + ") that " +
                      race_where(other) + " also uses, and nothing orders the two (" + sync +
                      ", or a queue's EnQue/DeQue): on the device the pipes run in parallel",
          file, line);
 }
+#endif
 
 // An access by `pipe` inherits what the scalar pipe, which issued it, knows.
 inline RaceClock& race_issue(RaceState& s, int pipe) {
@@ -130,7 +135,11 @@ inline bool race_in_ub(const Core& c, const void* p, uint64_t n) {
 }
 
 // MTE2 writes [p, p + n) of UB (a GM -> UB copy).
-inline void race_mte2_write(const void* p, uint64_t n, const char* file, int line) {
+TW_RUNTIME_FN void race_mte2_write(const void* p, uint64_t n, const char* file, int line)
+#ifdef TW_RUNTIME_EXTERN
+;  // in the runtime object (tw/runtime/out_of_line.h)
+#else
+{
     Core& c = cur();
     if (!race_in_ub(c, p, n)) return;
     RaceState& s = race_state(c);
@@ -147,9 +156,14 @@ inline void race_mte2_write(const void* p, uint64_t n, const char* file, int lin
         g.mte2_write = RaceSite{tick, file, line};
     });
 }
+#endif
 
 // MTE3 reads [p, p + n) of UB (a UB -> GM copy).
-inline void race_mte3_read(const void* p, uint64_t n, const char* file, int line) {
+TW_RUNTIME_FN void race_mte3_read(const void* p, uint64_t n, const char* file, int line)
+#ifdef TW_RUNTIME_EXTERN
+;  // in the runtime object (tw/runtime/out_of_line.h)
+#else
+{
     Core& c = cur();
     if (!race_in_ub(c, p, n)) return;
     RaceState& s = race_state(c);
@@ -166,6 +180,7 @@ inline void race_mte3_read(const void* p, uint64_t n, const char* file, int line
         g.mte3_read = RaceSite{tick, file, line};
     });
 }
+#endif
 
 // A LocalTensor bounds check: remember the operand range; the call's trace record decides whose access it was.
 inline void race_touch(const void* p, uint64_t n) {
@@ -175,7 +190,11 @@ inline void race_touch(const void* p, uint64_t n) {
 }
 
 // The vector instruction just recorded accessed the pending ranges.
-inline void race_vector(RaceState& s, const char* file, int line) {
+TW_RUNTIME_FN void race_vector(RaceState& s, const char* file, int line)
+#ifdef TW_RUNTIME_EXTERN
+;  // in the runtime object (tw/runtime/out_of_line.h)
+#else
+{
     RaceClock& me = race_issue(s, AscendC::PIPE_V);
     const uint32_t tick = ++me.c[AscendC::PIPE_V];
     for (const auto& r : s.pending) {
@@ -188,10 +207,15 @@ inline void race_vector(RaceState& s, const char* file, int line) {
         });
     }
 }
+#endif
 
 // Called for every trace record (tw/runtime/launch_state.h's record): sync records move clocks, a vector instruction's record
 // claims the operand ranges its bounds checks noted.
-inline void race_on_record(Core& c, Rec kind, uint8_t pipe, int32_t a, int32_t b, const char* file, int line) {
+TW_RUNTIME_FN void race_on_record(Core& c, Rec kind, uint8_t pipe, int32_t a, int32_t b, const char* file, int line)
+#ifdef TW_RUNTIME_EXTERN
+;  // in the runtime object (tw/runtime/out_of_line.h)
+#else
+{
     if (c.race == nullptr && kind != Rec::Instr) return;  // nothing tracked yet: sync has nothing to order
     RaceState& s = race_state(c);
     switch (kind) {
@@ -238,5 +262,6 @@ inline void race_on_record(Core& c, Rec kind, uint8_t pipe, int32_t a, int32_t b
             break;
     }
 }
+#endif
 
 }  // namespace tw

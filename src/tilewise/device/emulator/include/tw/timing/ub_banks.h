@@ -98,7 +98,11 @@ inline uint32_t group_of_row(uint64_t row) { return static_cast<uint32_t>(row & 
 inline uint32_t bank_of(uint64_t addr) { return static_cast<uint32_t>(((addr >> 5) & 15) | (((addr >> 16) & 3) << 4)); }
 
 // Beats to move the distinct 32-byte rows in `rows` (n of them, may repeat): the most rows any bank group holds.
-inline uint32_t beats_of(uint64_t* rows, uint32_t n) {
+TW_RUNTIME_FN uint32_t beats_of(uint64_t* rows, uint32_t n)
+#ifdef TW_RUNTIME_EXTERN
+;  // in the runtime object (tw/runtime/out_of_line.h)
+#else
+{
     std::sort(rows, rows + n);
     n = static_cast<uint32_t>(std::unique(rows, rows + n) - rows);
     uint32_t per_group[16] = {0};
@@ -106,6 +110,7 @@ inline uint32_t beats_of(uint64_t* rows, uint32_t n) {
     for (uint32_t i = 0; i < n; ++i) most = std::max(most, ++per_group[group_of_row(rows[i])]);
     return most;
 }
+#endif
 
 // Appends the rows block `k` of repeat `r` of `o` covers (one, or two when the block straddles a row boundary).
 inline void add_rows(const BankOperand& o, uint32_t r, uint32_t k, uint64_t* rows, uint32_t& n) {
@@ -144,7 +149,11 @@ struct BankKey {
 };
 
 // The beats for `key`, computed (see the header comment for the rules and the repeats examined).
-inline int32_t compute_beats(const BankKey& key) {
+TW_RUNTIME_FN int32_t compute_beats(const BankKey& key)
+#ifdef TW_RUNTIME_EXTERN
+;  // in the runtime object (tw/runtime/out_of_line.h)
+#else
+{
     const uint32_t issued =
         key.counter ? static_cast<uint32_t>((key.count + key.E - 1) / key.E) : static_cast<uint32_t>(key.count);
     const uint32_t examined = std::min(issued, kExamined);
@@ -192,6 +201,7 @@ inline int32_t compute_beats(const BankKey& key) {
     b.rw = rw / examined;
     return pack_bank_beats(b);
 }
+#endif
 
 }  // namespace banks_detail
 
@@ -199,8 +209,12 @@ inline int32_t compute_beats(const BankKey& key) {
 // packed for the trace record; 0 when an operand is not in UB or the instruction does nothing. A kernel issues the
 // same instruction on the same buffers over and over (a tile loop, ping-pong buffers), so each thread keeps the last
 // few answers: a hit costs a key comparison instead of the few microseconds the 16 repeats take.
-inline int32_t bank_info(const VMask& m, uint32_t E, uint32_t EB, const BankOperand& dst,
-                         std::initializer_list<BankOperand> srcs) {
+TW_RUNTIME_FN int32_t bank_info(const VMask& m, uint32_t E, uint32_t EB, const BankOperand& dst,
+                         std::initializer_list<BankOperand> srcs)
+#ifdef TW_RUNTIME_EXTERN
+;  // in the runtime object (tw/runtime/out_of_line.h)
+#else
+{
     using namespace banks_detail;
     if (!dst.valid || EB == 0 || srcs.size() > 3) return 0;
     for (const BankOperand& s : srcs)
@@ -239,6 +253,7 @@ inline int32_t bank_info(const VMask& m, uint32_t E, uint32_t EB, const BankOper
     slot.value = compute_beats(key);
     return slot.value;
 }
+#endif
 
 // A count-form instruction over `count` elements (contiguous operands, as in counter mode): dst of type D, sources
 // x and y (may be null) of type S, and dst itself when the instruction reads it (Axpy).
