@@ -25,9 +25,8 @@ from pathlib import Path
 from tilewise.device.emulator.build import (
     HOST_FLAGS,
     INCLUDE_DIR,
-    KERNEL_FLAGS,
-    RUNNER_SOURCE,
     RUNNER_FLAGS,
+    RUNNER_SOURCE,
     BuildError,
     _hash,
     headers_hash,
@@ -89,8 +88,8 @@ def build_atb(builder, op, texts: dict[str, str], type_macros: dict[str, str], s
 
     jobs: list[tuple] = []
     kernel_src = kernel_unit(model, mirror, root, entry, type_macros)
-    kflags, pch = builder.kernel_flags()
     overlay = ubuf_cast_overlay(builder.cache, {p: texts[p] for p in model.kernel_files if p in texts}, root)
+    kflags, pch = builder.kernel_flags()
     kernel_key = _hash(
         headers_hash(),
         kernel_src,
@@ -149,7 +148,6 @@ def build_atb(builder, op, texts: dict[str, str], type_macros: dict[str, str], s
     )
     shim = builder._shim(model)
     jobs.append(("shim", _hash(shim), shim, HOST_FLAGS, []))
-    runner_src = f'#include "{INCLUDE_DIR / "tw" / "runtime" / "runner_main.cpp"}"\n'
     jobs.append(
         (
             "runner",
