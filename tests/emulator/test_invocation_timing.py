@@ -1,7 +1,7 @@
-"""A kernel-invocation program is timed like a launched operator: the launcher replays each launch's trace through
-the pipeline model with the chip's constants (TW_TIMING, tw/runtime/invocation.h) and the run reports the launches' summed
-time. Without it such a program had outputs but no time, so nothing that compares times (tune, the fidelity suite)
-could use one."""
+"""A kernel-invocation program is timed like a launched operator: the launcher replays each launch's trace through the
+pipeline model with the chip's constants (TW_TIMING, tw/runtime/invocation.h) and the run reports the launches' summed
+time. Without it such a program had outputs but no time, so nothing that compares times (tune, the fidelity suite) could
+use one."""
 
 from __future__ import annotations
 

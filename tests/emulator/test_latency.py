@@ -1,6 +1,6 @@
-"""Completion latency and the vector barrier in the timing model (tw/timing/model.h): a pipe accepts its next instruction
-when its occupancy ends, but whatever depends on a result waits for it to complete, and PipeBarrier<PIPE_V> adds its
-drain when vector work is in flight (issue 15: short dependent vector sequences were far too fast).
+"""Completion latency and the vector barrier in the timing model (tw/timing/model.h): a pipe accepts its next
+instruction when its occupancy ends, but whatever depends on a result waits for it to complete, and PipeBarrier<PIPE_V>
+adds its drain when vector work is in flight (issue 15: short dependent vector sequences were far too fast).
 
 Driven through cost_driver.cpp with a chip file whose latencies are set; each expectation is the difference against
 the same chip with them at zero, so scalar issue and occupancy cancel out."""

@@ -20,8 +20,8 @@ from tilewise.device.protocol import RunRequest
 GIB = 1024**3
 
 # y = 4x in fp32 through a tile loop; the knobs shape the pipeline (TILE = 6144 floats, 24 KiB, by default). Each
-# Add reads one buffer only (x + x, then y + y), so no layout of the queues gives a UB bank conflict (tw/timing/ub_banks.h):
-# these tests are about the pipeline, not the banks.
+# Add reads one buffer only (x + x, then y + y), so no layout of the queues gives a UB bank conflict
+# (tw/timing/ub_banks.h): these tests are about the pipeline, not the banks.
 KERNEL = """\
 #include "kernel_operator.h"
 using namespace AscendC;

@@ -1,5 +1,5 @@
-"""UB bank conflicts in the timing model (tw/timing/ub_banks.h, charged by tw/timing/model.h's cost_of; issue 15): a vector
-repeat takes as many beats as its busiest bank group needs, plus the chip's read-write extra.
+"""UB bank conflicts in the timing model (tw/timing/ub_banks.h, charged by tw/timing/model.h's cost_of; issue 15): a
+vector repeat takes as many beats as its busiest bank group needs, plus the chip's read-write extra.
 
 Driven through cost_driver.cpp with operands at fixed UB byte addresses. The expectations are the Ascend C
 best-practice guide's (arch 2201): the bank_conflict_ub sample's scenarios (Add float, mask 64, 64 repeats, block

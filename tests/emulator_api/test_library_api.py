@@ -1,8 +1,8 @@
-"""The emulator's high-level library reductions, scans and GLU activations (tw/api/library/reduce_scan.h, tw/api/library/glu.h)
-on small kernels written for this test (library_driver.cpp). Each case prints its inputs and outputs; the expected
-values are computed here with numpy from the semantics the Ascend C API reference documents (asc-devkit
-docs/zh/api/SIMD-API/高阶API/...), and the documented constraints the emulator checks must stop the kernel at the
-offending call."""
+"""The emulator's high-level library reductions, scans and GLU activations (tw/api/library/reduce_scan.h,
+tw/api/library/glu.h) on small kernels written for this test (library_driver.cpp). Each case prints its inputs and
+outputs; the expected values are computed here with numpy from the semantics the Ascend C API reference documents
+(asc-devkit docs/zh/api/SIMD-API/高阶API/...), and the documented constraints the emulator checks must stop the
+kernel at the offending call."""
 
 from __future__ import annotations
 

@@ -110,7 +110,7 @@ class TimingConfig(BaseModel):
     vector_default: tuple[float, float]
     vector: dict[str, VectorCost] = {}
 
-    # The costs the emulator's timing model (device/emulator/include/tw/timing/model.h) charges, for estimates made without
+    # The costs the emulator's timing model (emulator/include/tw/timing/model.h) charges, for estimates made without
     # running: one place for the formulas, so hover, explain and the lint rules' gain estimates cannot drift apart
     # from each other or from the emulator. tests/emulator/test_cost_agreement.py runs the C++ model on the same
     # calls and compares cycles.

@@ -1,6 +1,6 @@
 """Reading back the pipeline trace an emulator run wrote (`RunRequest.trace_path`, the runner's
-tw/timing/trace_files.h `write_chrome_trace`): each pipe's instructions with their call site, bytes and repeats, and each
-pipe's idle gaps with what held them. The file stays a plain Chrome trace (people open it in Perfetto); this reads
+tw/timing/trace_files.h `write_chrome_trace`): each pipe's instructions with their call site, bytes and repeats, and
+each pipe's idle gaps with what held them. The file stays a plain Chrome trace (people open it in Perfetto); this reads
 it into plain records for the timeline chart (server/report/timeline.py).
 
 Call sites name the user's files as they are: the build mirrors each source behind a `#line` marker naming its

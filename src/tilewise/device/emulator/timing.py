@@ -1,7 +1,7 @@
 """How the timing model's constants (validated from the chip file by analysis.chip) travel to the runner.
 
-The schedule itself runs inside the runner (tw/timing/model.h): traces can hold millions of records, and replaying them in
-C++ keeps scheduling a small share of the run.
+The schedule itself runs inside the runner (tw/timing/model.h): traces can hold millions of records, and replaying them
+in C++ keeps scheduling a small share of the run.
 """
 
 from __future__ import annotations

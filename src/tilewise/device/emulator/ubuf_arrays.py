@@ -11,7 +11,8 @@ file:line reports still point at the user's source.
 A `(__ubuf__ T*)x` cast gets the same treatment: on the device `x` may be a UB address (LocalTensor::GetPhyAddr(), 0
 for the first buffer) that the kernel then dereferences, which on the host would be a wild pointer. The build inserts
 a second cast, `(__ubuf__ T*)(::tw::UbAddress)x`, which turns such a number into the pointer to that UB byte of the
-emulated core (tw/runtime/ubuf_arrays.h); a cast binds exactly as tightly as the cast it follows, so `x` is the same operand.
+emulated core (tw/runtime/ubuf_arrays.h); a cast binds exactly as tightly as the cast it follows, so `x` is the same
+operand.
 """
 
 from __future__ import annotations
