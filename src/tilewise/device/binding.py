@@ -27,7 +27,7 @@ def split_knobs(
     for k in op.model.knobs + op.model.tiling_knobs:
         if k.name not in knobs or k.kind in ("set_block_dim", "launch", "platform"):
             continue
-        # (an ATB operator's host .cpp files are built with the knob reader too: atb.py)
+        # (an ATB operator's host .cpp files are built with the emulator's knob reader too: emulator/atb.py)
         host_cpp = k.side == "host" and op.model.layout in ("project", "atb") and Path(k.file).suffix in (".cpp", ".cc")
         if allow_runtime and host_cpp and k.kind in ("constexpr", "const", "tiling_literal"):
             runtime.append(k)
