@@ -4,9 +4,9 @@ The tuner (search/tuner.py) keeps everything that decides the search in its own 
 screenings, the results cache and the events. What an executor takes off its hands is the one expensive call, the
 measurement of one configuration on one case (`Device.run` of a `RunRequest`). `LocalExecutor` makes that call in
 the tuner's own threads, as a tune always has. `RayExecutor` sends it to a Ray cluster as a task and waits for the
-answer, so the cache is written by the tuner's process alone (no SQLite over the network) and a result is kept the moment it
-arrives: a worker that dies afterwards loses nothing finished. Because proposals are still asked and told in their
-order, the same seed with the same `workers` searches the same way whichever executor measures.
+answer, so the cache is written by the tuner's process alone (no SQLite over the network) and a result is kept the
+moment it arrives: a worker that dies afterwards loses nothing finished. Because proposals are still asked and told
+in their order, the same seed with the same `workers` searches the same way whichever executor measures.
 
 A Ray task rebuilds what it needs on the worker: the operator from its root folder and the tuner's source texts
 (`load_operator(root, overlay=texts)`: the folder must be at the same path on every node, for the manifest and the
