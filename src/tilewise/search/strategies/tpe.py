@@ -11,6 +11,11 @@ from tilewise.search.space import Config
 from tilewise.search.strategies.base import Strategy
 
 FAILED_PENALTY = 1e12
+# Draws of a configuration already measured (or ruled out) before a random unseen one is taken instead. Each such
+# draw is told to the study, and the estimator's cost grows with the study: near the end of a small space, where
+# most draws repeat, 50 draws per proposal made a 60-configuration tune take 1,377 trials and two minutes of CPU;
+# 8 keep the estimator's choice wherever it still finds something new (305 trials, 6 s).
+REDRAWS = 8
 
 
 class TPESearch(Strategy):
@@ -27,7 +32,7 @@ class TPESearch(Strategy):
         self.scores: dict[tuple, float] = {}  # what every told configuration scored, failures as the penalty
 
     def ask(self) -> Config | None:
-        for _ in range(50):
+        for _ in range(REDRAWS):
             trial = self.study.ask()
             c = {k.name: trial.suggest_categorical(k.name, k.domain) for k in self.space.knobs}
             key = self.key(c)
