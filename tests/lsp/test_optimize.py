@@ -74,6 +74,7 @@ def _copy(tmp_path: Path) -> tuple[Path, dict[Path, str]]:
     return root, {p: p.read_text() for p in root.rglob("*") if p.is_file()}
 
 
+@pytest.mark.slow  # the real closed loop: a dozen builds and runs of the operator on the emulator
 @pytest.mark.asyncio
 async def test_optimize_answers_the_changed_files_and_reports_each_step(optimize_client: LanguageClient, tmp_path):
     client = optimize_client
