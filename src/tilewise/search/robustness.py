@@ -17,29 +17,16 @@ import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from tilewise.analysis.chip import Chip
+from tilewise.analysis.chip import TIMING_CONSTANTS, Chip
 from tilewise.analysis.manifest import Case
 from tilewise.analysis.operator import Operator
 from tilewise.device.protocol import Device, Measurement, RunRequest
 
-# The constants a tiling decision can hinge on (chip file `timing` keys, two chip-level figures, and "vector": every
-# vector instruction's cost at once).
-SENSITIVE = (
-    "launch_us_base",
-    "launch_us_per_core",
-    "dma_peak_gibps",
-    "dma_out_gibps",
-    "dma_issue_cycles",
-    "mte2_latency_cycles",
-    "vector_latency_cycles",
-    "scalar_issue_cycles",
-    "l2_gbps",
-    "hbm_gbps",
-    "clock_ghz",
-    "vector",
-)
+# The constants a tiling decision can hinge on, as the table of timing constants marks them (analysis.chip): chip
+# file `timing` keys, chip-level figures, and "vector": every vector instruction's cost at once.
+SENSITIVE = tuple(c.name for c in TIMING_CONSTANTS if c.sensitive)
 MOVE = 0.25
-_CHIP_LEVEL = ("hbm_gbps", "clock_ghz")
+_CHIP_LEVEL = frozenset(c.name for c in TIMING_CONSTANTS if c.section == "chip")
 
 
 @dataclass

@@ -11,21 +11,14 @@ from __future__ import annotations
 import copy
 from dataclasses import dataclass
 
-from tilewise.analysis.chip import Chip, TimingConfig
+from tilewise.analysis.chip import TIMING_CONSTANTS, Chip, TimingConfig
 
-# What each calibrated chip-file constant is, for the report.
-_LABELS = {
-    "launch_us_base": "µs",
-    "launch_us_per_core": "µs",
-    "dma_peak_gibps": "GiB/s",
-    "dma_out_gibps": "GiB/s",
-    "hbm_gbps": "GB/s",
-    "dma_issue_cycles": "cycles",
-    "mte2_latency_cycles": "cycles",
-    "mte3_latency_cycles": "cycles",
-}
-_RATES = frozenset({"dma_peak_gibps", "dma_out_gibps", "hbm_gbps"})
-_CHIP_LEVEL = frozenset({"hbm_gbps"})
+# From the table of timing constants (analysis.chip): each fitted constant's unit for the report, the rates, and
+# which live at the chip file's top level.
+_FITTED = [c for c in TIMING_CONSTANTS if c.fit in ("copy", "launch")]
+_LABELS = {c.name: c.unit for c in _FITTED}
+_RATES = frozenset(c.name for c in TIMING_CONSTANTS if c.rate)
+_CHIP_LEVEL = frozenset(c.name for c in TIMING_CONSTANTS if c.section == "chip")
 _COLUMNS = ("fp16", "fp32")
 
 

@@ -26,7 +26,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from tilewise.analysis.chip import Chip
+from tilewise.analysis.chip import TIMING_CONSTANTS, Chip
 from tilewise.analysis.manifest import Case, InputSpec, OutputSpec
 
 COPY_OP = "cal_copy"
@@ -92,16 +92,9 @@ def offset_key(dtype: str) -> str:
     return f"offset.vector.{DTYPE_COLUMNS[dtype]}"
 
 
-COPY_KEYS = (
-    "launch_us_base",
-    "launch_us_per_core",
-    "dma_peak_gibps",
-    "dma_out_gibps",
-    "dma_issue_cycles",
-    "mte2_latency_cycles",
-    "mte3_latency_cycles",
-    "hbm_gbps",
-)
+# The constants the `cal_copy` micro-kernels (the copy and launch series) pin, as the table of timing constants marks
+# them (analysis.chip), in its order.
+COPY_KEYS = tuple(c.name for c in TIMING_CONSTANTS if c.fit in ("copy", "launch"))
 
 
 def micro_kernels(

@@ -21,11 +21,13 @@
 #include <cmath>
 #include <cstdio>
 #include <fstream>
+#include <istream>
 #include <map>
 #include <string>
 #include <tuple>
 #include <vector>
 
+#include "tw/timing/constants.h"
 #include "tw/timing/l2_cache.h"
 #include "tw/runtime/launcher.h"
 #include "tw/timing/same_address.h"
@@ -33,65 +35,37 @@
 
 namespace tw {
 
+// A chip's timing constants as the run spec gives them (`timing NAME VALUE` lines): one field per constant of
+// analysis/chip.py's table (tw/timing/constants.h, generated from it), and the vector table. A latency is completion
+// beyond a pipe's occupancy: the next instruction on the same pipe may start when the pipe is free, but whatever
+// depends on the result (a queue's consumer, a flag, a barrier, a scalar read) waits for it to complete.
+inline void read_constant(std::istream& in, double& v) { in >> v; }
+inline void read_constant(std::istream& in, int& v) { in >> v; }
+inline void read_constant(std::istream& in, TimingRow& v) { in >> v.first >> v.second; }
+
 struct TimingParams {
-    double clock_ghz = 1.85;
-    int vector_cores = 48;
-    double launch_us_base = 15.0;
-    double launch_us_per_core = 0.12;
-    double hbm_gbps = 1600.0;           // 1e9 bytes per second
-    double dma_peak_gibps = 100.9;      // one core's MTE2 rate, GM->UB
-    double dma_out_gibps = 188.46;      // one core's MTE3 rate, UB->GM
-    double dma_issue_cycles = 20.0;     // the least a copy occupies its pipe, however small
-    double l2_mbytes = 192.0;           // L2 capacity (MiB)
-    double l2_gbps = 5200.0;            // L2 bandwidth shared by the cores (1e9 bytes per second)
-    double pad_row_cycles = 24.0;       // DataCopyPad's extra work per row
-    double scalar_issue_cycles = 2.0;
-    double ub_scalar_cycles = 10.0;     // one GetValue/SetValue on UB after the pipes drained
-    double gm_scalar_cycles = 250.0;    // one GetValue/SetValue on GM
-    double sync_all_cycles = 400.0;
-    // Completion latency beyond a pipe's occupancy: the next instruction on the same pipe may start when the pipe is
-    // free, but whatever depends on the result (a queue's consumer, a flag, a barrier, a scalar read) waits for it
-    // to complete. 0 makes completion equal to the end of occupancy.
-    double vector_latency_cycles = 0.0;
-    double mte2_latency_cycles = 0.0;
-    double mte3_latency_cycles = 0.0;
-    double barrier_v_cycles = 0.0;      // PipeBarrier<PIPE_V> with vector work still in flight
-    double ub_rw_conflict_beats = 0.0;  // extra beats of a vector repeat with a UB read-write bank conflict
-    double same_address_serial = 0.0;   // a copy's GM time grows by this per extra core in its 512 B windows
-    std::pair<double, double> vector_default{6.0, 2.0};
-    std::map<std::string, std::pair<double, double>> vector16, vector32;  // op -> (startup, slope per repeat)
+#define TW_TIMING_FIELD(type, name, value) type name = value;
+    TW_TIMING_CONSTANTS(TW_TIMING_FIELD)
+#undef TW_TIMING_FIELD
+    std::map<std::string, TimingRow> vector16, vector32;  // op -> (startup, slope per repeat)
 
     bool set(const std::string& key, std::istream& in) {
-        if (key == "clock_ghz") in >> clock_ghz;
-        else if (key == "vector_cores") in >> vector_cores;
-        else if (key == "launch_us_base") in >> launch_us_base;
-        else if (key == "launch_us_per_core") in >> launch_us_per_core;
-        else if (key == "hbm_gbps") in >> hbm_gbps;
-        else if (key == "dma_peak_gibps") in >> dma_peak_gibps;
-        else if (key == "dma_out_gibps") in >> dma_out_gibps;
-        else if (key == "dma_issue_cycles") in >> dma_issue_cycles;
-        else if (key == "l2_mbytes") in >> l2_mbytes;
-        else if (key == "l2_gbps") in >> l2_gbps;
-        else if (key == "pad_row_cycles") in >> pad_row_cycles;
-        else if (key == "scalar_issue_cycles") in >> scalar_issue_cycles;
-        else if (key == "ub_scalar_cycles") in >> ub_scalar_cycles;
-        else if (key == "gm_scalar_cycles") in >> gm_scalar_cycles;
-        else if (key == "sync_all_cycles") in >> sync_all_cycles;
-        else if (key == "vector_latency_cycles") in >> vector_latency_cycles;
-        else if (key == "mte2_latency_cycles") in >> mte2_latency_cycles;
-        else if (key == "mte3_latency_cycles") in >> mte3_latency_cycles;
-        else if (key == "barrier_v_cycles") in >> barrier_v_cycles;
-        else if (key == "ub_rw_conflict_beats") in >> ub_rw_conflict_beats;
-        else if (key == "same_address_serial") in >> same_address_serial;
-        else if (key == "vector_default") in >> vector_default.first >> vector_default.second;
-        else if (key == "vcost") {  // vcost OP BYTES STARTUP SLOPE
+#define TW_TIMING_SET(type, name, value) \
+    if (key == #name) {                  \
+        read_constant(in, name);         \
+        return true;                     \
+    }
+        TW_TIMING_CONSTANTS(TW_TIMING_SET)
+#undef TW_TIMING_SET
+        if (key == "vcost") {  // vcost OP BYTES STARTUP SLOPE
             std::string op;
             int bytes;
             double a, b;
             in >> op >> bytes >> a >> b;
             (bytes <= 2 ? vector16 : vector32)[op] = {a, b};
-        } else return false;
-        return true;
+            return true;
+        }
+        return false;
     }
 };
 
