@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 
+import pytest
 from opgen import HOST, KERNEL, SCALE_GOLDEN, replace_once, scale_manifest, write_operator
 from test_store import trajectory
 
@@ -64,6 +65,7 @@ HOST_8 = replace_once(HOST, "BLOCK_DIM = 48;", "BLOCK_DIM = 8;")
 ELEMENTS = 8 * 8192 * 2
 
 
+@pytest.mark.slow  # mines the examples and verifies the motif on the emulator: many real builds and runs
 def test_mine_then_suggest_verifies_the_motif_on_a_slowed_kernel(tmp_path, capsys, monkeypatch, emu_cache, needs_gxx):
     monkeypatch.setenv("TILEWISE_CACHE", str(emu_cache))
     fast = write_operator(tmp_path / "fast", host=HOST_8, manifest=scale_manifest(ELEMENTS))

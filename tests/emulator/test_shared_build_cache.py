@@ -10,6 +10,7 @@ import threading
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
+import pytest
 from opgen import small_tuned_operator
 
 from tilewise.analysis.operator import load_operator
@@ -19,6 +20,7 @@ from tilewise.device.emulator.build import Builder, build_cache_dir
 from tilewise.device.protocol import RunRequest
 
 
+@pytest.mark.slow  # two whole cold builds, in step: the cache must start empty
 def test_two_builders_of_one_operator_at_once_both_end_with_a_good_build(tmp_path: Path, needs_gxx, monkeypatch):
     cache = tmp_path / "builds"
     monkeypatch.setenv("TILEWISE_BUILD_CACHE", str(cache))

@@ -43,6 +43,7 @@ def _digest(root: Path) -> str:
     return hashlib.sha256(b"".join(p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file())).hexdigest()
 
 
+@pytest.mark.slow  # the closed loop on the emulator: a tune and every step verified by real builds and runs
 def test_without_a_model_the_loop_tunes_and_removes_the_barrier_and_writes_a_patch_that_applies(env, tmp_path, capsys):
     root = _copy(tmp_path, "add_custom_slow_pipe_all")
     before = _digest(root)
@@ -67,6 +68,7 @@ def test_without_a_model_the_loop_tunes_and_removes_the_barrier_and_writes_a_pat
     assert (root / "op_kernel/add_custom.cpp").read_text() == kernel["optimized"]
 
 
+@pytest.mark.slow  # the closed loop on the emulator, each step built and run
 def test_a_model_rewrites_a_slowdown_no_detector_knows_and_the_step_is_verified(env, tmp_path, capsys):
     root = _copy(tmp_path, "add_custom")
     kernel = root / "op_kernel/add_custom.cpp"
