@@ -156,5 +156,5 @@ def test_the_import_checks_see_a_run_time_import_of_the_server():
         "def register(server):\n    from tilewise.lsp.server import safe\n"
     )
     assert _imports(sneaky, runtime_only=True) >= {"tilewise.lsp.server", "tilewise.lsp.server.safe"}
-    guarded = ast.parse("from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    import server.lsp.server\n")
+    guarded = ast.parse("from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    import tilewise.lsp.server\n")
     assert "tilewise.lsp.server" not in _imports(guarded, runtime_only=True)
