@@ -1,5 +1,5 @@
-"""tilewise.device.sites folds a run's per-block call-site rows into one summary per line; hover formats it (no g++ here:
-the rows are written by hand, as the runner would)."""
+"""tilewise.device.sites folds a run's per-block call-site rows into one summary per line; hover formats it (no g++
+here: the rows are written by hand, as the runner would)."""
 
 from __future__ import annotations
 
