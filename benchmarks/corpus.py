@@ -1,9 +1,10 @@
-"""Measure tilewise on the development corpus of public operators (issue 12).
+"""Measure tilewise on the public corpus of operators (issue 12), its two partitions side by side (issue 32).
 
-    python benchmarks/corpus.py DIR [--jobs 2] [--no-run] [--only SUBSTR] [--goldens] [--json OUT]
+    python benchmarks/corpus.py DIR [--jobs 2] [--no-run] [--only SUBSTR] [--partition test] [--goldens] [--json OUT]
 
 DIR is what `benchmarks/corpus_fetch.py` laid out. For every operator listed in `benchmarks/corpus/sources.toml`
-it prints one line, and the totals at the end:
+it prints one line, and at the end the totals of the development partition (what tilewise has been tuned against)
+and of the test partition (held out: reported, never tuned against) in two columns:
 
 - parse: no syntax error (tilewise's `syntax-error` findings), or how many;
 - model: the kernel entry, the OpDef inputs (operator projects), the tiling fields (where the kernel reads tiling
@@ -36,7 +37,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 # A memory warning (an access outside what the kernel should touch, InitBuffers past the UB's end): the device goes
 # on, so the golden still decides "matches", but the run is not clean. An unaligned copy's dropped tail is not one.
-from benchmarks.corpus_fetch import load_sources, operator_ids
+from benchmarks.corpus_fetch import PARTITIONS, load_sources, operator_ids, operator_partitions
 from tilewise.device.protocol import MEMORY_WARNING_KINDS, RunRequest
 
 # An independent count of what the model should find, by plain text search over comment-free sources: a
@@ -54,6 +55,7 @@ _BUILD_KINDS = {"compile_error", "unsupported_arch", "link_error", "no_host", "n
 @dataclass
 class OpResult:
     id: str
+    partition: str = ""  # "development" or "test" (sources.toml): reported side by side, never mixed
     layout: str = "?"
     error: str | None = None  # the operator could not be loaded at all
     syntax_errors: int = 0
@@ -272,7 +274,9 @@ def line_for(r: OpResult) -> str:
     return out
 
 
-def totals(results: list[OpResult], ran: bool) -> list[str]:
+def summary(results: list[OpResult], ran: bool) -> list[tuple[str, str]]:
+    """The totals over `results` as (label, figure) rows: what `totals` prints one a line and `partition_table`
+    prints side by side for the development and test partitions."""
     n = len(results)
     loaded = [r for r in results if not r.error]
 
@@ -280,49 +284,62 @@ def totals(results: list[OpResult], ran: bool) -> list[str]:
         return f"{k}/{d} ({100 * k / d:.1f}%)" if d else f"{k}/0"
 
     layouts = Counter(r.layout for r in loaded)
-    by_layout = ", ".join(f"{k} {layouts[k]}" for k in sorted(layouts))
-    lines = [f"operators: {n} (by layout: {by_layout}; {n - len(loaded)} not loaded)"]
-    lines.append(f"parse with no syntax error: {pct(sum(r.syntax_errors == 0 for r in loaded), n)}")
+    rows = [
+        ("operators", str(n)),
+        ("  by layout", ", ".join(f"{k} {layouts[k]}" for k in sorted(layouts)) or "-"),
+        ("  not loaded", str(n - len(loaded))),
+        ("parse with no syntax error", pct(sum(r.syntax_errors == 0 for r in loaded), n)),
+    ]
     valid = [r for r in loaded if r.id not in _BROKEN_SOURCES]
-    lines.append(
-        f"  with no false syntax error: {pct(sum(r.syntax_errors == 0 for r in valid), len(valid))} "
-        f"({len(loaded) - len(valid)} with sources that are not valid C++: corpus/known_bugs.toml)"
-    )
-    lines.append(
-        f"model complete: {pct(sum(r.model_complete for r in loaded), n)}  (entry "
-        f"{pct(sum(r.entry for r in loaded), n)})"
-    )
+    rows += [
+        ("  with no false syntax error", pct(sum(r.syntax_errors == 0 for r in valid), len(valid))),
+        ("  sources not valid C++ (corpus/known_bugs.toml)", str(len(loaded) - len(valid))),
+        ("model complete", pct(sum(r.model_complete for r in loaded), n)),
+        ("  kernel entry found", pct(sum(r.entry for r in loaded), n)),
+    ]
     qf = sum(min(r.queues_found, r.queues_expected) for r in loaded)
     qe = sum(r.queues_expected for r in loaded)
     fi = sum(min(r.init_found, r.init_expected) for r in loaded)
     ie = sum(r.init_expected for r in loaded)
-    lines.append(f"queue declarations in the model: {pct(qf, qe)}; InitBuffer calls: {pct(fi, ie)}")
-    if ran:
-        built = sum(bool(r.compiled) for r in loaded)
-        foreign = sum(r.compile_error.startswith("unsupported_arch") for r in loaded)
-        lines.append(
-            f"compiles in the emulator: {pct(built, n)} ({foreign} of the rest are Ascend 950 (arch35) "
-            f"kernels, a chip the emulator does not model)"
-        )
-        with_case = [r for r in loaded if r.cases]
-        clean = sum(bool(r.ran) and not r.memory_warning for r in with_case)
-        lines.append(
-            f"runs clean under the sanitizer (no error, no memory warning): {pct(clean, n)} "
-            f"({len(with_case)} have a case: a manifest, or an OpDef to make one from)"
-        )
-        with_golden = [r for r in results if r.id in _GOLDEN_IDS]
-        matched = sum(bool(r.golden) for r in with_golden)
-        lines.append(f"with a golden: compile, run and match: {pct(matched, len(with_golden))}")
-        sound = [r for r in with_golden if r.id not in _KNOWN_BUGS]
-        buggy = [r for r in with_golden if r.id in _KNOWN_BUGS]
-        lines.append(f"  of those not known to be buggy: {pct(sum(bool(r.golden) for r in sound), len(sound))}")
-        caught = sum(
-            r.golden is False or r.ran is False or r.compiled is False or bool(r.memory_warning) for r in buggy
-        )
-        lines.append(
-            f"  known to be buggy (corpus/known_bugs.toml), caught here (an error, a memory warning or a "
-            f"golden mismatch): {pct(caught, len(buggy))}"
-        )
+    rows += [("queue declarations in the model", pct(qf, qe)), ("InitBuffer calls in the model", pct(fi, ie))]
+    if not ran:
+        return rows
+    built = sum(bool(r.compiled) for r in loaded)
+    foreign = sum(r.compile_error.startswith("unsupported_arch") for r in loaded)
+    with_case = [r for r in loaded if r.cases]
+    clean = sum(bool(r.ran) and not r.memory_warning for r in with_case)
+    with_golden = [r for r in results if r.id in _GOLDEN_IDS]
+    sound = [r for r in with_golden if r.id not in _KNOWN_BUGS]
+    buggy = [r for r in with_golden if r.id in _KNOWN_BUGS]
+    caught = sum(r.golden is False or r.ran is False or r.compiled is False or bool(r.memory_warning) for r in buggy)
+    return rows + [
+        ("compiles in the emulator", pct(built, n)),
+        ("  not compiled: Ascend 950 (arch35) kernels, not modelled", str(foreign)),
+        ("runs clean under the sanitizer (no error, no memory warning)", pct(clean, n)),
+        ("  with a case (a manifest, or an OpDef to make one from)", str(len(with_case))),
+        ("with a golden: compile, run and match", pct(sum(bool(r.golden) for r in with_golden), len(with_golden))),
+        ("  of those not known to be buggy", pct(sum(bool(r.golden) for r in sound), len(sound))),
+        ("  known to be buggy, caught here (an error, a memory warning or a mismatch)", pct(caught, len(buggy))),
+    ]
+
+
+def totals(results: list[OpResult], ran: bool) -> list[str]:
+    """The totals over `results`, one `label: figure` a line."""
+    return [f"{label}: {figure}" for label, figure in summary(results, ran)]
+
+
+def partition_table(results: list[OpResult], ran: bool, partitions: dict[str, str]) -> list[str]:
+    """The totals of the development and the test partition side by side (issue 32: the test partition's figures
+    are the honest ones, so they are never folded into the development corpus's). A partition with no operator
+    in this run shows '-'."""
+    groups = {p: [r for r in results if partitions.get(r.id) == p] for p in PARTITIONS}
+    tables = {p: dict(summary(rs, ran)) if rs else {} for p, rs in groups.items()}
+    labels = [label for label, _ in summary(results, ran)]
+    width = max(len(label) for label in labels)
+    cols = {p: max([len(p), *(len(v) for v in tables[p].values())]) for p in PARTITIONS}
+    lines = [f"{'':<{width}} | " + " | ".join(f"{p:<{cols[p]}}" for p in PARTITIONS)]
+    for label in labels:
+        lines.append(f"{label:<{width}} | " + " | ".join(f"{tables[p].get(label, '-'):<{cols[p]}}" for p in PARTITIONS))
     return lines
 
 
@@ -338,12 +355,17 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--no-run", action="store_true", help="parse and model only: no compile, no run")
     ap.add_argument("--goldens", action="store_true", help="only the operators with a manifest and golden")
     ap.add_argument("--only", action="append", default=[], help="only operators whose id contains this")
+    ap.add_argument(
+        "--partition", choices=[*PARTITIONS, "all"], default="all", help="only one partition's operators (default all)"
+    )
     ap.add_argument("--json", type=Path, help="also write every operator's figures to this JSON file")
     ap.add_argument("--progress", action="store_true", help="print each operator's line to stderr as it finishes")
     ap.add_argument("--cache", help="the emulator's build cache (default: TILEWISE_CACHE or ~/.cache/tilewise)")
     args = ap.parse_args(argv)
 
-    ids = operator_ids(load_sources())
+    repos = load_sources()
+    ids = operator_ids(repos)
+    partitions = operator_partitions(repos)
     manifests = Path(__file__).resolve().parent / "corpus" / "manifests"
     _GOLDEN_IDS.update(i for i in ids if (manifests / i / "tilewise.toml").is_file())
     known = tomllib.loads((manifests.parent / "known_bugs.toml").read_text())
@@ -353,6 +375,8 @@ def main(argv: list[str] | None = None) -> int:
         ids = [i for i in ids if i in _GOLDEN_IDS]
     if args.only:
         ids = [i for i in ids if any(s in i for s in args.only)]
+    if args.partition != "all":
+        ids = [i for i in ids if partitions[i] == args.partition]
     missing = [i for i in ids if not (args.dir / i).is_dir()]
     if missing:
         print(
@@ -370,6 +394,7 @@ def main(argv: list[str] | None = None) -> int:
                 r = fut.result()
             except Exception as exc:  # noqa: BLE001 - the worker died (a crash in native code)
                 r = OpResult(id=op_id, error=f"worker died: {exc}")
+            r.partition = partitions[op_id]
             results[op_id] = r
             if args.progress:
                 print(f"[{len(results)}/{len(ids)}] {line_for(r)}", file=sys.stderr, flush=True)
@@ -377,7 +402,7 @@ def main(argv: list[str] | None = None) -> int:
     for r in ordered:
         print(line_for(r))
     print()
-    for line in totals(ordered, not args.no_run):
+    for line in partition_table(ordered, not args.no_run, partitions):
         print(line)
     if args.json:
         tmp = args.json.with_suffix(".tmp")

@@ -1,4 +1,4 @@
-"""Lay out the development corpus (issue 12) from git copies of its public repositories.
+"""Lay out the public corpus (issue 12) from git copies of its public repositories.
 
 The corpus is public code, so the project commits only the list (`benchmarks/corpus/sources.toml`: repository,
 commit, operator folders) and the manifests and numpy goldens written for it (`benchmarks/corpus/manifests/`).
@@ -6,7 +6,11 @@ This script reads each repository's listed commit straight from its git director
 writes every listed operator, plus the repository's `support` folders, to DIR/<repo id>/<path>. A manifest written
 for an operator is copied beside it as `tilewise.toml` (and its golden beside that).
 
-    python benchmarks/corpus_fetch.py MIRRORS DIR
+    python benchmarks/corpus_fetch.py MIRRORS DIR [--partition development|test|all]
+
+Every repository in the list belongs to one partition (issue 32): "development", what tilewise has been tuned
+against, or "test", held out to measure it honestly. `--partition` lays out only one of them (default: all); either
+way every operator goes to DIR/<repo id>/<path>, so the two partitions share one layout.
 
 MIRRORS is a folder holding one git copy per repository, named `owner+name` (a bare repository, a `repo/`
 subfolder holding one, or an ordinary clone). Any clone works: `git clone https://…/owner/name MIRRORS/owner+name`.
@@ -29,34 +33,58 @@ MANIFESTS = HERE / "corpus" / "manifests"
 # Build outputs and tests are not the operator; large files are data, not sources.
 _SKIP_PARTS = {"build_out", "build", "output", ".git", "__pycache__"}
 _MAX_FILE_BYTES = 2 * 1024 * 1024
+# The corpus's partitions (issue 32), in the order reports show them.
+PARTITIONS = ("development", "test")
 
 
 @dataclass
 class Repo:
+    """One listed repository: where its operators are, at which commit, and which partition it belongs to."""
+
     id: str
     name: str
     commit: str
     operators: list[str]
     support: list[str] = field(default_factory=list)
+    partition: str = "development"
 
 
-def load_sources(path: Path = SOURCES) -> list[Repo]:
+def load_sources(path: Path = SOURCES, partition: str = "all") -> list[Repo]:
+    """The listed repositories, all of them or those of one partition ("development", "test" or "all").
+
+    A repository without a known partition is an error naming it, so a new entry cannot slip into either side
+    unnoticed."""
+    if partition != "all" and partition not in PARTITIONS:
+        raise ValueError(f"partition {partition!r}: expected one of {', '.join(PARTITIONS)} or all")
     data = tomllib.loads(path.read_text())
-    return [
-        Repo(
-            id=r["id"],
-            name=r["name"],
-            commit=r["commit"],
-            operators=list(r["operators"]),
-            support=list(r.get("support", [])),
+    repos = []
+    for r in data["repo"]:
+        part = r.get("partition")
+        if part not in PARTITIONS:
+            raise ValueError(
+                f"{path}: repository {r.get('id', '?')}: partition = {part!r}; write one of {', '.join(PARTITIONS)}"
+            )
+        repos.append(
+            Repo(
+                id=r["id"],
+                name=r["name"],
+                commit=r["commit"],
+                operators=list(r["operators"]),
+                support=list(r.get("support", [])),
+                partition=part,
+            )
         )
-        for r in data["repo"]
-    ]
+    return [r for r in repos if partition in ("all", r.partition)]
 
 
 def operator_ids(repos: list[Repo]) -> list[str]:
     """Every operator's id, `<repo id>/<path>`: its folder under DIR and under `corpus/manifests/`."""
     return [f"{r.id}/{op}" for r in repos for op in r.operators]
+
+
+def operator_partitions(repos: list[Repo] | None = None) -> dict[str, str]:
+    """Each operator id's partition, for the benchmarks that report the two partitions side by side."""
+    return {f"{r.id}/{op}": r.partition for r in (load_sources() if repos is None else repos) for op in r.operators}
 
 
 def git_dir(mirrors: Path, name: str) -> Path | None:
@@ -159,8 +187,14 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument(
         "--manifests-only", action="store_true", help="only copy the manifests and goldens onto an existing layout"
     )
+    ap.add_argument(
+        "--partition",
+        choices=[*PARTITIONS, "all"],
+        default="all",
+        help="lay out only the development or the test partition (default: all)",
+    )
     args = ap.parse_args(argv)
-    repos = load_sources()
+    repos = load_sources(partition=args.partition)
     args.dir.mkdir(parents=True, exist_ok=True)
     total = 0
     failed = False
@@ -182,9 +216,11 @@ def main(argv: list[str] | None = None) -> int:
         total += n
         for p in problems:
             print(p, file=sys.stderr)
-        print(f"{repo.name}: {n} of {len(repo.operators)} operators")
+        print(f"{repo.name} ({repo.partition}): {n} of {len(repo.operators)} operators")
     if not args.manifests_only:
-        print(f"{total} operators from {len(repos)} repositories in {args.dir}")
+        counts = {p: sum(len(r.operators) for r in repos if r.partition == p) for p in PARTITIONS}
+        shown = ", ".join(f"{p} {n}" for p, n in counts.items() if n)
+        print(f"{total} operators from {len(repos)} repositories in {args.dir} (listed: {shown})")
     return 1 if failed else 0
 
 

@@ -86,6 +86,42 @@ def test_the_committed_list_is_well_formed():
     assert not any(f.lower() in r.name.lower() for r in repos for f in forbidden)
 
 
+def test_the_test_partition_is_held_out_by_repository():
+    """Issue 32: the test partition's repositories are none of the development ones, and it is big enough to say
+    something (at least 4 repositories, 100 operators and 30 goldens)."""
+    dev = corpus_fetch.load_sources(partition="development")
+    test = corpus_fetch.load_sources(partition="test")
+    assert len(dev) + len(test) == len(corpus_fetch.load_sources())
+    assert not {r.name for r in dev} & {r.name for r in test} and not {r.id for r in dev} & {r.id for r in test}
+    test_ids = corpus_fetch.operator_ids(test)
+    assert len(test) >= 4 and len(test_ids) >= 100
+    assert sum((corpus_fetch.MANIFESTS / i / "tilewise.toml").is_file() for i in test_ids) >= 30
+    parts = corpus_fetch.operator_partitions()
+    assert {parts[i] for i in test_ids} == {"test"} and {parts[i] for i in corpus_fetch.operator_ids(dev)} == {
+        "development"
+    }
+
+
+def test_a_partition_is_chosen_and_a_repository_without_one_is_refused(tmp_path):
+    entry = '[[repo]]\nid = "{id}"\nname = "o/{id}"\ncommit = "{c}"\n{part}operators = ["op"]\n\n'
+    listed = tmp_path / "sources.toml"
+    listed.write_text(
+        entry.format(id="a", c="1" * 40, part='partition = "development"\n')
+        + entry.format(id="b", c="2" * 40, part='partition = "test"\n')
+    )
+    assert [r.id for r in corpus_fetch.load_sources(listed)] == ["a", "b"]
+    assert [r.id for r in corpus_fetch.load_sources(listed, partition="test")] == ["b"]
+    assert corpus_fetch.operator_partitions(corpus_fetch.load_sources(listed)) == {
+        "a/op": "development",
+        "b/op": "test",
+    }
+    with pytest.raises(ValueError, match="partition"):
+        corpus_fetch.load_sources(listed, partition="held-out")
+    listed.write_text(entry.format(id="c", c="3" * 40, part=""))
+    with pytest.raises(ValueError, match="repository c: partition"):
+        corpus_fetch.load_sources(listed)
+
+
 def test_declarations_are_counted_independently_of_the_parser():
     text = """
     // TQue<QuePosition::VECIN, 1> commented;
@@ -148,3 +184,23 @@ def test_a_memory_warning_is_not_clean_but_the_golden_still_decides_and_it_catch
     assert "with a golden: compile, run and match: 4/4 (100.0%)" in lines
     assert any("caught here" in line and line.endswith(": 1/2 (50.0%)") for line in lines)
     assert "run warn golden ok" in corpus.line_for(results[0]) and "ub_out_of_bounds" in corpus.line_for(results[0])
+
+
+def test_the_totals_show_the_two_partitions_side_by_side(monkeypatch):
+    """corpus.py never folds the test partition into the development one: each figure has a column per partition,
+    and a partition this run did not measure shows '-'."""
+    ok = dict(compiled=True, ran=True, cases=1, entry=True)
+    results = [
+        corpus.OpResult(id="dev/a", golden=True, **ok),
+        corpus.OpResult(id="dev/b", golden=False, **ok),
+        corpus.OpResult(id="held/c", golden=True, **ok),
+    ]
+    monkeypatch.setattr(corpus, "_GOLDEN_IDS", {r.id for r in results})
+    monkeypatch.setattr(corpus, "_KNOWN_BUGS", {})
+    parts = {"dev/a": "development", "dev/b": "development", "held/c": "test"}
+    table = corpus.partition_table(results, True, parts)
+    assert [c.strip() for c in table[0].split("|")[1:]] == ["development", "test"]
+    golden = next(line for line in table if line.startswith("with a golden: compile, run and match"))
+    assert [c.strip() for c in golden.split("|")[1:]] == ["1/2 (50.0%)", "1/1 (100.0%)"]
+    only_test = corpus.partition_table(results[2:], True, parts)
+    assert [c.strip() for c in only_test[1].split("|")[1:]] == ["-", "1"]
