@@ -2,7 +2,8 @@
 
 Four kinds of object, each cached under the hash of exactly what it depends on:
 - the kernel (op_kernel sources, the tiling header, dtype bindings, the emulator headers);
-- each host source (op_host sources and headers): a change to tiling values recompiles only these;
+- each host source (op_host sources and headers): a change to tiling values recompiles only these; one that
+  includes the host API pre-includes it as a prelude that is precompiled once per installation (host_prelude.py);
 - the runner main (the emulator headers only);
 - a tiny generated shim that calls the kernel entry with the right number of GM pointers.
 Sources are mirrored into the cache with `#line` markers so compile errors name the user's file and line.
@@ -30,10 +31,11 @@ from tilewise.analysis.operator import Operator
 from tilewise.analysis.source import SourceFile
 from tilewise.device.cache_dir import default_cache_dir
 from tilewise.device.emulator.foreign_arch import name_foreign_arch
+from tilewise.device.emulator.host_prelude import KNOBS, PRELUDE, fallback, takes_prelude
 from tilewise.device.emulator.includes import deps_fresh, mirror_location, mirror_plan, record_deps, repo_include_dirs
 from tilewise.device.emulator.kernel_entry import entry_call, entry_template_params
 from tilewise.device.emulator.launch_header import header_name, launch_definition, launch_header, launchable
-from tilewise.device.emulator.prebuilt import RUNTIME_EXTERN, Prebuilt, headers_digest
+from tilewise.device.emulator.prebuilt import HOST_PCH_STUB, RUNTIME_EXTERN, Prebuilt, headers_digest
 from tilewise.device.emulator.tools import build_timeout, killed_tool, link_error, run_tool, tool_timeout, write_atomic
 from tilewise.device.emulator.ubuf_arrays import rewrite_ubuf_arrays, rewrite_ubuf_casts
 from tilewise.device.protocol import RunError
@@ -55,6 +57,11 @@ KERNEL_FLAGS = [
     "-D__NPU_ARCH__=2201",
 ]
 HOST_FLAGS = ["-std=c++17", "-O0", "-pthread", "-w"]
+# Our include folders, first on every host compile's path (and the only ones the host prelude is precompiled with).
+HOST_BASE_INCLUDES = [f"-I{INCLUDE_DIR}", f"-I{INCLUDE_DIR / 'op_common'}"]
+# A host source's forced include: the bare knobs, or the prelude parsed (host_prelude.py's rule says which).
+_KNOBS_INCLUDE = f"-include{INCLUDE_DIR / KNOBS}"
+_PRELUDE_INCLUDE = f"-include{INCLUDE_DIR / PRELUDE}"
 RUNNER_FLAGS = ["-std=c++17", "-O1", "-pthread", "-w"]  # I/O and thread setup only: not worth -O2's compile time
 RUNNER_SOURCE = f'#include "{INCLUDE_DIR / "tw" / "runtime" / "runner_main.cpp"}"\n'
 # What a compiler says when it cannot read a precompiled header it found (a truncated or foreign .gch).
@@ -112,9 +119,17 @@ class Builder:
         self.cache = build_cache_dir(cache_dir)
         self.jobs = jobs
         self.timeout_s = timeout_s or build_timeout()  # per compile or link (tools.run_tool)
-        # the kernel API's precompiled header and the runner's object, shared by every cache (prebuilt.py)
+        # the kernel API's precompiled header, the runner's object and the host prelude, shared by every cache
+        # (prebuilt.py)
         self.prebuilt = Prebuilt(
-            INCLUDE_DIR, headers_hash(), CXX, KERNEL_FLAGS, RUNNER_FLAGS, RUNNER_SOURCE, self.timeout_s
+            INCLUDE_DIR,
+            headers_hash(),
+            CXX,
+            KERNEL_FLAGS,
+            RUNNER_FLAGS,
+            RUNNER_SOURCE,
+            self.timeout_s,
+            host_flags=[*HOST_FLAGS, *HOST_BASE_INCLUDES],
         )
 
     # ---- public ---------------------------------------------------------------------------------------------
@@ -205,7 +220,21 @@ class Builder:
         kernel_src = self._kernel_unit(
             model, mirror, root, tiling_headers, type_macros, entry, texts, entry_source, bool(launching)
         )
-        kflags, pch = self.kernel_flags()
+        host_dirs = [Path(i[2:]) for i in host_includes]
+        prelude = {p: takes_prelude(host_mirror / Path(p).relative_to(root), host_dirs, INCLUDE_DIR) for p in host_cpp}
+        user_dirs = host_dirs[len(HOST_BASE_INCLUDES) :]
+        wanted = any(prelude.values())
+        with ThreadPoolExecutor(max_workers=1) as pool:
+            # The host prelude's precompiled header, when it must be built, is built beside the kernel's artefacts;
+            # when it is there, only looked at (every build, a cached one too, passes here).
+            missing = wanted and not self.prebuilt.host_pch_built()
+            host_pch = pool.submit(self.prebuilt.host_pch_flags, user_dirs) if missing else None
+            kflags, pch = self.kernel_flags()
+            if host_pch is not None:
+                found = host_pch.result()
+            else:
+                found = self.prebuilt.host_pch_flags(user_dirs) if wanted else []
+        prelude_include = (found or [_PRELUDE_INCLUDE])[0]
         kernel_key = _hash(
             headers_hash(),
             kernel_src,
@@ -218,9 +247,12 @@ class Builder:
         host_headers = sorted(f"{p}\n{texts[p]}" for p in model.host_files if p not in host_cpp)
         for p in host_cpp:
             src = f'#include "{host_mirror / Path(p).relative_to(root)}"\n'
-            key = _hash(headers_hash(), src, texts[p], *host_headers, *HOST_FLAGS, *host_includes)
-            knobs_h = f"-include{INCLUDE_DIR / 'tw_host' / 'knobs.h'}"
-            jobs.append(("host", key, src, HOST_FLAGS, [knobs_h, *host_includes], p))
+            # Whether the source takes the prelude is part of its key (the unit differs); whether the prelude was
+            # precompiled is not (the same unit either way).
+            forced = PRELUDE if prelude[p] else KNOBS
+            key = _hash(headers_hash(), src, texts[p], *host_headers, *HOST_FLAGS, *host_includes, forced)
+            include = prelude_include if prelude[p] else _KNOBS_INCLUDE
+            jobs.append(("host", key, src, HOST_FLAGS, [include, *host_includes], p))
         shim = self._shim(model)
         jobs.append(("shim", _hash(shim), shim, HOST_FLAGS, []))
         runner_inc = [f"-I{INCLUDE_DIR}"]
@@ -344,7 +376,7 @@ class Builder:
     @staticmethod
     def _include_flags(root: Path, mirror: Path, repo_dirs: list[Path] | tuple = ()) -> list[str]:
         # the emulator's headers, and their op_common/ as CANN's opbase package puts it on the path (op_host/...)
-        flags = [f"-I{INCLUDE_DIR}", f"-I{INCLUDE_DIR / 'op_common'}"]
+        flags = list(HOST_BASE_INCLUDES)
         for sub in ("op_host", "op_kernel"):
             if (mirror / sub).is_dir():
                 flags.append(f"-I{mirror / sub}")
@@ -440,12 +472,30 @@ class Builder:
                 # on without it, and the header is made again by the next build that asks for it
                 self.prebuilt.reject_pch(flags)
                 return self._compile(kind, key, source, flags, [i for i in includes if i != pch], origin)
+            retry = self._host_retry(includes, proc.stderr) if proc.returncode > 0 else None
+            if retry is not None:
+                return self._compile(kind, key, source, flags, retry, origin)
             e = killed_tool(proc.returncode, kind) or name_foreign_arch(compile_error(proc.stderr, kind), proc.stderr)
             raise BuildError(e, proc.stderr)
         record_deps(dep, obj.with_suffix(".deps"), (INCLUDE_DIR, self.cache.resolve(), self.prebuilt.root.resolve()))
         dep.unlink(missing_ok=True)
         os.replace(tmp, obj)
         return obj
+
+    def _host_retry(self, includes: list[str], stderr: str) -> list[str] | None:
+        """The include flags to compile a failed host source with again, or None when its failure stands. A
+        precompiled prelude the compiler refused (rejected, to be made again) or that another process removed
+        meanwhile: the prelude parsed instead. Any other failure with the prelude: without it, whose result stands
+        (host_prelude.py: what the rule cannot see shows as a failure; a source's own error costs one more
+        compile, and is reported as the plain compile gives it)."""
+        pch = self.prebuilt.host_pch_include()
+        if pch in includes:
+            refused = bool(_PCH_REFUSED.search(stderr))
+            if refused:
+                self.prebuilt.reject_host_pch()
+            if refused or not (self.prebuilt.host_pch_folder / HOST_PCH_STUB).is_file():
+                return [_PRELUDE_INCLUDE if i == pch else i for i in includes]
+        return fallback(includes, pch, _PRELUDE_INCLUDE, _KNOBS_INCLUDE)
 
     def _obj(self, kind: str, key: str) -> Path:
         return self._dir("obj") / f"{kind}-{key}.o"

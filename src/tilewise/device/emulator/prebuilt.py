@@ -1,5 +1,5 @@
 """What every operator's build shares, built once per installation: the runtime's out-of-line functions, the
-precompiled kernel API header and the runner's object.
+precompiled kernel API header, the runner's object and the precompiled host prelude.
 
 Why: a fresh build cache (a new `TILEWISE_CACHE`, a test's temporary folder, a user's first run) used to compile
 the emulator's own headers and runner again before the user's code: most of a small operator's first build. Neither
@@ -9,7 +9,14 @@ depends on the operator, so they live here, outside every build cache:
   kernel flags; a kernel compiled with TW_RUNTIME_EXTERN only declares them and links this object;
 - `<root>/pch-<key>/kernel_operator.h.gch` (with a stub `kernel_operator.h` beside it that forwards to the real
   one): GCC takes the `.gch` when that folder comes first on the include path and the flags match;
-- `<root>/runner-<key>/runner.o`: tw/runtime/runner_main.cpp compiled with the runner's flags.
+- `<root>/runner-<key>/runner.o`: tw/runtime/runner_main.cpp compiled with the runner's flags;
+- `<root>/hostpch-<key>/prelude.h.gch` (with a stub `prelude.h` that forwards to tw_host/prelude.h, and
+  `shadows.txt`): the host API an op_host source gets from register/op_def_registry.h, with the knobs, compiled
+  with the host flags. A host source that qualifies (host_prelude.py) is compiled with `-include <that stub>`, and
+  GCC takes the `.gch` beside it. Its `shadows.txt` lists the names the prelude's system headers were found by,
+  and those they probe with `__has_include`: a compile whose own `-I` folders hold a file of such a name parses the
+  prelude instead (those folders come before the system's, so the plain parse would read that file, and the `.gch`
+  did not).
 
 `<root>` is `$TILEWISE_PREBUILT` when set (`off`: nothing is shared), else `prebuilt/` in `$TILEWISE_BUILD_CACHE`
 when that names a build cache for many results caches, else `prebuilt/` in the user's cache folder
@@ -29,6 +36,7 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import os
+import re
 import shutil
 import subprocess
 import tempfile
@@ -38,9 +46,13 @@ from concurrent.futures import ThreadPoolExecutor
 from functools import lru_cache
 from pathlib import Path
 
+from tilewise.device.emulator.includes import parse_depfile
 from tilewise.device.emulator.tools import run_tool
 
 PCH_HEADER = "kernel_operator.h"
+HOST_PRELUDE = "tw_host/prelude.h"  # under the include folder (host_prelude.py says which sources take it)
+HOST_PCH_STUB = "prelude.h"
+HOST_PCH_SHADOWS = "shadows.txt"
 RUNNER_OBJECT = "runner.o"
 RUNTIME_OBJECT = "runtime.o"
 # The runtime object is kernel_operator.h's out-of-line functions (tw/runtime/out_of_line.h); a kernel compiled with
@@ -113,7 +125,10 @@ class Prebuilt:
         runner_source: str,
         timeout_s: float,
         root: Path | None = None,
+        host_flags: list[str] | None = None,
     ):
+        """`host_flags` (the host compile's flags and its first include folders, ours) makes the host prelude one of
+        the artefacts; without them (a stand-in include folder with no host headers) there is none."""
         self.include_dir = include_dir
         self.headers_digest = headers_digest
         self.cxx = cxx
@@ -126,6 +141,9 @@ class Prebuilt:
         self.root = root or prebuilt_dir() or Path(os.devnull)
         self.runtime_folder = self._folder("runtime", [*kernel_flags, RUNTIME_DEFINE], RUNTIME_SOURCE)
         self.runner_folder = self._folder("runner", runner_flags, runner_source)
+        self.host_flags = None if host_flags is None else list(host_flags)
+        self.host_pch_folder = self._folder("hostpch", self.host_flags or [], HOST_PRELUDE)
+        self._shadows: dict[Path, dict[str, list[str]]] = {}
 
     def _folder(self, kind: str, flags: list[str], source: str) -> Path:
         key = artefact_key(kind, self.cxx, self.headers_digest, [*flags, f"-I{self.include_dir}"], source)
@@ -173,6 +191,72 @@ class Prebuilt:
         again. Renamed away first, so that no compile starting now picks up a half-deleted folder."""
         self._discard(self.pch_folder(kernel_flags))
 
+    # ---- the host side: the prelude's precompiled header -------------------------------------------------------
+    def host_pch_include(self) -> str:
+        """The flag that pre-includes the host prelude through its precompiled header (whether or not it is there)."""
+        return f"-include{self.host_pch_folder / HOST_PCH_STUB}"
+
+    def host_pch_built(self) -> bool:
+        """Whether the precompiled prelude is there (nothing is built)."""
+        return (self.host_pch_folder / f"{HOST_PCH_STUB}.gch").is_file()
+
+    def host_pch_flags(self, search_dirs: list[Path]) -> list[str]:
+        """The flag that makes a host compile take the precompiled prelude, built now if it is missing; [] when it
+        cannot be built, when there is no host prelude, or when one of `search_dirs` (the compile's `-I` folders
+        after ours) holds a file of a name a system header of the prelude was found by (see the module doc): then
+        the compile pre-includes the prelude itself, parsed."""
+        if self.host_flags is None or not (self.host_pch_built() or self._build_host_pch()):
+            return []
+        shadows = self._host_shadows()
+        if shadows is None or _shadowed(search_dirs, shadows):
+            return []
+        return [self.host_pch_include()]
+
+    def _build_host_pch(self) -> bool:
+        host_flags = self.host_flags or []
+
+        def build(tmp: Path) -> bool:
+            # As for the kernel's: GCC reads the .gch instead of the stub when it can use it, else the stub, which
+            # forwards to the real prelude. `-v` names the system's include folders and `-MD` what the prelude
+            # read, from which its shadows are drawn.
+            stub = tmp / HOST_PCH_STUB
+            stub.write_text(f'#pragma once\n#include "{self.include_dir / HOST_PRELUDE}"\n', encoding="utf-8")
+            deps = tmp / "prelude.d"
+            argv = [self.cxx, *host_flags, "-v", "-MD", "-MF", str(deps), "-x", "c++-header", str(stub)]
+            proc = run_tool([*argv, "-o", str(tmp / f"{HOST_PCH_STUB}.gch")], self.timeout_s)
+            if proc is None or proc.returncode != 0:
+                return False
+            try:
+                read = parse_depfile(deps.read_text(encoding="utf-8", errors="replace"))
+                deps.unlink()
+            except OSError:
+                return False
+            shadows = shadow_names(read, _search_roots(proc.stderr), self.include_dir, stub)
+            (tmp / HOST_PCH_SHADOWS).write_text("".join(f"{n}\n" for n in shadows), encoding="utf-8")
+            return True
+
+        return self._publish(self.host_pch_folder, build)
+
+    def _host_shadows(self) -> dict[str, list[str]] | None:
+        """The published prelude's shadows by their first part (read once per folder), or None when they cannot be
+        read."""
+        folder = self.host_pch_folder
+        if folder not in self._shadows:
+            try:
+                names = (folder / HOST_PCH_SHADOWS).read_text(encoding="utf-8").split()
+            except OSError:
+                return None  # rejected or removed meanwhile: the compile parses the prelude itself
+            by_first: dict[str, list[str]] = {}
+            for n in names:
+                by_first.setdefault(n.split("/", 1)[0], []).append(n)
+            self._shadows[folder] = by_first
+        return self._shadows[folder]
+
+    def reject_host_pch(self) -> None:
+        """Forget a precompiled prelude the compiler refused, as `reject_pch` does the kernel's."""
+        self._shadows.pop(self.host_pch_folder, None)
+        self._discard(self.host_pch_folder)
+
     # ---- the runner ---------------------------------------------------------------------------------------------
     def runner_object(self) -> Path | None:
         """The runner's object, compiled now if it is missing; None when it cannot be built here."""
@@ -192,15 +276,17 @@ class Prebuilt:
                 self.runner_folder / RUNNER_OBJECT,
                 self.pch_folder(kernel) / f"{PCH_HEADER}.gch",
             )
-        )
+        ) and (self.host_flags is None or self.host_pch_built())
 
     def build_all(self) -> bool:
-        """Build whichever artefact is missing, the two objects side by side; True when all are there afterwards."""
+        """Build whichever artefact is missing, the runner and the host prelude beside the kernel's two; True when
+        all are there afterwards."""
         with ThreadPoolExecutor(max_workers=2) as pool:
             runner = pool.submit(self.runner_object)
+            host = pool.submit(lambda: self.host_flags is None or self.host_pch_flags([]) != [])
             defines = self.kernel_defines()
             pch = self.pch_flags([*self.kernel_flags, *defines])
-            return bool(defines) and bool(pch) and runner.result() is not None
+            return bool(defines) and bool(pch) and runner.result() is not None and host.result()
 
     def _object(self, folder: Path, flags: list[str], source: str, name: str) -> bool:
         def build(tmp: Path) -> bool:
@@ -257,3 +343,55 @@ class Prebuilt:
         except OSError:
             return  # already gone (another process rejected it too)
         shutil.rmtree(trash, ignore_errors=True)
+
+
+def _search_roots(verbose: str) -> list[str]:
+    """The system's include folders GCC's `-v` lists (`#include <...> search starts here:` to the list's end)."""
+    roots: list[str] = []
+    listing = False
+    for line in verbose.splitlines():
+        if line.startswith("#include <...> search starts here"):
+            listing = True
+        elif line.startswith("End of search list"):
+            break
+        elif listing and line.startswith(" "):
+            roots.append(os.path.normpath(line.strip()))
+    return roots
+
+
+_HAS_INCLUDE = re.compile(r"__has_include(?:_next)?\s*\(\s*[<\"]([^>\"]+)[>\"]")
+
+
+def shadow_names(deps: list[str], roots: list[str], include_dir: Path, stub: Path) -> list[str]:
+    """The names under which the prelude's system headers (`deps` outside `include_dir`) can be found: their paths
+    relative to each system folder that holds them, or, when `roots` is empty (a compiler whose `-v` says other
+    things), every tail of their paths; and the names they probe with `__has_include` (one the system lacks would
+    be found in a user's folder). Ours are left out: our folders come first in every host compile."""
+    ours = os.path.realpath(include_dir) + os.sep
+    names: set[str] = set()
+    for dep in deps:
+        path = os.path.normpath(dep)
+        if os.path.realpath(path).startswith(ours) or os.path.realpath(path) == os.path.realpath(stub):
+            continue
+        under = [path[len(r) + 1 :] for r in roots if path.startswith(r + os.sep)]
+        if not roots:
+            parts = Path(path).parts
+            under = [str(Path(*parts[i:])) for i in range(1, len(parts))]
+        names.update(under)
+        with contextlib.suppress(OSError):
+            names.update(_HAS_INCLUDE.findall(Path(path).read_text(encoding="utf-8", errors="replace")))
+    return sorted(names)
+
+
+def _shadowed(search_dirs: list[Path], by_first: dict[str, list[str]]) -> bool:
+    """Whether a file of one of the names in `by_first` (keyed by their first part) is in one of `search_dirs`: a
+    listing of each folder first, as most names' first part is in none."""
+    for folder in search_dirs:
+        try:
+            entries = os.listdir(folder)
+        except OSError:
+            continue
+        for first in by_first.keys() & entries:
+            if any(os.path.exists(os.path.join(folder, n)) for n in by_first[first]):
+                return True
+    return False
