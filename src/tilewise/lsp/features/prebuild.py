@@ -1,12 +1,12 @@
 """The emulator's per-installation build, started in the background when the editor connects.
 
-A fresh installation's first "Run on emulator" would otherwise compile the emulator's runtime, runner and kernel
-API header before the operator's own code (device/emulator/prebuilt.py): tens of seconds the user waits for. Once
-the client has said whether the workspace is trusted (features/trust.py, at initialize), a trusted workspace on the
-emulator device starts that build on a daemon thread at `initialized`. It compiles only tilewise's own headers,
-never the workspace's code, but an untrusted workspace builds nothing at all, as everywhere else. When the
-artefacts are already there this only looks at three files; a run that starts while the build is going waits for
-it instead of building the same thing twice (prebuilt.py's per-artefact lock).
+A fresh installation's first "Run on emulator" would otherwise compile the emulator's runtime, runner, kernel
+API header and host prelude before the operator's own code (device/emulator/prebuilt.py): tens of seconds the user
+waits for. Once the client has said whether the workspace is trusted (features/trust.py, at initialize), a trusted
+workspace on the emulator device starts that build on a daemon thread at `initialized`. It compiles only tilewise's
+own headers, never the workspace's code, but an untrusted workspace builds nothing at all, as everywhere else. When
+the artefacts are already there this only looks at four files; a run that starts while the build is going waits
+for it instead of building the same thing twice (prebuilt.py's per-artefact lock).
 """
 
 from __future__ import annotations
