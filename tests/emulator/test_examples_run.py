@@ -1,5 +1,9 @@
 """Every example operator, every manifest case, on the emulator: it builds, runs clean (no sanitizer error and no
-warning: no race, no dropped copy tail) and matches its golden."""
+warning: no race, no dropped copy tail) and matches its golden.
+
+The cases of one example share an xdist worker (`xdist_group`, scripts/test.sh runs `--dist loadgroup`): run one
+after another, a later case of the same dtypes finds the first one's build in the session's build cache instead of
+compiling it again at the same time on the other worker."""
 
 from __future__ import annotations
 
@@ -10,10 +14,14 @@ from tilewise.analysis.operator import load_operator
 from tilewise.device.emulator import EmulatorDevice
 from tilewise.device.protocol import RunRequest
 
-CASES = [(d, c.name) for d in example_dirs() for c in load_operator(d).manifest.cases]
+CASES = [
+    pytest.param(d, c.name, id=f"{d.name}:{c.name}", marks=pytest.mark.xdist_group(f"example-{d.name}"))
+    for d in example_dirs()
+    for c in load_operator(d).manifest.cases
+]
 
 
-@pytest.mark.parametrize(("root", "case"), CASES, ids=[f"{d.name}:{c}" for d, c in CASES])
+@pytest.mark.parametrize(("root", "case"), CASES)
 def test_example_matches_its_golden(root, case, emu_cache, needs_gxx):
     op = load_operator(root)
     m = EmulatorDevice(cache_dir=emu_cache).run(op, RunRequest(op.manifest.case(case)))

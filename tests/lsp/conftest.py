@@ -1,28 +1,25 @@
-"""The language server under test, started over stdio for each test."""
+"""The language server under test: `client` runs it in the test's own process (in_process.py: the same
+`create_server()` and stdio framing over a pipe, without a Python start per test). What needs a process of its own
+(a restart, a kill, the command line, another transport) starts `tilewise serve` itself: test_robustness.py."""
 
 from __future__ import annotations
 
-import sys
-
-import pytest_lsp
-from lsp_helpers import SERVER_ENV, _workspace
+import pytest_asyncio
+from in_process import in_process_client
+from lsp_helpers import IN_PROCESS_ENV, _workspace
 from lsprotocol import types
-from pytest_lsp import ClientServerConfig, LanguageClient
 
 
-@pytest_lsp.fixture(
-    config=ClientServerConfig(
-        server_command=[sys.executable, "-m", "tilewise", "serve", "--stdio"],  # as editors start it
-        server_env=SERVER_ENV,
+def initialize_params() -> types.InitializeParams:
+    return types.InitializeParams(
+        capabilities=types.ClientCapabilities(window=types.WindowClientCapabilities(work_done_progress=True)),
+        root_uri=_workspace().as_uri(),
     )
-)
-async def client(lsp_client: LanguageClient):
-    ws = _workspace()
-    await lsp_client.initialize_session(
-        types.InitializeParams(
-            capabilities=types.ClientCapabilities(window=types.WindowClientCapabilities(work_done_progress=True)),
-            root_uri=ws.as_uri(),
-        )
-    )
-    yield
-    await lsp_client.shutdown_session()
+
+
+@pytest_asyncio.fixture
+async def client(monkeypatch):
+    async with in_process_client(IN_PROCESS_ENV, monkeypatch) as lsp_client:
+        await lsp_client.initialize_session(initialize_params())
+        yield lsp_client
+        await lsp_client.shutdown_session()

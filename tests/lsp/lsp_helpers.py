@@ -30,6 +30,9 @@ SERVER_ENV = {
     "TILEWISE_SHIPPED_BANK": "",  # only the evidence a test writes to its own user bank
     "PYTHONPATH": str(ROOT),
 }
+# What an in-process server (in_process.py) is given on top of the test's environment: SERVER_ENV less what the
+# test process already has (its interpreter's path; TILEWISE_OPT, conftest) and its own results cache per test.
+IN_PROCESS_ENV = {"TILEWISE_OPT": "-O0", "TILEWISE_CASE_FACTS": "0", "TILEWISE_SHIPPED_BANK": ""}
 
 
 def open_doc(client: LanguageClient, path: Path, text: str | None = None) -> str:

@@ -17,16 +17,16 @@ from __future__ import annotations
 
 import asyncio
 import shutil
-import sys
 import uuid
 from pathlib import Path
 
 import pytest
-import pytest_lsp
-from lsp_helpers import EXAMPLES, SERVER_ENV, WORK, _workspace, open_doc
+import pytest_asyncio
+from in_process import in_process_client
+from lsp_helpers import EXAMPLES, IN_PROCESS_ENV, WORK, _workspace, open_doc
 from lsprotocol import types
 from pygls.exceptions import JsonRpcException, JsonRpcRequestCancelled
-from pytest_lsp import ClientServerConfig, LanguageClient
+from pytest_lsp import LanguageClient
 
 CANCEL_CACHE = WORK / "cancel-cache"
 
@@ -59,21 +59,17 @@ def leaky_relu(x, negative_slope=0.01):
 '''
 
 
-@pytest_lsp.fixture(
-    config=ClientServerConfig(
-        server_command=[sys.executable, "-m", "tilewise", "serve", "--stdio"],
-        server_env={**SERVER_ENV, "TILEWISE_CACHE": str(CANCEL_CACHE)},
-    )
-)
-async def cancel_client(lsp_client: LanguageClient):
-    await lsp_client.initialize_session(
-        types.InitializeParams(
-            capabilities=types.ClientCapabilities(window=types.WindowClientCapabilities(work_done_progress=True)),
-            root_uri=_workspace().as_uri(),
+@pytest_asyncio.fixture
+async def cancel_client(monkeypatch):
+    async with in_process_client({**IN_PROCESS_ENV, "TILEWISE_CACHE": str(CANCEL_CACHE)}, monkeypatch) as lsp_client:
+        await lsp_client.initialize_session(
+            types.InitializeParams(
+                capabilities=types.ClientCapabilities(window=types.WindowClientCapabilities(work_done_progress=True)),
+                root_uri=_workspace().as_uri(),
+            )
         )
-    )
-    yield
-    await lsp_client.shutdown_session()
+        yield lsp_client
+        await lsp_client.shutdown_session()
 
 
 async def appears(path: Path) -> None:

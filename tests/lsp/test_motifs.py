@@ -15,11 +15,12 @@ import uuid
 from pathlib import Path
 
 import pytest
-import pytest_lsp
-from lsp_helpers import SERVER_ENV, WORK, _workspace, change, open_doc, wait_until
+import pytest_asyncio
+from in_process import in_process_client
+from lsp_helpers import IN_PROCESS_ENV, WORK, _workspace, change, open_doc, wait_until
 from lsprotocol import types
 from pygls.exceptions import JsonRpcRequestCancelled
-from pytest_lsp import ClientServerConfig, LanguageClient
+from pytest_lsp import LanguageClient
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from opgen import HOST, KERNEL, SCALE_GOLDEN, scale_manifest, write_operator
@@ -37,21 +38,17 @@ DIFF = (
 )
 
 
-@pytest_lsp.fixture(
-    config=ClientServerConfig(
-        server_command=[sys.executable, "-m", "tilewise", "serve", "--stdio"],
-        server_env={**SERVER_ENV, "TILEWISE_CACHE": str(CACHE)},
-    )
-)
-async def motif_client(lsp_client: LanguageClient):
-    await lsp_client.initialize_session(
-        types.InitializeParams(
-            capabilities=types.ClientCapabilities(window=types.WindowClientCapabilities(work_done_progress=True)),
-            root_uri=_workspace().as_uri(),
+@pytest_asyncio.fixture
+async def motif_client(monkeypatch):
+    async with in_process_client({**IN_PROCESS_ENV, "TILEWISE_CACHE": str(CACHE)}, monkeypatch) as lsp_client:
+        await lsp_client.initialize_session(
+            types.InitializeParams(
+                capabilities=types.ClientCapabilities(window=types.WindowClientCapabilities(work_done_progress=True)),
+                root_uri=_workspace().as_uri(),
+            )
         )
-    )
-    yield
-    await lsp_client.shutdown_session()
+        yield lsp_client
+        await lsp_client.shutdown_session()
 
 
 def _bank(motif: str = "pipe-sync", speedup: float = 1.4) -> None:

@@ -10,17 +10,17 @@ from __future__ import annotations
 
 import asyncio
 import shutil
-import sys
 import uuid
 from pathlib import Path
 
 import pytest
-import pytest_lsp
-from lsp_helpers import EXAMPLES, SERVER_ENV, WORK, _workspace, open_doc
+import pytest_asyncio
+from in_process import in_process_client
+from lsp_helpers import EXAMPLES, IN_PROCESS_ENV, WORK, _workspace, open_doc
 from lsprotocol import types
 from pydantic import ValidationError
 from pygls.exceptions import JsonRpcException, JsonRpcRequestCancelled
-from pytest_lsp import ClientServerConfig, LanguageClient
+from pytest_lsp import LanguageClient
 
 from tilewise.lsp.features.optimize import step_progress
 from tilewise.lsp.state import Settings
@@ -49,23 +49,21 @@ def add_custom(x, y):
     return (x.astype(np.float32) + y.astype(np.float32)).astype(x.dtype)
 '''
 KEYS = ("TILEWISE_LLM_API_KEY", "OPENAI_API_KEY", "OPENAI_BASE_URL")
-OPTIMIZE_ENV = {k: v for k, v in SERVER_ENV.items() if k not in KEYS} | {"TILEWISE_CACHE": str(WORK / "optimize")}
 
 
-@pytest_lsp.fixture(
-    config=ClientServerConfig(
-        server_command=[sys.executable, "-m", "tilewise", "serve", "--stdio"], server_env=OPTIMIZE_ENV
-    )
-)
-async def optimize_client(lsp_client: LanguageClient):
-    await lsp_client.initialize_session(
-        types.InitializeParams(
-            capabilities=types.ClientCapabilities(window=types.WindowClientCapabilities(work_done_progress=True)),
-            root_uri=_workspace().as_uri(),
+@pytest_asyncio.fixture
+async def optimize_client(monkeypatch):
+    async with in_process_client(
+        {**IN_PROCESS_ENV, "TILEWISE_CACHE": str(WORK / "optimize")}, monkeypatch, unset=KEYS
+    ) as lsp_client:
+        await lsp_client.initialize_session(
+            types.InitializeParams(
+                capabilities=types.ClientCapabilities(window=types.WindowClientCapabilities(work_done_progress=True)),
+                root_uri=_workspace().as_uri(),
+            )
         )
-    )
-    yield
-    await lsp_client.shutdown_session()
+        yield lsp_client
+        await lsp_client.shutdown_session()
 
 
 def _copy(tmp_path: Path) -> tuple[Path, dict[Path, str]]:

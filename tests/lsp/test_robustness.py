@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import importlib.util
 import json
+import os
 import re
 import socket
 import subprocess
@@ -129,9 +130,11 @@ async def test_tune_results_come_back_when_the_editor_reopens(client: LanguageCl
     )
     assert result.best_us < result.baseline_us
 
-    # A new server process, as when VS Code is restarted: nothing in memory, only the results cache.
+    # A new server process, as when VS Code is restarted: nothing in memory, only the results cache (the first
+    # server's, which ran in this process: the test's own TILEWISE_CACHE).
     again = make_test_lsp_client()
-    await again.start_io(sys.executable, "-m", "tilewise", "serve", env=SERVER_ENV)
+    env = {**SERVER_ENV, "TILEWISE_CACHE": os.environ["TILEWISE_CACHE"]}
+    await again.start_io(sys.executable, "-m", "tilewise", "serve", env=env)
     try:
         await again.initialize_session(
             types.InitializeParams(capabilities=types.ClientCapabilities(), root_uri=_workspace().as_uri())

@@ -8,16 +8,16 @@ from __future__ import annotations
 
 import asyncio
 import shutil
-import sys
 from pathlib import Path
 
 import pytest
-import pytest_lsp
-from lsp_helpers import EXAMPLES, SERVER_ENV, WORK, _workspace, open_doc, wait_until
+import pytest_asyncio
+from in_process import in_process_client
+from lsp_helpers import EXAMPLES, IN_PROCESS_ENV, WORK, _workspace, open_doc, wait_until
 from lsprotocol import types
 from opgen import HOST, KERNEL, SCALE_GOLDEN, scale_manifest, write_operator
 from pygls.exceptions import JsonRpcException
-from pytest_lsp import ClientServerConfig, LanguageClient
+from pytest_lsp import LanguageClient
 
 from tilewise.lsp.features.trust import trusted_from
 from tilewise.lsp.server import FACTS_DELAY_S
@@ -25,10 +25,6 @@ from tilewise.lsp.server import FACTS_DELAY_S
 CACHE = WORK / "untrusted-cache"
 # case facts on (the editor's default): only the trust keeps the cases from running on open and save; builds go
 # beside the results (no session build cache), where the test sees that none was made
-UNTRUSTED_ENV = {k: v for k, v in SERVER_ENV.items() if k != "TILEWISE_BUILD_CACHE"} | {
-    "TILEWISE_CACHE": str(CACHE),
-    "TILEWISE_CASE_FACTS": "1",
-}
 # the golden's import leaves a mark: a run (or anything else that imports it) would execute the workspace's code
 MARKING_GOLDEN = """\
 from pathlib import Path
@@ -43,21 +39,19 @@ def add_custom(x, y):
 """
 
 
-@pytest_lsp.fixture(
-    config=ClientServerConfig(
-        server_command=[sys.executable, "-m", "tilewise", "serve", "--stdio"], server_env=UNTRUSTED_ENV
-    )
-)
-async def untrusted(lsp_client: LanguageClient):
-    await lsp_client.initialize_session(
-        types.InitializeParams(
-            capabilities=types.ClientCapabilities(window=types.WindowClientCapabilities(work_done_progress=True)),
-            root_uri=_workspace().as_uri(),
-            initialization_options={"trusted": False},
+@pytest_asyncio.fixture
+async def untrusted(monkeypatch):
+    env = {**IN_PROCESS_ENV, "TILEWISE_CACHE": str(CACHE), "TILEWISE_CASE_FACTS": "1"}
+    async with in_process_client(env, monkeypatch, unset=("TILEWISE_BUILD_CACHE",)) as lsp_client:
+        await lsp_client.initialize_session(
+            types.InitializeParams(
+                capabilities=types.ClientCapabilities(window=types.WindowClientCapabilities(work_done_progress=True)),
+                root_uri=_workspace().as_uri(),
+                initialization_options={"trusted": False},
+            )
         )
-    )
-    yield
-    await lsp_client.shutdown_session()
+        yield lsp_client
+        await lsp_client.shutdown_session()
 
 
 async def _actions(client: LanguageClient, uri: str, d: types.Diagnostic) -> list:
