@@ -40,3 +40,20 @@ def test_without_a_golden_the_outputs_are_asked_for(tmp_path):
     device = FakeDevice(ok)
     list(Tuner(op, device, op.manifest.cases, strategy="grid", budget=2, executor=LocalExecutor(device)).events())
     assert device.requests and all(r.keep_outputs and r.seed == 0 and r.inputs is None for r in device.requests)
+
+
+def test_a_ray_task_gets_the_drivers_build_folders_and_nothing_unset():
+    from tilewise.search.executors import forwarded_env
+
+    environ = {
+        "TILEWISE_BUILD_CACHE": "/builds",
+        "TILEWISE_PREBUILT": "/prebuilt",
+        "TILEWISE_OPT": "-O0",
+        "TILEWISE_CXX": "",  # set but empty: as good as unset
+        "HOME": "/root",  # not tilewise's: the node's own
+    }
+    assert forwarded_env(environ) == {
+        "TILEWISE_BUILD_CACHE": "/builds",
+        "TILEWISE_PREBUILT": "/prebuilt",
+        "TILEWISE_OPT": "-O0",
+    }

@@ -14,8 +14,9 @@ golden; the sources themselves travel with the task, put in the object store onc
 from the `RunRequest` the task is given as one argument (the case, knobs, seed, inputs, ...), and the device from its
 name, chip, timeout and, for an NPU, toolkit, warm-up and launch count (`device.registry.make_device`). Every node
 needs tilewise installed and what the device needs: g++ for the emulator; for an NPU, CANN at the `--cann` path or
-sourced in the shell that ran the node's `ray start`. TILEWISE_OPT, TILEWISE_CXX and TILEWISE_CACHE, when set
-here, are set for the tasks too.
+sourced in the shell that ran the node's `ray start`. TILEWISE_OPT, TILEWISE_CXX, TILEWISE_CACHE and the emulator's
+build folders (TILEWISE_BUILD_CACHE, TILEWISE_PREBUILT), when set here, are set for the tasks too: a task on this
+machine then takes the builds the driver already made instead of compiling them again in a cache of its own.
 
 An emulator task asks for one CPU; a task for an NPU device (a device name starting with "npu") asks for one `NPU`,
 Ray's resource name for Ascend cards. Ray then sets ASCEND_RT_VISIBLE_DEVICES for the worker, which `msprof op` is
@@ -31,6 +32,7 @@ from __future__ import annotations
 import importlib
 import logging
 import os
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -44,7 +46,7 @@ from tilewise.search.cache import source_hash
 EXECUTORS: tuple[str, ...] = ("local", "ray")
 RAY_MISSING = "--executor ray needs Ray: pip install 'ray>=2.10'"
 # Environment variables that change how a device builds or where it caches: the tasks see the driver's values.
-FORWARDED_ENV = ("TILEWISE_OPT", "TILEWISE_CXX", "TILEWISE_CACHE")
+FORWARDED_ENV = ("TILEWISE_OPT", "TILEWISE_CXX", "TILEWISE_CACHE", "TILEWISE_BUILD_CACHE", "TILEWISE_PREBUILT")
 # Ray's name for Ascend cards, and the variable it sets for a worker given some (ray/_private/accelerators/npu.py).
 NPU_RESOURCE = "NPU"
 VISIBLE_DEVICES = "ASCEND_RT_VISIBLE_DEVICES"
@@ -140,6 +142,11 @@ def _import_ray() -> Any:
         raise ExecutorError(RAY_MISSING) from None
 
 
+def forwarded_env(environ: Mapping[str, str]) -> dict[str, str]:
+    """What of the driver's environment every task is given: the FORWARDED_ENV variables that are set."""
+    return {k: environ[k] for k in FORWARDED_ENV if environ.get(k)}
+
+
 class RayExecutor:
     """Measurements as Ray tasks. With `address` (`HOST:PORT` of a cluster's head, or `auto` for the one `ray start`
     began on this machine) it connects to that cluster; without, it starts a local Ray over this machine's CPUs,
@@ -154,7 +161,7 @@ class RayExecutor:
         self.spec = spec
         self.address = address
         self._sources: dict[tuple[str, str], Any] = {}  # (root, sources' hash) -> the object ref of the payload
-        self._env = {k: os.environ[k] for k in FORWARDED_ENV if os.environ.get(k)}
+        self._env = forwarded_env(os.environ)
         self._owns = not self.ray.is_initialized()
         if self._owns:
             self._connect(address)
