@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -51,7 +52,8 @@ def _prebuilt(root: Path, inc: Path, digest: str = "d1", cxx: str = "g++", opt: 
 
 
 def _folders(root: Path) -> list[str]:
-    return sorted(p.name for p in root.iterdir()) if root.exists() else []
+    """The artefact and temporary folders under `root` (not `.locks/`, the builders' lock files)."""
+    return sorted(p.name for p in root.iterdir() if p.name != ".locks") if root.exists() else []
 
 
 def _no_compiler(argv, timeout_s):  # a build that should find everything there must not compile
@@ -133,9 +135,11 @@ def _script(tmp_path: Path, inc: Path, root: Path, cxx: str = "g++", call: str =
 
 
 def _slow_compiler(tmp_path: Path, seconds: float) -> Path:
-    """g++ after a pause, so that two builders started together are both compiling at once."""
+    """g++ after a pause, so that two builders started together would both be compiling at once; each compile's
+    arguments go to a line of `<compiler>.log`."""
     path = tmp_path / "slow-g++"
-    path.write_text(f'#!/bin/sh\nsleep {seconds}\nexec g++ "$@"\n')
+    log = f"{path}.log"
+    path.write_text(f'#!/bin/sh\n[ "$1" = "--version" ] || echo "$@" >> "{log}"\nsleep {seconds}\nexec g++ "$@"\n')
     path.chmod(0o755)
     return path
 
@@ -148,6 +152,10 @@ def test_two_processes_building_at_once_both_end_with_a_good_artefact(tmp_path, 
     outs = [p.communicate(timeout=300)[0].strip() for p in procs]
     assert outs == ["ok", "ok"]
     assert [n for n in _folders(root) if n.startswith(".tmp-")] == []  # the loser's folder is gone
+    # each artefact compiled once: the second process waited on the first one's lock and found it made
+    made = [re.search(r"/\.tmp-(.+)-[^/]+/[^/ ]+(?: |$)", line) for line in Path(f"{cxx}.log").read_text().splitlines()]
+    names = [m.group(1) for m in made if m]
+    assert names and len(names) == len(set(names)), names
     p = _prebuilt(root, inc, cxx=cxx)
     assert p.ready()
     exe = tmp_path / "linked"

@@ -25,10 +25,12 @@ and not inside `TILEWISE_CACHE`, so every cache of this installation and user fi
 that changes the artefact: the emulator's headers (their names and contents), the compiler's resolved path and its
 `--version`, the flags (TILEWISE_OPT among them) and the include folder.
 
-Each artefact is built in a temporary folder (`.tmp-*`, never looked at) that is renamed to its final name in one
-step: a killed build leaves only a temporary folder, and of two processes building the same artefact at once the
-first rename wins and the other uses the winner's. An artefact that cannot be built or written (no space, a
-read-only cache folder) is simply absent: the build then compiles as it did before, in its own cache.
+Builders of one artefact take turns through a lock file in `<root>/.locks/` (the second finds the first one's work
+done). Each artefact is built in a temporary folder (`.tmp-*`, never looked at) that is renamed to its final name
+in one step: a killed build leaves only a temporary folder (and drops its lock), and where two processes do build
+the same artefact at once (no lock could be had) the first rename wins and the other uses the winner's. An artefact
+that cannot be built or written (no space, a read-only cache folder) is simply absent: the build then compiles as it
+did before, in its own cache.
 """
 
 from __future__ import annotations
@@ -109,6 +111,27 @@ def artefact_key(kind: str, cxx: str, headers_digest: str, flags: list[str], sou
         h.update(part.encode())
         h.update(b"\0")
     return h.hexdigest()[:24]
+
+
+@contextlib.contextmanager
+def _process_lock(path: Path):
+    """Hold an exclusive advisory lock on `path` (made if missing) for the block; the OS drops it when the holder
+    dies, so a killed build never blocks the next one. Without fcntl, or when the file cannot be opened, nothing
+    is held and the block runs anyway."""
+    try:
+        import fcntl
+
+        path.parent.mkdir(parents=True, exist_ok=True)
+        handle = open(path, "a+b")  # noqa: SIM115 (closed in the finally below, after the block)
+    except (ImportError, OSError):
+        yield
+        return
+    try:
+        with contextlib.suppress(OSError):
+            fcntl.flock(handle.fileno(), fcntl.LOCK_EX)
+        yield
+    finally:
+        handle.close()  # closing drops the lock
 
 
 class Prebuilt:
@@ -304,14 +327,20 @@ class Prebuilt:
     def _publish(self, final: Path, build) -> bool:
         """Run `build(tmp)` in a fresh temporary folder and rename it to `final`. True when `final` exists
         afterwards, whoever made it. Threads of one process (the editor's background build and its first run)
-        wait for each other's build of the same artefact instead of making it twice; other processes race to the
-        rename."""
+        wait for each other's build of the same artefact instead of making it twice, and so do processes (a test
+        session's workers, a CLI run beside the editor), through a lock file beside the artefact: a CPU-bound
+        compile of 10 s or more is not worth making twice at once on a 2-core machine. The rename stays the
+        guarantee: where the lock cannot be had (no fcntl, a read-only or odd file system) the processes race to
+        it as before."""
         if not self.enabled:
             return False
         with _LOCKS_GUARD:
             lock = _LOCKS.setdefault(str(final), threading.Lock())
         with lock:
-            return final.is_dir() or self._build_into(final, build)
+            if final.is_dir():
+                return True
+            with _process_lock(self.root / ".locks" / final.name):
+                return final.is_dir() or self._build_into(final, build)
 
     def _build_into(self, final: Path, build) -> bool:
         try:
