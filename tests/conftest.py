@@ -1,5 +1,6 @@
 """What every test shares: one emulator build cache for the whole session, a results cache of each test's own, and
-the markers of the fast suite (`scripts/test.sh`) and the whole one (`scripts/test.sh --all`).
+the markers of the fast suite (`scripts/test.sh`) and the whole one (`scripts/test.sh --all`): a test is `slow` by
+its decorator or by being named in tests/slow_tests.txt, the list scripts/slow_tests.py makes from a measured run.
 
 The build cache (`TILEWISE_BUILD_CACHE`) is made once by the process that starts the session and inherited by every
 xdist worker, every CLI and language-server process a test starts: the runner, the precompiled header and an
@@ -28,6 +29,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 os.environ.setdefault("TILEWISE_OPT", "-O0")
 
 _MADE = pytest.StashKey[list[str]]()  # the folders this process made, removed when it ends
+# The tests the fast suite leaves out, by what a run measured (scripts/slow_tests.py writes the list).
+SLOW_LIST = Path(__file__).resolve().parent / "slow_tests.txt"
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -42,6 +45,16 @@ def pytest_configure(config: pytest.Config) -> None:
     worker = getattr(config, "workerinput", {}).get("workerid", "main")
     os.environ["TILEWISE_CACHE"] = tempfile.mkdtemp(prefix=f"tilewise-cache-{worker}-")
     made.append(os.environ["TILEWISE_CACHE"])
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Mark `slow` every test tests/slow_tests.txt names, as if it carried the decorator."""
+    listed = {
+        ln.strip() for ln in SLOW_LIST.read_text(encoding="utf-8").splitlines() if ln.strip()[:1] not in ("", "#")
+    }
+    for item in items:
+        if item.nodeid in listed:
+            item.add_marker(pytest.mark.slow)
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:

@@ -18,14 +18,18 @@ from paths import ROOT
 from tilewise.analysis.chip import Chip, TimingConfig, load_chip, timing_config
 from tilewise.device.emulator.timing import spec_lines
 
-pytestmark = pytest.mark.skipif(CXX is None, reason="g++ is not installed")
+# One worker runs this module (--dist loadgroup) and its session fixture compiles there once, whatever runs between.
+pytestmark = [
+    pytest.mark.skipif(CXX is None, reason="g++ is not installed"),
+    pytest.mark.xdist_group("test_cost_agreement"),
+]
 
 DRIVER = ROOT / "tests" / "emulator" / "cost_driver.cpp"
 SIZES = {"half": 2, "int16": 2, "float": 4, "int32": 4}
 API = {"add": "Add", "adds": "Adds", "sigmoid": "Sigmoid"}
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def driver(tmp_path_factory: pytest.TempPathFactory):
     exe = build_driver(tmp_path_factory, DRIVER)
 

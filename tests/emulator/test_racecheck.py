@@ -17,7 +17,8 @@ ROOT = Path(__file__).resolve().parents[2]
 DRIVER = Path(__file__).resolve().parent / "race_driver.cpp"
 CXX = shutil.which("g++")
 
-pytestmark = pytest.mark.skipif(CXX is None, reason="g++ is not installed")
+# One worker runs this module (--dist loadgroup) and its session fixture compiles there once, whatever runs between.
+pytestmark = [pytest.mark.skipif(CXX is None, reason="g++ is not installed"), pytest.mark.xdist_group("test_racecheck")]
 
 
 def marker_line(name: str) -> int:

@@ -24,6 +24,9 @@ from tilewise.device.trace import PIPES, TraceError, read_trace
 from tilewise.report.payloads import TimelinePayload
 from tilewise.report.timeline import timeline_payload
 
+# One worker runs this module (--dist loadgroup) and its session fixture compiles there once, whatever runs between.
+pytestmark = pytest.mark.xdist_group("test_timeline_trace")
+
 CASE = "fp16_large"  # 48 blocks of 16 tiles: enough tiles for the buffering to show
 SINGLE = Path('we"ird\\dir') / "add_custom_slow_single_buffer"
 
@@ -37,7 +40,7 @@ def _run(root: Path, trace: Path | None, cache: Path):
     return m
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def runs(emu_cache, needs_gxx, tmp_path_factory):
     """(measurement, trace path) of the double- and the single-buffered add, and the single one run untraced."""
     tmp = tmp_path_factory.mktemp("timeline")

@@ -22,7 +22,11 @@ HERE = Path(__file__).resolve().parent
 CXX = shutil.which("g++")
 PIPE_V, PIPE_MTE2, PIPE_MTE3, PIPE_S = 1, 4, 5, 0
 
-pytestmark = pytest.mark.skipif(CXX is None, reason="g++ is not installed")
+# One worker runs this module (--dist loadgroup) and its session fixture compiles there once, whatever runs between.
+pytestmark = [
+    pytest.mark.skipif(CXX is None, reason="g++ is not installed"),
+    pytest.mark.xdist_group("test_api_surface"),
+]
 
 
 def line_of(needle: str) -> str:
@@ -39,7 +43,7 @@ class Out:
     trace: list[tuple[str, int]] = field(default_factory=list)
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def run(tmp_path_factory: pytest.TempPathFactory):
     exe = build_driver(tmp_path_factory, HERE / "api_driver.cpp")
 

@@ -21,7 +21,11 @@ CXX = shutil.which("g++")
 PIPE_S, PIPE_V, PIPE_MTE2, PIPE_MTE3 = 0, 1, 4, 5
 FULL = (1 << 64) - 1
 
-pytestmark = pytest.mark.skipif(CXX is None, reason="g++ is not installed")
+# One worker runs this module (--dist loadgroup) and its session fixture compiles there once, whatever runs between.
+pytestmark = [
+    pytest.mark.skipif(CXX is None, reason="g++ is not installed"),
+    pytest.mark.xdist_group("test_atb_kernel_api"),
+]
 
 
 @dataclass
@@ -39,7 +43,7 @@ class Out:
         return int(hi, 16), int(lo, 16), int(counter)
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def run(tmp_path_factory: pytest.TempPathFactory):
     exe = build_driver(tmp_path_factory, HERE / "atb_api_driver.cpp")
 

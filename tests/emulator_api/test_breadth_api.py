@@ -17,10 +17,14 @@ from kernel_drivers import build_driver
 HERE = Path(__file__).resolve().parent
 CXX = shutil.which("g++")
 
-pytestmark = pytest.mark.skipif(CXX is None, reason="g++ is not installed")
+# One worker runs this module (--dist loadgroup) and its session fixture compiles there once, whatever runs between.
+pytestmark = [
+    pytest.mark.skipif(CXX is None, reason="g++ is not installed"),
+    pytest.mark.xdist_group("test_breadth_api"),
+]
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def run(tmp_path_factory: pytest.TempPathFactory):
     exe = build_driver(tmp_path_factory, HERE / "breadth_driver.cpp")
 

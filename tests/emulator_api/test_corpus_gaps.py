@@ -20,7 +20,11 @@ HERE = Path(__file__).resolve().parent
 CXX = shutil.which("g++")
 PIPE_S, PIPE_MTE2, PIPE_MTE3 = 0, 4, 5
 
-pytestmark = pytest.mark.skipif(CXX is None, reason="g++ is not installed")
+# One worker runs this module (--dist loadgroup) and its session fixture compiles there once, whatever runs between.
+pytestmark = [
+    pytest.mark.skipif(CXX is None, reason="g++ is not installed"),
+    pytest.mark.xdist_group("test_corpus_gaps"),
+]
 
 
 @dataclass
@@ -31,7 +35,7 @@ class Out:
     trace: list[tuple[str, int, int, int]] = field(default_factory=list)
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def run(tmp_path_factory: pytest.TempPathFactory):
     exe = build_driver(tmp_path_factory, HERE / "gaps_driver.cpp")
 

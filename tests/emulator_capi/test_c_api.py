@@ -16,6 +16,9 @@ from kernel_drivers import build_driver, run_driver
 
 from tilewise.device.emulator.ubuf_arrays import rewrite_ubuf_arrays
 
+# One worker runs this module (--dist loadgroup) and its session fixture compiles there once, whatever runs between.
+pytestmark = pytest.mark.xdist_group("test_c_api")
+
 HERE = Path(__file__).resolve().parent
 PIPE_S, PIPE_V, PIPE_MTE2, PIPE_MTE3 = 0, 1, 4, 5
 
@@ -27,7 +30,7 @@ def line_of(text: str, marker: str) -> int:
     return next(i for i, line in enumerate(text.splitlines(), 1) if marker in line)
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def run(tmp_path_factory: pytest.TempPathFactory):
     source = (HERE / "capi_driver.cpp").read_text()
     rewritten = tmp_path_factory.mktemp("capi_src") / "capi_driver.cpp"

@@ -22,7 +22,11 @@ HERE = Path(__file__).resolve().parent
 CXX = shutil.which("g++")
 CXXFLAGS = ["-std=c++17", "-O0", "-Wall", "-I", str(INCLUDE)]
 
-pytestmark = pytest.mark.skipif(CXX is None, reason="g++ is not installed")
+# One worker runs this module (--dist loadgroup) and its session fixture compiles there once, whatever runs between.
+pytestmark = [
+    pytest.mark.skipif(CXX is None, reason="g++ is not installed"),
+    pytest.mark.xdist_group("test_host_headers"),
+]
 
 # tests/emulator/test_examples_run.py runs every example end to end through these headers; here a few operators
 # that use attributes, tiling keys and workspaces exercise the host API directly, without the kernel.
@@ -49,7 +53,7 @@ def _compile(args: list[str], what: str) -> str | None:
     return f"{what} failed:\n" + "\n".join(proc.stderr.splitlines()[:40])
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def binaries(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path | str]:
     """Builds one host_main binary per example (op_host/*.cpp + host_main.o), two compiler jobs at a time.
     Maps example name -> binary path, or -> the compiler's complaint."""

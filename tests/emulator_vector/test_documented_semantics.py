@@ -24,7 +24,11 @@ INCLUDE = ROOT / "src" / "tilewise" / "device" / "emulator" / "include"
 DRIVER = Path(__file__).resolve().parent / "semantics_driver.cpp"
 CXX = shutil.which("g++")
 
-pytestmark = pytest.mark.skipif(CXX is None, reason="g++ is not installed")
+# One worker runs this module (--dist loadgroup) and its session fixture compiles there once, whatever runs between.
+pytestmark = [
+    pytest.mark.skipif(CXX is None, reason="g++ is not installed"),
+    pytest.mark.xdist_group("test_documented_semantics"),
+]
 
 MAX_HALF, MIN_HALF, INF, NINF = 0x7BFF, 0xFBFF, 0x7C00, 0xFC00
 

@@ -23,7 +23,11 @@ INCLUDE = ROOT / "src" / "tilewise" / "device" / "emulator" / "include"
 HERE = Path(__file__).resolve().parent
 CXX = shutil.which("g++")
 
-pytestmark = pytest.mark.skipif(CXX is None, reason="g++ is not installed")
+# One worker runs this module (--dist loadgroup) and its session fixture compiles there once, whatever runs between.
+pytestmark = [
+    pytest.mark.skipif(CXX is None, reason="g++ is not installed"),
+    pytest.mark.xdist_group("test_vector_api"),
+]
 
 NP = {
     "f16": np.float16,
