@@ -3,7 +3,9 @@ warning: no race, no dropped copy tail) and matches its golden.
 
 The cases of one example share an xdist worker (`xdist_group`, scripts/test.sh runs `--dist loadgroup`): run one
 after another, a later case of the same dtypes finds the first one's build in the session's build cache instead of
-compiling it again at the same time on the other worker."""
+compiling it again at the same time on the other worker. A hand-slowed variant (`<example>_slow_<what>`: the same
+operator with one performance mistake put in, for the bank and `suggest`) is `slow`: it calls what its original
+calls, which the fast suite runs; `--all` (CI) runs the variants too."""
 
 from __future__ import annotations
 
@@ -15,7 +17,12 @@ from tilewise.device.emulator import EmulatorDevice
 from tilewise.device.protocol import RunRequest
 
 CASES = [
-    pytest.param(d, c.name, id=f"{d.name}:{c.name}", marks=pytest.mark.xdist_group(f"example-{d.name}"))
+    pytest.param(
+        d,
+        c.name,
+        id=f"{d.name}:{c.name}",
+        marks=[pytest.mark.xdist_group(f"example-{d.name}"), *([pytest.mark.slow] if "_slow_" in d.name else [])],
+    )
     for d in example_dirs()
     for c in load_operator(d).manifest.cases
 ]
