@@ -33,6 +33,11 @@ class KnobSpec(BaseModel):
     source: str  # manifest | annotation | inferred | platform | tiling_literal
     role: str = "other"
     context: str = ""  # for a knob inside the tiling function: the statement it stands in
+    # How the Unified Buffer the kernel asks for moves as this knob grows, read from the data flow: +1 it grows (a
+    # tile length, a buffer count), -1 it shrinks (a divisor of the tiles, a core count the work is split over),
+    # 0 unknown or neither (BUFFER_NUM buffers of a tile it also divides). A strategy that learns from an overflow
+    # extends it only along the knobs whose effect is known.
+    ub_effect: int = 0
 
 
 class SearchSpace(BaseModel):

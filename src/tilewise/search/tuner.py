@@ -11,7 +11,9 @@ screening, the cache and the strategy stay here, so neither the search nor its r
 
 Before a candidate costs a measurement it is screened (`Device.screen`: the host tiling and the kernel's set-up
 alone). A candidate screened out is never measured and does not count against the budget; the strategy is told it
-failed, and why, so that it can stop proposing its neighbourhood. Screenings the shipped configuration fails too
+failed, and why, so that it can steer away from its neighbourhood. The search ends when the budget is spent, or
+when no configuration is left that neither was proposed nor is ruled out by the static checks (`Strategy.propose`):
+a strategy's guesses steer it, they do not stop it. Screenings the shipped configuration fails too
 are not held against a candidate (the shipped configuration is the reference: it is measured whatever it does).
 
 The search is deterministic: the same seed and space give the same proposals and the same best from an empty
@@ -222,7 +224,7 @@ class Tuner:
         with ThreadPoolExecutor(max_workers=self.workers) as pool:
             while not self._stop.is_set():
                 while len(window) < self.workers and self._room(len(window)) and not self._stop.is_set():
-                    config = self.strategy.ask()
+                    config = self.strategy.propose()
                     if config is None:  # nothing new until it hears more (or ever)
                         break
                     window.append((config, pool.submit(self._evaluate, config)))

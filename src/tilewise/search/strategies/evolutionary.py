@@ -5,15 +5,24 @@ selection; uniform crossover; mutation that mostly steps a knob to a neighbourin
 landscapes are smooth along one knob) and sometimes jumps; elitism keeps the best found. Infeasible children are
 redrawn before any evaluation.
 
-It learns from Unified Buffer overflows: a configuration whose knobs are all at least those of one that overflowed
-asks for at least as much UB (tile sizes and buffer counts grow it; the knobs that do not are the same or larger
-there too, so nothing says they shrink it), so it is predicted to overflow and never proposed.
+It learns from Unified Buffer overflows, along the knobs whose effect on the UB the data flow knows
+(`KnobSpec.ub_effect`): a configuration that asks at least as much UB as one that overflowed on every such knob
+(a tile no smaller, a divisor no larger) and equals it on the others is predicted to overflow and not proposed.
+A knob whose effect is unknown (a core count that also sizes nothing, a buffer count that also divides the tile)
+must be equal: its other values are another neighbourhood, never pruned by this one. And a prediction is only a
+guess: a configuration that overflows cannot predict anything about a region where a configuration was seen to
+fit, so an overflow whose region holds one that fit prunes no more than itself. When the guesses rule out all
+that `ask` can find, `Strategy.propose` still offers whatever the constraints allow.
 """
 
 from __future__ import annotations
 
 from tilewise.search.space import Config
 from tilewise.search.strategies.base import Strategy
+
+# Screening refusals that say the configuration's buffers fitted: the screening checks the UB before these
+# (device/emulator/screen.py's verdict). A configuration that scored fitted too.
+_FITTED = frozenset({"unaligned_copy", "block_dim"})
 
 
 class Evolutionary(Strategy):
@@ -26,8 +35,9 @@ class Evolutionary(Strategy):
     def __init__(self, *args, **kwargs) -> None:
         super().__init__(*args, **kwargs)
         self.scored: dict[tuple, tuple[dict, float]] = {}
-        self.overflows: list[Config] = []  # configurations told to have overflowed the UB
-        constraints = self.feasible
+        self.overflows: list[Config] = []  # configurations told to have overflowed the UB, each a predictor
+        self.fitted: list[Config] = []  # configurations seen to fit the UB (measured, or refused for another reason)
+        constraints = self.constraints
         self.feasible = lambda c: constraints(c) and not self.predicted_overflow(c)
 
     def ask(self) -> Config | None:
@@ -42,12 +52,25 @@ class Evolutionary(Strategy):
     def tell(self, config: Config, score: float | None, failure: str | None = None) -> None:
         if score is not None:
             self.scored[self.key(config)] = (config, score)
-        elif failure == "ub_overflow":
-            self.overflows.append(dict(config))
+        if failure == "ub_overflow":
+            if not any(self._covers(config, fit) for fit in self.fitted):
+                self.overflows.append(dict(config))
+        elif score is not None or failure in _FITTED:
+            self.fitted.append(dict(config))
+            # an overflow whose region holds this configuration predicted wrongly: it keeps only its own point
+            self.overflows = [bad for bad in self.overflows if not self._covers(bad, config)]
 
     def predicted_overflow(self, config: Config) -> bool:
-        """Whether `config` is at least an overflowing configuration on every knob."""
-        return any(all(config[k.name] >= bad[k.name] for k in self.space.knobs) for bad in self.overflows)
+        """Whether `config` asks at least as much UB as a configuration that overflowed (see the module)."""
+        return any(self._covers(bad, config) for bad in self.overflows)
+
+    def _covers(self, bad: Config, config: Config) -> bool:
+        """Whether `config` lies in the region an overflow of `bad` predicts to overflow too."""
+        for k in self.space.knobs:
+            v, b = config[k.name], bad[k.name]
+            if not (v >= b if k.ub_effect > 0 else v <= b if k.ub_effect < 0 else v == b):
+                return False
+        return True
 
     def _ranked(self) -> list[tuple[dict, float]]:
         return sorted(self.scored.values(), key=lambda cs: cs[1])
