@@ -14,7 +14,8 @@ reading the operator's code, in `benchmarks/corpus/lint_labels/<rule>.toml`:
     verdict = "true"        # true: worth a developer's time; low: true but not worth acting on; false: wrong
     reason = "one line: why"
 
-Printed per rule and overall: findings, labelled, the share of labelled findings that are false positives, the
+Printed per rule and overall, then per rule for the development and the test partition side by side (sources.toml
+names each repository's partition): findings, labelled, the share of labelled findings that are false positives, the
 share worth acting on, and labels whose finding no longer fires (a `false` one gone is a fixed false positive; a
 `true` one gone is a lost true finding). With `--fixes`, every labelled finding's "Apply" fix (a fix the rule calls
 safe) on an operator with a golden is applied to a scratch copy and every case is run: a fix that breaks a build,
@@ -35,7 +36,7 @@ from typing import TYPE_CHECKING
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from benchmarks.corpus_fetch import load_sources, operator_ids
+from benchmarks.corpus_fetch import load_sources, operator_ids, operator_partitions
 
 if TYPE_CHECKING:
     from tilewise.analysis.findings import Finding
@@ -190,6 +191,44 @@ def report(found: list[Found], labels: dict[Key, Label], only_rule: str | None =
     return lines
 
 
+def by_partition(found: list[Found], labels: dict[Key, Label], partitions: dict[str, str]) -> list[str]:
+    """Per rule, the development and the test partition side by side: findings, labelled, false positives among
+    the labelled, and errors or warnings labelled false (what the issue's bar is: none). A test-partition finding
+    is labelled only to measure; no rule changes because of one (README, "The public corpus")."""
+    names = ("development", "test")
+    rows: dict[str, dict[str, Counter]] = defaultdict(lambda: {n: Counter() for n in names})
+    for f in found:
+        part = partitions.get(f.key.op, "development")
+        cell = rows[f.key.rule][part]
+        cell["findings"] += 1
+        if f.key in labels:
+            verdict = labels[f.key].verdict
+            cell["labelled"] += 1
+            cell[verdict] += 1
+            if verdict == "false" and f.severity in ("error", "warning"):
+                cell["false_loud"] += 1
+    head = f"{'rule':28} | {'development: found lab FP loud':>32} | {'test: found lab FP loud':>32}"
+    lines = [head]
+    total = {n: Counter() for n in names}
+    for rule in sorted(rows):
+        cells = []
+        for n in names:
+            c = rows[rule][n]
+            total[n].update(c)
+            cells.append(
+                f"{c['findings']:>11} {c['labelled']:>5} {_pct(c['false'], c['labelled']):>5} {c['false_loud']:>5}"
+            )
+        lines.append(f"{rule:28} | {cells[0]:>32} | {cells[1]:>32}")
+    cells = [
+        f"{total[n]['findings']:>11} {total[n]['labelled']:>5} {_pct(total[n]['false'], total[n]['labelled']):>5} "
+        f"{total[n]['false_loud']:>5}"
+        for n in names
+    ]
+    lines.append(f"{'overall':28} | {cells[0]:>32} | {cells[1]:>32}")
+    lines.append("lab: labelled findings; FP: of those, false; loud: false errors and warnings")
+    return lines
+
+
 def _pct(a: int, b: int) -> str:
     return f"{100 * a / b:.0f}%" if b else "-"
 
@@ -327,6 +366,8 @@ def main(argv: list[str] | None = None) -> int:
         print("\n".join(listing(found, labels, args.list)))
         return 0
     print("\n".join(report(found, labels, args.rule)))
+    print()
+    print("\n".join(by_partition(found, labels, operator_partitions())))
     errors = [f for f in found if f.key.rule == "tool-error"]
     for f in errors:
         print(f"tool error on {f.key.op}: {f.message}")

@@ -55,3 +55,27 @@ def test_report_counts_verdicts_and_labels_no_longer_found(tmp_path: Path):
     # 4 findings, 3 labelled (1 true, 1 low, 1 false: FP 33%, worth 33%); the true label at line 4 is gone
     assert row.split()[:8] == ["single-buffer", "4", "3", "1", "1", "1", "33%", "33%"]
     assert row.rstrip().endswith("true 1")
+
+
+def test_the_partitions_are_reported_side_by_side_with_false_errors_counted():
+    from benchmarks.lint_precision import Label, by_partition
+
+    dev = Key("small-copy", "devrepo/op", "op_kernel/k.cpp", 3)
+    dev_false = Key("small-copy", "devrepo/op", "op_kernel/k.cpp", 9)
+    test_false = Key("syntax-error", "testrepo/op", "op_kernel/k.cpp", 5)
+    found = [
+        Found(dev, "info", "", []),
+        Found(dev_false, "info", "", []),
+        Found(test_false, "error", "", []),
+        Found(Key("syntax-error", "testrepo/op", "op_kernel/k.cpp", 7), "error", "", []),  # unlabelled
+    ]
+    labels = {
+        dev: Label(dev, "true", "", "t"),
+        dev_false: Label(dev_false, "false", "", "t"),
+        test_false: Label(test_false, "false", "", "t"),
+    }
+    lines = by_partition(found, labels, {"devrepo/op": "development", "testrepo/op": "test"})
+    rows = {ln.split("|")[0].strip(): [c.split() for c in ln.split("|")[1:]] for ln in lines[1:-1]}
+    assert rows["small-copy"] == [["2", "2", "50%", "0"], ["0", "0", "-", "0"]]
+    assert rows["syntax-error"] == [["0", "0", "-", "0"], ["2", "1", "100%", "1"]]
+    assert rows["overall"] == [["2", "2", "50%", "0"], ["2", "1", "100%", "1"]]
