@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 import tree_sitter_cpp
 from opgen import HOST, KERNEL, replace_once, write_operator
 from tree_sitter import Language, Parser
@@ -284,3 +285,127 @@ def test_code_generator_placeholders_glued_to_a_name_are_identifiers():
     assert parse_errors(text) == []
     broken = text.replace("int a[1][1] = {{b}};", "int a = 1\n    int c = 2;")
     assert [line for line, _ in parse_errors(broken)] == [3]
+
+
+# ---- multi-line macros (issue 32): what a public norm operator's `do { ... } while (0)` macro showed ----
+
+_KERNEL_CLASS = (
+    "template <typename T>\nclass KernelNormDemo {\npublic:\n    __aicore__ inline KernelNormDemo() {}\n"
+    "    __aicore__ inline void Init(GM_ADDR x) { xGm.SetGlobalBuffer((__gm__ T*)x); }\n"
+    "private:\n    AscendC::GlobalTensor<T> xGm;\n};\n"
+)
+
+
+def _macro(*lines: str, ends: tuple[str, ...] = ("\\",)) -> str:
+    """A `#define` over several lines, each but the last closed by the next of `ends` (cycled) and a line break."""
+    return "".join(line + ends[i % len(ends)] + "\n" for i, line in enumerate(lines[:-1])) + lines[-1] + "\n"
+
+
+# Line ends the compilers take for a splice: a backslash alone, or followed by blanks (GCC and Clang warn
+# "backslash and newline separated by space" and join the lines all the same).
+_SPLICES = ("\\", "\\ ", "\\\t", "\\   ", "\\ \t ")
+
+MULTI_LINE_MACROS = {
+    "do-while": _macro(
+        "#define DEMO_CHECK(cond, ret)      ",
+        "    do {                           ",
+        "        if (!(cond)) {             ",
+        "            return ret;            ",
+        "        }                          ",
+        "    } while (0)",
+        ends=_SPLICES,
+    ),
+    "do-while with a semicolon": _macro(
+        "#define DEMO_ONCE(x) ", "    do { ", "        (x); ", "    } while (0);", ends=_SPLICES[1:]
+    ),
+    "braces": _macro(
+        "#define DEMO_SWAP(a, b) ", "{ ", "    auto t = (a); (a) = (b); (b) = t; ", "}", ends=_SPLICES[2:]
+    ),
+    "statement list": _macro(
+        "#define DEMO_STEPS(q, t) ",
+        "    LocalTensor<T> t = q.AllocTensor<T>();",
+        "    q.EnQue(t);",
+        "    t = q.DeQue<T>()",
+        ends=_SPLICES[::-1],
+    ),
+    "comments and strings": _macro(
+        "#define DEMO_LOG(fmt, ...) ",
+        "    do { /* a comment { */ ",
+        '        printf("[demo] { " fmt "\\n", ##__VA_ARGS__); ',
+        '        printf("quote \\" and /* no comment */"); // line comment ',
+        "    } while (0)",
+        ends=_SPLICES[1:],
+    ),
+}
+
+
+def _variants() -> list[tuple[str, str]]:
+    out = []
+    for name, macro in MULTI_LINE_MACROS.items():
+        out.append((name, macro))
+        out.append((name + ", CRLF line ends", macro.replace("\n", "\r\n")))
+    return out
+
+
+@pytest.mark.parametrize(("name", "macro"), _variants(), ids=[n for n, _ in _variants()])
+def test_a_class_template_after_a_multi_line_macro_parses(name: str, macro: str):
+    eol = "\r\n" if "\r\n" in macro else "\n"
+    text = '#include "kernel_operator.h"' + eol + macro + eol + _KERNEL_CLASS.replace("\n", eol)
+    assert parse_errors(text) == []
+    sf = SourceFile("k.cpp", text)
+    top = [n.type for n in sf.tree.root_node.named_children]
+    assert top.count("template_declaration") == 1 and top[1] in ("preproc_def", "preproc_function_def")
+    # the macro ends where the compiler ends it: on the line of its last line, not in the class below
+    macro_end = sf.tree.root_node.named_children[1].end_point.row
+    assert macro_end == 1 + macro.count("\n"), name
+    # a real error in the class after it is still reported at its line
+    broken = text.replace("    AscendC::GlobalTensor<T> xGm;", "    AscendC::GlobalTensor<T> xGm")
+    line = broken.splitlines().index("    AscendC::GlobalTensor<T> xGm") + 1
+    found = parse_errors(broken)
+    assert found and found[0][0] in (line, line + 1), (name, found)
+
+
+def test_an_operator_with_such_a_macro_before_its_kernel_lints_clean(tmp_path: Path):
+    macro = MULTI_LINE_MACROS["do-while"] + MULTI_LINE_MACROS["comments and strings"]
+    kernel = replace_once(KERNEL, "class KernelScale {\n", macro + "\n" + _KERNEL_CLASS + "\nclass KernelScale {\n")
+    lint_clean(write_operator(tmp_path / "op", kernel=kernel))
+    lint_clean(write_operator(tmp_path / "crlf", kernel=kernel.replace("\n", "\r\n")))
+
+
+def test_a_backslash_and_blanks_inside_a_line_are_no_splice():
+    # only blanks between the backslash and the line end make one: a string's escape and `\\` in a comment stay
+    text = 'const char* s = "a\\\\ b";  // C:\\dir\\ name\nint after;\n'
+    sf = SourceFile("k.cpp", text)
+    assert sf.pre.text == sf.data and parse_errors(text) == []
+
+
+def test_edits_around_spaced_splices_reprocess_like_a_fresh_pass():
+    import random
+
+    rng = random.Random(32)
+    # splices in code too, far from any directive: there the editor re-preprocesses only the lines around an edit
+    code = "".join(f"int v{k} = {k} + \\ \n    {k};\nint w{k} = \\\t\r\n    {k};\n" for k in range(40))
+    text = "".join(m for m in MULTI_LINE_MACROS.values()) + _KERNEL_CLASS + code
+    sf = SourceFile("k.cpp", text)
+    typed = ["\\", " ", "\t", "\\ ", "/", "\n", "\r\n", "#define D(x) ", "do {", "} while (0)", ";", ""]
+    for _ in range(300):
+        i = rng.randrange(len(text) + 1)
+        j = min(len(text), i + rng.choice([0, 0, 1, 2, 10]))
+        text = text[:i] + rng.choice(typed) + text[j:]
+        sf.update(text)
+        fresh = SourceFile("k.cpp", text)
+        assert sf.pre.text == fresh.pre.text
+        assert sf.pre.marks == fresh.pre.marks
+
+
+def test_a_window_that_cuts_a_spaced_splice_is_not_reprocessed_locally():
+    """Whole lines never cut a splice; a window that does (ending in the blanks after a backslash the edit removes)
+    would keep the old text's moved backslash, so `reprocess` declines it."""
+    from tilewise.analysis.preprocess import preprocess, reprocess
+
+    old = b"int a = 1;\nint b = 2 + \\   \n    3;\nint c = 4;\n"
+    at = old.index(b"\\")
+    new = old[:at] + old[at + 1 :]  # the backslash deleted: the line no longer continues
+    for lo, hi in ((0, at + 2), (at, len(old)), (old.index(b"int b"), at + 3)):
+        got = reprocess(preprocess(old), new, lo, hi, -1)
+        assert got is None or got.text == preprocess(new).text, (lo, hi)

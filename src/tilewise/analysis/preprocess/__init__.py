@@ -16,7 +16,9 @@ they share in `scan`:
 - `decl_specifiers`: unknown macro words among a declaration's specifiers, explicit operator calls, chain ends;
 - `conditionals`: the `#if` branches the device does not compile, blanked (a whole-file pass, last).
 
-Order matters: a later pass skips what an earlier one rewrote (it compares `ctx.buf` with `ctx.src`).
+Order matters: a later pass skips what an earlier one rewrote (it compares `ctx.buf` with `ctx.src`). Before them
+all, a line splice written with blanks after its backslash (which the compilers accept) is spelled the way the
+grammar reads one (`context.spell_splices`), so every pass and the grammar agree on where a `#define` ends.
 """
 
 from __future__ import annotations
@@ -25,7 +27,16 @@ from collections.abc import Callable
 
 from tilewise.analysis.preprocess.ascendc import neutralise_ascendc
 from tilewise.analysis.preprocess.conditionals import DIRECTIVE_RE, neutralise_conditionals
-from tilewise.analysis.preprocess.context import OPAQUE_RE, Arg, Mark, Opaque, PassContext, Preprocessed
+from tilewise.analysis.preprocess.context import (
+    OPAQUE_RE,
+    Arg,
+    Mark,
+    Opaque,
+    PassContext,
+    Preprocessed,
+    spell_splices,
+    splice_may_cross,
+)
 from tilewise.analysis.preprocess.decl_specifiers import neutralise_specifier_macros
 from tilewise.analysis.preprocess.dialect import neutralise_dialect
 from tilewise.analysis.preprocess.macro_forms import neutralise_macro_forms
@@ -62,6 +73,9 @@ def reprocess(old: Preprocessed, src: bytes, lo: int, hi: int, delta: int) -> Pr
     new_hi = hi + delta
     if old.far_reaching or new_hi < lo or hi > len(old.text) or new_hi > len(src):
         return None
+    if splice_may_cross(src, lo) or splice_may_cross(src, new_hi):
+        return None  # a splice `spell_splices` moves would be cut (the caller's whole lines never are)
+    src = spell_splices(src)
     if any(
         a < lo < b or a < hi < b for ranges in (old.opaque, old.calls, [m[2:4] for m in old.marks]) for a, b in ranges
     ):

@@ -1,11 +1,11 @@
 """What the preprocessing passes share: the result they build (`Preprocessed`, its `Mark`s), the comment and
 literal ranges no rewrite may touch (`Opaque`), and one `PassContext` per run over a text.
 
-Every pass reads `ctx.src` (the user's text, never changed), writes `ctx.buf` (the text tree-sitter will parse,
-the same length), and records what it neutralised in `ctx.out.marks` and what text its decisions read in
-`ctx.out.calls` (so that `reprocess` never cuts through such a range). A pass handles constructs that start in
-[`ctx.lo`, `ctx.hi`) and stops its scans at `ctx.scan_end`: the whole text for `preprocess`, a window for
-`reprocess`.
+Every pass reads `ctx.src` (the user's text, never changed by a pass: only its line splices are spelled the
+standard way first, `spell_splices`), writes `ctx.buf` (the text tree-sitter will parse, the same length), and
+records what it neutralised in `ctx.out.marks` and what text its decisions read in `ctx.out.calls` (so that
+`reprocess` never cuts through such a range). A pass handles constructs that start in [`ctx.lo`, `ctx.hi`) and
+stops its scans at `ctx.scan_end`: the whole text for `preprocess`, a window for `reprocess`.
 """
 
 from __future__ import annotations
@@ -52,6 +52,34 @@ OPAQUE_RE = re.compile(
     rb'//[^\n]*|/\*.*?(?:\*/|\Z)|"(?:\\.|[^"\\\n])*(?:"|$)|\'(?:\\.|[^\'\\\n])*(?:\'|$)',
     re.S | re.M,
 )
+
+
+# A backslash, blanks, then a line end: GCC and Clang (so CANN's compiler) join the lines all the same, with a warning
+# ("backslash and newline separated by space"); tree-sitter joins only a backslash right before the line end.
+_SPACED_SPLICE_RE = re.compile(rb"\\([ \t\f\v]+)(?=\r?\n)")
+
+
+def spell_splices(src: bytes) -> bytes:
+    """`src` with every line splice written as tree-sitter reads one: a backslash followed by blanks before its line
+    end trades places with the blanks. Without this, a multi-line macro whose lines end in a backslash and a stray
+    space left its body as code, and the grammar's recovery reported the class after it. The length, the line
+    breaks and every other byte stay: positions map 1:1 as for every neutralisation."""
+    if b"\\" not in src:
+        return src
+    return _SPACED_SPLICE_RE.sub(lambda m: m.group(1) + b"\\", src)
+
+
+def splice_may_cross(src: bytes, pos: int) -> bool:
+    """Whether a splice `spell_splices` moves (or, in the text before an edit, moved) may cross `pos`: `pos` is
+    inside a line, after a backslash and blanks, or before blanks and the line end. `reprocess` cannot cut there."""
+    if pos <= 0 or pos >= len(src) or src[pos - 1] == 0x0A:
+        return False
+    line_start = src.rfind(b"\n", 0, pos) + 1
+    return _SPLICE_HEAD_RE.search(src, line_start, pos) is not None or _SPLICE_TAIL_RE.match(src, pos) is not None
+
+
+_SPLICE_HEAD_RE = re.compile(rb"\\[ \t\f\v]*\Z")
+_SPLICE_TAIL_RE = re.compile(rb"[ \t\f\v]*\r?\n")
 
 
 def opaque_ranges(src: bytes) -> list[tuple[int, int]]:
@@ -111,6 +139,8 @@ class PassContext:
 
     @classmethod
     def whole(cls, src: bytes, opaque: Opaque | None = None) -> PassContext:
-        """A context for a pass over all of `src` (what `preprocess` runs; also a caller that wants one pass)."""
+        """A context for a pass over all of `src` (what `preprocess` runs; also a caller that wants one pass), its
+        splices spelled first (`opaque`, when given, must be the ranges of that spelled text)."""
+        src = spell_splices(src)
         opaque = Opaque(src) if opaque is None else opaque
         return cls(src, bytearray(src), opaque, Preprocessed(b"", [], opaque.ranges), 0, len(src), len(src))
