@@ -336,6 +336,10 @@ MULTI_LINE_MACROS = {
         "    } while (0)",
         ends=_SPLICES[1:],
     ),
+    "a division split over two lines": _macro(
+        "#define DEMO_HALF(a, b) ", "    do { ", "        (a) = (b) /", "              2; ", "    } while (0)"
+    ),
+    "a line comment ending in a slash": "#define DEMO_ROOT 1 // relative to op_kernel/\n",
 }
 
 

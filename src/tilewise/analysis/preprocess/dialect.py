@@ -9,7 +9,8 @@ handles what a survey of public operators showed on top of that, each found as a
   inside the macro);
 - pointer-to-member calls `(obj->*fn)(...)`, which the grammar does not know;
 - `= {}` (or `= {1, 2}`) as a parameter's default argument;
-- `/* ... */` comments inside a `#define` body, which end the grammar's reading of the body;
+- `/* ... */` comments inside a `#define` body, which end the grammar's reading of the body, and a `/` ending one
+  of its lines, which moves that end;
 - GNU `__attribute__((...))` after a declarator;
 - and one form no compiler accepts: a `#` line that is no directive (`# Copyright ...` pasted from a shell or CMake
   file). It stays an error, but one the grammar reports on its own lines: left alone, it threw the grammar's
@@ -47,6 +48,7 @@ _CAPS_LINE_RE = re.compile(rb"^[ \t]*(_*[A-Z][A-Z0-9_]*[A-Z0-9_])\b(?![ \t]*[(<:
 _NOT_BEFORE_DECL = (b",", b"(", b"[", b"=", b"+", b"-", b"*", b"/", b"%", b"&", b"|", b"^", b"!", b"?", b"\\")
 _CONTINUES = b";{.,)=+-*/%<>&|?:[(}"  # what may not follow a statement macro alone on its line
 _EMPTY_DEFINE_RE = re.compile(rb"[ \t]+[A-Za-z_]\w*(?:\([^()\n]*\))?([ \t]+)\r?$", re.M)
+_SLASH_AT_LINE_END_RE = re.compile(rb"/(?=\\?\r?\n)")
 _USING_LIST_RE = re.compile(rb"\busing[ \t]+[\w:]+(?:[ \t]*,[ \t]*[\w:]+)+[ \t]*;")
 _NAMED_VARIADIC_RE = re.compile(rb"[A-Za-z_]\w*\s*\(([^()]*?\b[A-Za-z_]\w*)(\.\.\.)\s*\)")
 _RETURN_TYPE_RE = re.compile(rb"[A-Za-z_][\w:]*(?:<[^;{}()]*>)?[ \t*&]*")
@@ -327,6 +329,12 @@ def _defines(ctx: PassContext) -> None:
         if variadic is not None:  # `#define LOG(fmt, args...)`: GNU's named variadic parameter
             blank(buf, variadic.start(2), variadic.end(2))
             out.marks.append(Mark("define_variadic", "", variadic.start(2), variadic.end(2)))
+        for slash in _SLASH_AT_LINE_END_RE.finditer(src, m.end(), min(len(src), end + 1)):
+            # `a /\` (a division split over two lines), `// see dir/`: the grammar reads a body's `/` together
+            # with the byte after it, so a line end there is no longer the body's end (the body ran on into the
+            # next declaration, or stopped short before its continuation). The body is opaque text to the model.
+            put(buf, slash.start(), b" ")
+            out.marks.append(Mark("define_slash", "", slash.start(), slash.end()))
         i = src.find(b"/*", m.end(), end)
         while i >= 0:
             c_end = opaque.end_of(i)
