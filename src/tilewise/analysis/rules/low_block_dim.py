@@ -8,7 +8,10 @@ next to `SetBlockDim(coreNum)`) is a deliberate choice, not an idle chip. Raisin
 splits its work by GetBlockIdx() cuts it, which may break an alignment the split assumed: the fix is safe ("Apply")
 only when `_split_proof` shows, for every case that ran, that each core's share stays non-empty, covering and
 32-byte aligned at the new count (the largest such count is offered); otherwise it is "Verify on the emulator".
-The expected gain comes from the chip's bandwidth model, not a fixed table.
+The expected gain comes from the chip's bandwidth model, not a fixed table, and only for a kernel whose cores each
+write final results of their own: when the kernel reduces across the work the cores split (`_cross_core`: its
+writes to GM land where no block index decides, under an atomic add, or in one partial-result slot per core), more
+cores also mean more partial results to combine, and the finding says what that takes instead of a speedup.
 """
 
 from __future__ import annotations
@@ -16,8 +19,9 @@ from __future__ import annotations
 import re
 
 from tilewise.analysis.chip import cost_model
-from tilewise.analysis.findings import Fix, edit
+from tilewise.analysis.findings import Finding, Fix, Severity, edit
 from tilewise.analysis.model import Knob
+from tilewise.analysis.rules._cross_core import OutputSplit, output_split
 from tilewise.analysis.rules._split_proof import proved_count
 from tilewise.analysis.rules._valueflow import CAP, VALUE, resolved_value, value_flow
 from tilewise.analysis.rules.base import Rule, RuleContext
@@ -82,6 +86,10 @@ class LowBlockDim(Rule):
             fixes = []
             if splits:
                 target = max([v for v in (knob.domain or []) if v <= cores] or [cores])
+                combine = output_split(ctx, [own] if own else list(ctx.model.kernel_files))
+                if combine.kind != "split":
+                    yield self._reduction(ctx, knob, combine, target, knob.name in capped_knobs)
+                    continue
                 proved = proved_count(ctx, knob, target) if target > knob.value else None
                 if proved is not None:
                     fixes.append(
@@ -142,6 +150,56 @@ class LowBlockDim(Rule):
                     ),
                     severity="info",
                 )
+
+    def _reduction(self, ctx: RuleContext, knob: Knob, combine: OutputSplit, target: int, capped: bool) -> Finding:
+        """The finding for a kernel whose cores' results need combining: what more cores would take, and no
+        elementwise gain (the bandwidth model's figure assumes each core's results are final)."""
+        cores, t = ctx.chip.vector_cores, combine.tensor
+        head = (
+            f"{knob.name} = {knob.value} {'caps' if capped else 'is'} the launch's blockDim: {knob.value} of the "
+            f"{cores} vector cores on {ctx.chip.name} work. The kernel reduces across the work GetBlockIdx() splits: "
+        )
+        verify = True  # the combining is in place: the larger count may work as it is
+        if combine.kind == "atomic":
+            how = (
+                f"every core adds its partial result into the same place in {t} with an atomic add. That combining "
+                "is in place, but more cores mean more atomic writes to one place (and the output must start at "
+                "zero), so the speedup is less than an elementwise kernel's."
+            )
+        elif combine.kind == "workspace":
+            how = (
+                f"the cores' partial results meet in GM and one core combines them into {t} after SyncAll, so more "
+                "cores mean more partial results for that core to combine (and room for each in the workspace): "
+                "the speedup is less than an elementwise kernel's."
+            )
+        elif combine.kind == "shared":
+            verify = False
+            how = (
+                f"every core writes its result to the same place in {t} (no block index decides where), so more "
+                "cores need their partial results combined: an atomic add (SetAtomicAdd) on that write, or a "
+                "workspace, SyncAll and a pass over the partial results. The speedup of an elementwise split does not "
+                "apply as is."
+            )
+        else:
+            verify = False
+            how = (
+                f"each core writes one partial result to a slot of {t} its block index alone places (not its share "
+                "of the input), so more cores need more slots and a pass that combines their partial results (or "
+                "an atomic add, SetAtomicAdd, into one place). The speedup of an elementwise split does not apply as "
+                "is."
+            )
+        fixes = []
+        if verify and target > knob.value:
+            fixes.append(
+                Fix(
+                    title=f"Use more cores: {knob.name} = {target} (verify: every core's partial result must still "
+                    f"be combined once into {t}, and each core's share of the input stay aligned)",
+                    edits=[edit(knob.literal, str(target))],
+                    safe=False,
+                )
+            )
+        severity: Severity = "warning" if verify and not capped else "info"
+        return self.finding(knob.literal, head + how, fixes, severity=severity)
 
     @staticmethod
     def _sites(ctx: RuleContext) -> list[list]:
