@@ -33,7 +33,10 @@ def _case_flags(p: argparse.ArgumentParser, note: str = "") -> None:
         "--shape",
         action="append",
         metavar="IN=D0,D1,...",
-        help=f"input shape; x[0]=... for a tensor of a list input (repeatable){note}",
+        help=(
+            "input shape, e.g. x=8,1024; x=[] or x=scalar for a 0-d tensor (a scalar input); x[0]=... for a "
+            f"tensor of a list input (repeatable){note}"
+        ),
     )
     p.add_argument(
         "--dtype",
@@ -46,7 +49,7 @@ def _case_flags(p: argparse.ArgumentParser, note: str = "") -> None:
         "--input",
         action="append",
         metavar="IN=FILE.npy",
-        help="input data from a .npy file, e.g. x=a.npy or x[0]=a.npy (repeatable)",
+        help="input data from a .npy file, e.g. x=a.npy or x[0]=a.npy; a 0-d array is a 0-d input (repeatable)",
     )
 
 

@@ -5,8 +5,10 @@ A DYNAMIC OpDef input is a tensor list, and the command line names its tensors t
 device do: `--shape x[0]=512,3 --shape x[1]=15` makes the case inputs `x[0]` and `x[1]`. `--dtype x=float16` sets
 every tensor of `x`, `--dtype x[1]=float32` one of them, and `--input x[0]=a.npy` one tensor's data (its shape is the
 array's unless --shape says otherwise). A list has no gaps: `x[0]` and `x[2]` without `x[1]` is an error naming the
-flag, because the kernel would see a two-tensor list and the user meant three. Errors are TilewiseErrors whose
-"file" is the flag, so they print as one line naming the flag and the fix.
+flag, because the kernel would see a two-tensor list and the user meant three. A 0-d tensor (a scalar input) is
+`--shape value=[]` or `--shape value=scalar`, or an --input array of shape (); `value=1` is a 1-d tensor of one
+element, another tensor to the kernel's tiling and to the golden. Errors are TilewiseErrors whose "file" is the
+flag, so they print as one line naming the flag and the fix.
 """
 
 from __future__ import annotations
@@ -90,14 +92,34 @@ def load_arrays(items: list[str] | None) -> dict[TensorRef, np.ndarray]:
     return arrays
 
 
-def _shape(text: str, ref: TensorRef) -> list[int]:
-    try:
-        dims = [int(d) for d in text.replace("x", ",").split(",") if d.strip()]
-    except ValueError:
-        dims = []
-    if not dims:
-        raise TilewiseError("--shape", 0, f"'{ref.text}={text}' is not a shape; write --shape {ref.text}=D0,D1,...")
-    return dims
+# A shape may be bracketed as a manifest (`[8, 1024]`) or numpy (`(8, 1024)`) writes it; empty brackets are a 0-d
+# tensor's shape (a scalar input such as Addcdiv's `value`), and so is the word `scalar`, which no shell globs.
+_BRACKETS = {"[": "]", "(": ")"}
+
+
+def parse_shape(text: str, ref: TensorRef) -> list[int]:
+    """A --shape value as dims: `D0,D1,...` (or `D0xD1`), optionally in brackets (`[8,1024]`, `(4,)`), and for a
+    0-d tensor `[]`, `()` or `scalar` (no dims: one element). Anything else is a TilewiseError on --shape that
+    shows the spellings; a dimension's sign is the InputSpec's to judge."""
+    body = text.strip()
+    if body.lower() == "scalar":
+        return []
+    bracketed = body[:1] in _BRACKETS and body.endswith(_BRACKETS[body[0]])
+    if bracketed:
+        body = body[1:-1].strip()
+        if not body:  # `[]`, `( )`
+            return []
+    pieces = [p.strip() for p in re.split(r"[,x]", body)]
+    if len(pieces) > 1 and pieces[-1] == "":  # a trailing separator, as in the tuple (4,)
+        pieces.pop()
+    if pieces and all(re.fullmatch(r"[+-]?\d+", p) for p in pieces):
+        return [int(p) for p in pieces]
+    raise TilewiseError(
+        "--shape",
+        0,
+        f"'{ref.text}={text}' is not a shape; write --shape {ref.text}=D0,D1,... "
+        f"(or {ref.text}=[] / {ref.text}=scalar for a 0-d tensor)",
+    )
 
 
 def build_case(op: Operator, args, arrays: dict[TensorRef, np.ndarray] | None = None) -> Case:
@@ -243,9 +265,9 @@ def _tensor(
     the OpDef's first."""
     array = arrays.get(ref)
     if ref in shapes:
-        shape = _shape(shapes[ref], ref)
+        shape = parse_shape(shapes[ref], ref)
     elif array is not None:
-        shape = list(array.shape) or [1]
+        shape = list(array.shape)  # a 0-d array (shape ()) is a 0-d input
     elif prev is not None:
         shape = prev.shape
     else:  # the callers pass only tensors some flag, array or manifest case gives a shape
@@ -291,7 +313,7 @@ def _plain_inputs(op: Operator, base: Case | None, shapes, dtypes, arrays) -> di
         prev = base.inputs.get(name) if base else None
         array = array_by_text.get(name)
         if name in by_text:
-            shape = _shape(by_text[name], TensorRef(name, None))
+            shape = parse_shape(by_text[name], TensorRef(name, None))
         elif array is not None:
             shape = list(array.shape)
         elif prev is not None:
