@@ -162,3 +162,39 @@ def test_a_file_may_not_stand_for_an_input():
     with pytest.raises(ManifestError, match="is an input's file") as exc:
         parse_manifest(text, "op/tilewise.toml")
     assert "'cases[0].files'" in exc.value.message and exc.value.line == 7  # its first line
+
+
+SCALAR = """\
+[[cases]]
+name = "addcdiv"
+[cases.inputs.x]
+shape = [4, 8]
+dtype = "float32"
+[cases.inputs.value]
+shape = []
+dtype = "float32"
+"""
+
+
+def test_an_empty_shape_is_a_0d_input_and_survives_a_round_trip():
+    from tilewise.analysis.manifest import Manifest
+    from tilewise.search.calibrate.operators import _manifest
+
+    m = parse_manifest(SCALAR, "tilewise.toml")
+    value = m.cases[0].inputs["value"]
+    assert value.shape == [] and m.cases[0].input_elements == 32 + 1  # a 0-d tensor holds one element
+    again = Manifest.model_validate(m.model_dump())
+    assert again.cases[0].inputs["value"].shape == [] and again.cases == m.cases
+    # the manifest tilewise writes itself (the calibration operators') spells it `shape = []` and reads it back
+    written = _manifest("golden", m.cases)
+    assert "value = { shape = []," in written
+    assert parse_manifest(written, "tilewise.toml").cases[0].inputs == m.cases[0].inputs
+
+
+def test_a_missing_shape_is_not_a_0d_one():
+    text = SCALAR.replace('shape = []\ndtype = "float32"\n', 'dtype = "float32"\n')
+    with pytest.raises(ManifestError) as exc:
+        parse_manifest(text, "op/tilewise.toml")
+    e = exc.value
+    assert e.line == 6 and "'cases[0].inputs.value.shape': required field is missing" in e.message
+    assert "shape = [] for a 0-d tensor" in e.message and "\n" not in str(e)

@@ -26,6 +26,10 @@ class _Strict(BaseModel):
 
 
 class InputSpec(_Strict):
+    """One input tensor of a case. `shape` is required: `[]` is a 0-d tensor (a scalar input such as Addcdiv's
+    `value`: one element, which the golden gets as an array of shape () and the tiling as a shape of dim count 0),
+    not a missing shape."""
+
     shape: list[int] = Field(min_length=0, max_length=8)
     dtype: str
     init: Literal["normal", "uniform", "positive", "zeros", "ones", "randint"] = "normal"
@@ -210,6 +214,8 @@ def parse_manifest(text: str, path: str) -> Manifest:
             msg = "unknown field; remove it or check its spelling (see examples/README.md for the schema)"
         elif err["type"] == "missing":
             msg = "required field is missing; add it"
+            if loc[-1:] == ["shape"]:  # a scalar input still has a shape: the empty one
+                msg += " (shape = [] for a 0-d tensor)"
         raise ManifestError(path, _line_of(text, loc), f"'{where}': {msg}") from None
     manifest.path = path
     for i, d in enumerate(manifest.build.include_dirs):
