@@ -1,6 +1,7 @@
 """The corpus scripts (benchmarks/corpus_fetch.py, benchmarks/corpus.py) on a tiny git repository made here: the
 layout reads the listed commit (not the newest), leaves build outputs and tests out, copies a manifest beside its
-operator, and the independent declaration count that the model is measured against counts what it should."""
+operator, the independent declaration count that the model is measured against counts what it should, and the case
+made up for an operator without a manifest."""
 
 from __future__ import annotations
 
@@ -9,6 +10,10 @@ import sys
 from pathlib import Path
 
 import pytest
+from zero_d_op import write_mul_value
+
+from tilewise.analysis.operator import load_operator
+from tilewise.device.inputs import make_inputs
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
@@ -204,3 +209,15 @@ def test_the_totals_show_the_two_partitions_side_by_side(monkeypatch):
     assert [c.strip() for c in golden.split("|")[1:]] == ["1/2 (50.0%)", "1/1 (100.0%)"]
     only_test = corpus.partition_table(results[2:], True, parts)
     assert [c.strip() for c in only_test[1].split("|")[1:]] == ["-", "1"]
+
+
+def test_a_made_up_case_gives_a_scalar_input_the_made_up_shape_too(tmp_path):
+    op_root = write_mul_value(tmp_path / "mul_value", manifest=None)
+    # benchmarks/corpus.py makes a case from the OpDef when the operator has no manifest: a scalar input gets the
+    # same made-up shape as the others (the OpDef does not say it is 0-d), and the case is a valid one.
+    case = corpus.made_up_case(load_operator(op_root))
+    assert case is not None and {n: (s.shape, s.dtype) for n, s in case.inputs.items()} == {
+        "x": ([8, 1024], "float32"),
+        "value": ([8, 1024], "float32"),
+    }
+    assert {n: a.shape for n, a in make_inputs(case, seed=0).items()} == {"x": (8, 1024), "value": (8, 1024)}
