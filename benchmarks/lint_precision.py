@@ -209,7 +209,7 @@ def by_partition(found: list[Found], labels: dict[Key, Label], partitions: dict[
                 cell["false_loud"] += 1
     head = f"{'rule':28} | {'development: found lab FP loud':>32} | {'test: found lab FP loud':>32}"
     lines = [head]
-    total = {n: Counter() for n in names}
+    total: dict[str, Counter[str]] = {n: Counter() for n in names}
     for rule in sorted(rows):
         cells = []
         for n in names:
