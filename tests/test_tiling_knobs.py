@@ -10,6 +10,7 @@ from opgen import HOST, PLATFORM_HOST, replace_once, scale_manifest, write_opera
 from tilewise.analysis.chip import load_chip
 from tilewise.analysis.operator import load_operator
 from tilewise.analysis.rewrite import apply_edits, tuned_edits
+from tilewise.search.domains import REACH, ladder
 from tilewise.search.space import build_space, config_texts, unreachable
 
 PLATFORM_CPP = "op_host/scale.cpp"
@@ -73,7 +74,11 @@ def test_space_takes_the_platform_at_the_chips_figures(tmp_path):
     cores, ub = space["platform.cores"], space["platform.ub_bytes"]
     assert cores.current == chip.vector_cores and max(cores.domain) == chip.vector_cores and min(cores.domain) == 1
     assert ub.current == chip.ub_bytes and min(ub.domain) == chip.ub_bytes // 16
-    assert space["perBuffer@scale.cpp:14:35"].domain == [1, 2, 3, 4]
+    # `ubSize / 2`: a divisor of the buffers, from the undivided 1 up on the ladder (its buffers are sized at run
+    # time: fitted to the UB only once a screening has seen them)
+    divisor = space["perBuffer@scale.cpp:14:35"]
+    assert divisor.role == "divisor" and divisor.domain == ladder(1, 2 * REACH)
+    assert divisor.domain[:6] == [1, 2, 3, 4, 6, 8]
     assert space["perBuffer@scale.cpp:14:35"].source == "tiling_literal"
 
 

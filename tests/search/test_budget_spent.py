@@ -51,7 +51,9 @@ def space(effects: tuple[int, int, int]) -> SearchSpace:
                 source="t",
                 ub_effect=tiles,
             ),
-            KnobSpec(name="BUFFER_NUM", file="k.cpp", line=3, current=2, domain=[1, 2, 3], source="t", ub_effect=buffers),
+            KnobSpec(
+                name="BUFFER_NUM", file="k.cpp", line=3, current=2, domain=[1, 2, 3], source="t", ub_effect=buffers
+            ),
         ]
     )
 

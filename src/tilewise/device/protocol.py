@@ -166,6 +166,9 @@ class Screening(BaseModel):
     # A fingerprint of the tiling bytes the kernel would be handed: equal fingerprints (with equal blockDim and
     # tiling key) mean two configurations give the kernel the same tiling. None when the device cannot tell.
     tiling_digest: str | None = None
+    # Block 0's InitBuffers as the screening made them (site, count, length asked): what the configuration's buffers
+    # weigh, for fitting the tile knobs' domains to the UB (search/domains.py). None when the device cannot tell.
+    buffers: list[InitBufferUse] | None = None
 
 
 @dataclass(frozen=True)

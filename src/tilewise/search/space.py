@@ -1,9 +1,13 @@
 """The search space: which knobs to tune, over which values, and the checks made before paying for a run.
 
 Domains come, in order of precedence, from the manifest (`[knobs.NAME] domain = [...]`), from an annotation on the
-constant's line (`// tilewise: tune NAME in [...]`), or are inferred from the knob's role: blockDim up to the chip's
-core count, buffer counts 1 to 3, tile sizes as powers of two around the current value. When any knob carries an
-annotation or a manifest domain, only those knobs are tuned: the author has said what matters.
+constant's line (`// tilewise: tune NAME in [...]`), or from the knob's role (search/domains.py): core counts over
+the chip's range and the counts that split the work evenly, buffer counts 1 to 4, tile lengths and divisors over
+every value whose buffers fit the UB. The role is what the code does with the value (analysis/knob_flow.py: what
+it feeds, SetBlockDim, an InitBuffer's count or length, a copy's length), the name's guess only where the data
+flow reaches none of those. A constant that states a fact (a type size, an alignment, the block or repeat size, a
+hardware limit: analysis/knob_facts.py) is no knob. When any knob carries an annotation or a manifest domain, only
+those knobs are tuned: the author has said what matters.
 """
 
 from __future__ import annotations
@@ -16,10 +20,15 @@ from pydantic import BaseModel
 
 from tilewise.analysis.chip import Chip
 from tilewise.analysis.evaluate import Evaluator
+from tilewise.analysis.knob_facts import knob_facts
+from tilewise.analysis.knob_flow import knob_flows
 from tilewise.analysis.knobs import PLATFORM_CORES, PLATFORM_UB
+from tilewise.analysis.manifest import Case
 from tilewise.analysis.model import Knob
 from tilewise.analysis.operator import Operator
 from tilewise.analysis.rewrite import apply_edits, knob_edits
+from tilewise.device.protocol import Screening
+from tilewise.search.domains import Buffers, buffer_domain, core_domain, fit_to_ub, static_length_domain
 
 Config = dict[str, int]
 
@@ -38,6 +47,8 @@ class KnobSpec(BaseModel):
     # 0 unknown or neither (BUFFER_NUM buffers of a tile it also divides). A strategy that learns from an overflow
     # extends it only along the knobs whose effect is known.
     ub_effect: int = 0
+    # The same, per InitBuffer site ("FILE:LINE") the knob sizes: how `fit_domains` scales the buffers it sees.
+    ub_sites: dict[str, int] = {}
 
 
 class SearchSpace(BaseModel):
@@ -54,51 +65,41 @@ class SearchSpace(BaseModel):
             yield dict(zip((k.name for k in self.knobs), values, strict=True))
 
 
-def _inferred_domain(knob: Knob, chip: Chip) -> list[int] | None:
-    if knob.role == "block_dim":
-        steps = [1, 2, 4, 8, 16, 24, 32, 40, 48, 64]
-        return sorted({v for v in steps if v <= chip.vector_cores} | {chip.vector_cores, knob.value})
-    if knob.role == "buffer_num":
-        return sorted({1, 2, 3, knob.value})
-    if knob.role == "tile" and knob.value > 0:
-        return sorted({max(1, int(knob.value * 2.0**k)) for k in range(-3, 4)})
-    return None
-
-
 def platform_figures(chip: Chip) -> dict[str, int]:
     """What the chip itself answers to each platform query: a platform knob's shipped value."""
     return {PLATFORM_CORES: chip.vector_cores, PLATFORM_UB: chip.ub_bytes}
 
 
-def _tiling_knob_domain(knob: Knob, chip: Chip, work: list[int] | None = None) -> tuple[int, list[int]]:
-    """(current value, domain) of a knob inside the tiling function. `work`: each case's element count, whose
-    common divisors join the core counts (a split into equal shares keeps every core's copies the same size)."""
+def _domain(knob: Knob, role: str, chip: Chip, work: list[int]) -> list[int] | None:
+    """The values a knob is searched over, by its role (search/domains.py); None for a role no search moves."""
     if knob.name == PLATFORM_CORES:
-        cores = chip.vector_cores
-        even = {d for d in range(2, cores) if work and all(n % d == 0 for n in work)}
-        return cores, sorted({v for v in _CORE_STEPS if v < cores} | even | {cores})
+        return core_domain(chip, work, chip.vector_cores)
     if knob.name == PLATFORM_UB:
         # Down to 1/16 of the UB, on 1 KiB steps: a tiling that sizes its tiles from the UB takes smaller ones.
         fractions = (1 / 16, 1 / 8, 1 / 4, 3 / 8, 1 / 2, 3 / 4)
-        return chip.ub_bytes, sorted({int(chip.ub_bytes * f) // 1024 * 1024 for f in fractions} | {chip.ub_bytes})
+        return sorted({int(chip.ub_bytes * f) // 1024 * 1024 for f in fractions} | {chip.ub_bytes})
     v = knob.value
-    if knob.role == "block_dim":
-        return v, sorted({s for s in _CORE_STEPS if s <= chip.vector_cores} | {chip.vector_cores, v})
-    if knob.role == "buffer_num":
-        return v, sorted({1, 2, 3, v})
-    if knob.role == "cap":
-        return v, sorted({max(1, v // 4), max(1, v // 2), v, 2 * v, 4 * v})
-    # A divisor or multiplier: its neighbours, halves and doubles (1 included: `/ 2` -> `/ 1` is a real choice).
-    return v, sorted({max(1, v // 4), max(1, v // 2), max(1, v - 1), v, v + 1, v * 3 // 2, 2 * v})
+    if role == "block_dim":
+        return core_domain(chip, work, v)
+    if role == "buffer_num":
+        return buffer_domain(v)
+    if role == "cap":
+        return sorted({max(1, v // 4), max(1, v // 2), v, 2 * v, 4 * v})
+    if role in ("tile", "divisor") and v > 0:
+        return static_length_domain(v, role)
+    return None
 
 
-_CORE_STEPS = (1, 2, 4, 8, 12, 16, 24, 32, 40, 48, 64)
 # A tiling function can hold dozens of literals; beyond these the space grows faster than a budget can follow.
 MAX_TILING_LITERALS = 6
 
 
-def build_space(op: Operator, chip: Chip) -> SearchSpace:
+def build_space(op: Operator, chip: Chip, cases: list[Case] | None = None) -> SearchSpace:
+    """The knobs a tune searches, and their domains (see the module). `cases`: the cases tuned (the manifest's
+    unless given), whose work sizes the core counts that split it evenly."""
     overrides = op.manifest.knobs if op.manifest else {}
+    flows = knob_flows(op.model, op.sources)
+    facts = knob_facts(op.model, op.sources)
     # One knob per name: a constant defined in both the host and the kernel is the same decision.
     knobs: dict[str, Knob] = {}
     values: dict[str, set[int]] = {}
@@ -115,29 +116,29 @@ def build_space(op: Operator, chip: Chip) -> SearchSpace:
     literals = 0
     for k in op.model.tiling_knobs:  # platform queries first, then literals in source order
         if k.kind == "tiling_literal":
-            if literals >= MAX_TILING_LITERALS or k.name in knobs:
+            if literals >= MAX_TILING_LITERALS or k.name in knobs or k.name in facts:
                 continue
             literals += 1
         knobs.setdefault(k.name, k)
     explicit = {n for n, k in knobs.items() if k.domain} | {n for n in overrides if n in knobs}
     # each case's work, in elements of its first input (what a split over the cores divides)
-    work = (
-        [math.prod(next(iter(c.inputs.values())).shape) for c in op.manifest.cases if c.inputs] if op.manifest else []
-    )
+    chosen = cases if cases is not None else (op.manifest.cases if op.manifest else [])
+    work = [math.prod(next(iter(c.inputs.values())).shape) for c in chosen if c.inputs]
     specs = []
     for name, k in knobs.items():
         o = overrides.get(name)
+        flow = flows.get(name)
+        # The role is what the value does (analysis/knob_flow.py); the name's guess only where the flow sees no sink.
+        role = (flow.role if flow is not None else None) or k.role
         domain: list[int] | None  # None: no domain inferred for this knob
         if o is not None and o.domain:
             domain, source = o.domain, "manifest"
         elif k.domain:
             domain, source = k.domain, "annotation"
-        elif explicit:
-            continue
-        elif k.kind in ("platform", "tiling_literal"):
-            domain, source = _tiling_knob_domain(k, chip, work)[1], k.kind
+        elif explicit or name in facts:
+            continue  # (a fact of the types or the hardware: analysis/knob_facts.py)
         else:
-            domain, source = _inferred_domain(k, chip), "inferred"
+            domain, source = _domain(k, role, chip, work), k.kind if k.kind in _OWN_KINDS else "inferred"
         if not domain:
             continue
         default = platform_figures(chip)[k.name] if k.kind == "platform" else k.value
@@ -152,11 +153,21 @@ def build_space(op: Operator, chip: Chip) -> SearchSpace:
                     current=current,
                     domain=domain,
                     source=source,
-                    role=k.role,
+                    role=role,
                     context=k.context,
+                    ub_effect=flow.ub_effect if flow is not None else 0,
+                    ub_sites=_single_signs(flow.ub_sites) if flow is not None else {},
                 )
             )
     return SearchSpace(knobs=specs)
+
+
+_OWN_KINDS = ("platform", "tiling_literal")
+
+
+def _single_signs(sites: dict[str, set[int]]) -> dict[str, int]:
+    """Each InitBuffer site's sign, 0 where the knob both grows and shrinks it (count and divisor at once)."""
+    return {site: signs.pop() if len(signs) == 1 else 0 for site, signs in ((s, set(v)) for s, v in sites.items())}
 
 
 def config_texts(op: Operator, config: Config) -> dict[str, str]:
@@ -186,6 +197,48 @@ def violations(op: Operator, config: Config, chip: Chip) -> list[str]:
             who = owner or "the kernel"
             reasons.append(f"UB: {who} would allocate {total} bytes, over the {chip.ub_bytes} available")
     return reasons
+
+
+def fit_space(space: SearchSpace, cases: list[Buffers], ub_bytes: int) -> SearchSpace:
+    """`space` with each inferred tile length's or divisor's domain narrowed to the values whose buffers fit the UB
+    for some setting of the other knobs (domains.fit_to_ub), `cases` holding the shipped configuration's buffers
+    on each case. A knob none of whose buffers is known keeps its domain."""
+    if not cases:
+        return space
+    knobs = []
+    for k in space.knobs:
+        if k.source in ("inferred", "tiling_literal") and k.role in ("tile", "divisor"):
+            others = [(j.current, j.domain, j.ub_sites) for j in space.knobs if j.name != k.name]
+            fitted = fit_to_ub(k.current, k.ub_sites, others, cases, ub_bytes)
+            if fitted is not None and len(fitted) > 1:
+                k = k.model_copy(update={"domain": fitted})
+        knobs.append(k)
+    return SearchSpace(knobs=knobs)
+
+
+def shipped_buffers(op: Operator, screening: Screening, config: Config) -> dict[str, tuple[int, int]]:
+    """Site ("FILE:LINE") -> (buffers, bytes each) of `config` on one case: as its screening made them, else the
+    static sizes (`static_buffers`)."""
+    seen: dict[str, tuple[int, int]] = {}
+    for b in screening.buffers or []:
+        num, size = seen.get(f"{b.file}:{b.line}", (0, 0))
+        seen[f"{b.file}:{b.line}"] = (num + b.num, max(size, b.len))
+    return seen or static_buffers(op, config)
+
+
+def static_buffers(op: Operator, config: Config) -> dict[str, tuple[int, int]]:
+    """Site ("FILE:LINE") -> (buffers, bytes each) of the InitBuffers whose count and length evaluate statically
+    under `config` (a length known only at run time leaves its site out)."""
+    env = {k.name: config.get(k.name, k.value) for k in op.model.knobs}
+    out: dict[str, tuple[int, int]] = {}
+    for b in op.model.init_buffers:
+        num = _evaluate(op, b.num, env) if b.num.loc else b.num.value
+        size = _evaluate(op, b.size, env)
+        if num is not None and size is not None and num > 0 and size > 0:
+            site = f"{b.loc.file}:{b.loc.line}"
+            prev = out.get(site, (0, 0))
+            out[site] = (prev[0] + num, max(prev[1], size))
+    return out
 
 
 def _evaluate(op: Operator, expr, env: dict[str, int]) -> int | None:
