@@ -37,6 +37,13 @@ def test_the_shipped_tiling_passes_and_says_its_launch(op, device):
     s = device.screen(op, RunRequest(op.manifest.cases[0], knobs={"BLOCK_DIM": 8, "TILE_LENGTH": 1024}))
     assert s.ok and s.kind is None, s.reason
     assert s.block_dim == 8 and s.tiling_key == 0
+    # block 0's InitBuffers, at the model's sites: what fits a tile knob's domain to the UB (search/domains.py)
+    sites = {(b.file, b.line): (b.num, b.len) for b in s.buffers or []}
+    path = next(p for p in op.sources if p.endswith(KERNEL_FILE))
+    assert sites == {
+        (path, line_of(op, "pipe.InitBuffer(inQueueX")): (2, 2048),
+        (path, line_of(op, "pipe.InitBuffer(outQueueY")): (2, 2048),
+    }
 
 
 def test_init_buffers_over_the_ub_are_refused_at_the_init_buffer(op, device):

@@ -54,7 +54,16 @@ from tilewise.device.protocol import (
 from tilewise.search.cache import BestConfig, ResultsCache, source_hash
 from tilewise.search.executors import Executor, LocalExecutor
 from tilewise.search.inert import inert_knobs, without
-from tilewise.search.space import Config, KnobSpec, SearchSpace, build_space, config_texts, violations
+from tilewise.search.space import (
+    Config,
+    KnobSpec,
+    SearchSpace,
+    build_space,
+    config_texts,
+    fit_space,
+    shipped_buffers,
+    violations,
+)
 from tilewise.search.strategies import STRATEGIES
 
 
@@ -120,6 +129,8 @@ log = logging.getLogger(__name__)
 # Candidates the screening may refuse per unit of budget before the search gives up: a space where nearly
 # everything is infeasible must still end.
 SCREENINGS_PER_BUDGET = 8
+# What a kept screening holds: bumped when a Screening field a tune reads is added (2: the buffers).
+SCREEN_FORMAT = ":screen=2"
 # How often a tune waiting for another process's measurement of the same configuration looks for its result.
 CLAIM_POLL_S = 0.2
 
@@ -156,7 +167,7 @@ class Tuner:
         self.data_seed = data_seed  # inputs are drawn from this seed: the same for every strategy, so results share
         self.inputs = inputs or {}  # user-given arrays (`--input`), fed to every evaluation instead of random ones
         self._inputs_key = _arrays_digest(self.inputs)
-        self.space = space or build_space(op, device.chip)
+        self.space = space or build_space(op, device.chip, cases)
         self._static_trusted: bool | None = None  # whether space.violations fits this operator (_violations)
         self.strategy = STRATEGIES[strategy](self.space, seed, self._feasible)
         self.inert: list[KnobSpec] | None = None  # knobs left out as changing nothing (prune_inert), once known
@@ -194,13 +205,22 @@ class Tuner:
 
     def prune_inert(self) -> list[KnobSpec]:
         """Leave out the tiling function's knobs that hand the kernel the shipped tiling whatever their value
-        (search/inert.py); the search then runs over the rest. Done once, before the first measurement."""
+        (search/inert.py), and fit the tile lengths' and divisors' domains to the UB (`fit_domains`); the search
+        then runs over the rest. Done once, before the first measurement."""
         if self.inert is None:
             self.inert = inert_knobs(self.space, self.cases, self._screen_config)
             if self.inert:
                 self.space = without(self.space, self.inert)
-                self.strategy = STRATEGIES[self.strategy_name](self.space, self.seed, self._feasible)
+            self.fit_domains()
+            self.strategy = STRATEGIES[self.strategy_name](self.space, self.seed, self._feasible)
         return self.inert
+
+    def fit_domains(self) -> None:
+        """Fit the inferred tile lengths' and divisors' domains to the UB (space.fit_space), from the shipped
+        configuration's buffers on each case: as its screening made them, else as the static model sizes them."""
+        baseline = self.space.baseline()
+        cases = [shipped_buffers(self.op, self._screen_config(baseline, case), baseline) for case in self.cases]
+        self.space = fit_space(self.space, [c for c in cases if c], self.device.chip.ub_bytes)
 
     # ---- the loop ---------------------------------------------------------------------------------------------
     def events(self) -> Iterator[TrialEvent]:
@@ -401,7 +421,8 @@ class Tuner:
             known = self._screens.get(key)
         if known is not None:
             return known
-        where = (src, config, key[2], self.device.name, self.device.chip.name)
+        # (kept under the screening's format: one kept before it reported the buffers is screened again)
+        where = (src, config, key[2] + SCREEN_FORMAT, self.device.name, self.device.chip.name)
         kept = self.cache.get_screen(*where) if self.cache else None
         if kept is not None:
             s = kept

@@ -74,7 +74,13 @@ def screen_case(device: EmulatorDevice, op: Operator, request: RunRequest) -> Sc
 def verdict(op: Operator, m: Measurement, cores: int) -> Screening:
     """What a screening run's measurement says about the configuration. An InitBuffer past the UB's end comes
     first: it is why a copy into that buffer then fails."""
-    seen = Screening(ok=True, block_dim=m.block_dim, tiling_key=m.tiling_key, tiling_digest=m.tiling_digest)
+    seen = Screening(
+        ok=True,
+        block_dim=m.block_dim,
+        tiling_key=m.tiling_key,
+        tiling_digest=m.tiling_digest,
+        buffers=list(m.init_buffers) if m.error is None or m.init_buffers else None,
+    )
     overflow = next((w for w in m.warnings if w.kind == "ub_overflow"), None)
     if overflow is not None:
         return _failed(seen, "ub_overflow", overflow.message, overflow.file, overflow.line)
