@@ -42,7 +42,6 @@ from tilewise.analysis.manifest import Case
 from tilewise.analysis.model_error import kinds_of_roles, load_model_error
 from tilewise.analysis.operator import Operator
 from tilewise.device.protocol import (
-    MEMORY_WARNING_KINDS,
     TRANSIENT_ERROR_KINDS,
     Device,
     Measurement,
@@ -54,6 +53,7 @@ from tilewise.device.protocol import (
 from tilewise.search.cache import BestConfig, ResultsCache, source_hash
 from tilewise.search.executors import Executor, LocalExecutor
 from tilewise.search.inert import inert_knobs, without
+from tilewise.search.outcome import failure_kind, overrun_message, overruns, problem_of
 from tilewise.search.space import (
     Config,
     KnobSpec,
@@ -393,10 +393,10 @@ class Tuner:
                 cached_all = cached_all and not measured
             trial.per_case[case.name] = m.time_us
             overrun = self._new_overrun(case.name, m, is_baseline)
-            problem = _problem(m) or (_overrun_message(overrun) if overrun else None)
+            problem = problem_of(m) or (overrun_message(overrun) if overrun else None)
             if problem or m.time_us is None:  # (_problem says "no timing" for a run without a time)
                 trial.error = f"{case.name}: {problem or 'no timing'}"
-                trial.failure = _failure_kind(m, overrun)
+                trial.failure = failure_kind(m, overrun)
                 break
             times.append(m.time_us)
         trial.cached = cached_all
@@ -469,7 +469,7 @@ class Tuner:
     def _new_overrun(self, case_name: str, m: Measurement, is_baseline: bool) -> RunWarning | None:
         """The first memory overrun a candidate makes where the shipped configuration does not (None when it makes
         no new one); the baseline's own overruns are recorded instead."""
-        found = _overruns(m)
+        found = overruns(m)
         with self._lock:
             if is_baseline:
                 self.baseline_overruns[case_name] = set(found)
@@ -521,26 +521,6 @@ def _faster(time_us: float, best: Trial | None) -> bool:
     return best is None or best.time_us is None or time_us < best.time_us
 
 
-def _overrun_message(w: RunWarning) -> str:
-    return (
-        f"{w.kind} at {w.file}:{w.line}: {w.message} (the shipped configuration does not overrun there, "
-        f"so this tiling is refused even where its outputs match)"
-    )
-
-
-def _failure_kind(m: Measurement, overrun: RunWarning | None) -> str:
-    """One word for why a measured configuration failed, for the strategy (`Strategy.tell`'s `failure`)."""
-    if m.error is not None:
-        return m.error.kind
-    if not m.ok:
-        return "did_not_run"
-    if m.correct is False:
-        return "wrong_output"
-    if overrun is not None:
-        return overrun.kind
-    return "no_timing"
-
-
 def _per_case_speedup(base: Trial | None, best: Trial | None) -> dict[str, float]:
     """Each case's shipped time over the best configuration's, for the cases both have a time for."""
     if base is None or best is None:
@@ -551,10 +531,6 @@ def _per_case_speedup(base: Trial | None, best: Trial | None) -> dict[str, float
         if before is not None and after:
             out[name] = before / after
     return out
-
-
-def _overruns(m: Measurement) -> dict[tuple[str, str | None, int | None], RunWarning]:
-    return {(w.kind, w.file, w.line): w for w in m.warnings if w.kind in MEMORY_WARNING_KINDS}
 
 
 def _arrays_digest(arrays: dict[str, np.ndarray]) -> str:
@@ -568,19 +544,3 @@ def _arrays_digest(arrays: dict[str, np.ndarray]) -> str:
         h.update(f"{name}:{a.dtype.str}:{a.shape}\0".encode())
         h.update(a.tobytes())
     return f":inputs={h.hexdigest()[:16]}"
-
-
-def _problem(m: Measurement) -> str | None:
-    if m.error is not None:
-        where = f" at {m.error.file}:{m.error.line}" if m.error.file and m.error.line else ""
-        return f"{m.error.kind}{where}: {m.error.message}"
-    if not m.ok:
-        return "did not run"
-    if m.correct is False:
-        bad = next((o for o in m.outputs if not o.ok), None)
-        # A sanitizer warning (an unaligned copy's dropped tail, a race) is usually why: say it with the reason.
-        warned = "".join(f"; {w.kind} at {w.file}:{w.line}: {w.message}" for w in m.warnings[:3])
-        return f"wrong output{f' ({bad.name}: {bad.mismatches} mismatches)' if bad else ''}{warned}"
-    if m.time_us is None:
-        return "no timing"
-    return None
