@@ -274,6 +274,13 @@ def _print_tune(result, applied) -> None:
         )
         if result.uncertain:
             out.print(f"[yellow]note[/yellow]: {escape(result.uncertain)}")
+    elif result.best and result.best_us is not None:
+        no_time = "(the shipped tiling has no time to compare)"
+        out.print(f"best found:     [bold]{result.best_us:.2f} µs[/bold]  {result.best}  {no_time}")
+    if result.dtype_checks:
+        out.print(f"checked on the OpDef's other dtype paths: {escape(', '.join(result.dtype_checks))}")
+    for name, why in result.dtype_broken.items():
+        out.print(f"[yellow]note[/yellow]: the shipped tiling fails the dtype path {escape(name)} too: {escape(why)}")
     if result.best and len(result.per_case_speedup) > 1:
         out.print(
             "per case:       " + ", ".join(f"{escape(name)} {x:.2f}x" for name, x in result.per_case_speedup.items())

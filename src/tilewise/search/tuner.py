@@ -51,6 +51,7 @@ from tilewise.device.protocol import (
     Screening,
 )
 from tilewise.search.cache import BestConfig, ResultsCache, source_hash
+from tilewise.search.dtype_paths import DtypePaths, check_cases
 from tilewise.search.executors import Executor, LocalExecutor
 from tilewise.search.inert import inert_knobs, without
 from tilewise.search.outcome import failure_kind, overrun_message, overruns, problem_of
@@ -116,6 +117,10 @@ class TuneResult(BaseModel):
     # Knobs left out of the space because no value tried changed the tiling the kernel is handed on these cases.
     inert: list[str] = []
     per_case_speedup: dict[str, float] = {}
+    # The dtype paths the OpDef declares beyond the tuned cases (search/dtype_paths.py): the check cases the best
+    # was run correct on, and those the shipped configuration itself fails (with why), which nothing is held to.
+    dtype_checks: list[str] = []
+    dtype_broken: dict[str, str] = {}
     slower_cases: list[str] = []
     stopped: bool = False
     executor: str = "local"  # where the measurements ran (search/executors.py)
@@ -186,6 +191,9 @@ class Tuner:
         self._stop = threading.Event()
         self._lock = threading.Lock()
         self.has_golden = bool(op.manifest and op.manifest.golden)
+        self._tuned = {c.name for c in cases}
+        # The dtype paths the OpDef declares and the tuned cases leave out: the best must still run them correct.
+        self.dtype_paths = DtypePaths(check_cases(op, cases), self._check_run)
         self.base_texts = {p: sf.text for p, sf in op.sources.items()}
 
     # ---- control ----------------------------------------------------------------------------------------------
@@ -265,6 +273,14 @@ class Tuner:
                     continue
                 trial.index = len(self.trials)
                 self.trials.append(trial)
+                # about to become the best: only if every declared dtype path still runs correct
+                if (
+                    trial.ok
+                    and trial.time_us is not None
+                    and _faster(trial.time_us, best)
+                    and (wrong := self.dtype_paths.problem(config, baseline)) is not None
+                ):
+                    trial.ok, trial.error, trial.failure = False, wrong, "dtype_path"
                 self.strategy.tell(config, trial.time_us if trial.ok else None, failure=trial.failure)
                 improved = trial.time_us is not None and trial.ok and _faster(trial.time_us, best)
                 if improved:
@@ -346,6 +362,8 @@ class Tuner:
             stopped=self._stop.is_set(),
             uncertain=self._uncertain(best.config if best else None, speedup),
             inert=[k.name for k in self.inert or []],
+            dtype_checks=[c.name for c in self.dtype_paths.required or []],
+            dtype_broken=dict(self.dtype_paths.broken),
             executor=self.executor.name,
         )
 
@@ -386,19 +404,14 @@ class Tuner:
         times: list[float] = []
         cached_all = True
         for case in self.cases:
-            where = (src, config, self._case_key(case), self.device.name, self.device.chip.name)
-            m = self.cache.get(*where) if self.cache else None
-            if m is None:
-                m, measured = self._measure_once(case, config, is_baseline, where)
-                cached_all = cached_all and not measured
+            m, problem, kind, measured = self._run_case(case, config, src, is_baseline)
+            cached_all = cached_all and not measured
             trial.per_case[case.name] = m.time_us
-            overrun = self._new_overrun(case.name, m, is_baseline)
-            problem = problem_of(m) or (overrun_message(overrun) if overrun else None)
-            if problem or m.time_us is None:  # (_problem says "no timing" for a run without a time)
-                trial.error = f"{case.name}: {problem or 'no timing'}"
-                trial.failure = failure_kind(m, overrun)
+            if kind is not None:
+                trial.error, trial.failure = f"{case.name}: {problem or 'no timing'}", kind
                 break
-            times.append(m.time_us)
+            if m.time_us is not None:
+                times.append(m.time_us)
         trial.cached = cached_all
         if trial.error is None and times:
             trial.ok = True
@@ -406,12 +419,37 @@ class Tuner:
         trial.wall_s = time.perf_counter() - start
         return trial
 
+    def _run_case(
+        self, case: Case, config: Config, src: str, is_baseline: bool
+    ) -> tuple[Measurement, str | None, str | None, bool]:
+        """(measurement, problem, failure kind, whether this process measured it) of `config` on one case: the
+        cache's result, else one measured. The kind is None when the run is correct and timed."""
+        where = (src, config, self._case_key(case), self.device.name, self.device.chip.name)
+        m = self.cache.get(*where) if self.cache else None
+        measured = m is None
+        if m is None:
+            m, measured = self._measure_once(case, config, is_baseline, where)
+        overrun = self._new_overrun(case.name, m, is_baseline)
+        problem = problem_of(m) or (overrun_message(overrun) if overrun else None)
+        # (problem_of says "no timing" for a run without a time)
+        return m, problem, failure_kind(m, overrun) if problem or m.time_us is None else None, measured
+
+    def _check_run(self, case: Case, config: Config, is_baseline: bool) -> str | None:
+        """What is wrong with `config` on a dtype path's check case (search/dtype_paths.py), None when it runs
+        correct: run, not timed."""
+        src = source_hash({**self.base_texts, **config_texts(self.op, config)})
+        _, problem, kind, _ = self._run_case(case, config, src, is_baseline)
+        return None if kind is None or problem == "no timing" else problem
+
     def _request(self, case: Case, config: Config) -> RunRequest:
-        """What a screening or a measurement of `config` on `case` asks the device: the tune's seed and inputs."""
-        return RunRequest(case, knobs=dict(config), seed=self.data_seed, inputs=self.inputs or None)
+        """What a screening or a measurement of `config` on `case` asks the device: the tune's seed and inputs (the
+        user's arrays on the tuned cases only: a dtype path's check case draws its own)."""
+        inputs = self.inputs if self.inputs and case.name in self._tuned else None
+        return RunRequest(case, knobs=dict(config), seed=self.data_seed, inputs=inputs)
 
     def _case_key(self, case: Case) -> str:
-        return f"{case.name}:{case.model_dump_json()}:seed={self.data_seed}{self._inputs_key}"
+        given = self._inputs_key if case.name in self._tuned else ""
+        return f"{case.name}:{case.model_dump_json()}:seed={self.data_seed}{given}"
 
     def _screen(self, src: str, config: Config, case: Case) -> Screening:
         """The device's screening of `config` on `case`, made once per tune. A device that raises (it should not)
