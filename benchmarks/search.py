@@ -52,10 +52,11 @@ def drain(tuner: Tuner) -> None:
         pass
 
 
-def space_of(op, device, args) -> SearchSpace:
-    """The operator's search space; with --tiling-only, only the tiling function's own knobs (platform queries and
-    literals: run-time values, so no configuration costs a build)."""
-    space = build_space(op, device.chip)
+def space_of(op, case, device, args) -> SearchSpace:
+    """The operator's search space on `case` (its work sizes the even core splits); with --tiling-only, only the
+    tiling function's own knobs (platform queries and literals: run-time values, so no configuration costs a
+    build)."""
+    space = build_space(op, device.chip, [case])
     if args.tiling_only:
         space = SearchSpace(knobs=[k for k in space.knobs if k.source in ("platform", "tiling_literal")])
     return space
@@ -64,7 +65,7 @@ def space_of(op, device, args) -> SearchSpace:
 def optimum(name, op, case, device, cache, args) -> tuple[float, float] | None:
     """(optimum, shipped) times on `case`, or None when nothing correct runs or nothing is left to search."""
     t0 = time.perf_counter()
-    space = space_of(op, device, args)
+    space = space_of(op, case, device, args)
     if not space.knobs:
         print(f"{name} [{case.name}]: no knob to search; skipped")
         return None
@@ -122,7 +123,7 @@ def main() -> None:
         if found is not None:
             best[name], shipped[name] = found
             ops[name] = (op, case)
-            spaces[name] = space_of(op, device, args)
+            spaces[name] = space_of(op, case, device, args)
 
     print()
     print(
