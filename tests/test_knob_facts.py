@@ -131,7 +131,7 @@ def test_the_block_dividing_a_byte_length_is_a_fact(tmp_path):
     [
         ("constexpr uint32_t LIMIT_A = 65535;\n", "    uint32_t len = std::min(TILE_LENGTH, LIMIT_A);\n"),
         ("#define LIMIT_A 255\n", "    uint32_t len = TILE_LENGTH;\n    if (len > LIMIT_A) { len = 1; }\n"),
-        ("const uint32_t LIMIT_A = 32;\n", "    uint32_t len = std::max(TILE_LENGTH, LIMIT_A);\n"),
+        ("const uint32_t LIMIT_A = 32;\n", "    uint32_t len = std::max(TILE_LENGTH * sizeof(uint16_t), LIMIT_A);\n"),
     ],
     ids=["burst-length", "repeats", "one-block-floor"],
 )
@@ -175,5 +175,64 @@ def test_a_ceiling_division_by_a_tile_size_stays_a_knob(tmp_path):
         tmp_path,
         host_head="constexpr uint32_t PIECE = 32;\n",
         host_body="    uint32_t count = (total + PIECE - 1) / PIECE;\n    tiling.set_blockLength(count);\n",
+    )
+    assert "PIECE" not in facts(op)
+
+
+def test_a_ping_pong_index_keeps_its_buffer_count_a_knob(tmp_path):
+    """`i % BUFFER_NUM` picks a buffer; only a remainder compared with 0 or taken off is an alignment check."""
+    op = _op(tmp_path, kernel_body="        uint32_t slot = this->tileLength % BUFFER_NUM;\n        slot = slot + 1;\n")
+    assert "BUFFER_NUM" not in facts(op) and "BUFFER_NUM" in knobs_searched(op)
+
+
+def test_a_threshold_on_a_byte_length_is_no_type_size(tmp_path):
+    """`n * sizeof(T) > K` compares K with a byte length, not with a type's size."""
+    op = _op(
+        tmp_path,
+        host_head="constexpr uint32_t SMALL_TILE = 64;\n",
+        host_body="    uint32_t tile = TILE_LENGTH;\n"
+        "    if (total * sizeof(uint16_t) < SMALL_TILE) { tile = TILE_LENGTH / SMALL_TILE; }\n"
+        "    tiling.set_tileLength(tile);\n",
+    )
+    assert "SMALL_TILE" not in facts(op)
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        "    uint32_t tail = total % PIECE == 0 ? PIECE : total % PIECE;\n    tiling.set_tileLength(tail);\n",
+        "    uint32_t whole = total / PIECE * PIECE;\n    tiling.set_tileLength(total - whole + PIECE);\n",
+        "    uint32_t t = TILE_LENGTH;\n    if (total < PIECE) { t = total; }\n    tiling.set_tileLength(t / PIECE);\n",
+    ],
+    ids=["tail-of-tiles", "whole-tiles", "threshold-on-elements"],
+)
+def test_a_tile_sizes_own_arithmetic_keeps_it_a_knob(tmp_path, body):
+    """The tail of a tiling (`n % TILE == 0 ? TILE : n % TILE`), its whole tiles (`n / TILE * TILE`) and a threshold
+    on an element count read like an alignment or a block bound; at a tile's size (1024) they are the tiling's."""
+    op = _op(tmp_path, host_head="constexpr uint32_t PIECE = 1024;\n", host_body=body)
+    assert "PIECE" not in facts(op) and "PIECE" in knobs_searched(op)
+
+
+def test_a_core_or_buffer_count_is_a_choice_however_else_it_is_used(tmp_path):
+    """BUFFER_NUM also rounds a length to an even count (`n / BUFFER_NUM * BUFFER_NUM`), which reads as an
+    alignment: what it feeds, the InitBuffers' count, decides that it is searched."""
+    op = _op(
+        tmp_path,
+        kernel_body="        uint32_t even = this->tileLength / BUFFER_NUM * BUFFER_NUM;\n"
+        "        this->tileLength = even;\n",
+    )
+    assert "alignment" in facts(op)["BUFFER_NUM"]
+    assert "BUFFER_NUM" in knobs_searched(op)
+
+
+def test_two_casts_of_products_are_no_counterparts(tmp_path):
+    """`static_cast<size_t>(K * N)` beside `static_cast<size_t>(sizeof(float) * N)`: two sizes computed, not one
+    expression with K where a sizeof stands."""
+    op = _op(
+        tmp_path,
+        host_head="constexpr uint32_t PIECE = 512;\n",
+        host_body="    size_t a = static_cast<size_t>(PIECE * total);\n"
+        "    size_t b = static_cast<size_t>(sizeof(float) * total);\n"
+        "    tiling.set_tileLength(a / PIECE + b * 0 + PIECE);\n",
     )
     assert "PIECE" not in facts(op)

@@ -44,6 +44,11 @@ FIELD_LIMITS = {
 }
 BLOCK_BYTES, REPEAT_BYTES = 32, 256
 DTYPE_SIZES = frozenset((1, 2, 4, 8))
+# What a length is rounded to: a block or a repeat, in bytes or in elements of some dtype (32 / 8 = 4, 256 / 2 =
+# 128, ...). A rounding step by another value (`n / 512 * 512`, `n / TILE * TILE` taking the whole tiles of a
+# length) is a tiling's own arithmetic, not the hardware's.
+ALIGN_UNITS = frozenset(1 << k for k in range(1, 9))
+CHECKED_UNITS = frozenset(1 << k for k in range(2, 9))  # (`i % 2` is a parity, a ping-pong index, more than that)
 _TYPE_SIZE_CALLS = frozenset(("sizeof", "GetSizeByDataType", "GetTypeSize", "GetDataTypeSize"))
 _DTYPE_TEST_RE = re.compile(r"\bDT_|dtype|DataType|is_same|sizeof", re.IGNORECASE)
 
@@ -55,36 +60,52 @@ class _Facts:
         self.model, self.sources = model, sources
         self.flow = flow or OperatorFlow(model, sources)
         self.ub_names = {k.target for k in model.tiling_knobs if k.name == PLATFORM_UB and k.target}
+        self._sized: dict[str, bool] = {}  # name -> whether it holds a type size (memoised: asked again and again)
+        self._uses: dict[str, list[tuple[SourceFile, Node]]] = {}
+        self._calls: dict[str, list[tuple[SourceFile, Node]]] | None = None
 
-    # ---- what an expression holds --------------------------------------------------------------------------
-    def type_size(self, sf: SourceFile, node: Node, depth: int = 0) -> bool:
-        """Whether the expression holds a type's size: a `sizeof`, a dtype-size query, or a variable set to one."""
+    # ---- what an expression is ---------------------------------------------------------------------------------
+    def type_size(self, sf: SourceFile, node: Node) -> bool:
+        """Whether the expression IS a type's size: a `sizeof`, a dtype-size query, a `?:` of two, or a variable
+        every definition of which is one (through parentheses, casts and conversions). An expression that merely
+        holds one (`n * sizeof(T)`, a byte length) is not."""
+        n = _strip(node)
+        if n.type == "sizeof_expression":
+            return True
+        if n.type == "call_expression":
+            fn = n.child_by_field_name("function")
+            return fn is not None and re.split(r"::|\.|->", sf.node_text(fn))[-1] in _TYPE_SIZE_CALLS
+        if n.type == "conditional_expression":
+            branches = [n.child_by_field_name("consequence"), n.child_by_field_name("alternative")]
+            return all(b is not None and self.type_size(sf, b) for b in branches)
+        if n.type == "identifier":
+            return self._name_is_type_size(sf.node_text(n))
+        return False
+
+    def _name_is_type_size(self, name: str) -> bool:
+        known = self._sized.get(name)
+        if known is not None:
+            return known
+        self._sized[name] = False  # (a definition that reads the name itself is no evidence for it)
+        defs = [
+            (dsf, n)
+            for side in (self.flow.host, self.flow.kernel)
+            for dsf, start, end in side.defs(name)
+            if (n := dsf.tree.root_node.named_descendant_for_byte_range(start, end)) is not None
+        ]
+        found = bool(defs) and all(self.type_size(dsf, n) for dsf, n in defs)
+        self._sized[name] = found
+        return found
+
+    def bytes_expr(self, sf: SourceFile, node: Node) -> bool:
+        """Whether the expression is a number of bytes: a product with a type size in it, or what the UB size the
+        platform gives flows into."""
         stack = [node]
         while stack:
             n = stack.pop()
-            if n.type == "sizeof_expression":
-                return True
-            if n.type == "call_expression":
-                fn = n.child_by_field_name("function")
-                if fn is not None and re.split(r"::|\.|->", sf.node_text(fn))[-1] in _TYPE_SIZE_CALLS:
-                    return True
-            if n.type == "identifier" and depth < 3 and self._defined_as_type_size(sf.node_text(n), depth + 1):
+            if n.type in ("sizeof_expression", "call_expression", "identifier") and self.type_size(sf, n):
                 return True
             stack.extend(n.named_children)
-        return False
-
-    def _defined_as_type_size(self, name: str, depth: int) -> bool:
-        for side in (self.flow.host, self.flow.kernel):
-            for dsf, start, end in side.defs(name):
-                n = dsf.tree.root_node.named_descendant_for_byte_range(start, end)
-                if n is not None and self.type_size(dsf, n, depth):
-                    return True
-        return False
-
-    def bytes_expr(self, sf: SourceFile, node: Node) -> bool:
-        """Whether the expression is a number of bytes: it holds a type size, or the UB size the platform gives."""
-        if self.type_size(sf, node):
-            return True
         names = self.flow.host.names_reaching(sf, node) | self.flow.kernel.names_reaching(sf, node)
         return bool(names & self.ub_names)
 
@@ -112,9 +133,11 @@ class _Facts:
         if op in _COMPARE and other is not None:
             if self.type_size(sf, other):
                 return "a type size (compared with a sizeof)"
-            return _bound_fact(value)
-        if op == "%" and child == right:
+            return self._bound_fact(sf, other, value)
+        if op == "%" and child == right and value in CHECKED_UNITS and self._alignment_check(sf, binary):
             return "an alignment (the modulus lengths are checked against)"
+        if value not in ALIGN_UNITS:
+            return self._sizeof_counterpart(sf, child) if op in ("*", "/") else None
         if op == "-" and child == left and right is not None and sf.node_text(right) == "1":
             _, outer = _up(binary)
             if outer is not None and (outer.type == "unary_expression" or _operator(sf, outer) in ("&", "|")):
@@ -128,6 +151,30 @@ class _Facts:
                 return f"the {value}-byte {'block' if value == BLOCK_BYTES else 'repeat'} a byte length is divided by"
         return None
 
+    def _alignment_check(self, sf: SourceFile, remainder: Node) -> bool:
+        """Whether `x % K` tests or removes a misalignment: compared with 0 (`x % K == 0`, `!= 0`), a condition by
+        itself, or subtracted (`x - x % K`). An index (`i % K`, the ping-pong buffer of a loop) is not."""
+        child, outer = _up(remainder)
+        if outer is None:
+            return False
+        op = _operator(sf, outer)
+        if op in ("==", "!="):
+            other = outer.child_by_field_name("right" if outer.child_by_field_name("left") == child else "left")
+            return other is not None and sf.node_text(other).strip() in ("0", "0U", "0u")
+        if op == "-":
+            return outer.child_by_field_name("right") == child
+        return outer.type in ("condition_clause", "if_statement", "unary_expression") and (
+            outer.type != "unary_expression" or sf.node_text(outer).startswith("!")
+        )
+
+    def _bound_fact(self, sf: SourceFile, other: Node, value: int) -> str | None:
+        """A bound at a field's documented limit, or the block or the repeat bounding a byte length."""
+        if value in FIELD_LIMITS:
+            return f"a hardware limit ({FIELD_LIMITS[value]})"
+        if value in (BLOCK_BYTES, REPEAT_BYTES) and self.bytes_expr(sf, other):
+            return f"the {value}-byte {'block' if value == BLOCK_BYTES else 'repeat'} as a bound on a byte length"
+        return None
+
     def _argument_fact(self, sf: SourceFile, args: Node, child: Node, value: int) -> str | None:
         call = args.parent
         fn = call.child_by_field_name("function") if call is not None else None
@@ -138,7 +185,8 @@ class _Facts:
         if _ALIGN_RE.search(called) and position > 0:
             return f"an alignment (the unit of {called})"
         if called in _MIN_MAX:
-            return _bound_fact(value)
+            others = [a for a in args.named_children if a.type != "comment" and a != child]
+            return next((f for a in others if (f := self._bound_fact(sf, a, value)) is not None), None)
         return None
 
     def _branch_fact(self, sf: SourceFile, cond: Node, child: Node, value: int) -> str | None:
@@ -167,7 +215,7 @@ class _Facts:
                 if n is not None and n != value_node and self.type_size(dsf, n):
                     return "a type size (another definition of the same variable is a sizeof)"
         if value_node == child:  # the whole value: what v does, K does
-            for use_sf, use in uses(self.sources, var, skip=(sf.path, target.start_byte)):
+            for use_sf, use in self.uses_of(var, skip=(sf.path, target.start_byte)):
                 found = self.use_fact(use_sf, use, var, value, depth + 1)
                 if found is not None:
                     return found
@@ -198,7 +246,7 @@ class _Facts:
                 n = container.child_by_field_name(field)
                 if n is not None:
                     counterparts.append((sf, n))
-        elif container.type == "argument_list" and container.parent is not None:
+        elif container.type == "argument_list" and container.parent is not None and not _is_conversion(container):
             counterparts += self._same_arguments(sf, container, top)
         for csf, n in counterparts:
             if n.start_byte == top.start_byte and csf.path == sf.path:
@@ -216,18 +264,30 @@ class _Facts:
         called = re.split(r"::|\.|->", sf.node_text(fn))[-1]
         position = [a for a in args.named_children if a.type != "comment"].index(arg)
         out = []
-        for other_sf in self.sources.values():
-            if called.encode() not in other_sf.data:
-                continue
-            for c in other_sf.facts("call"):
-                f = c.child_by_field_name("function")
-                a = c.child_by_field_name("arguments")
-                if f is None or a is None or re.split(r"::|\.|->", other_sf.node_text(f))[-1] != called:
-                    continue
-                named = [x for x in a.named_children if x.type != "comment"]
-                if len(named) > position:
-                    out.append((other_sf, named[position]))
+        for other_sf, c in self._calls_of(called):
+            a = c.child_by_field_name("arguments")
+            named = [x for x in a.named_children if x.type != "comment"] if a is not None else []
+            if len(named) > position:
+                out.append((other_sf, named[position]))
         return out
+
+    def _calls_of(self, called: str) -> list[tuple[SourceFile, Node]]:
+        """The calls of a function by its last name, over the sources (indexed once)."""
+        if self._calls is None:
+            self._calls = {}
+            for other_sf in self.sources.values():
+                for c in other_sf.facts("call"):
+                    f = c.child_by_field_name("function")
+                    if f is not None:
+                        name = re.split(r"::|\.|->", other_sf.node_text(f))[-1]
+                        self._calls.setdefault(name, []).append((other_sf, c))
+        return self._calls.get(called, [])
+
+    def uses_of(self, name: str, skip: tuple[str, int] | None = None) -> list[tuple[SourceFile, Node]]:
+        """`uses(...)` of a name, found once per name."""
+        if name not in self._uses:
+            self._uses[name] = uses(self.sources, name)
+        return [(sf, n) for sf, n in self._uses[name] if skip is None or (sf.path, n.start_byte) != skip]
 
     def _multiplied_back(self, sf: SourceFile, division: Node, name: str) -> bool:
         """Whether `x / K` is multiplied by K again: in the same expression (`x / K * K`, `(x + K - 1) / K * K`)
@@ -248,11 +308,28 @@ class _Facts:
         if target is None or target.type != "identifier":
             return False
         var = sf.node_text(target)
-        for use_sf, use in uses(self.sources, var, skip=(sf.path, target.start_byte)):
+        for use_sf, use in self.uses_of(var, skip=(sf.path, target.start_byte)):
             _, p = _up(use)
             if p is not None and _operator(use_sf, p) == "*" and name in _operand_names(use_sf, p):
                 return True
         return False
+
+
+def _strip(node: Node) -> Node:
+    """The expression under its parentheses, casts and one-argument conversions."""
+    while True:
+        if node.type == "parenthesized_expression" and node.named_children:
+            node = node.named_children[0]
+        elif node.type == "cast_expression" and node.child_by_field_name("value") is not None:
+            node = node.child_by_field_name("value")  # type: ignore[assignment]
+        elif (
+            node.type == "call_expression"
+            and (args := node.child_by_field_name("arguments")) is not None
+            and (_is_conversion(args))
+        ):
+            node = args.named_children[0]
+        else:
+            return node
 
 
 def _descendants(node: Node) -> list[Node]:
@@ -278,16 +355,6 @@ def _squash(sf: SourceFile, node: Node, holes: set[tuple[int, int]]) -> str:
     return re.sub(r"\s+", "", "".join(out))
 
 
-def _bound_fact(value: int) -> str | None:
-    if value in FIELD_LIMITS:
-        return f"a hardware limit ({FIELD_LIMITS[value]})"
-    if value == BLOCK_BYTES:
-        return "the 32-byte block as a bound"
-    if value == REPEAT_BYTES:
-        return "the 256-byte repeat as a bound"
-    return None
-
-
 def _up(node: Node) -> tuple[Node, Node | None]:
     """(the node as its context sees it, that context), through parentheses, casts and one-argument conversions."""
     child, parent = node, node.parent
@@ -302,6 +369,7 @@ def _up(node: Node) -> tuple[Node, Node | None]:
 
 
 def _is_conversion(args: Node) -> bool:
+    """Whether an argument list is a cast's or a one-argument conversion's (`static_cast<T>(x)`, `uint32_t(x)`)."""
     call = args.parent
     if call is None or call.type != "call_expression" or len(args.named_children) != 1:
         return False
@@ -361,7 +429,7 @@ def fact_of(
         return facts.use_fact(sf, lit, None, knob.value) if lit is not None else None
     if knob.kind in ("platform", "set_block_dim", "launch"):
         return None
-    for use_sf, use in uses(sources, knob.name):
+    for use_sf, use in facts.uses_of(knob.name):
         if _defines(use):
             continue  # the definition itself
         found = facts.use_fact(use_sf, use, knob.name, knob.value)

@@ -135,8 +135,8 @@ def build_space(op: Operator, chip: Chip, cases: list[Case] | None = None) -> Se
             domain, source = o.domain, "manifest"
         elif k.domain:
             domain, source = k.domain, "annotation"
-        elif explicit or name in facts:
-            continue  # (a fact of the types or the hardware: analysis/knob_facts.py)
+        elif explicit or (name in facts and role not in _COUNTS):
+            continue  # (a fact of the types or the hardware: analysis/knob_facts.py; a count it feeds is a choice)
         else:
             domain, source = _domain(k, role, chip, work), k.kind if k.kind in _OWN_KINDS else "inferred"
         if not domain:
@@ -163,6 +163,7 @@ def build_space(op: Operator, chip: Chip, cases: list[Case] | None = None) -> Se
 
 
 _OWN_KINDS = ("platform", "tiling_literal")
+_COUNTS = ("block_dim", "buffer_num")
 
 
 def _single_signs(sites: dict[str, set[int]]) -> dict[str, int]:
