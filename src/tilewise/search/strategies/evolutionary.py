@@ -1,9 +1,9 @@
 """The default strategy: a small evolutionary search, aware of the constraints.
 
-Population seeded with the starting (shipped) configuration, `Strategy.seed`, and random feasible ones; tournament
-selection; uniform crossover; mutation that mostly steps a knob to a neighbouring value in its domain (tiling
-landscapes are smooth along one knob) and sometimes jumps; elitism keeps the best found. Infeasible children are
-redrawn before any evaluation.
+Population seeded with the starting (shipped) configuration, `Strategy.seed`, and its neighbours near and far;
+tournament selection; uniform crossover; mutation that steps a knob along its domain by a log-uniform number of
+places (tiling landscapes are smooth along one knob: mostly a neighbouring value, now and then a jump across a wide
+domain); elitism keeps the best found. Infeasible children are redrawn before any evaluation.
 
 It learns from Unified Buffer overflows, along the knobs whose effect on the UB the data flow knows
 (`KnobSpec.ub_effect`): a configuration that asks at least as much UB as one that overflowed on every such knob
@@ -42,12 +42,29 @@ class Evolutionary(Strategy):
 
     def ask(self) -> Config | None:
         if len(self.seen) < self.population:
-            # Unseeded, the starting configuration is the first member; seeded, it is one already.
+            # Unseeded, the starting configuration is the first member; seeded, it is one already. The others are
+            # its neighbours, near and far: on a wide domain (a tile count fitted to the UB runs from 2 to tens of
+            # thousands) uniform draws land mostly where the tiles are tiny, far from the shipped tiling's region.
             if self.key(self.start) not in self.seen and self.feasible(self.start):
                 self.seen.add(self.key(self.start))
                 return dict(self.start)
-            return self.fresh(self.random_config)
+            return self.fresh(self._neighbour) or self.fresh(self.random_config)
         return self.fresh(self._child) or self.fresh(self.random_config)
+
+    def _stepped(self, domain: list[int], value: int) -> int:
+        """`value` moved along `domain` by a step whose length is log-uniform between one place and the whole
+        domain: mostly to a neighbour, sometimes far, as often at every scale."""
+        i = domain.index(value) if value in domain else 0
+        step = int(len(domain) ** self.rng.random())
+        return domain[min(len(domain) - 1, max(0, i + self.rng.choice((-1, 1)) * max(1, step)))]
+
+    def _neighbour(self) -> Config:
+        """The starting configuration with each knob moved (`_stepped`) with probability 1/2, one at least."""
+        c = dict(self.start)
+        moved = [k for k in self.space.knobs if self.rng.random() < 0.5] or [self.rng.choice(self.space.knobs)]
+        for k in moved:
+            c[k.name] = self._stepped(k.domain, c[k.name])
+        return c
 
     def tell(self, config: Config, score: float | None, failure: str | None = None) -> None:
         if score is not None:
@@ -88,12 +105,7 @@ class Evolutionary(Strategy):
         child = {k.name: (a if self.rng.random() < 0.5 else b)[k.name] for k in self.space.knobs}
         for k in self.space.knobs:
             if self.rng.random() < self.mutation:
-                i = k.domain.index(child[k.name]) if child[k.name] in k.domain else 0
-                if self.rng.random() < 0.75:
-                    i = min(len(k.domain) - 1, max(0, i + self.rng.choice((-1, 1))))
-                else:
-                    i = self.rng.randrange(len(k.domain))
-                child[k.name] = k.domain[i]
+                child[k.name] = self._stepped(k.domain, child[k.name])
         if all(child[k.name] == a[k.name] for k in self.space.knobs):  # never resubmit a parent unchanged
             k = self.rng.choice(self.space.knobs)
             child[k.name] = self.rng.choice(k.domain)
