@@ -13,7 +13,7 @@ from opgen import scale_manifest, write_operator
 
 from tilewise.analysis.manifest import Case
 from tilewise.analysis.operator import Operator, load_operator
-from tilewise.device.protocol import Device, Measurement, Screening
+from tilewise.device.protocol import Device, Measurement, RunError, Screening
 from tilewise.search.cache import ResultsCache
 from tilewise.search.space import Config, KnobSpec, SearchSpace
 from tilewise.search.strategies import STRATEGIES
@@ -231,3 +231,22 @@ def test_each_case_has_its_speedup_and_a_case_made_slower_is_named(op, capsys):
     assert "per case:       small 0.42x, large 16.00x" in printed
     assert "slower than the shipped one on small (0.42x)" in printed
     assert f"{len(ALL)} evaluations (0 from the cache), 0 failed, 0 screened out before measuring" in printed
+
+
+def test_a_failure_the_shipped_configuration_shares_is_held_when_the_shipped_run_fails_too(op):
+    """The same screening as above, but the shipped configuration's run fails as its screening said: the screening
+    was right, and a candidate that fails it the same way is screened out rather than measured."""
+
+    def screen(c: Config, case: str) -> Screening:
+        line = 30 if c["BUFFER_NUM"] == 2 else 20
+        return Screening(ok=False, kind="ub_overflow", reason="over", file="k.cpp", line=line)
+
+    def answer(c: Config) -> Measurement:
+        if c["BUFFER_NUM"] == 1:  # the shipped BUFFER_NUM
+            return Measurement(ok=False, error=RunError(kind="ub_out_of_bounds", message="past the UB"))
+        return timed(c)
+
+    device = FakeDevice(answer, screen=screen)
+    result = tune(op, device, "grid", budget=10, seed=0, workers=1)
+    assert device.runs == [SPACE.baseline()]  # every candidate failed its screening like the shipped one
+    assert result.screened == len(ALL) - 1  # the whole space, screened out

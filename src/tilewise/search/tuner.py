@@ -13,8 +13,9 @@ Before a candidate costs a measurement it is screened (`Device.screen`: the host
 alone). A candidate screened out is never measured and does not count against the budget; the strategy is told it
 failed, and why, so that it can steer away from its neighbourhood. The search ends when the budget is spent, or
 when no configuration is left that neither was proposed nor is ruled out by the static checks (`Strategy.propose`):
-a strategy's guesses steer it, they do not stop it. Screenings the shipped configuration fails too
-are not held against a candidate (the shipped configuration is the reference: it is measured whatever it does).
+a strategy's guesses steer it, they do not stop it. Screenings the shipped configuration fails too are not held
+against a candidate when the shipped configuration runs correct (the shipped configuration is the reference: it is
+measured whatever it does, and a screening it passes the run of is wrong about the kernel there).
 
 The search is deterministic: the same seed and space give the same proposals and the same best from an empty
 cache or a warm one, whatever order parallel results arrive in. Proposals are asked for in order, at most
@@ -244,7 +245,8 @@ class Tuner:
         if not self.space.knobs:
             yield self._event("done", None, best)
             return
-        self._screen_baseline(baseline)
+        if first.ok:  # (a shipped configuration that fails when run shows the screening right about it)
+            self._screen_baseline(baseline)
         # Proposals in flight, oldest first. A proposal is asked for only once the results before it, save the
         # last `workers`, have been told (in proposal order): the strategy's state when asked depends on the
         # proposal's place alone, never on which evaluation finished first or came from the cache.
@@ -480,8 +482,10 @@ class Tuner:
         return self._screen(source_hash({**self.base_texts, **config_texts(self.op, config)}), config, case)
 
     def _screen_baseline(self, baseline: Config) -> None:
-        """Screen the shipped configuration on every case: what it fails there, a candidate may fail too (the
-        shipped configuration runs, or is known not to; either way the screening's verdict is no news)."""
+        """Screen the shipped configuration on every case: what it fails there, a candidate may fail too. Called
+        only when the shipped configuration ran correct: then the screening is wrong about this kernel at those
+        sites. When it failed, the screening was right, and a candidate failing the same way is screened out (it
+        would fail the same way when run, and cost the budget)."""
         src = source_hash({**self.base_texts, **config_texts(self.op, baseline)})
         for case in self.cases:
             s = self._screen(src, baseline, case)
