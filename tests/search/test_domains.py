@@ -107,3 +107,22 @@ def test_the_tuner_fits_the_domains_from_the_shipped_configurations_screening(op
     assert fitted["TILE_LENGTH"][:2] == [8, 12] and max(fitted["TILE_LENGTH"]) == 49152 * 8 // 32
     assert fitted["BUFFER_NUM"] == [1, 2, 3, 4]
     assert all(c["TILE_LENGTH"] in fitted["TILE_LENGTH"] for c in [tuner.strategy.random_config() for _ in range(20)])
+
+
+def test_a_divisor_moved_is_a_tile_size_change_for_the_models_error(op, monkeypatch):
+    """The gain note reads the roles the search gave the knobs: a divisor of the tiles moves a tile size."""
+    import tilewise.search.tuner as tuner_module
+    from tilewise.analysis.model_error import ModelError
+
+    error = ModelError.model_validate(
+        {"source": "test", "overall": {"factor": 1.5, "cases": 4}, "kinds": {"tile-size": {"factor": 1.3, "cases": 2}}}
+    )
+    monkeypatch.setattr(tuner_module, "load_model_error", lambda: error)
+    space = SearchSpace(
+        knobs=[KnobSpec(name="TILE_LENGTH", file="h.cpp", line=1, current=8, domain=[4, 8], source="t", role="divisor")]
+    )
+    device = FakeDevice(lambda c: Measurement(ok=True, correct=True, time_us=10.0 if c["TILE_LENGTH"] == 8 else 9.0))
+    assert op.manifest is not None
+    tuner = Tuner(op, device, op.manifest.cases, strategy="grid", budget=2, space=space)
+    list(tuner.events())
+    assert "tile-size changes (1.30x)" in (tuner.result().uncertain or "")

@@ -34,12 +34,13 @@ from collections import deque
 from collections.abc import Iterator
 from concurrent.futures import Future, ThreadPoolExecutor, wait
 from dataclasses import replace
-from typing import Literal
+from typing import Literal, cast
 
 import numpy as np
 from pydantic import BaseModel
 
 from tilewise.analysis.manifest import Case
+from tilewise.analysis.model import KnobRole
 from tilewise.analysis.model_error import kinds_of_roles, load_model_error
 from tilewise.analysis.operator import Operator
 from tilewise.device.protocol import (
@@ -376,8 +377,9 @@ class Tuner:
         if error is None or best is None or speedup is None or speedup <= 1.0:
             return None
         baseline = self.space.baseline()
-        moved = [self.op.model.knob(k.name) for k in self.space.knobs if best.get(k.name) != baseline.get(k.name)]
-        roles = [knob.role for knob in moved if knob is not None]
+        # the roles the search gave the knobs moved (from the data flow); a divisor of the tiles moves a tile size
+        moved = [k.role for k in self.space.knobs if best.get(k.name) != baseline.get(k.name)]
+        roles: list[KnobRole] = ["tile" if r == "divisor" else cast(KnobRole, r) for r in moved]
         return error.gain_note(speedup, kinds_of_roles(roles))
 
     # ---- one evaluation ---------------------------------------------------------------------------------------
