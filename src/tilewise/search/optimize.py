@@ -178,16 +178,20 @@ class _Loop:
         if self.on_step is not None:
             self.on_step(step, self.result.best_us)
 
-    def _take(self, texts: dict[str, str], runs: list[tuple[Case, Measurement]], motif: str | None, what: str) -> None:
-        """Make `texts` the current sources, measured by `runs`. The step teaches the user's bank: as its motif, or
-        for a tiling step as the motif whose pattern it removed (a tuned block count: all-cores), else user-edit."""
+    def _take(
+        self, texts: dict[str, str], runs: list[tuple[Case, Measurement]], stage: Stage, motif: str | None, what: str
+    ) -> None:
+        """Make `texts` the current sources, measured by `runs`. A kernel step teaches the user's bank as its motif
+        (else user-edit); a tiling step (tune, evolve) only as the motif whose pattern it removed (a tuned block
+        count: all-cores): tiling values the search found are this operator's, no experience another one can use."""
         new_op = load_operator(self.op.project.root, overlay=texts)
-        motif = motif or removed_motif(self.op, new_op) or USER_EDIT
-        t = trajectory_between(
-            self.op, self.runs, new_op, runs, motif=motif, source=self.result.root, description=f"optimize: {what}"
-        )
-        if t is not None:
-            self.learned.append(t)
+        taught = motif or removed_motif(self.op, new_op) or (None if stage in TILING_STAGES else USER_EDIT)
+        if taught is not None:
+            t = trajectory_between(
+                self.op, self.runs, new_op, runs, motif=taught, source=self.result.root, description=f"optimize: {what}"
+            )
+            if t is not None:
+                self.learned.append(t)
         self.op, self.runs = new_op, runs
         self.result.best_us = _total(runs)
 
@@ -266,8 +270,9 @@ class _Loop:
         return self._measure_and_take(texts, "tune", f"tiling {changed}", None, tr.evaluations)
 
     def _tune_share(self) -> int:
-        """A tuning round's share of what is left: half, and at least 8 (a search needs room to move)."""
-        return max(8, self.left // 2)
+        """A tuning round's share of what is left: half, and at least 8 (a search needs room to move), but never the
+        last KERNEL_RESERVE: a search spends all it is given, and Stage II needs a verify and a measure after it."""
+        return max(2, min(max(8, self.left // 2), self.left - KERNEL_RESERVE))
 
     def _measure_and_take(
         self, texts: dict[str, str], stage: Stage, what: str, motif: str | None, evaluations: int
@@ -284,7 +289,7 @@ class _Loop:
             why = failing or f"not faster over every case ({gain or 0:.3f}x)"
             self._record(Step(0, stage, what, False, total, gain, why, evaluations))
             return False
-        self._take(texts, runs, motif, what)
+        self._take(texts, runs, stage, motif, what)
         self._record(
             Step(
                 0,
@@ -411,6 +416,8 @@ class _Loop:
         return self._measure_and_take({**self._texts(), **found.texts}, "evolve", "tiling function", None, spent)
 
 
+TILING_STAGES = ("tune", "evolve")  # the steps that change the tiling, not the kernel
+KERNEL_RESERVE = 3  # candidates a tuning round leaves for the kernel stage after it
 MAX_VERIFIED = 5  # deterministic rewrites verified per iteration (the best-ranked)
 EVOLVE_BUDGET = 12  # candidates a tiling evolution may measure per round
 
