@@ -551,7 +551,14 @@ async function applyFromConvergence() {
     // the candidate with the applied values (the others as shipped): the tiling on disk has it already
     let title = '';
     let picked;
+    const clicked = [];
     for (let i = 0; i < Number(data.points) && !picked; i++) {
+        // a second click on a selected point unselects it: never click one place twice
+        const at = await chartPoint(frame, 'convergence', i);
+        if (at && clicked.some((c) => Math.hypot(c.x - at.x, c.y - at.y) < 3)) {
+            throw new Error(`point ${i} of the convergence plot is drawn on top of another one`);
+        }
+        clicked.push(at);
         await clickChart(frame, 'convergence', i);
         const previous = title;
         await waitFor(async () => {

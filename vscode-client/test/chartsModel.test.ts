@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
-import { bestSoFar, niceCeil, pointY, speedup, state, tally, xMax, xMin, yTop } from '../webview/convergenceModel';
-import { ConvergencePayload, RooflinePayload, TimelinePayload, asReport, isChart } from '../webview/payloads';
+import { bestSoFar, niceCeil, pointXs, pointY, speedup, state, tally, xMax, xMin, yTop } from '../webview/convergenceModel';
+import { ConvergencePayload, ConvergencePoint, RooflinePayload, TimelinePayload, asReport, isChart } from '../webview/payloads';
 import {
     STACK_BELOW_PX, barCount, bottleneckIndex, headroom, labelPx, measuredLabel, overRoofline, rooflineLayout, timeAxisMax,
     timeBars,
@@ -144,6 +144,16 @@ test('convergence axes, counts and state', () => {
     assert.equal(speedup(p), 50 / 30);
     assert.equal(speedup({ ...p, shipped_us: null }), undefined);
     assert.equal(yTop({ ...p, points: [], shipped_us: null }), 1);
+});
+
+test('candidates screened after the same measurement spread apart, in order, short of the next evaluation', () => {
+    const ok = (evaluation: number): ConvergencePoint => ({ evaluation, config: {}, time_us: 1, status: 'ok' });
+    const screened = (evaluation: number): ConvergencePoint => ({ evaluation, config: {}, status: 'screened' });
+    const xs = pointXs([ok(1), screened(1), screened(1), screened(1), ok(2), screened(2)]);
+    assert.deepEqual([xs[0], xs[4]], [1, 2]); // measured points stay at their evaluation
+    assert.ok(xs[1] > 1 && xs[1] < xs[2] && xs[2] < xs[3] && xs[3] < 2); // no two at one place, before the next
+    assert.ok(Math.abs(xs[5] - 2.4) < 1e-9); // a lone one half-way into the gap's spread
+    assert.deepEqual(pointXs([]), []);
 });
 
 const roof: RooflinePayload = {

@@ -3,7 +3,7 @@
 // shipped tiling as a horizontal line and the strategy in the title. It updates in place while the search runs.
 // Clicking a point shows its configuration, with "Apply" in VS Code (a hint in the HTML report).
 import { ChartHandle, Host, Point, axisStyle, drawing, element, mount, pagePoint } from './chart';
-import { bestSoFar, pointY, speedup, state, tally, xMax, xMin, yTop } from './convergenceModel';
+import { bestSoFar, pointXs, pointY, speedup, state, tally, xMax, xMin, yTop } from './convergenceModel';
 import { escapeHtml, formatConfig, formatUs } from './format';
 import { Config, ConvergencePayload, ConvergencePoint } from './payloads';
 import { Theme, textStyle, tooltipStyle } from './theme';
@@ -67,6 +67,7 @@ export function drawConvergence(
 
     function option(): Record<string, unknown> {
         const points = p.points ?? [];
+        const xs = pointXs(points);
         const top = yTop(p);
         const axis = axisStyle(th);
         const state_ = state(p);
@@ -106,17 +107,17 @@ export function drawConvergence(
                 },
                 {
                     type: 'scatter', name: 'candidates', z: 3, cursor: 'pointer',
-                    data: points.map((pt, i) => item(pt, i, top)),
+                    data: points.map((pt, i) => item(pt, i, top, xs[i])),
                 },
             ],
         };
     }
 
-    function item(pt: ConvergencePoint, i: number, top: number): Record<string, unknown> {
+    function item(pt: ConvergencePoint, i: number, top: number, x: number): Record<string, unknown> {
         const color = pt.status === 'failed' ? th.red : pt.status === 'screened' ? th.yellow : th.accent;
         const hollow = pt.cached && pt.status === 'ok';
         return {
-            value: [pt.evaluation, pointY(pt, top)],
+            value: [x, pointY(pt, top)],
             symbol: pt.status === 'failed' ? 'diamond' : pt.status === 'screened' ? 'triangle' : 'circle',
             symbolSize: i === selected ? 14 : 9,
             itemStyle: {
@@ -204,7 +205,7 @@ export function drawConvergence(
             if (!pt) {
                 return undefined;
             }
-            const px = chart.convertToPixel({ seriesIndex: 1 }, [pt.evaluation, pointY(pt, yTop(p))]);
+            const px = chart.convertToPixel({ seriesIndex: 1 }, [pointXs(p.points ?? [])[index], pointY(pt, yTop(p))]);
             return pagePoint(el, px as number[]);
         },
         dispose() {

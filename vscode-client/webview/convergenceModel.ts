@@ -57,6 +57,31 @@ export function pointY(pt: ConvergencePoint, top: number): number {
     return typeof pt.time_us === 'number' && Number.isFinite(pt.time_us) ? pt.time_us : top;
 }
 
+/** Where each point is drawn across: at its evaluation; the candidates screened out after the same number of
+ *  measurements (all of them at that evaluation, on the top row) spread over the gap to the next one, in the order
+ *  the search proposed them, so that none hides another and each can still be hovered and clicked. */
+export function pointXs(points: ConvergencePoint[]): number[] {
+    const screened = new Map<number, number>();
+    for (const pt of points) {
+        if (pt.status === 'screened') {
+            screened.set(pt.evaluation, (screened.get(pt.evaluation) ?? 0) + 1);
+        }
+    }
+    const seen = new Map<number, number>();
+    return points.map((pt) => {
+        if (pt.status !== 'screened') {
+            return pt.evaluation;
+        }
+        const k = (seen.get(pt.evaluation) ?? 0) + 1;
+        seen.set(pt.evaluation, k);
+        return pt.evaluation + (SCREENED_SPREAD * k) / ((screened.get(pt.evaluation) ?? 1) + 1);
+    });
+}
+
+/** The share of the gap between two evaluations the screened candidates spread over (the rest keeps them apart
+ *  from the next measured point). */
+const SCREENED_SPREAD = 0.8;
+
 /** The x axis's end: the budget, or the last evaluation when the search went past it (the shipped one counts),
  *  and half an evaluation more, so the last point is drawn whole rather than cut by the plot's edge. */
 export function xMax(p: ConvergencePayload): number {
