@@ -215,3 +215,17 @@ def test_the_space_searches_each_knob_over_its_roles_domain(op):
     assert space["SPLIT"].domain == list(BUFFER_COUNTS)
     assert space["BLOCK_NUM"].role == "tile" and space["BLOCK_NUM"].ub_effect == 1
     assert space["BLOCK_NUM"].domain == ladder(1, 64)
+
+
+def test_a_kernel_share_cut_by_get_block_num_is_sized_by_the_hosts_core_count(tmp_path):
+    """`totalLen / GetBlockNum()` divides by the launch's block count, which is the host's SetBlockDim: the core
+    count reaches the kernel's buffers with the sign of a divisor, though no tiling field carries it."""
+    kernel = replace_once(KERNEL, "share = totalLen / cores;", "share = totalLen / GetBlockNum();")
+    op = sum_op(tmp_path, kernel=kernel)
+    flow = knob_flows(op.model, op.sources)["TILE_NUM"]
+    assert flow.role == "block_dim" and flow.ub_effect == -1
+    assert len(flow.ub_sites) == 3 and all(signs == {-1} for signs in flow.ub_sites.values())
+    # GetBlockIdx() is no count: the host's core count does not reach the buffers through it
+    unrelated = replace_once(KERNEL, "share = totalLen / cores;", "share = totalLen / (GetBlockIdx() + 1);")
+    op = sum_op(tmp_path / "idx", kernel=unrelated)
+    assert knob_flows(op.model, op.sources)["TILE_NUM"].ub_effect == 0

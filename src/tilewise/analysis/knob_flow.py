@@ -14,8 +14,9 @@ Going back through an expression keeps a sign: the operands of `+` and `*`, the 
 cast, `min`/`max`, the branches of `?:` keep it; what is divided by or subtracted flips it (`total / blockDim`
 shrinks as blockDim grows). Names are followed through their definitions on their side (analysis/dataflow.py's
 DefUse: declarations, assignments, the arguments bound to a parameter), a kernel name that is a tiling field into
-the host's setter, and a compound assignment by its operator (`n /= K` divides by K). Each name and each integer
-literal reached is recorded with the sinks it reaches and the sign it reaches them with.
+the host's setter, a kernel's `GetBlockNum()` into the host's block count, and a compound assignment by its
+operator (`n /= K` divides by K). Each name and each integer literal reached is recorded with the sinks it reaches
+and the sign it reaches them with.
 
 `knob_flows` gives, per knob (a named constant by its literal and name, a tiling-function literal by its literal),
 a `KnobFlow`: the sinks it reaches, so its role (`role`) and its effect on the UB (`ub_effect`).
@@ -44,6 +45,7 @@ _CASTS = frozenset(("static_cast", "reinterpret_cast", "const_cast", "int32_t", 
 _CEIL_RE = re.compile(r"ceil|div", re.IGNORECASE)  # CeilDiv(a, b), DivCeil(a, b): grows with a, shrinks with b
 _ALIGN_RE = re.compile(r"align|round", re.IGNORECASE)  # AlignUp(a, b): grows with a; b is a unit
 _COPIES = ("DataCopy",)
+_BLOCK_NUM = frozenset(("GetBlockNum",))  # the kernel's view of the launch's block count
 _COMPOUND = {"+=": 1, "*=": 1, "<<=": 1, "-=": -1, "/=": -1, ">>=": -1}
 _IDENT_RE = re.compile(r"[A-Za-z_]\w*")
 _LIMIT = 6000  # expressions visited per sink: coarse def-use maps can be large on big operators
@@ -194,6 +196,8 @@ class _Walk:
             fn = fn.child_by_field_name("name") or fn
         name = re.split(r"::|\.|->", sf.node_text(fn))[-1]
         args = [a for a in args_node.named_children if a.type != "comment"]
+        if name in _BLOCK_NUM and kernel and not args:
+            return self._block_count(sign)
         if not args:
             return []
         if name in _MIN_MAX:
@@ -205,6 +209,13 @@ class _Walk:
         if _CEIL_RE.search(name) and len(args) == 2 and "get" not in name.lower():
             return [(sf, args[0], kernel, sign), (sf, args[1], kernel, -sign)]
         return []
+
+    def _block_count(self, sign: int) -> list:
+        """`GetBlockNum()` in a kernel is the launch's block count: what the host passes to SetBlockDim, or the
+        `<<<n, ...>>>` of a launch, so a core count that sizes each core's share reaches the kernel's buffers."""
+        model = self.flow.model
+        exprs = [e for tf in model.tiling.functions for e in tf.block_dim] + [x.block_dim for x in model.launches]
+        return [(found[0], found[1], False, sign) for e in exprs if (found := _node(self.flow.sources, e)) is not None]
 
     def _name(self, sink: str, name: str, kernel: bool, sign: int, _seen: set) -> list:
         self._record_name(name, sink, sign)
