@@ -62,6 +62,11 @@ void case_cast_f2h() {
 
 // Counter mode: a count-form and a mask-form call with isSetMask = false compute the SetVectorMask count; after
 // SetMaskNorm and ResetMask the normal forms are back. Prints how many leading elements each call changed.
+// Counter mode with the count-form and mask-form calls, in the three set-ups of the reference's mask section
+// (掩码.md): `external` sets counter mode and the count outside the calls (SetMaskCount, SetVectorMask<COUNTER>(n),
+// then calls with isSetMask = false); `nomaskcount` sets only the count (the count form switches to counter mode
+// itself); `internal` calls a count form with isSetMask = true inside counter mode, which computes its own count and
+// leaves normal mode with the default mask. Prints how many elements each of four calls changed, then a value check.
 void case_counter() {
     TPipe pipe;
     TBuf<TPosition::VECCALC> bs, b1, b2, b3, b4;
@@ -70,12 +75,25 @@ void case_counter() {
     for (uint32_t i = 0; i < n; ++i) src.data()[i] = half(static_cast<float>(i % 100));
     LocalTensor<half> d1 = ub<half>(pipe, b1, n, 0x11), d2 = ub<half>(pipe, b2, n, 0x11),
                       d3 = ub<half>(pipe, b3, n, 0x11), d4 = ub<half>(pipe, b4, n, 0x11);
-    SetMaskCount();
-    SetVectorMask<half, MaskMode::COUNTER>(static_cast<int32_t>(I("n", 200)));
-    Adds(d1, src, half(1.0f), 1);
-    Muls<half, false>(d2, src, half(2.0f), MASK_PLACEHOLDER, 1, UnaryRepeatParams(1, 1, 8, 8));
-    SetMaskNorm();
-    ResetMask();
+    const int32_t count = static_cast<int32_t>(I("n", 200));
+    const std::string mode = kv["mode"];
+    if (mode == "external") {
+        SetMaskCount();
+        SetVectorMask<half, MaskMode::COUNTER>(count);
+        Adds<half, false>(d1, src, half(1.0f), 1);
+        Muls<half, false>(d2, src, half(2.0f), MASK_PLACEHOLDER, 1, UnaryRepeatParams(1, 1, 8, 8));
+        SetMaskNorm();
+        ResetMask();
+    } else if (mode == "nomaskcount") {
+        SetVectorMask<half, MaskMode::COUNTER>(count);
+        Adds<half, false>(d1, src, half(1.0f), 1);
+        Muls<half, false>(d2, src, half(2.0f), 1);
+    } else {  // internal
+        SetMaskCount();
+        SetVectorMask<half, MaskMode::COUNTER>(count);
+        Adds(d1, src, half(1.0f), 10);
+        Muls<half, false>(d2, src, half(2.0f), MASK_PLACEHOLDER, 1, UnaryRepeatParams(1, 1, 8, 8));
+    }
     Adds(d3, src, half(1.0f), 10);
     Muls(d4, src, half(2.0f), 16, 2, UnaryRepeatParams(1, 1, 8, 8));
     for (LocalTensor<half>* d : {&d1, &d2, &d3, &d4}) {
@@ -83,8 +101,75 @@ void case_counter() {
         for (uint32_t i = 0; i < n; ++i) changed += d->data()[i].bits != 0x1111;
         out << changed << "\n";
     }
-    const bool d1_ok = float(d1.data()[0]) == 1.0f && float(d1.data()[199]) == float(src.data()[199]) + 1.0f;
+    const bool d1_ok = float(d1.data()[0]) == 1.0f && float(d1.data()[9]) == float(src.data()[9]) + 1.0f;
     out << (d1_ok ? "values-ok" : "values-wrong") << "\n";
+}
+
+// ShiftLeft and ShiftRight of signed and unsigned 16- and 32-bit values, count and mask forms: the reference's own
+// example bits (0b1010101010101010), shifted by `by`. Prints each result as an unsigned hex pattern.
+template <typename T>
+void shifts(TPipe& pipe, TBuf<TPosition::VECCALC>& bs, TBuf<TPosition::VECCALC>& bd, uint64_t bits, int by) {
+    const uint32_t n = 256 / sizeof(T);
+    LocalTensor<T> src = ub<T>(pipe, bs, n, 0), dst = ub<T>(pipe, bd, n, 0);
+    using U = std::make_unsigned_t<T>;
+    for (uint32_t i = 0; i < n; ++i) src.data()[i] = static_cast<T>(static_cast<U>(bits));
+    src.data()[1] = static_cast<T>(3);
+    ShiftLeft(dst, src, static_cast<T>(by), 2);
+    for (uint32_t i = 0; i < 2; ++i) out << std::hex << uint64_t(static_cast<U>(dst.data()[i])) << std::dec << "\n";
+    ShiftLeft(dst, src, static_cast<T>(by), static_cast<uint64_t>(n), 1, UnaryRepeatParams(1, 1, 8, 8));
+    out << std::hex << uint64_t(static_cast<U>(dst.data()[n - 1])) << std::dec << "\n";
+    ShiftRight(dst, src, static_cast<T>(by), 1);
+    out << std::hex << uint64_t(static_cast<U>(dst.data()[0])) << std::dec << "\n";
+}
+
+void case_shift() {
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> b[8];
+    const int by = static_cast<int>(I("by", 1));
+    shifts<int16_t>(pipe, b[0], b[1], 0xAAAA, by);
+    shifts<uint16_t>(pipe, b[2], b[3], 0xAAAA, by);
+    shifts<int32_t>(pipe, b[4], b[5], 0xAAAAAAAA, by);
+    shifts<uint32_t>(pipe, b[6], b[7], 0xAAAAAAAA, by);
+}
+
+// Cast float -> bfloat16_t with every mode the A2 table lists over out-of-range, infinite and nan inputs. Prints
+// the bit patterns.
+void case_cast_f2bf() {
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> bs, bd;
+    const float in[] = {3.4028235e38f, -3.4028235e38f, 3.3961e38f, 3.3895314e38f, INFINITY, -INFINITY, NAN, 1.5f};
+    const uint32_t n = sizeof(in) / sizeof(in[0]);
+    LocalTensor<float> src = ub<float>(pipe, bs, 16, 0);
+    LocalTensor<bfloat16_t> dst = ub<bfloat16_t>(pipe, bd, 16, 0);
+    for (uint32_t i = 0; i < n; ++i) src.data()[i] = in[i];
+    const RoundMode modes[] = {RoundMode::CAST_RINT, RoundMode::CAST_FLOOR, RoundMode::CAST_CEIL,
+                               RoundMode::CAST_ROUND, RoundMode::CAST_TRUNC};
+    for (RoundMode m : modes) {
+        Cast(dst, src, m, n);
+        for (uint32_t i = 0; i < n; ++i) {
+            char w[16];
+            std::snprintf(w, sizeof w, "0x%04X", static_cast<unsigned>(dst.data()[i].bits));
+            out << w << "\n";
+        }
+    }
+}
+
+// Rsqrt on half and float, count and mask forms.
+void case_rsqrt() {
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> b1, b2, b3, b4;
+    LocalTensor<float> f = ub<float>(pipe, b1, 64, 0), fo = ub<float>(pipe, b2, 64, 0);
+    LocalTensor<half> h = ub<half>(pipe, b3, 128, 0), ho = ub<half>(pipe, b4, 128, 0);
+    for (uint32_t i = 0; i < 64; ++i) f.data()[i] = static_cast<float>(i + 1);
+    for (uint32_t i = 0; i < 128; ++i) h.data()[i] = half(static_cast<float>(i + 1));
+    Rsqrt(fo, f, 64);  // @rsqrt_count
+    Rsqrt(ho, h, 128, 1, UnaryRepeatParams(1, 1, 8, 8));  // @rsqrt_mask
+    for (uint32_t i = 0; i < 64; ++i) {
+        char w[32];
+        std::snprintf(w, sizeof w, "%a", static_cast<double>(fo.data()[i]));
+        out << w << "\n";
+    }
+    for (uint32_t i = 0; i < 128; ++i) put_half(ho.data()[i]);
 }
 
 // DataCopyPad GM -> UB, three rows of 5 halves (10 bytes) 2 halves apart in GM, one spare 32-byte block between UB
@@ -197,6 +282,9 @@ void case_event() {
 void dispatch(const std::string& c) {
     if (c == "cast_f2h") return case_cast_f2h();
     if (c == "counter") return case_counter();
+    if (c == "shift") return case_shift();
+    if (c == "cast_f2bf") return case_cast_f2bf();
+    if (c == "rsqrt") return case_rsqrt();
     if (c == "pad") return case_pad();
     if (c == "brcb0") return case_brcb0();
     if (c == "datacopy_tail") return case_datacopy_tail();

@@ -148,15 +148,86 @@ def test_cast_modes_the_table_lists_run(drv, pair):
 # Masks
 
 
-def test_counter_mode_count_and_mask_forms_compute_the_set_vector_mask_count(drv):
-    """SetVectorMask.md, "Counter mode" examples: after SetMaskCount() and SetVectorMask(128), `Adds(dst, src, num,
-    1)` (count form) and `Add(..., MASK_PLACEHOLDER, 1, ...)` (mask form, isSetMask = false) compute the mask's count
-    of elements, not the count or repeat given; SetMaskNorm() then ResetMask() restore normal mode (SetMaskCount.md,
-    ResetMask.md). Here n = 200 halves: both counter-mode calls change 200 elements; afterwards the count form with
-    10 changes 10 and the mask form (mask 16, 2 repeats) 32."""
-    res = drv("counter", n=200)
+@pytest.mark.parametrize(
+    "mode,want",
+    [
+        ("external", ["200", "200", "10", "32"]),
+        ("nomaskcount", ["200", "200", "10", "32"]),
+        ("internal", ["10", "128", "10", "32"]),
+    ],
+)
+def test_counter_mode_follows_the_mask_sections_three_set_ups(drv, mode, want):
+    """掩码.md. "接口外设置Mask, Counter模式": after SetMaskCount() and SetVectorMask<half, MaskMode::COUNTER>(n),
+    `Adds<half, false>(dst, src, v, 1)` (count form) and `Muls<half, false>(..., MASK_PLACEHOLDER, 1, ...)` (mask
+    form) compute the register's n elements, not the count or repeat given. The count forms run in counter mode
+    themselves, so the count alone (SetVectorMask<half, MaskMode::COUNTER>(n), no SetMaskCount) gives n too, and
+    normal mode is still on afterwards. "接口内设置Mask, Counter模式, 前n个数据计算": a count form with isSetMask = true
+    sets counter mode and the mask to its own count, computes, then calls ResetMask and SetMaskNorm: inside counter
+    mode it computes its 10, and the mask-form call after it is a normal-mode repeat of every lane (128 halves).
+    After each set-up, a count form of 10 changes 10 elements and a mask form (mask 16, 2 repeats) 32."""
+    res = drv("counter", n=200, mode=mode)
     assert res.ok, res.message
-    assert res.out == ["200", "200", "10", "32", "values-ok"]
+    assert res.out == [*want, "values-ok"]
+
+
+@pytest.mark.parametrize(
+    "by,want",
+    [
+        # int16_t, uint16_t, int32_t, uint32_t: two count-form results (0b1010... and 3), the mask form's last, >> by
+        (
+            1,
+            ["d554", "6", "d554", "d555", "5554", "6", "5554", "5555"]
+            + ["d5555554", "6", "d5555554", "d5555555", "55555554", "6", "55555554", "55555555"],
+        ),
+        (
+            3,
+            ["d550", "18", "d550", "f555", "5550", "18", "5550", "1555"]
+            + ["d5555550", "18", "d5555550", "f5555555", "55555550", "18", "55555550", "15555555"],
+        ),
+    ],
+)
+def test_shift_left_keeps_the_sign_of_signed_types(drv, by, want):
+    """ShiftLeft.md: unsigned types shift logically ("the highest bit is dropped, the lowest filled with 0":
+    uint16_t 1010101010101010 << 1 = 0101010101010100); signed types arithmetically ("the second-highest bit is
+    dropped": int16_t 1010101010101010 << 1 = 1101010101010100, << 3 = 1101010101010000), i.e. the sign stays. The
+    same holds at 32 bits, in the count and the mask forms. ShiftRight.md: signed right shifts are arithmetic (the
+    sign fills), unsigned ones logical."""
+    res = drv("shift", by=by)
+    assert res.ok, res.message
+    assert res.out == want
+
+
+def test_cast_float_to_bfloat16_saturates_finite_overflow(drv):
+    """precision_conversion.md: "when the source value is beyond the destination's range it overflows, and overflow is
+    handled in saturation mode by default", as for half: float MAX (3.4028235e38) and 3.3961e38, which round beyond
+    bfloat16_t's largest finite value 3.3895314e38 (0x7F7F) with CAST_RINT, CAST_CEIL and CAST_ROUND, give 0x7F7F
+    (0xFF7F negative) in every mode; FLOOR and TRUNC round down to it anyway. 0x7F7F itself is exact. Infinities and
+    nan stay (the boundary-value appendix's INF/NAN column, Memory矢量计算接口边界值汇总.md table 32); 1.5 is exact."""
+    res = drv("cast_f2bf")
+    assert res.ok, res.message
+    got = [int(v, 16) for v in res.out]
+    for m in range(5):
+        row = got[m * 8 : (m + 1) * 8]
+        assert row[:6] == [0x7F7F, 0xFF7F, 0x7F7F, 0x7F7F, 0x7F80, 0xFF80], (m, [hex(v) for v in row])
+        assert row[6] & 0x7F80 == 0x7F80 and row[6] & 0x7F, "nan stays nan"
+        assert row[7] == 0x3FC0
+
+
+def test_rsqrt_is_correctly_rounded_and_warns_of_the_devices_precision(drv):
+    """Rsqrt.md, constraints: "with Rsqrt, half results do not meet the double-thousandth requirement and float
+    results not the double-ten-thousandth one; for high precision use Div and Sqrt". The reference gives no bound or
+    algorithm to model, so the emulator computes 1 / sqrt(x) correctly rounded (the value a golden computes) and
+    says at each call site that the device differs (API_COVERAGE.md, "Rsqrt's precision")."""
+    res = drv("rsqrt")
+    assert res.ok, res.message
+    floats = [float.fromhex(v) for v in res.out[:64]]
+    assert floats == [float(np.float32(1.0 / np.sqrt(np.float64(i + 1)))) for i in range(64)]
+    assert halves(Res(True, res.out[64:])) == [h(float(1.0 / np.sqrt(np.float64(i + 1)))) for i in range(128)]
+    assert [(k, ln) for k, ln, _ in res.warnings] == [
+        ("device_precision", marker_line("rsqrt_count")),
+        ("device_precision", marker_line("rsqrt_mask")),
+    ]
+    assert "double-thousandth" in res.warnings[0][2] and "Sqrt then Div" in res.warnings[0][2]
 
 
 # ---------------------------------------------------------------------------------------------------------------

@@ -590,9 +590,10 @@ def golden_cast(src: np.ndarray, sdt: str, ddt: str, mode: int) -> np.ndarray:
     xs = to_f64(src, sdt)
     if ddt in ("f16", "bf16"):
         out = np.array([round_to_16(x, ddt, mode) for x in xs], dtype=np.uint16)
-        if ddt == "f16":  # a finite value beyond half's range saturates (precision_conversion.md)
-            over = np.isfinite(xs) & ((out & 0x7FFF) == 0x7C00)
-            out[over] = (out[over] & 0x8000) | 0x7BFF
+        # a finite value beyond the 16-bit type's range saturates to its largest finite one (precision_conversion.md)
+        inf, top = (0x7C00, 0x7BFF) if ddt == "f16" else (0x7F80, 0x7F7F)
+        over = np.isfinite(xs) & ((out & 0x7FFF) == inf)
+        out[over] = (out[over] & 0x8000) | top
         return out.view(np.float16) if ddt == "f16" else out
     if ddt == "f32":
         if sdt == "f32":  # float -> float: round to an integral value

@@ -110,10 +110,12 @@ void SetVectorMask(uint64_t hi, uint64_t lo) {
     tw::Core& c = tw::cur();
     c.vector_mask[0] = lo;
     c.vector_mask[1] = hi;
+    c.mask_is_count = mode == MaskMode::COUNTER;  // counter mode: maskLow is the element count
 }
 template <typename T, MaskMode mode = MaskMode::NORMAL>
 void SetVectorMask(int32_t len) {
     tw::Core& c = tw::cur();
+    c.mask_is_count = mode == MaskMode::COUNTER;
     if (mode == MaskMode::COUNTER) {  // counter mode: the element count itself
         c.vector_mask[0] = static_cast<uint64_t>(len);
         c.vector_mask[1] = 0;
@@ -157,10 +159,15 @@ inline void InitSocState(TW_SRC) {
     c.atomic = 0;
     c.counter_mode = false;
     c.vector_mask[0] = c.vector_mask[1] = ~0ull;
+    c.mask_is_count = false;
     tw::record(tw::Rec::Instr, PIPE_S, "InitSocState", TW_AT);
 }
 
-inline void ResetMask() { tw::Core& c = tw::cur(); c.vector_mask[0] = c.vector_mask[1] = ~0ull; }
+inline void ResetMask() {
+    tw::Core& c = tw::cur();
+    c.vector_mask[0] = c.vector_mask[1] = ~0ull;
+    c.mask_is_count = false;
+}
 inline void SetMaskCount() { tw::cur().counter_mode = true; }
 inline void SetMaskNorm() { tw::cur().counter_mode = false; }
 

@@ -124,6 +124,9 @@ struct Core {
     int atomic_dtype = 0;  // 1: half, 2: float, 3: int32, 4: int16, 5: int8, 6: bf16
     bool counter_mode = false;
     uint64_t vector_mask[2] = {~0ull, ~0ull};
+    // The mask register was last written as an element count (SetVectorMask<T, MaskMode::COUNTER>, or a mask-form
+    // call in counter mode), not as lanes: what a count-form call with isSetMask = false reads it as.
+    bool mask_is_count = false;
     int next_event = 0;
     void* pipe = nullptr;  // the TPipe that GetTPipePtr() returns
     // TILING_KEY_IS: the first test's site, and whether any test matched. A kernel compiled per tiling key has no

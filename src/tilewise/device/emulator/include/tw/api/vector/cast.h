@@ -9,7 +9,8 @@
 // Integer results saturate to the destination's range; nan converts to 0. For conversions to integers CAST_ODD is
 // treated as RINT. A float destination rounds int32 sources with the mode; 16-bit float destinations take a
 // round-to-odd float first (exact for float sources), which makes the final rounding correct for every mode.
-// A finite value beyond half's range saturates to +-65504 whatever the mode ("precision conversion rules": overflow is
+// A finite value beyond half's range saturates to +-65504 whatever the mode, and one beyond bfloat16_t's to
+// +-3.3895314e38 (0x7F7F / 0xFF7F) ("precision conversion rules": overflow is
 // handled in saturation mode by default); infinities and nan stay what they are (the boundary-value appendix's
 // default INF/NAN column for inf / nan inputs). The appendix's own table shows float MAX -> +inf, which contradicts
 // the conversion rules; the emulator follows the conversion rules, as the issue that asked for this fix does.
@@ -42,13 +43,19 @@ inline D cast_one(S v, Round mode) {
             return d2f_mode(to_double_exact(v), mode);
         }
     } else if constexpr (std::is_same<D, half>::value) {
-        float f = std::is_same<S, float>::value ? static_cast<float>(to_double_exact(v)) : d2f_odd(to_double_exact(v));
+        const double x = to_double_exact(v);
+        float f = std::is_same<S, float>::value ? static_cast<float>(x) : d2f_odd(x);
         uint16_t h = float_to_half_bits(f, mode);
-        if ((h & 0x7FFFu) == 0x7C00u && std::isfinite(f)) h = static_cast<uint16_t>((h & 0x8000u) | 0x7BFFu);
+        if ((h & 0x7FFFu) == 0x7C00u && std::isfinite(x)) h = static_cast<uint16_t>((h & 0x8000u) | 0x7BFFu);
         return half::from_bits(h);
     } else if constexpr (std::is_same<D, bfloat16_t>::value) {
-        float f = std::is_same<S, float>::value ? static_cast<float>(to_double_exact(v)) : d2f_odd(to_double_exact(v));
-        return bfloat16_t::from_bits(float_to_bf16_bits(f, mode));
+        // Saturating as for half: a finite value that rounds beyond bfloat16's largest finite value (0x7F7F,
+        // 3.3895314e38) gives that value with its sign.
+        const double x = to_double_exact(v);
+        float f = std::is_same<S, float>::value ? static_cast<float>(x) : d2f_odd(x);
+        uint16_t b = float_to_bf16_bits(f, mode);
+        if ((b & 0x7FFFu) == 0x7F80u && std::isfinite(x)) b = static_cast<uint16_t>((b & 0x8000u) | 0x7F7Fu);
+        return bfloat16_t::from_bits(b);
     } else {
         static_assert(std::is_integral<D>::value, "Cast: unsupported destination type");
         double x = to_double_exact(v);

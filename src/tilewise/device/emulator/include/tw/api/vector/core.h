@@ -182,7 +182,7 @@ inline VMask mask_cont(uint64_t mask, uint32_t repeat, uint32_t E, bool is_set) 
     Core& c = cur();
     VMask m;
     if (c.counter_mode) {
-        if (is_set) { c.vector_mask[0] = mask; c.vector_mask[1] = 0; }
+        if (is_set) { c.vector_mask[0] = mask; c.vector_mask[1] = 0; c.mask_is_count = true; }
         m.counter = true;
         m.n = c.vector_mask[0];
         return m;
@@ -193,6 +193,7 @@ inline VMask mask_cont(uint64_t mask, uint32_t repeat, uint32_t E, bool is_set) 
         uint64_t k = std::min<uint64_t>(mask, 128);
         c.vector_mask[0] = k >= 64 ? ~0ull : ((1ull << k) - 1);
         c.vector_mask[1] = k >= 128 ? ~0ull : k > 64 ? ((1ull << (k - 64)) - 1) : 0;
+        c.mask_is_count = false;
     } else {
         mask_from_bits(m, c.vector_mask, E);
     }
@@ -204,7 +205,7 @@ inline VMask mask_bits(const uint64_t* mask, uint32_t repeat, uint32_t E, bool i
     Core& c = cur();
     VMask m;
     if (c.counter_mode) {
-        if (is_set) { c.vector_mask[0] = mask[0]; c.vector_mask[1] = 0; }
+        if (is_set) { c.vector_mask[0] = mask[0]; c.vector_mask[1] = 0; c.mask_is_count = true; }
         m.counter = true;
         m.n = c.vector_mask[0];
         return m;
@@ -214,6 +215,7 @@ inline VMask mask_bits(const uint64_t* mask, uint32_t repeat, uint32_t E, bool i
         uint64_t b[2] = {mask[0], E > 64 ? mask[1] : 0};
         c.vector_mask[0] = b[0];
         c.vector_mask[1] = b[1];
+        c.mask_is_count = false;
         mask_from_bits(m, b, E);
     } else {
         mask_from_bits(m, c.vector_mask, E);
@@ -294,13 +296,22 @@ inline T* vspan(const AscendC::LocalTensor<T>& t, uint64_t ext, const char* what
     return t.span(0, ext, what, file, line);
 }
 
-// The element count of a count-form call. In counter mode (SetMaskCount, then SetVectorMask<T, MaskMode::COUNTER>(n))
-// the count forms compute the n elements the mask register holds and ignore their own count argument: the
-// SetVectorMask reference's counter-mode example calls `Adds(dst, src, num, 1)` after `SetVectorMask(128)` and
-// computes 128 elements.
-inline int64_t counted(int64_t count) {
-    const Core& c = cur();
-    return c.counter_mode ? static_cast<int64_t>(c.vector_mask[0]) : count;
+// The element count of a count-form ("first n elements") call, which runs in counter mode whatever mode the core is
+// in (the mask section of the reference, 掩码.md):
+// - isSetMask = true (the default, and the only behaviour of the forms without the flag): the API sets counter mode
+//   and the mask register to its own count, computes, then restores normal mode and the default mask (ResetMask,
+//   SetMaskNorm). So `count` elements, and afterwards the core is in normal mode with every lane set.
+// - isSetMask = false: the count argument does not take effect; the API computes the element count the mask register
+//   holds, set by SetVectorMask<T, MaskMode::COUNTER>(n) (the reference's examples call `Adds<half, false>(dst, src,
+//   num, 1)` after it and compute n), with or without SetMaskCount() before; mode and mask stay as they were. A
+//   register that holds lanes (a normal-mode SetVectorMask) is no count: the call computes its `count` argument then.
+inline int64_t counted(int64_t count, bool is_set = true) {
+    Core& c = cur();
+    if (!is_set) return c.counter_mode || c.mask_is_count ? static_cast<int64_t>(c.vector_mask[0]) : count;
+    c.counter_mode = false;
+    c.mask_is_count = false;
+    c.vector_mask[0] = c.vector_mask[1] = ~0ull;
+    return count;
 }
 
 inline void check_count(int64_t count, const char* what, const char* file, int line) {
