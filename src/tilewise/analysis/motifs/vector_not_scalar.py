@@ -8,8 +8,13 @@ Rewind: a vector call on whole tiles (`Add/Sub/Mul/Div(dst, a, b, n)`, `Adds/Mul
 `Max/Min(dst, a, b, n)`, `Maxs/Mins(dst, a, s, n)`, `Abs/Relu(dst, a, n)`) becomes a loop of SetValue over the same
 n elements, with the V->S event before it when vector work precedes it in the function (the scalar unit reads what
 the vector unit wrote) and an S->V (or S->MTE3) event after it (what comes next reads what the loop wrote).
-Detect: the scalar-loop lint rule; where its fix vectorises the loop, the edit also takes out those events when
-they stand right around the loop.
+Detect: the scalar-loop lint rule's loops, and the element loops it leaves unreported (nested in a row loop,
+reading a slice). Where the rule proved its own one-call fix the same computation, that fix (with the events around
+the loop taken out too); otherwise the loop's meaning, lowered: the body is read as an expression over whole tiles
+(casts, arithmetic, comparisons, clamps written as if-chains, ternaries or min/max: analysis/motifs/_elementwise.py)
+and becomes the vector calls that compute the same values with the same types and roundings
+(analysis/motifs/_vector_plan.py), with a buffer for temporaries when the computation needs one
+(analysis/motifs/_vector_edits.py).
 
 Example (slow -> fast):
 `for (uint32_t i = 0; i < len; i++) { zLocal.SetValue(i, xLocal.GetValue(i) + yLocal.GetValue(i)); }`
@@ -23,6 +28,7 @@ import re
 from tilewise.analysis.apis import PIPES
 from tilewise.analysis.findings import TextEdit, edit_range
 from tilewise.analysis.model import ApiCall
+from tilewise.analysis.motifs._vector_edits import vector_edits
 from tilewise.analysis.motifs.base import (
     Motif,
     MotifContext,
@@ -36,6 +42,7 @@ from tilewise.analysis.motifs.base import (
     line_start,
     splice,
 )
+from tilewise.analysis.rules.scalar_loop import SMALL_TRIPS
 from tilewise.analysis.source import SourceFile
 
 _OPERATOR = {"Add": "+", "Sub": "-", "Mul": "*", "Div": "/", "Adds": "+", "Muls": "*"}
@@ -142,17 +149,26 @@ class VectorNotScalar(Motif):
         return head + loop + tail
 
     def detect(self, ctx: MotifContext) -> list[Site]:
-        sites = super().detect(ctx)
-        for site in sites:
-            if site.edits and len(site.edits) == 1 and site.edits[0].file in ctx.sources:
-                site.edits = [self._with_events(ctx.sources[site.edits[0].file], site.edits[0])]
-            elif site.edits is None and site.file in ctx.sources:
-                site.edits = _vectorised_at(ctx.sources[site.file], site.line, site.end_line)
+        sites = []
+        for f in ctx.findings_of(self.rule or ""):
+            fix = f.fixes[0] if f.fixes else None
+            sf = ctx.sources.get(f.file)
+            edits = list(fix.edits) if fix is not None else None
+            if sf is not None and (fix is None or not fix.safe):
+                # the rule's rewrite is not proved the same computation: the loop's meaning, lowered, where it reads
+                meant = _meant_at(ctx, sf, f.line, f.end_line)
+                edits = meant if meant is not None else edits
+            if edits and len(edits) == 1 and sf is not None and fix is not None and edits == list(fix.edits):
+                edits = [self._with_events(sf, edits[0])]
+            elif edits is None and sf is not None:
+                edits = _vectorised_at(sf, f.line, f.end_line)
+            site = Site(self.id, f.file, f.line, f.end_line, f.message, edits or None, col=f.col, end_col=f.end_col)
+            sites.append(site)
         return sites + self._unreported(ctx, sites)
 
     def _unreported(self, ctx: MotifContext, sites: list[Site]) -> list[Site]:
-        """Element loops the rule did not report (nested in a row loop, reading a slice) whose whole body is one
-        elementwise SetValue on UB tiles: each is one vector call."""
+        """Element loops the rule did not report (nested in a row loop, reading a slice) whose whole body computes
+        each element from UB tiles by operations the vector unit has: each is a few vector calls."""
         out: list[Site] = []
         for path in ctx.kernel_files:
             sf = ctx.sources[path]
@@ -160,14 +176,18 @@ class VectorNotScalar(Motif):
                 line, end = loop.start_point[0] + 1, loop.end_point[0] + 1
                 if any(s.file == path and s.line <= end and line <= s.end_line for s in sites + out):
                     continue
-                edits = _vectorised(sf, loop)
-                if edits is None or any(
+                if _short(ctx, sf, loop) or any(
                     is_gm(sf, t) for t in re.findall(r"(\w+)(?:\[[^\]]*\])?\.(?:Set|Get)Value", sf.node_text(loop))
                 ):
                     continue
+                found = vector_edits(ctx.model, sf, loop)
+                edits = found[0] if found is not None else _vectorised(sf, loop)
+                if edits is None:
+                    continue
                 why = (
                     "this loop computes one element per iteration with GetValue/SetValue on the scalar unit; its "
-                    "whole body is one elementwise operation, which one vector instruction does for the whole tile."
+                    "whole body is elementwise operations the vector unit has, which vector instructions do for the "
+                    "whole tile."
                 )
                 out.append(Site(self.id, path, line, end, why, edits))
         return out
@@ -206,6 +226,25 @@ def _loops(sf: SourceFile) -> list:
             found.append(n)
         stack.extend(reversed(n.children))
     return found
+
+
+def _meant_at(ctx: MotifContext, sf: SourceFile, line: int, end_line: int) -> list[TextEdit] | None:
+    """The vector calls that compute what the first element loop starting within [line, end_line] computes, with
+    its semantics kept (analysis/motifs/_vector_edits.py), or None."""
+    for loop in _loops(sf):
+        if line <= loop.start_point[0] + 1 <= max(end_line, line + 1):
+            found = vector_edits(ctx.model, sf, loop)
+            if found is not None:
+                return found[0]
+    return None
+
+
+def _short(ctx: MotifContext, sf: SourceFile, loop) -> bool:
+    """A loop whose bound is a constant of at most SMALL_TRIPS: cheaper on the scalar unit than the hand-offs."""
+    cond = loop.child_by_field_name("condition")
+    right = cond.child_by_field_name("right") if cond is not None and cond.type == "binary_expression" else None
+    value = ctx.rules.evaluator(sf).value(right) if right is not None else None
+    return value is not None and value <= SMALL_TRIPS
 
 
 def _vectorised_at(sf: SourceFile, line: int, end_line: int) -> list[TextEdit] | None:
