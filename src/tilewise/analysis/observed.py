@@ -37,6 +37,9 @@ class CaseFacts:
     time_us: float | None = None
     launch_us: float = 0.0  # the launch's fixed cost inside time_us
     pipe_ratio: dict[str, float] = field(default_factory=dict)  # pipe -> share of a core's span it is busy
+    # (file, line) -> the most bytes one call of the DataCopy/DataCopyPad there moved, busiest block: how small the
+    # copies a run made were, whatever computed their length
+    copy_bytes: dict[tuple[str, int], int] = field(default_factory=dict)
 
     def overlap_bound(self) -> float | None:
         """How much faster the run could get at most if its pipes overlapped perfectly: each core's span cannot
@@ -73,6 +76,7 @@ def moved(facts: list[CaseFacts], ran_on: dict[str, str], now: dict[str, str]) -
             BufferSeen(b.file, new, b.num, b.bytes) for b in f.buffers if (new := where(b.file, b.line)) is not None
         ]
         calls = {(file, new): n for (file, line), n in f.site_calls.items() if (new := where(file, line)) is not None}
+        copies = {(file, new): n for (file, line), n in f.copy_bytes.items() if (new := where(file, line)) is not None}
         out.append(
             CaseFacts(
                 case=f.case,
@@ -84,6 +88,7 @@ def moved(facts: list[CaseFacts], ran_on: dict[str, str], now: dict[str, str]) -
                 time_us=f.time_us,
                 launch_us=f.launch_us,
                 pipe_ratio=dict(f.pipe_ratio),
+                copy_bytes=copies,
             )
         )
     return out

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 
+from tilewise.analysis.apis import COPIES
 from tilewise.analysis.chip import load_chip
 from tilewise.analysis.errors import TilewiseError
 from tilewise.analysis.manifest import Case
@@ -54,10 +55,14 @@ def _run_chip(device: Device, m: Measurement):
 def facts_of(m: Measurement, case: str, chip=None) -> CaseFacts:
     """The facts one run gives: block 0's InitBuffers and each call site's calls in the busiest block."""
     per_block: dict[int, dict[tuple[str, int], int]] = defaultdict(lambda: defaultdict(int))
+    copies: dict[int, dict[tuple[str, int], int]] = defaultdict(dict)
     for s in m.sites:
         per_block[s.block][(s.file, s.line)] += s.calls
+        if s.api in COPIES and s.calls:
+            copies[s.block][(s.file, s.line)] = max(copies[s.block].get((s.file, s.line), 0), s.max_bytes)
     # The busiest block: the one with the most calls, so a tail block with fewer tiles does not hide the loop.
-    busiest = max(per_block.values(), key=lambda calls: sum(calls.values()), default={})
+    busiest_block = max(per_block, key=lambda b: sum(per_block[b].values()), default=None)
+    busiest = per_block[busiest_block] if busiest_block is not None else {}
     return CaseFacts(
         case=case,
         block_dim=m.block_dim,
@@ -67,4 +72,5 @@ def facts_of(m: Measurement, case: str, chip=None) -> CaseFacts:
         time_us=m.time_us,
         launch_us=m.launch_us or 0.0,
         pipe_ratio={k: u.ratio for k, u in m.pipes.items()},
+        copy_bytes=dict(copies.get(busiest_block, {})) if busiest_block is not None else {},
     )

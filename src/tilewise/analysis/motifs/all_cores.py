@@ -2,7 +2,11 @@
 
 Rewind: the block-count constant (a knob of role block_dim) drops to an eighth; a tiling that asks the platform
 for the core count instead gets that answer capped right after the query. Detect: the low-block-dim lint rule,
-whose fix raises the constant where the kernel's GetBlockIdx() split stays aligned.
+whose fix raises the constant where the kernel's GetBlockIdx() split stays aligned. Where the rule has nothing to
+say (the count is a local, a member, a min() with a literal: no named constant), the profile decides: the run
+launched fewer blocks than the chip has vector cores while the kernel splits its work by GetBlockIdx(), and the
+literals the data flow shows SetBlockDim's count is made of (analysis/motifs/_literals.py), one equal to or above
+the blocks launched, are set to the chip's cores (and a few counts between, measured).
 
 Example (slow -> fast): `constexpr uint32_t BLOCK_DIM = 8;` -> `constexpr uint32_t BLOCK_DIM = 48;`
 """
@@ -10,6 +14,8 @@ Example (slow -> fast): `constexpr uint32_t BLOCK_DIM = 8;` -> `constexpr uint32
 from __future__ import annotations
 
 from tilewise.analysis.motifs._knobs import rewind_knobs, with_ladder
+from tilewise.analysis.motifs._literals import CORES, sources_of
+from tilewise.analysis.motifs._profiled import largest_run, literal_edit, movable, one_site
 from tilewise.analysis.motifs.base import Motif, MotifContext, Rewound, Site, indent_at, line_end, splice
 from tilewise.analysis.treeutil import enclosing_statement
 
@@ -39,7 +45,39 @@ class AllCores(Motif):
         return out
 
     def detect(self, ctx: MotifContext) -> list[Site]:
-        return with_ladder(ctx, super().detect(ctx))
+        sites = with_ladder(ctx, super().detect(ctx))
+        return sites or self._from_profile(ctx)
+
+    def _from_profile(self, ctx: MotifContext) -> list[Site]:
+        run = largest_run(ctx)
+        cores = ctx.chip.vector_cores
+        if run is None or not run.block_dim or run.block_dim >= cores:
+            return []
+        if not any("GetBlockIdx" in ctx.sources[p].text for p in ctx.kernel_files):
+            return []  # the kernel does not split its work by block: more blocks would repeat it
+        dim = run.block_dim
+        found = [
+            s
+            for s, sign in movable(ctx, sources_of(ctx.model, ctx.sources, CORES, flow=ctx.rules.flow))
+            if sign > 0 and not s.shift and dim <= s.value < cores and (s.value > 1 or dim == 1)
+        ]
+        found.sort(key=lambda s: (s.value != dim, s.file, s.start))  # the literal the launch shows first
+        tries = []
+        for s in found[:2]:
+            for v in _counts(s.value, cores):
+                tries.append((f"the literal {s.value} at line {s.line} set to {v}", [literal_edit(ctx, s, v)]))
+        tries.sort(key=lambda t: 0 if t[0].endswith(f" to {cores}") else 1)
+        why = (
+            f"the run launched {dim} block(s) on a chip with {cores} vector cores, and the kernel splits its work by "
+            "GetBlockIdx(): the blocks' count is made of the literal(s) this rewrite raises."
+        )
+        return one_site(self.id, ctx, tries, why)
+
+
+def _counts(now: int, cores: int) -> list[int]:
+    """The counts to measure above `now`: the chip's cores first, then halves of it, then doublings of `now`."""
+    ladder = [cores, cores // 2, cores // 4, now * 4, now * 2]
+    return [v for v in dict.fromkeys(ladder) if now < v <= cores]
 
 
 MOTIF = AllCores(

@@ -25,6 +25,7 @@ from tree_sitter import Node
 from tilewise.analysis.chip import Chip, load_chip
 from tilewise.analysis.findings import Finding, TextEdit
 from tilewise.analysis.model import ApiCall
+from tilewise.analysis.observed import CaseFacts
 from tilewise.analysis.operator import Operator
 from tilewise.analysis.rules.base import RuleContext
 from tilewise.analysis.source import SourceFile
@@ -63,13 +64,16 @@ class Site:
 
 
 class MotifContext:
-    """The operator as both directions read it. Lint findings are computed once, on first use."""
+    """The operator as both directions read it. Lint findings are computed once, on first use. `facts` are what runs
+    of its cases showed (analysis/observed.py: blockDim, each InitBuffer, how often each call ran, how many bytes each
+    copy moved), when a profile was run: detectors read them, and so do the lint rules some motifs detect through."""
 
-    def __init__(self, op: Operator, chip: Chip | None = None):
+    def __init__(self, op: Operator, chip: Chip | None = None, facts: list[CaseFacts] | None = None):
         self.op = op
         self.model = op.model
         self.sources: dict[str, SourceFile] = op.sources
         self.chip = chip or load_chip()
+        self.facts: list[CaseFacts] = list(facts or [])
 
     @cached_property
     def texts(self) -> dict[str, str]:
@@ -78,7 +82,7 @@ class MotifContext:
     @cached_property
     def rules(self) -> RuleContext:
         """The lint rules' view of the same operator: its tree lookups, and the findings' data flow."""
-        return RuleContext(self.model, self.sources, self.chip)
+        return RuleContext(self.model, self.sources, self.chip, self.facts)
 
     @cached_property
     def findings(self) -> list[Finding]:

@@ -21,7 +21,9 @@ from typing import Any
 from tilewise.analysis.findings import Fix, TextEdit
 from tilewise.analysis.manifest import Case
 from tilewise.analysis.motifs import MOTIFS, MotifContext, Site
+from tilewise.analysis.observed import CaseFacts
 from tilewise.analysis.operator import Operator
+from tilewise.device.facts import facts_of
 from tilewise.device.protocol import Device, Measurement, RunRequest, Screening
 from tilewise.search.bank.features import profile
 from tilewise.search.bank.store import BankFile, Evidence, Profile, evidence
@@ -116,10 +118,17 @@ def expected_gain(ev: Evidence | None, bottleneck: str | None) -> tuple[float | 
 
 
 def retrieve(
-    op: Operator, bank: BankFile, *, bottleneck: str | None = None, chip=None, ctx: MotifContext | None = None
+    op: Operator,
+    bank: BankFile,
+    *,
+    bottleneck: str | None = None,
+    chip=None,
+    ctx: MotifContext | None = None,
+    facts: list[CaseFacts] | None = None,
 ) -> list[Suggestion]:
-    """Every motif whose slow pattern is in the kernel, ranked (no device needed: the editor calls this)."""
-    ctx = ctx or MotifContext(op, chip)
+    """Every motif whose slow pattern is in the kernel, ranked (no device needed: the editor calls this). `facts`:
+    what a profile of the cases showed (run_facts), which the detectors that find a pattern from the run read."""
+    ctx = ctx or MotifContext(op, chip, facts)
     evidences = evidence(bank)
     found: list[Suggestion] = []
     for motif in MOTIFS.values():
@@ -177,7 +186,8 @@ def suggest(
             result.problems.append(f"case {case.name} fails as it is ({failure_text(m)}): fix it before optimising")
     result.profile = profile(result.runs) if result.runs else None
     bottleneck = result.profile.bottleneck if result.profile else None
-    result.suggestions = retrieve(op, bank, bottleneck=bottleneck, chip=device.chip)[: max(top, 0)]
+    facts = run_facts(result.runs, device.chip)
+    result.suggestions = retrieve(op, bank, bottleneck=bottleneck, chip=device.chip, facts=facts)[: max(top, 0)]
     if verify:
         for s in result.suggestions:
             if cancelled is not None and cancelled():
@@ -219,9 +229,17 @@ def _better(a: Verified, b: Verified) -> bool:
     return (a.speedup or 0.0) > (b.speedup or 0.0)
 
 
+def run_facts(runs: list[tuple[Case, Measurement]], chip=None) -> list[CaseFacts]:
+    """What the profile's runs showed, as the detectors read it (analysis/observed.py): one CaseFacts per case that
+    ran through (a MemoDevice asks every run for its call sites)."""
+    return [facts_of(m, case.name, chip) for case, m in runs if m.ok]
+
+
 class MemoDevice:
     """The device, with runs of identical sources, case, seed and golden answered once (outputs kept in memory,
-    for the comparisons verify_fix makes when there is no golden). Only plain runs are remembered."""
+    for the comparisons verify_fix makes when there is no golden). Only plain runs are remembered, and each is
+    asked for its call sites (`RunRequest.sites`: a few lines of the trace), so a profile made through it says how
+    many blocks ran and how many bytes each copy moved (run_facts)."""
 
     def __init__(self, device: Device):
         self.device = device
@@ -234,16 +252,16 @@ class MemoDevice:
         return self.device.screen(op, request)
 
     def run(self, op: Operator, request: RunRequest) -> Measurement:
-        if request.knobs or request.inputs or request.trace_path or request.sites:
+        if request.knobs or request.inputs or request.trace_path:
             self.executed += 1
             return self.device.run(op, request)
         texts = request.texts
         src = source_hash(texts if texts is not None else {p: sf.text for p, sf in op.sources.items()})
         key = (src, request.case.model_dump_json(), request.seed, request.golden, request.rtol, request.atol)
         found = self._runs.get(key)
-        if found is None:  # (always asked with its outputs, so any later caller may compare them)
+        if found is None:  # (always asked with its outputs and sites, so any later caller may use them)
             self.executed += 1
-            found = self._runs[key] = self.device.run(op, replace(request, keep_outputs=True))
+            found = self._runs[key] = self.device.run(op, replace(request, keep_outputs=True, sites=True))
         return found
 
 
