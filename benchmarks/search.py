@@ -1,7 +1,7 @@
 """Search quality: every strategy against the optimum, at budgets 8, 16, 32 and 64, in one run.
 
     python benchmarks/search.py [--examples a,b,c] [--corpus DIR [--corpus-ops ID,ID]] [--seeds 5] [--cache DIR]
-                                [--exhaustive-max 600] [--pool 2000] [--tiling-only]
+                                [--exhaustive-max 600] [--pool 2000] [--tiling-only] [--partition P] [--limit N]
 
 Operators: this project's examples (`--examples`, `--examples ''` for none) and, with `--corpus`, public operators
 laid out by `benchmarks/corpus_fetch.py`: each with its real, unmodified tiling function and a golden, not known to
@@ -11,8 +11,10 @@ For each, on its largest case, the optimum is the exhaustive grid's best when th
 cache). Each strategy is then replayed from that cache with several seeds: no measurement or screening is paid
 twice. Printed per strategy and budget: the geometric mean over operators and seeds of the fraction of the optimum
 reached (optimum time / best time found, 1.0 = found it), the median number of evaluations needed to reach 95% of
-it, and the mean number of candidates screened out (never measured, not in the budget). Also printed: the geomean
-speedup of the optimum over the shipped tilings.
+it, and the mean number of candidates screened out (never measured, not in the budget), for the development and
+the test partition side by side (issue 32; benchmarks/corpus/sources.toml, the examples are development). Also
+printed per partition: the geomean speedup of the optimum over the shipped tilings. `--limit N` takes the first N
+corpus operators of each partition that have something to search.
 """
 
 from __future__ import annotations
@@ -26,6 +28,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from benchmarks.corpus_fetch import PARTITIONS, operator_partitions
+from benchmarks.partition_table import partition_of
 from benchmarks.tune_corpus import operators as corpus_operators
 from tilewise.analysis.operator import load_operator
 from tilewise.device.emulator import EmulatorDevice
@@ -105,37 +109,50 @@ def main() -> None:
     ap.add_argument("--tiling-only", action="store_true", help="search only the tiling function's own knobs")
     ap.add_argument("--budgets", default=",".join(map(str, BUDGETS)))
     ap.add_argument("--cache", default=str(Path.home() / ".cache" / "tilewise-bench"))
+    ap.add_argument("--partition", choices=[*PARTITIONS, "all"], default="all", help="corpus operators of one only")
+    ap.add_argument("--limit", type=int, help="the first N corpus operators of each partition with a space to search")
     args = ap.parse_args()
     budgets = [int(b) for b in args.budgets.split(",")]
     cache_dir = Path(args.cache)
     device = EmulatorDevice(cache_dir=cache_dir)
     cache = ResultsCache(cache_dir / "results.sqlite")
 
-    listed = [(name, EXAMPLES / name) for name in args.examples.split(",") if name]
+    listed = [(name, EXAMPLES / name, "development") for name in args.examples.split(",") if name]
     if args.corpus:
         wanted = set(args.corpus_ops.split(",")) if args.corpus_ops else None
-        listed += [(i, p) for i, p in corpus_operators(args.corpus, None) if wanted is None or i in wanted]
-    best, shipped, ops, spaces = {}, {}, {}, {}
-    for name, root in listed:
+        partitions = operator_partitions()
+        found = [(i, p, partition_of(i, partitions)) for i, p in corpus_operators(args.corpus, None)]
+        found = [t for t in found if (wanted is None or t[0] in wanted) and args.partition in ("all", t[2])]
+        listed += [t for part in PARTITIONS for t in found if t[2] == part]
+    best, shipped, ops, spaces, part_of = {}, {}, {}, {}, {}
+    taken = dict.fromkeys(PARTITIONS, 0)  # corpus operators with something to search, per partition
+    for name, root, part in listed:
+        corpus = root.parent != EXAMPLES
+        if corpus and args.limit is not None and taken[part] >= args.limit:
+            continue
         op = load_operator(root)
         case = largest_case(op)
-        found = optimum(name, op, case, device, cache, args)
-        if found is not None:
-            best[name], shipped[name] = found
+        found_opt = optimum(name, op, case, device, cache, args)
+        if found_opt is not None:
+            best[name], shipped[name] = found_opt
             ops[name] = (op, case)
             spaces[name] = space_of(op, case, device, args)
+            part_of[name] = part
+            taken[part] += corpus
 
+    counts = {p: sum(1 for n in ops if part_of[n] == p) for p in PARTITIONS}
     print()
     print(
-        f"{len(ops)} operators. {'strategy':10} "
-        + " ".join(f"{'b=' + str(b):>24}" for b in budgets)
-        + "   (fraction of optimum / median evals to 95% / mean screened out)"
+        f"{len(ops)} operators ({', '.join(f'{p} {n}' for p, n in counts.items())}): fraction of optimum / median "
+        "evals to 95% / mean screened out"
     )
+    width = 26
+    print(f"{'strategy':10} {'budget':>6} | " + " | ".join(f"{p:<{width}}" for p in PARTITIONS))
     for strategy in STRATEGIES:
-        row = []
         for budget in budgets:
-            fractions, to95, screened = [], [], []
+            cells: dict[str, tuple[list[float], list[int], list[int]]] = {p: ([], [], []) for p in PARTITIONS}
             for name, (op, case) in ops.items():
+                fractions, to95, screened = cells[part_of[name]]
                 for seed in range(args.seeds):
                     t = Tuner(
                         op, device, [case], strategy=strategy, budget=budget, seed=seed, cache=cache, space=spaces[name]
@@ -149,13 +166,23 @@ def main() -> None:
                     fractions.append(min(1.0, best[name] / fastest) if fastest < math.inf else 0.0)
                     to95.append(reached if reached is not None else budget + 1)
                     screened.append(t.result().screened)
-            row.append(f"{geomean(fractions):.3f} / {statistics.median(to95):>3.0f} / {statistics.mean(screened):5.1f}")
-        print(f"{'':14}{strategy:10} " + " ".join(f"{c:>24}" for c in row), flush=True)
-    speedups = [shipped[n] / best[n] for n in best]
-    print(
-        f"\ngeomean speedup of the optimum over the shipped tilings: {geomean(speedups):.2f}x "
-        f"({', '.join(f'{n} {s:.2f}x' for n, s in zip(best, speedups, strict=True))})"
-    )
+            row = [
+                f"{geomean(f):.3f} / {statistics.median(e):>3.0f} / {statistics.mean(sc):5.1f}" if f else "-"
+                for f, e, sc in cells.values()
+            ]
+            print(f"{strategy:10} {'b=' + str(budget):>6} | " + " | ".join(f"{c:<{width}}" for c in row), flush=True)
+    print()
+    for p in PARTITIONS:
+        names = [n for n in best if part_of[n] == p]
+        speedups = [shipped[n] / best[n] for n in names]
+        print(
+            f"{p}: geomean speedup of the optimum over the shipped tilings: "
+            + (
+                f"{geomean(speedups):.2f}x ({', '.join(f'{n} {s:.2f}x' for n, s in zip(names, speedups, strict=True))})"
+                if speedups
+                else "- (no operator)"
+            )
+        )
 
 
 if __name__ == "__main__":

@@ -1,15 +1,17 @@
 """Tune every corpus operator that has a golden, as a new user would: `tilewise tune` at budget 32, evolutionary.
 
     python benchmarks/tune_corpus.py DIR [--budget 32] [--strategy evo] [--seed 0] [--only SUBSTR] [--limit N]
-                                         [--largest-case] [--json OUT] [--running]
+                                         [--partition development|test|all] [--largest-case] [--json OUT] [--running]
 
 DIR is what `benchmarks/corpus_fetch.py` laid out. Operators listed in `benchmarks/corpus/known_bugs.toml` (wrong
 outputs, sources that do not compile) are left out: a tiling search on a kernel that is wrong measures nothing.
 Each remaining operator is tuned over all its manifest's cases (or only the largest, with `--largest-case`) with
 the knobs tilewise finds on its own (named constants, platform queries, literals inside the tiling function). One
 line per operator says which knobs it offered, how many candidates were measured, screened out or failed, and the
-speedup of the best over the shipped tiling. At the end: the geometric-mean speedup over the operators whose
-shipped tiling runs, and how many improved (by more than 1%).
+speedup of the best over the shipped tiling. At the end, the development and the test partition
+(benchmarks/corpus/sources.toml) side by side (issue 32): the geometric-mean speedup over the operators whose shipped
+tiling runs, how many improved (by more than 1%), and what the searches measured. `--limit N` tunes the first N
+operators of each partition.
 
 Results go to a results cache of their own (`--cache`), so a second run replays the first for free: the tuner is
 deterministic for a given seed, so a replay proposes the same candidates.
@@ -28,6 +30,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from benchmarks.corpus_fetch import PARTITIONS, operator_partitions
+from benchmarks.partition_table import partition_of, side_by_side
 from tilewise.analysis.operator import load_operator
 from tilewise.device.emulator import EmulatorDevice
 from tilewise.search.cache import ResultsCache
@@ -50,6 +54,7 @@ class Tuned:
     failed: int = 0
     wall_s: float = 0.0
     error: str | None = None
+    partition: str = "development"  # sources.toml's: reported side by side, never mixed
 
 
 def operators(corpus: Path, only: str | None) -> list[tuple[str, Path]]:
@@ -110,19 +115,28 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--strategy", default="evo")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--only")
-    ap.add_argument("--limit", type=int)
+    ap.add_argument("--limit", type=int, help="the first N operators of each partition")
+    ap.add_argument("--partition", choices=[*PARTITIONS, "all"], default="all")
     ap.add_argument("--largest-case", action="store_true")
     ap.add_argument("--cache", type=Path, default=Path.home() / ".cache" / "tilewise-tune-corpus")
     ap.add_argument("--json", type=Path)
     ap.add_argument("--running", action="store_true", help="print the running totals after every operator")
     args = ap.parse_args(argv)
 
-    listed = operators(args.corpus, args.only)[: args.limit]
+    partitions = operator_partitions()
+    found = [(i, d, partition_of(i, partitions)) for i, d in operators(args.corpus, args.only)]
+    listed = [
+        (i, d, p)
+        for p in PARTITIONS
+        if args.partition in ("all", p)
+        for i, d, _ in [t for t in found if t[2] == p][: args.limit]
+    ]
     device = EmulatorDevice(cache_dir=args.cache)
     cache = ResultsCache(args.cache / "results.sqlite")
     results = []
-    for op_id, root in listed:
+    for op_id, root, part in listed:
         r = tune_one(op_id, root, args, device, cache)
+        r.partition = part
         results.append(r)
         print(line_for(r), flush=True)
         if args.json:  # after every operator: a run stopped half-way keeps what it measured
@@ -131,20 +145,28 @@ def main(argv: list[str] | None = None) -> int:
             print(f"  so far: {summary(results)}", flush=True)
     cache.close()
 
-    ran = [r for r in results if r.error is None]
-    offered = sum(1 for r in ran if len(r.knobs) > 1)
     print()
-    print(
-        f"{len(results)} operators, {len(ran)} whose shipped tiling runs; budget {args.budget}, {args.strategy}, "
-        f"seed {args.seed}"
-    )
-    print(f"offered more than one knob: {offered}/{len(ran)}")
-    print(
-        f"measured {sum(r.measured for r in ran)}, screened out {sum(r.screened for r in ran)}, "
-        f"failed {sum(r.failed for r in ran)}"
-    )
-    print(summary(results))
+    print(f"budget {args.budget}, {args.strategy}, seed {args.seed}")
+    for line in side_by_side({p: totals([r for r in results if r.partition == p]) for p in PARTITIONS}):
+        print(line)
     return 0
+
+
+def totals(results: list[Tuned]) -> list[tuple[str, str]]:
+    """One partition's totals as (label, figure) rows, for the side-by-side table."""
+    ran = [r for r in results if r.error is None]
+    speedups = [r.speedup or 1.0 for r in ran]
+    geomean = math.exp(sum(math.log(s) for s in speedups) / len(speedups)) if speedups else float("nan")
+    return [
+        ("operators", str(len(results))),
+        ("  whose shipped tiling runs", str(len(ran))),
+        ("  offered more than one knob", f"{sum(1 for r in ran if len(r.knobs) > 1)}/{len(ran)}"),
+        ("candidates measured", str(sum(r.measured for r in ran))),
+        ("  screened out", str(sum(r.screened for r in ran))),
+        ("  failed", str(sum(r.failed for r in ran))),
+        ("geomean speedup over the shipped tilings", f"{geomean:.3f}x" if speedups else "-"),
+        (f"improved (>{IMPROVED - 1:.0%})", f"{sum(1 for s in speedups if s > IMPROVED)}/{len(speedups)}"),
+    ]
 
 
 def summary(results: list[Tuned]) -> str:
