@@ -1,6 +1,8 @@
 """`tilewise optimize`: the closed loop of the AscendOptimizer method, host tiling and kernel in turn.
 
-A round is:
+Before the first round, the deterministic rewrites are verified on the sources as they are, as `suggest --verify`
+does (a tiling search first may move what their premise rests on: tiles grown to fill the UB leave a one-buffer
+queue no room for a second). A round is:
 1. Stage I, tune the tiling (search/tuner.py) on the current sources, and take the best configuration into them;
 2. Stage II, up to `iterations` kernel rewrites, one motif each: every deterministic rewrite the detectors find is
    verified on the device and the fastest correct one taken (search/bank/suggest.py); when none is faster and a
@@ -32,7 +34,7 @@ from tilewise.device.protocol import Device, Measurement, RunRequest
 from tilewise.search.bank.features import profile
 from tilewise.search.bank.learn import USER_EDIT, removed_motif, trajectory_between
 from tilewise.search.bank.store import BankFile, Trajectory, evidence, save_bank, unified_diff, user_bank_path
-from tilewise.search.bank.suggest import MemoDevice, expected_gain, retrieve, verify_suggestion
+from tilewise.search.bank.suggest import MemoDevice, expected_gain, retrieve, run_facts, verify_suggestion
 from tilewise.search.cache import ResultsCache, source_hash
 from tilewise.search.llm.client import LlmClient
 from tilewise.search.llm.evolve import evolve_tiling
@@ -208,6 +210,11 @@ class _Loop:
             return self.result
         self.result.baseline_us = self.result.best_us = _total(self.runs)
         self._record(Step(0, "baseline", "the operator as it is", True, self.result.baseline_us, None, "measured"))
+        # The deterministic rewrites first, on the sources as they are: where `suggest --verify` verifies a motif,
+        # so does this loop, before a tiling search moves the tiles the motif's premise depends on (a tune that
+        # grows a single-buffered queue's tiles to fill the UB leaves no room for the second buffer, and the
+        # single-buffer rule then rightly finds none to offer).
+        self._kernel_stage(llm=False)
         for _ in range(self.options.rounds):
             self._tune_stage()
             if not self._kernel_stage() or self._stop():
@@ -304,14 +311,15 @@ class _Loop:
         )
         return True
 
-    def _kernel_stage(self) -> bool:
-        """Stage II: up to `iterations` rewrites, one motif each; deterministic first, then the model's."""
+    def _kernel_stage(self, llm: bool = True) -> bool:
+        """Stage II: up to `iterations` rewrites, one motif each; deterministic first, then the model's (with
+        `llm`)."""
         changed = False
         tried_llm: set[str] = set()
         for _ in range(self.options.iterations):
             if self._stop():
                 break
-            if self._deterministic_rewrite() or self._llm_rewrite(tried_llm):
+            if self._deterministic_rewrite() or (llm and self._llm_rewrite(tried_llm)):
                 changed = True
                 continue
             break
@@ -320,7 +328,8 @@ class _Loop:
     def _deterministic_rewrite(self) -> bool:
         bottleneck = profile(self.runs).bottleneck
         here = source_hash(self._texts())
-        found = [s for s in retrieve(self.op, self.bank, bottleneck=bottleneck, chip=self.chip) if s.edits]
+        facts = run_facts(self.runs, self.chip)
+        found = [s for s in retrieve(self.op, self.bank, bottleneck=bottleneck, chip=self.chip, facts=facts) if s.edits]
         found = [s for s in found if (s.motif, here) not in self.refused][:MAX_VERIFIED]
         verified = []
         for s in found:
