@@ -460,16 +460,38 @@ def _literal_type(text: str) -> str:
 def declared_type(sf: SourceFile, fn: Node, name: str) -> str | None:
     """The declared type of `name` seen from function `fn`: a parameter or local of the function, else a member or
     global of the file (`LocalTensor<T>`, `float`)."""
-    pattern = re.compile(
-        rf"(?:^|[;{{(,]|\n)\s*(?:const\s+|constexpr\s+|static\s+|__aicore__\s+|inline\s+)*"
-        rf"((?:[\w:]+\s*<[^<>;()]*>)|[\w:]+(?:\s+int)?)\s*[&*]?\s*\b{re.escape(name)}\b\s*(?:[=;,)\[{{]|$)"
-    )
-    for text in (sf.node_text(fn), sf.text):
-        for m in pattern.finditer(text):
-            t = m.group(1).strip()
-            if t not in ("return", "else", "case", "goto", "delete", "new"):
-                return t
-    return None
+    found = _declarations(sf, fn).get(name)
+    if found is None:
+        key = (sf.path, hash(sf.text))
+        if key not in _FILE_DECLS:
+            if len(_FILE_DECLS) > 64:
+                _FILE_DECLS.clear()
+            _FILE_DECLS[key] = _declarations(sf, sf.tree.root_node)
+        found = _FILE_DECLS[key].get(name)
+    return found
+
+
+_FILE_DECLS: dict[tuple[str, int], dict[str, str]] = {}  # a file's declarations, read once per text
+_DECLARING = ("declaration", "field_declaration", "parameter_declaration", "optional_parameter_declaration")
+_WRAPPERS = ("init_declarator", "reference_declarator", "pointer_declarator", "array_declarator")
+
+
+def _declarations(sf: SourceFile, root: Node) -> dict[str, str]:
+    """name -> the type text of each declaration, member and parameter under `root` (the first one of a name)."""
+    out: dict[str, str] = {}
+    stack = [root]
+    while stack:
+        n = stack.pop()
+        if n.type in _DECLARING:
+            t = n.child_by_field_name("type")
+            for declarator in n.children_by_field_name("declarator") if t is not None else []:
+                d: Node | None = declarator
+                while d is not None and d.type in _WRAPPERS:
+                    d = d.child_by_field_name("declarator") or (d.named_children[0] if d.named_children else None)
+                if d is not None and t is not None and d.type in ("identifier", "field_identifier"):
+                    out.setdefault(sf.node_text(d), sf.node_text(t))
+        stack.extend(reversed(n.named_children))
+    return out
 
 
 def number(text: str) -> float | None:

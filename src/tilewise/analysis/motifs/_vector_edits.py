@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import itertools
 import re
+from functools import lru_cache
 
 from tree_sitter import Node
 
@@ -41,12 +42,18 @@ _BARRIER_ALL = "PipeBarrier<PIPE_ALL>();"
 MAX_COMBOS = 6
 
 
+@lru_cache(maxsize=64)
+def _file_type_names(text: str) -> frozenset[str]:
+    names = set(re.findall(r"\bDTYPE_\w+", text))
+    names |= set(re.findall(r"\busing\s+(\w+)\s*=", text))
+    names |= set(re.findall(r"\btypedef\s+[\w:]+\s+(\w+)\s*;", text))
+    return frozenset(names)
+
+
 def type_parameters(sf: SourceFile, node: Node) -> set[str]:
     """The type names a loop's types may be spelled with that are no concrete type: the template type parameters
     around it, the build's `DTYPE_*` macros, and aliases the file declares."""
-    names: set[str] = set(re.findall(r"\bDTYPE_\w+", sf.text))
-    names |= set(re.findall(r"\busing\s+(\w+)\s*=", sf.text))
-    names |= set(re.findall(r"\btypedef\s+[\w:]+\s+(\w+)\s*;", sf.text))
+    names: set[str] = set(_file_type_names(sf.text))
     n: Node | None = node
     while n is not None:
         if n.type == "template_declaration":
@@ -115,7 +122,7 @@ def vector_edits(model: OperatorModel, sf: SourceFile, loop: Node) -> tuple[list
     the expression language covers or some instantiation has no faithful lowering needing a temporary that has
     nowhere to live."""
     fn = enclosing_function(loop)
-    if fn is None:
+    if fn is None or b"SetValue" not in sf.data[loop.start_byte : loop.end_byte]:
         return None
     params = type_parameters(sf, loop)
     raw = read_loop(sf, loop, fn, params)

@@ -42,6 +42,9 @@ from tilewise.analysis.motifs._elementwise import (
 # the types the vector unit computes in, and what each instruction takes
 _ARITH = frozenset(("half", "float", "int16_t", "int32_t"))
 _FLOAT_ONLY = frozenset(("half", "float"))
+_FILLABLE = frozenset(("half", "float", "int16_t", "uint16_t", "int32_t", "uint32_t"))  # what Duplicate writes
+# the element types a tile the vector unit reads or writes may have (the 8-bit ones and bfloat16 through Cast only)
+_TILE_TYPES = _FILLABLE | {"bfloat16_t", "int8_t", "uint8_t"}
 _BINARY = {"+": "Add", "-": "Sub", "*": "Mul", "/": "Div"}
 _UNARY = {"abs": "Abs", "exp": "Exp", "log": "Ln", "sqrt": "Sqrt"}
 # exact widenings: every value of the first type is one of the second
@@ -190,6 +193,8 @@ class _Planner:
                 return src
             return self.convert(src, t, into)
         if isinstance(e, Scalar):
+            if t not in _FILLABLE:
+                raise Unplannable(f"no Duplicate of {t}")
             dst = self.out(t, into)
             return self.emit("Duplicate", dst, [], [self.scalar(e, t)])
         if isinstance(e, Conv):
@@ -207,6 +212,8 @@ class _Planner:
 
     def convert(self, src: _Tile, t: str, into: _Tile | None) -> _Tile:
         if src.ctype == t:
+            if t not in _ARITH:
+                raise Unplannable(f"no copy of {t} tiles")
             dst = self.out(t, into)
             one = "1" if t in FLOATS else "0"
             return self.emit("Muls" if t in FLOATS else "Adds", dst, [src], [f"static_cast<{self.show(t)}>({one})"])
@@ -305,6 +312,9 @@ def plan(read: LoopRead, types: dict[str, str]) -> Plan | None:
         others = [x for k, x in read.stores.items() if k != dst]
         if any(_reads(x, dst) for x in others):
             return None
+    bound = {types.get(t, t) for t in [*read.dst_types.values(), *_load_types(read)]}
+    if not bound <= _TILE_TYPES:
+        return None  # a tile of a type the vector unit has no instruction for (int64, double, bool)
     planner = _Planner(read, types)
     try:
         for dst, e in read.stores.items():
@@ -348,6 +358,26 @@ def compact(p: Plan) -> Plan:
         physical[slot] = reuse
     lines = [re.sub(r"@(\d+)@", lambda m: f"@{physical[int(m.group(1))]}@", line) for line in p.lines]
     return Plan(lines, types)
+
+
+def _load_types(read: LoopRead) -> list[str]:
+    out: list[str] = []
+
+    def walk(e: Expr) -> None:
+        if isinstance(e, Load):
+            out.append(e.ctype)
+        elif isinstance(e, Conv):
+            walk(e.x)
+        elif isinstance(e, Bin):
+            walk(e.a)
+            walk(e.b)
+        elif isinstance(e, Fn):
+            for a in e.args:
+                walk(a)
+
+    for e in read.stores.values():
+        walk(e)
+    return out
 
 
 def _base(text: str) -> str:
