@@ -84,8 +84,9 @@ class DriverOutput:
     trace: list[list[str]] = field(default_factory=list)  # the words after `trace`
 
 
-def run_driver(exe: Path, case: str) -> DriverOutput:
-    p = subprocess.run([str(exe), case], capture_output=True, text=True, timeout=60)
+def run_driver(exe: Path, case: str, *args: str) -> DriverOutput:
+    """Run one case (with the driver's own further arguments, if it takes any) and read its output."""
+    p = subprocess.run([str(exe), case, *args], capture_output=True, text=True, timeout=60)
     assert p.returncode == 0, p.stderr
     out = DriverOutput()
     for line in p.stdout.splitlines():

@@ -30,10 +30,13 @@
 #include "tw/api/library/norm.h"
 #include "tw/api/library/pad.h"
 #include "tw/api/library/topk.h"
+#include "tw/api/library/select.h"
+#include "tw/tiling/library_configs.h"
 #include "tw/api/cce/intrinsics.h"
 #include "tw/api/cce/align_copy_reduce.h"
 #include "tw/runtime/ubuf_arrays.h"  // the storage the build gives `__ubuf__` arrays (device/emulator/ubuf_arrays.py)
 #include "tw/api/ascendc_utils.h"
+#include "tw/api/int_math.h"
 #include "tw/api/debug_print.h"
 #include "tw/api/std.h"
 #include "tw/api/kernel_macros.h"

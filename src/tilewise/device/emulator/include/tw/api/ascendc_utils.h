@@ -42,6 +42,7 @@ public:
                      " (it must be positive)", TW_AT);
         return GetC0Size() / dtypeSize;
     }
+    TW_TWIN_N(static, int32_t, GetC0Count, (const int32_t dtypeSize), (dtypeSize), )
     static int32_t GetDefaultBlockNum() { return 8; }
 
     template <typename T, bool isSetMask = true>
@@ -66,6 +67,7 @@ public:
         AscendC::SetMaskNorm();
     }
     static void InitSocStateImpl(TW_SRC) { InitSocState(TW_AT); }
+    TW_TWIN_N0(static, void, InitSocStateImpl, )
 };
 
 // The vector unit duplicates `value` into UB, MTE3 copies it out over the `size` elements: both are recorded.
@@ -81,5 +83,7 @@ void InitOutput(GlobalTensor<T> gmWorkspaceAddr, uint32_t size, T value = T(0), 
     tw::vrec_count<T>("Duplicate", TW_AT, static_cast<int64_t>(chunk));
     tw::record(tw::Rec::Instr, PIPE_MTE3, "InitOutput", TW_AT, bytes, size, 1, 0, 1, sizeof(T));
 }
+TW_TWIN_M(, void, (typename T), InitOutput, (T), (GlobalTensor<T> gmWorkspaceAddr, uint32_t size, T value),
+        (gmWorkspaceAddr, size, value), )
 
 }  // namespace AscendC

@@ -79,6 +79,8 @@ void DataCopy(const LocalTensor<T>& dst, const GlobalTensor<T>& src, uint32_t co
     tw::record(tw::Rec::Instr, PIPE_MTE2, "DataCopy", TW_AT, uint64_t(count) * sizeof(T), count, 1, 0, 1, sizeof(T));
     tw::note_gm(region, src.data(), 0, tw::extra_segments(region, src.data(), uint64_t(count) * sizeof(T)), src.keeps_in_l2());
 }
+TW_TWIN_M(, void, (typename T), DataCopy, (T), (const LocalTensor<T>& dst, const GlobalTensor<T>& src,
+        uint32_t count), (dst, src, count), )
 
 // UB -> GM
 template <typename T>
@@ -93,6 +95,8 @@ void DataCopy(const GlobalTensor<T>& dst, const LocalTensor<T>& src, uint32_t co
                tw::cur().atomic ? 2 : 0);
     tw::note_gm(region, dst.data(), 0, tw::extra_segments(region, dst.data(), uint64_t(count) * sizeof(T)), dst.keeps_in_l2());
 }
+TW_TWIN_M(, void, (typename T), DataCopy, (T), (const GlobalTensor<T>& dst, const LocalTensor<T>& src,
+        uint32_t count), (dst, src, count), )
 
 // UB -> UB (runs on the vector side's copy path)
 template <typename T>
@@ -104,6 +108,8 @@ void DataCopy(const LocalTensor<T>& dst, const LocalTensor<T>& src, uint32_t cou
     tw::record(tw::Rec::Instr, PIPE_V, "DataCopy", TW_AT, uint64_t(count) * sizeof(T), count,
                static_cast<uint32_t>((uint64_t(count) * sizeof(T) + 255) / 256), 0, 0, sizeof(T));
 }
+TW_TWIN_M(, void, (typename T), DataCopy, (T), (const LocalTensor<T>& dst, const LocalTensor<T>& src, uint32_t count),
+        (dst, src, count), )
 
 // Strided forms: blockLen and strides in 32-byte blocks; strides are gaps between consecutive blocks.
 template <typename T>
@@ -129,6 +135,8 @@ void DataCopy(const LocalTensor<T>& dst, const GlobalTensor<T>& src, const DataC
                p.blockCount, 0, 1, sizeof(T));
     if (first) tw::note_gm(*first, s, uint64_t(p.blockLen + p.srcStride) * 32, extra, src.keeps_in_l2());
 }
+TW_TWIN_M(, void, (typename T), DataCopy, (T), (const LocalTensor<T>& dst, const GlobalTensor<T>& src,
+        const DataCopyParams& p), (dst, src, p), )
 
 template <typename T>
 void DataCopy(const GlobalTensor<T>& dst, const LocalTensor<T>& src, const DataCopyParams& p, TW_SRC) {
@@ -153,6 +161,8 @@ void DataCopy(const GlobalTensor<T>& dst, const LocalTensor<T>& src, const DataC
                p.blockCount, 0, 1, sizeof(T), tw::cur().atomic ? 2 : 0);
     if (first) tw::note_gm(*first, d, uint64_t(p.blockLen + p.dstStride) * 32, extra, dst.keeps_in_l2());
 }
+TW_TWIN_M(, void, (typename T), DataCopy, (T), (const GlobalTensor<T>& dst, const LocalTensor<T>& src,
+        const DataCopyParams& p), (dst, src, p), )
 
 template <typename T>
 void DataCopy(const LocalTensor<T>& dst, const LocalTensor<T>& src, const DataCopyParams& p, TW_SRC) {
@@ -166,6 +176,8 @@ void DataCopy(const LocalTensor<T>& dst, const LocalTensor<T>& src, const DataCo
     tw::record(tw::Rec::Instr, PIPE_V, "DataCopy", TW_AT, bytes, static_cast<uint32_t>(bytes / sizeof(T)),
                p.blockCount, 0, 0, sizeof(T));
 }
+TW_TWIN_M(, void, (typename T), DataCopy, (T), (const LocalTensor<T>& dst, const LocalTensor<T>& src,
+        const DataCopyParams& p), (dst, src, p), )
 
 // DataCopyPad GM -> UB: blockCount rows of blockLen bytes; GM rows are srcStride bytes apart (gap after each row).
 // Each UB row is leftPadding elements, the row's data, rightPadding elements, then filler ("dummy") up to the next
@@ -218,6 +230,8 @@ void DataCopyPad(const LocalTensor<T>& dst, const GlobalTensor<T>& src, const Da
                static_cast<uint32_t>(uint64_t(p.blockCount) * row_bytes / sizeof(T)), p.blockCount, 0, 1, sizeof(T), 1);
     if (first) tw::note_gm(*first, s, row_bytes + p.srcStride, extra, src.keeps_in_l2());
 }
+TW_TWIN_M(, void, (typename T), DataCopyPad, (T), (const LocalTensor<T>& dst, const GlobalTensor<T>& src,
+        const DataCopyExtParams& p, const DataCopyPadExtParams<T>& pad), (dst, src, p, pad), )
 
 template <typename T>
 void DataCopyPad(const LocalTensor<T>& dst, const GlobalTensor<T>& src, const DataCopyParams& p,
@@ -225,6 +239,8 @@ void DataCopyPad(const LocalTensor<T>& dst, const GlobalTensor<T>& src, const Da
     DataCopyPadExtParams<T> ext(pad.isPad, pad.leftPadding, pad.rightPadding, static_cast<T>(pad.paddingValue));
     DataCopyPad(dst, src, DataCopyExtParams(p.blockCount, p.blockLen, p.srcStride, p.dstStride, 0), ext, TW_AT);
 }
+TW_TWIN_M(, void, (typename T), DataCopyPad, (T), (const LocalTensor<T>& dst, const GlobalTensor<T>& src,
+        const DataCopyParams& p, const DataCopyPadParams& pad), (dst, src, p, pad), )
 
 // DataCopyPad UB -> GM: UB rows start at 32-byte boundaries (srcStride extra blocks apart); GM rows are
 // dstStride bytes apart.
@@ -252,11 +268,15 @@ void DataCopyPad(const GlobalTensor<T>& dst, const LocalTensor<T>& src, const Da
                static_cast<uint8_t>(1 | (tw::cur().atomic ? 2 : 0)));
     if (first) tw::note_gm(*first, d, row_bytes + p.dstStride, extra, dst.keeps_in_l2());
 }
+TW_TWIN_M(, void, (typename T), DataCopyPad, (T), (const GlobalTensor<T>& dst, const LocalTensor<T>& src,
+        const DataCopyExtParams& p), (dst, src, p), )
 
 template <typename T>
 void DataCopyPad(const GlobalTensor<T>& dst, const LocalTensor<T>& src, const DataCopyParams& p, TW_SRC) {
     DataCopyPad(dst, src, DataCopyExtParams(p.blockCount, p.blockLen, p.srcStride, p.dstStride, 0), TW_AT);
 }
+TW_TWIN_M(, void, (typename T), DataCopyPad, (T), (const GlobalTensor<T>& dst, const LocalTensor<T>& src,
+        const DataCopyParams& p), (dst, src, p), )
 
 template <typename T>
 void SetAtomicAdd(TW_SRC) {
@@ -264,10 +284,14 @@ void SetAtomicAdd(TW_SRC) {
     c.atomic = 1;
     tw::record(tw::Rec::Instr, PIPE_S, "SetAtomicAdd", TW_AT);
 }
+TW_TWIN_M0(, void, (typename T), SetAtomicAdd, (T), )
 template <typename T>
 void SetAtomicMax(TW_SRC) { tw::cur().atomic = 2; tw::record(tw::Rec::Instr, PIPE_S, "SetAtomicMax", TW_AT); }
+TW_TWIN_M0(, void, (typename T), SetAtomicMax, (T), )
 template <typename T>
 void SetAtomicMin(TW_SRC) { tw::cur().atomic = 3; tw::record(tw::Rec::Instr, PIPE_S, "SetAtomicMin", TW_AT); }
+TW_TWIN_M0(, void, (typename T), SetAtomicMin, (T), )
 inline void SetAtomicNone(TW_SRC) { tw::cur().atomic = 0; tw::record(tw::Rec::Instr, PIPE_S, "SetAtomicNone", TW_AT); }
+TW_TWIN_N0(, void, SetAtomicNone, )
 
 }  // namespace AscendC

@@ -132,6 +132,9 @@ void DataCopy(const LocalTensor<T>& dst, const GlobalTensor<T>& src, const Slice
     tw::record(tw::Rec::Instr, PIPE_MTE2, "DataCopy", TW_AT, elems * sizeof(T), static_cast<uint32_t>(elems),
                static_cast<uint32_t>(sruns.size()), 0, 1, sizeof(T));
 }
+TW_TWIN_M(, void, (typename T), DataCopy, (T), (const LocalTensor<T>& dst, const GlobalTensor<T>& src,
+        const SliceInfo dstSliceInfo[], const SliceInfo srcSliceInfo[], const uint32_t dimValue), (dst, src,
+        dstSliceInfo, srcSliceInfo, dimValue), )
 
 // UB -> GM (MTE3): one burst per destination run; atomic accumulation applies as for the other forms.
 template <typename T>
@@ -150,6 +153,9 @@ void DataCopy(const GlobalTensor<T>& dst, const LocalTensor<T>& src, const Slice
     tw::record(tw::Rec::Instr, PIPE_MTE3, "DataCopy", TW_AT, elems * sizeof(T), static_cast<uint32_t>(elems),
                static_cast<uint32_t>(druns.size()), 0, 1, sizeof(T), tw::cur().atomic ? 2 : 0);
 }
+TW_TWIN_M(, void, (typename T), DataCopy, (T), (const GlobalTensor<T>& dst, const LocalTensor<T>& src,
+        const SliceInfo dstSliceInfo[], const SliceInfo srcSliceInfo[], const uint32_t dimValue), (dst, src,
+        dstSliceInfo, srcSliceInfo, dimValue), )
 
 // SetPadValue: the value DataCopyPad (GM -> UB) writes into the left/right padding and the filler when its
 // DataCopyPadExtParams say isPad = false. It is a register (the scalar pipe writes it) that holds until set again.
@@ -162,5 +168,7 @@ void SetPadValue(T paddingValue, TW_SRC) {
     c.pad_set = true;
     tw::record(tw::Rec::Instr, PIPE_S, "SetPadValue", TW_AT);
 }
+TW_TWIN_M(, void, (typename T, TPosition pos = TPosition::MAX), SetPadValue, (T, pos), (T paddingValue),
+        (paddingValue), )
 
 }  // namespace AscendC

@@ -23,7 +23,10 @@ void InitGlobalMemory(const GlobalTensor<T>& gmWorkspaceAddr, const uint64_t siz
     tw::record(tw::Rec::Instr, PIPE_MTE3, "InitGlobalMemory", TW_AT, size * sizeof(T),
                static_cast<uint32_t>(size), 1, 0, 1, sizeof(T));
 }
+TW_TWIN_M(, void, (typename T), InitGlobalMemory, (T), (const GlobalTensor<T>& gmWorkspaceAddr, const uint64_t size,
+        const tw::nd_t<T> value), (gmWorkspaceAddr, size, value), )
 
 inline void DisableDmaAtomic(TW_SRC) { SetAtomicNone(TW_AT); }
+TW_TWIN_N0(, void, DisableDmaAtomic, )
 
 }  // namespace AscendC

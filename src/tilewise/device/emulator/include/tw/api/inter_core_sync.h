@@ -92,6 +92,9 @@ void IBSet(const GlobalTensor<int32_t>& gmWorkspace, const LocalTensor<int32_t>&
     __atomic_add_fetch(p, 1, __ATOMIC_SEQ_CST);
     tw::record(tw::Rec::Instr, PIPE_MTE3, "IBSet", TW_AT, 32, 1, 0, 0, 0, 4);
 }
+TW_TWIN_M(, void, (bool isAIVOnly = true), IBSet, (isAIVOnly), (const GlobalTensor<int32_t>& gmWorkspace,
+        const LocalTensor<int32_t>& ubWorkspace, int32_t blockIdx, int32_t eventID), (gmWorkspace, ubWorkspace,
+        blockIdx, eventID), )
 
 // IBWait: wait until core blockIdx has raised its flag for eventID, then consume that signal.
 template <bool isAIVOnly = true>
@@ -104,6 +107,9 @@ void IBWait(const GlobalTensor<int32_t>& gmWorkspace, const LocalTensor<int32_t>
     __atomic_sub_fetch(p, 1, __ATOMIC_SEQ_CST);
     tw::record(tw::Rec::Instr, PIPE_MTE2, "IBWait", TW_AT, 32, 1, 0, 0, 0, 4);
 }
+TW_TWIN_M(, void, (bool isAIVOnly = true), IBWait, (isAIVOnly), (const GlobalTensor<int32_t>& gmWorkspace,
+        const LocalTensor<int32_t>& ubWorkspace, int32_t blockIdx, int32_t eventID), (gmWorkspace, ubWorkspace,
+        blockIdx, eventID), )
 
 inline void WaitPreBlock(const GlobalTensor<int32_t>& gmWorkspace, const LocalTensor<int32_t>& ubWorkspace, TW_SRC) {
     (void)ubWorkspace;
@@ -114,6 +120,8 @@ inline void WaitPreBlock(const GlobalTensor<int32_t>& gmWorkspace, const LocalTe
                    "WaitPreBlock in block " + std::to_string(me), TW_AT);
     tw::record(tw::Rec::Instr, PIPE_MTE2, "WaitPreBlock", TW_AT, 32, 1, 0, 0, 0, 4);
 }
+TW_TWIN_N(, void, WaitPreBlock, (const GlobalTensor<int32_t>& gmWorkspace, const LocalTensor<int32_t>& ubWorkspace),
+        (gmWorkspace, ubWorkspace), )
 
 inline void NotifyNextBlock(const GlobalTensor<int32_t>& gmWorkspace, const LocalTensor<int32_t>& ubWorkspace,
                             TW_SRC) {
@@ -123,6 +131,8 @@ inline void NotifyNextBlock(const GlobalTensor<int32_t>& gmWorkspace, const Loca
     __atomic_store_n(p, static_cast<int32_t>(tw::block_idx()) + 1, __ATOMIC_SEQ_CST);
     tw::record(tw::Rec::Instr, PIPE_MTE3, "NotifyNextBlock", TW_AT, 32, 1, 0, 0, 0, 4);
 }
+TW_TWIN_N(, void, NotifyNextBlock, (const GlobalTensor<int32_t>& gmWorkspace,
+        const LocalTensor<int32_t>& ubWorkspace), (gmWorkspace, ubWorkspace), )
 
 template <uint8_t modeId, pipe_t pipe = PIPE_S>
 void CrossCoreSetFlag(uint16_t flagId, TW_SRC) {
@@ -136,6 +146,8 @@ void CrossCoreSetFlag(uint16_t flagId, TW_SRC) {
     }
     tw::record(tw::Rec::Instr, pipe, "CrossCoreSetFlag", TW_AT);
 }
+TW_TWIN_M(, void, (uint8_t modeId, pipe_t pipe = PIPE_S), CrossCoreSetFlag, (modeId, pipe), (uint16_t flagId),
+        (flagId), )
 
 template <uint8_t modeId = 0, pipe_t pipe = PIPE_S>
 void CrossCoreWaitFlag(uint16_t flagId, TW_SRC) {
@@ -160,5 +172,7 @@ void CrossCoreWaitFlag(uint16_t flagId, TW_SRC) {
     }
     tw::record(tw::Rec::Instr, pipe, "CrossCoreWaitFlag", TW_AT);
 }
+TW_TWIN_M(, void, (uint8_t modeId = 0, pipe_t pipe = PIPE_S), CrossCoreWaitFlag, (modeId, pipe), (uint16_t flagId),
+        (flagId), )
 
 }  // namespace AscendC

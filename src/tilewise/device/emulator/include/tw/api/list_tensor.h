@@ -57,6 +57,7 @@ class ListTensorDesc {
                      " but the list holds " + std::to_string(count_) + " tensors", TW_AT);
         tw::record(tw::Rec::Scalar, PIPE_S, "ListTensorDesc::Init", TW_AT, ptr_word_ * 8, 1, 0, 1, 0, 8);
     }
+    TW_TWIN_N(, void, Init, (__gm__ void* data, uint32_t length, uint32_t shapeSize), (data, length, shapeSize), )
 
     template <class T>
     void GetDesc(TensorDesc<T>& desc, uint32_t index, TW_SRC) {
@@ -69,6 +70,7 @@ class ListTensorDesc {
         desc.data_ = reinterpret_cast<T*>(words_[ptr_word_ + index]);
         tw::record(tw::Rec::Scalar, PIPE_S, "ListTensorDesc::GetDesc", TW_AT, 8 * (desc.dim_ + 2), 1, 0, 1, 0, 8);
     }
+    TW_TWIN_M(, void, (class T), GetDesc, (T), (TensorDesc<T>& desc, uint32_t index), (desc, index), )
 
     template <class T>
     T* GetDataPtr(uint32_t index, TW_SRC) {
@@ -76,6 +78,7 @@ class ListTensorDesc {
         tw::record(tw::Rec::Scalar, PIPE_S, "ListTensorDesc::GetDataPtr", TW_AT, 8, 1, 0, 1, 0, 8);
         return reinterpret_cast<T*>(words_[ptr_word_ + index]);
     }
+    TW_TWIN_M(, T*, (class T), GetDataPtr, (T), (uint32_t index), (index), )
 
     uint32_t GetSize() const { return count_; }
 

@@ -18,12 +18,16 @@ public:
 
     template <TPosition pos, typename T, uint32_t tileSize>
     LocalTensor<T> Alloc(TW_SRC) { return take<T>(pos, tileSize, TW_AT); }
+    TW_TWIN_M0(, LocalTensor<T>, (TPosition pos, typename T, uint32_t tileSize), Alloc, (pos, T, tileSize), )
     template <typename T, uint32_t tileSize>
     LocalTensor<T> Alloc(TW_SRC) { return take<T>(TPosition::VECCALC, tileSize, TW_AT); }
+    TW_TWIN_M0(, LocalTensor<T>, (typename T, uint32_t tileSize), Alloc, (T, tileSize), )
     template <TPosition pos, typename T>
     LocalTensor<T> Alloc(uint32_t tileSize, TW_SRC) { return take<T>(pos, tileSize, TW_AT); }
+    TW_TWIN_M(, LocalTensor<T>, (TPosition pos, typename T), Alloc, (pos, T), (uint32_t tileSize), (tileSize), )
     template <typename T>
     LocalTensor<T> Alloc(uint32_t tileSize, TW_SRC) { return take<T>(TPosition::VECCALC, tileSize, TW_AT); }
+    TW_TWIN_M(, LocalTensor<T>, (typename T), Alloc, (T), (uint32_t tileSize), (tileSize), )
 
     // The UB byte address the next Alloc starts at.
     uint32_t GetCurAddr() const { return head_; }

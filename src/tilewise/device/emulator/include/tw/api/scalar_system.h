@@ -83,6 +83,7 @@ void SetAtomicType(TW_SRC) {
     tw::cur().atomic_dtype = code;
     tw::record(tw::Rec::Instr, PIPE_S, "SetAtomicType", TW_AT);
 }
+TW_TWIN_M0(, void, (typename T), SetAtomicType, (T), )
 
 // Vector sub-blocks per AI core as seen by a kernel: each emulated block is a vector core of its own.
 inline int64_t GetSubBlockNum() { return 1; }
@@ -98,5 +99,6 @@ template <MemDsbT arg0 = MemDsbT::ALL>
 void DataSyncBarrier(TW_SRC) {
     tw::record(tw::Rec::Instr, PIPE_S, "DataSyncBarrier", TW_AT);
 }
+TW_TWIN_M0(, void, (MemDsbT arg0 = MemDsbT::ALL), DataSyncBarrier, (arg0), )
 
 }  // namespace AscendC

@@ -45,6 +45,7 @@ void SetFlag(int32_t id, TW_SRC) {
     tw::record(tw::Rec::SetFlag, static_cast<pipe_t>(static_cast<int>(e) >> 4), "SetFlag", TW_AT, 0, 0, 0,
                static_cast<int>(e), id);
 }
+TW_TWIN_M(, void, (HardEvent e), SetFlag, (e), (int32_t id), (id), )
 
 template <HardEvent e>
 void WaitFlag(int32_t id, TW_SRC) {
@@ -61,11 +62,13 @@ void WaitFlag(int32_t id, TW_SRC) {
     tw::record(tw::Rec::WaitFlag, static_cast<pipe_t>(static_cast<int>(e) & 0xF), "WaitFlag", TW_AT, 0, 0, 0,
                static_cast<int>(e), id);
 }
+TW_TWIN_M(, void, (HardEvent e), WaitFlag, (e), (int32_t id), (id), )
 
 template <pipe_t pipe>
 void PipeBarrier(TW_SRC) {
     tw::record(tw::Rec::Barrier, pipe, "PipeBarrier", TW_AT, 0, 0, 0, static_cast<int>(pipe));
 }
+TW_TWIN_M0(, void, (pipe_t pipe), PipeBarrier, (pipe), )
 template <pipe_t pipe>
 void pipe_barrier(TW_SRC) { PipeBarrier<pipe>(TW_AT); }
 inline void pipe_barrier(pipe_t pipe, TW_SRC) {
@@ -87,6 +90,7 @@ inline void SyncAllImpl(const char* file, int line) {
 
 template <bool hard = true>
 void SyncAll(TW_SRC) { SyncAllImpl(TW_AT); }
+TW_TWIN_M0(, void, (bool hard = true), SyncAll, (hard), )
 template <bool hard = true, typename... Args>
 void SyncAll(const GlobalTensor<int32_t>&, const LocalTensor<int32_t>&, Args...) {
     SyncAllImpl(__builtin_FILE(), __builtin_LINE());
@@ -151,6 +155,7 @@ inline void ICachePreLoad(const int64_t preFetchLen, TW_SRC) {
                  "must be in [0, 8) on the vector core, whose instruction cache is 16 KiB", TW_AT);
     tw::record(tw::Rec::Instr, PIPE_S, "ICachePreLoad", TW_AT);
 }
+TW_TWIN_N(, void, ICachePreLoad, (const int64_t preFetchLen), (preFetchLen), )
 
 // Resets the core's global state (atomic mode, mask mode and mask) that a previous operator may have left; each
 // emulated launch starts from a fresh core, so this only has to put the state back if the kernel changed it.
@@ -162,6 +167,7 @@ inline void InitSocState(TW_SRC) {
     c.mask_is_count = false;
     tw::record(tw::Rec::Instr, PIPE_S, "InitSocState", TW_AT);
 }
+TW_TWIN_N0(, void, InitSocState, )
 
 inline void ResetMask() {
     tw::Core& c = tw::cur();

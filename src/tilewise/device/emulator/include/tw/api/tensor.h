@@ -78,22 +78,26 @@ class LocalTensor {
         cap_ = size_ = tileSize;
     }
 
-    T GetValue(uint64_t i, TW_SRC) const {
+    // Indices are the reference's `const uint32_t` (every integer type converts to it; a UB index fits), so the
+    // address of each has its documented type.
+    T GetValue(const uint32_t i, TW_SRC) const {
         check(i, 1, "GetValue", TW_AT);
         tw::record(tw::Rec::Scalar, PIPE_S, "GetValue", TW_AT, sizeof(T), 1, 0, 0, 0, sizeof(T));
         return ptr_[i];
     }
+    TW_TWIN_N(, T, GetValue, (const uint32_t i), (i), const)
     template <typename U>
-    void SetValue(uint64_t i, U v, TW_SRC) const {
+    void SetValue(const uint32_t i, const U v, TW_SRC) const {
         check(i, 1, "SetValue", TW_AT);
         tw::record(tw::Rec::Scalar, PIPE_S, "SetValue", TW_AT, sizeof(T), 1, 0, 0, 1, sizeof(T));
         ptr_[i] = static_cast<T>(v);
     }
-    T& operator()(uint64_t i) const { check(i, 1, "operator()", nullptr, 0); return ptr_[i]; }
+    TW_TWIN_M(, void, (typename U), SetValue, (U), (const uint32_t i, const U v), (i, v), const)
+    T& operator()(const uint32_t i) const { check(i, 1, "operator()", nullptr, 0); return ptr_[i]; }
 
     // The view keeps its real address even past the buffer's end (UB is one memory on the device: such a view
     // reaches the neighbouring buffers); an access through it is checked, with a location, when it happens.
-    LocalTensor operator[](uint64_t offset) const {
+    LocalTensor operator[](const uint32_t offset) const {
         LocalTensor t = *this;
         t.ptr_ = ptr_ + offset;
         t.cap_ = offset > cap_ ? 0 : cap_ - offset;
@@ -188,12 +192,14 @@ class GlobalTensor {
         tw::record(tw::Rec::Scalar, PIPE_S, "GetValue(GM)", TW_AT, sizeof(T), 1, 0, 1, 0, sizeof(T));
         return ptr_[i];
     }
+    TW_TWIN_N(, T, GetValue, (uint64_t i), (i), const)
     template <typename U>
     void SetValue(uint64_t i, U v, TW_SRC) const {
         tw::gm_check(ptr_ + i, sizeof(T), "GlobalTensor::SetValue", TW_AT);
         tw::record(tw::Rec::Scalar, PIPE_S, "SetValue(GM)", TW_AT, sizeof(T), 1, 0, 1, 1, sizeof(T));
         ptr_[i] = static_cast<T>(v);
     }
+    TW_TWIN_M(, void, (typename U), SetValue, (U), (uint64_t i, U v), (i, v), const)
     T& operator()(uint64_t i) const { return ptr_[i]; }
     uint64_t GetSize() const { return size_; }
     T* GetPhyAddr() const { return ptr_; }
@@ -214,9 +220,23 @@ class GlobalTensor {
 class TPipe;
 inline TPipe* GetTPipePtr();
 
-template <TPosition pos, int32_t depth = 1, int32_t mask = 0>
+// TQue's third parameter (TQue简介.md): an int mask of ND/NZ conversion bits (the cube side's), or a pointer to a
+// TQueConfig whose bufferLen / bufferNumber, when not 0, must be what InitBuffer gives.
+struct TQueConfig {
+    bool nd2nz = false;
+    bool nz2nd = false;
+    bool scmBlockGroup = false;
+    uint32_t bufferLen = 0;
+    uint32_t bufferNumber = 0;
+    uint32_t consumerSize = 0;
+    TPosition consumer[8] = {};
+    bool enableStaticEvtId = false;
+    bool enableLoopQueue = false;
+};
+
+template <TPosition pos, int32_t depth = 1, auto mask = 0>
 class TQue;
-template <TPosition src, TPosition dst, int32_t depth = 1, int32_t mask = 0>
+template <TPosition src, TPosition dst, int32_t depth = 1, auto mask = 0>
 class TQueBind;
 template <TPosition pos = TPosition::VECCALC>
 class TBuf;
@@ -245,8 +265,10 @@ class TQueBase {
     // The in-place forms: `que.AllocTensor<T>(t)` and `que.DeQue<T>(t)` assign the tensor instead of returning it.
     template <typename T>
     void AllocTensor(LocalTensor<T>& t, TW_SRC) { t = AllocTensor<T>(TW_AT); }
+    TW_TWIN_M(, void, (typename T), AllocTensor, (T), (LocalTensor<T>& t), (t), )
     template <typename T>
     void DeQue(LocalTensor<T>& t, TW_SRC) { t = DeQue<T>(TW_AT); }
+    TW_TWIN_M(, void, (typename T), DeQue, (T), (LocalTensor<T>& t), (t), )
 
     template <typename T>
     bool EnQue(const LocalTensor<T>& t, TW_SRC) {
@@ -260,8 +282,11 @@ class TQueBase {
         tw::record(tw::Rec::EnQue, PIPE_S, "EnQue", TW_AT, 0, 0, 0, h.id, b);
         return true;
     }
+    TW_TWIN_M(, bool, (typename T), EnQue, (T), (const LocalTensor<T>& t), (t), )
     template <TPosition, TPosition, typename T>
     bool EnQue(const LocalTensor<T>& t, TW_SRC) { return EnQue<T>(t, TW_AT); }
+    TW_TWIN_M(, bool, (TPosition TwT0, TPosition TwT1, typename T), EnQue, (TwT0, TwT1, T), (const LocalTensor<T>& t),
+            (t), )
 
     template <typename T>
     LocalTensor<T> DeQue(TW_SRC) {
@@ -277,8 +302,10 @@ class TQueBase {
         return LocalTensor<T>(reinterpret_cast<T*>(ub() + h.offset + uint64_t(b) * h.len), h.inside(b) / sizeof(T), h.id,
                               b, h.pos);
     }
+    TW_TWIN_M0(, LocalTensor<T>, (typename T), DeQue, (T), )
     template <TPosition, TPosition, typename T>
     LocalTensor<T> DeQue(TW_SRC) { return DeQue<T>(TW_AT); }
+    TW_TWIN_M0(, LocalTensor<T>, (TPosition TwT0, TPosition TwT1, typename T), DeQue, (TwT0, TwT1, T), )
 
     template <typename T>
     void FreeTensor(LocalTensor<T>& t, TW_SRC) {
@@ -292,8 +319,10 @@ class TQueBase {
         }
         tw::record(tw::Rec::Free, PIPE_S, "FreeTensor", TW_AT, 0, 0, 0, h.id, b);
     }
+    TW_TWIN_M(, void, (typename T), FreeTensor, (T), (LocalTensor<T>& t), (t), )
     template <typename T>
     void FreeTensor(LocalTensor<T>&& t, TW_SRC) { LocalTensor<T> c = t; FreeTensor(c, TW_AT); }
+    TW_TWIN_M(, void, (typename T), FreeTensor, (T), (LocalTensor<T>&& t), (t), )
 
     bool VacantInQue() const { const tw::QueueState& q = *st_; for (int s : q.state) if (s == 0) return true; return false; }
     bool HasTensorInQue() const { return st_ && !st_->fifo.empty(); }
@@ -336,13 +365,13 @@ class TQueBase {
     }
 };
 
-template <TPosition pos, int32_t depth, int32_t mask>
+template <TPosition pos, int32_t depth, auto mask>
 class TQue : public TQueBase {
   public:
     TQue() { pos_ = pos; }
 };
 
-template <TPosition src, TPosition dst, int32_t depth, int32_t mask>
+template <TPosition src, TPosition dst, int32_t depth, auto mask>
 class TQueBind : public TQueBase {
   public:
     TQueBind() { pos_ = src; }
@@ -369,11 +398,12 @@ class TBuf {
         return t;
     }
     template <typename T>
-    LocalTensor<T> Get(TW_SRC) {
+    LocalTensor<T> Get(TW_SRC_NOT_INT) {
         check(TW_AT);
         return LocalTensor<T>(reinterpret_cast<T*>(tw::cur().ub.data() + st_->offset), st_->inside(0) / sizeof(T),
                               st_->id, 0, pos);
     }
+    TW_TWIN_M0(, LocalTensor<T>, (typename T), Get, (T), )
     template <typename T>
     LocalTensor<T> GetWithOffset(uint32_t len, uint32_t offset, TW_SRC) {
         check(TW_AT);
@@ -388,6 +418,7 @@ class TBuf {
         t.SetSize(len);
         return t;
     }
+    TW_TWIN_M(, LocalTensor<T>, (typename T), GetWithOffset, (T), (uint32_t len, uint32_t offset), (len, offset), )
     // TBuf derives from TQueBind on the device and exposes its queue calls, reduced to what a TBuf means: a single
     // block with no queue behind it. AllocTensor and DeQue hand out the whole buffer as Get() does; FreeTensor and
     // EnQue do nothing (a TBuf's tensor needs no release), so code written for a queue also runs on a TBuf.
@@ -395,6 +426,7 @@ class TBuf {
     LocalTensor<T> AllocTensor(TW_SRC) {
         return Get<T>(TW_AT);
     }
+    TW_TWIN_M0(, LocalTensor<T>, (typename T), AllocTensor, (T), )
     template <typename T>
     void FreeTensor(LocalTensor<T>&) {}
     template <typename T>
@@ -403,6 +435,7 @@ class TBuf {
     LocalTensor<T> DeQue(TW_SRC) {
         return Get<T>(TW_AT);
     }
+    TW_TWIN_M0(, LocalTensor<T>, (typename T), DeQue, (T), )
 
     tw::QueueState* st_ = nullptr;
 
@@ -426,21 +459,28 @@ class TPipe {
         if (tw::core() && tw::core()->pipe == this) tw::core()->pipe = nullptr;
     }
 
-    template <TPosition pos, int32_t depth, int32_t mask>
+    template <TPosition pos, int32_t depth, auto mask>
     bool InitBuffer(TQue<pos, depth, mask>& que, uint8_t num, uint32_t len, TW_SRC) {
+        check_config<mask>(num, len, TW_AT);
         que.st_ = alloc(num, len, pos, false, TW_AT);
         return true;
     }
-    template <TPosition src, TPosition dst, int32_t depth, int32_t mask>
+    TW_TWIN_M(, bool, (TPosition pos, int32_t depth, auto mask), InitBuffer, (pos, depth, mask),
+            (TQue<pos, depth, mask>& que, uint8_t num, uint32_t len), (que, num, len), )
+    template <TPosition src, TPosition dst, int32_t depth, auto mask>
     bool InitBuffer(TQueBind<src, dst, depth, mask>& que, uint8_t num, uint32_t len, TW_SRC) {
+        check_config<mask>(num, len, TW_AT);
         que.st_ = alloc(num, len, src, false, TW_AT);
         return true;
     }
+    TW_TWIN_M(, bool, (TPosition src, TPosition dst, int32_t depth, auto mask), InitBuffer, (src, dst, depth,
+            mask), (TQueBind<src, dst, depth, mask>& que, uint8_t num, uint32_t len), (que, num, len), )
     template <TPosition pos>
     bool InitBuffer(TBuf<pos>& buf, uint32_t len, TW_SRC) {
         buf.st_ = alloc(1, len, pos, true, TW_AT);
         return true;
     }
+    TW_TWIN_M(, bool, (TPosition pos), InitBuffer, (pos), (TBuf<pos>& buf, uint32_t len), (buf, len), )
     // The queue form on a TBuf (releases before the TBuf-only static_assert accepted it): num blocks of len bytes,
     // each rounded up to 32 bytes and laid end to end; the TBuf spans them all (Get() sees num * len bytes).
     template <TPosition pos>
@@ -449,6 +489,8 @@ class TPipe {
         buf.st_ = alloc(1, static_cast<uint32_t>(tw::align32(len) * num), pos, true, TW_AT);
         return true;
     }
+    TW_TWIN_M(, bool, (TPosition pos), InitBuffer, (pos), (TBuf<pos>& buf, uint8_t num, uint32_t len), (buf, num,
+            len), )
 
     TEventID FetchEventID(HardEvent) { return static_cast<TEventID>(tw::cur().next_event++ % 8); }
     template <HardEvent e>
@@ -466,6 +508,25 @@ class TPipe {
     void Init() {}
 
   private:
+    // A queue's TQueConfig (its third template argument when that is a `const TQueConfig*`): a bufferNumber or
+    // bufferLen that is not 0 states at compile time what InitBuffer gives, and must equal it (TQue简介.md).
+    template <auto mask>
+    static void check_config(uint8_t num, uint32_t len, const char* file, int line) {
+        if constexpr (std::is_pointer<decltype(mask)>::value) {
+            static_assert(std::is_same<decltype(mask), const TQueConfig*>::value,
+                          "a queue's third template argument is an int mask or a const TQueConfig*");
+            if (mask == nullptr) return;
+            if ((mask->bufferNumber != 0 && mask->bufferNumber != num) || (mask->bufferLen != 0 && mask->bufferLen != len))
+                tw::fail("invalid_argument",
+                         "InitBuffer of " + std::to_string(num) + " x " + std::to_string(len) +
+                             " bytes on a queue whose TQueConfig says bufferNumber " +
+                             std::to_string(mask->bufferNumber) + ", bufferLen " + std::to_string(mask->bufferLen) +
+                             ": a value that is not 0 must be what InitBuffer gives",
+                         file, line);
+        } else {
+            (void)num, (void)len, (void)file, (void)line;
+        }
+    }
     uint64_t base_ = 0;  // the core's UB use when this pipe was made: its InitBuffers start there
     uint64_t end_ = 0;   // and end here
     void release() {

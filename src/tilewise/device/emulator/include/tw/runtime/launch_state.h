@@ -10,6 +10,7 @@
 #include <mutex>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 #include <unordered_map>
 #include <utility>
 #include <vector>
@@ -20,6 +21,56 @@
 // Every public API takes these trailing defaults so errors and trace records name the user's call site.
 #define TW_SRC const char *tw_file = __builtin_FILE(), int tw_line = __builtin_LINE()
 #define TW_AT tw_file, tw_line
+
+// Taking a public API's address with its documented type. The defaults above add two parameters to each form's
+// function type, so generic code that takes `&Sub<half>` as a `void (*)(const LocalTensor<half>&, const
+// LocalTensor<half>&, const LocalTensor<half>&, const int32_t&)` (a Foreach over Sub, Mul, Max) would find no
+// match. Each such form therefore has a twin (TW_TWIN) with exactly the documented parameters and an empty trailing
+// parameter pack, which calls the form with the site TW_PTR_AT. Taking the address matches the twin only (the
+// form's own type has two parameters more); in a call both match equally, and the rule that prefers a template
+// without a trailing parameter pack picks the form itself, so calls keep naming their line. A call through the
+// pointer cannot name its line: its errors and trace records say so.
+#define TW_PTR typename... TwPtr, std::enable_if_t<sizeof...(TwPtr) == 0, int> = 0
+#define TW_PTR_AT "(a call through a function pointer)", 0
+#define TW_UNPAREN(...) __VA_ARGS__
+// TW_TWIN_M(PRE, RET, (template parameters), NAME, (template arguments), (parameters), (arguments), POST) is the twin
+// of a function template; PRE is `static` for a static member (or empty), POST `const` for a const member. TW_TWIN_N
+// is the twin of a function that is no template (the twin is one: a call prefers the non-template), TW_TWIN_M0 and
+// TW_TWIN_N0 those of forms with no parameter but the call site's. TW_TWIN(...) is TW_TWIN_M for a free function
+// returning void.
+#define TW_TWIN_M(PRE, RET, TPL, NAME, TARGS, PARAMS, ARGS, POST)                                                  \
+    template <TW_UNPAREN TPL, TW_PTR>                                                                              \
+    PRE RET NAME(TW_UNPAREN PARAMS, TwPtr...) POST {                                                               \
+        return NAME<TW_UNPAREN TARGS>(TW_UNPAREN ARGS, TW_PTR_AT);                                                 \
+    }
+#define TW_TWIN_M0(PRE, RET, TPL, NAME, TARGS, POST)                                                               \
+    template <TW_UNPAREN TPL, TW_PTR>                                                                              \
+    PRE RET NAME(TwPtr...) POST {                                                                                  \
+        return NAME<TW_UNPAREN TARGS>(TW_PTR_AT);                                                                  \
+    }
+#define TW_TWIN_N(PRE, RET, NAME, PARAMS, ARGS, POST)                                                              \
+    template <TW_PTR>                                                                                              \
+    PRE RET NAME(TW_UNPAREN PARAMS, TwPtr...) POST {                                                               \
+        return NAME(TW_UNPAREN ARGS, TW_PTR_AT);                                                                   \
+    }
+#define TW_TWIN_N0(PRE, RET, NAME, POST)                                                                           \
+    template <TW_PTR>                                                                                              \
+    PRE RET NAME(TwPtr...) POST {                                                                                  \
+        return NAME(TW_PTR_AT);                                                                                    \
+    }
+#define TW_TWIN(TPL, NAME, TARGS, PARAMS, ARGS) TW_TWIN_M(, void, TPL, NAME, TARGS, PARAMS, ARGS, )
+
+namespace tw {
+// The call-site file of a form whose only parameters are the call site's and that overloads a form taking one
+// integer (TBuf::Get() and Get(len)): a literal 0 converts to it only through a user-defined conversion, so
+// `Get<T>(0)` is Get(len), not an ambiguity between the integer and the null pointer.
+struct SiteFile {
+    const char* name;
+    SiteFile(const char* n) : name(n) {}  // NOLINT: implicit, as the default argument needs
+    operator const char*() const { return name; }
+};
+}  // namespace tw
+#define TW_SRC_NOT_INT tw::SiteFile tw_file = __builtin_FILE(), int tw_line = __builtin_LINE()
 
 namespace tw {
 

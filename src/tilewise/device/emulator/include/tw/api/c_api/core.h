@@ -37,6 +37,7 @@ inline uint16_t blocks_of(uint32_t size, const char* what, const char* file, int
 // ---- core state and system variables -----------------------------------------------------------------------------
 // asc_init: atomic mode off, normal mask mode, every lane of the mask register on.
 inline void asc_init(TW_SRC) { AscendC::InitSocState(TW_AT); }
+TW_TWIN_N0(, void, asc_init, )
 inline int64_t asc_get_block_idx() { return AscendC::GetBlockIdx(); }
 inline int64_t asc_get_block_num() { return AscendC::GetBlockNum(); }
 // Every emulated block is one vector core on its own (sub-block 0 of 1).
@@ -47,7 +48,9 @@ inline int64_t asc_get_system_cycle() { return AscendC::GetSystemCycle(); }
 // ---- synchronisation ---------------------------------------------------------------------------------------------
 // asc_sync_notify / asc_sync_wait: set / wait the hardware event `id` from pipe `pipe` to pipe `tpipe`.
 inline void asc_sync_notify(pipe_t pipe, pipe_t tpipe, event_t id, TW_SRC) { tw::flag_rt(true, pipe, tpipe, id, TW_AT); }
+TW_TWIN_N(, void, asc_sync_notify, (pipe_t pipe, pipe_t tpipe, event_t id), (pipe, tpipe, id), )
 inline void asc_sync_wait(pipe_t pipe, pipe_t tpipe, event_t id, TW_SRC) { tw::flag_rt(false, pipe, tpipe, id, TW_AT); }
+TW_TWIN_N(, void, asc_sync_wait, (pipe_t pipe, pipe_t tpipe, event_t id), (pipe, tpipe, id), )
 // asc_sync_pipe: the earlier instructions of `pipe` (every pipe for PIPE_ALL) finish before later ones start.
 inline void asc_sync_pipe(pipe_t pipe, TW_SRC) {
     if (pipe == PIPE_S)
@@ -55,9 +58,12 @@ inline void asc_sync_pipe(pipe_t pipe, TW_SRC) {
                  "does not allow PIPE_S here", TW_AT);
     AscendC::pipe_barrier(pipe, TW_AT);
 }
+TW_TWIN_N(, void, asc_sync_pipe, (pipe_t pipe), (pipe), )
 // asc_sync / asc_sync_vec: wait for every pipe.
 inline void asc_sync(TW_SRC) { AscendC::pipe_barrier(PIPE_ALL, TW_AT); }
+TW_TWIN_N0(, void, asc_sync, )
 inline void asc_sync_vec(TW_SRC) { AscendC::pipe_barrier(PIPE_ALL, TW_AT); }
+TW_TWIN_N0(, void, asc_sync_vec, )
 // asc_sync_mte2(id) / asc_sync_mte3(id): the pipe's transfers so far are complete for the other two vector-core pipes
 // (events from it to each of them with this id, set and waited at once) and for itself.
 inline void asc_sync_mte2(int id, TW_SRC) {
@@ -67,6 +73,7 @@ inline void asc_sync_mte2(int id, TW_SRC) {
     tw::flag_rt(false, PIPE_MTE2, PIPE_V, id, TW_AT);
     AscendC::pipe_barrier(PIPE_MTE2, TW_AT);
 }
+TW_TWIN_N(, void, asc_sync_mte2, (int id), (id), )
 inline void asc_sync_mte3(int id, TW_SRC) {
     tw::flag_rt(true, PIPE_MTE3, PIPE_MTE2, id, TW_AT);
     tw::flag_rt(true, PIPE_MTE3, PIPE_V, id, TW_AT);
@@ -74,12 +81,14 @@ inline void asc_sync_mte3(int id, TW_SRC) {
     tw::flag_rt(false, PIPE_MTE3, PIPE_V, id, TW_AT);
     AscendC::pipe_barrier(PIPE_MTE3, TW_AT);
 }
+TW_TWIN_N(, void, asc_sync_mte3, (int id), (id), )
 // asc_sync_data_barrier(mem_dsb_t::DSB_ALL / DSB_DDR / DSB_UB / DSB_SEQ): program order already holds in the emulator.
 enum class mem_dsb_t : uint8_t { DSB_ALL = 0, DSB_DDR, DSB_UB, DSB_SEQ };
 inline void asc_sync_data_barrier(mem_dsb_t arg, TW_SRC) {
     (void)arg;
     AscendC::DataSyncBarrier(TW_AT);
 }
+TW_TWIN_N(, void, asc_sync_data_barrier, (mem_dsb_t arg), (arg), )
 
 // ---- data movement -----------------------------------------------------------------------------------------------
 // asc_copy_gm2ub(dst, src, size): `size` bytes (a multiple of 32). asc_copy_gm2ub(dst, src, n_burst, len_burst,
@@ -89,13 +98,17 @@ inline void asc_copy_gm2ub(void* dst, void* src, uint16_t n_burst, uint16_t len_
     AscendC::DataCopy(tw::ub_view<uint8_t>(dst, "asc_copy_gm2ub", TW_AT), tw::gm_view<uint8_t>(src),
                       AscendC::DataCopyParams(n_burst, len_burst, src_gap, dst_gap), TW_AT);
 }
+TW_TWIN_N(, void, asc_copy_gm2ub, (void* dst, void* src, uint16_t n_burst, uint16_t len_burst, uint16_t src_gap,
+        uint16_t dst_gap), (dst, src, n_burst, len_burst, src_gap, dst_gap), )
 inline void asc_copy_gm2ub(void* dst, void* src, uint32_t size, TW_SRC) {
     asc_copy_gm2ub(dst, src, 1, tw::capi::blocks_of(size, "asc_copy_gm2ub", TW_AT), 0, 0, TW_AT);
 }
+TW_TWIN_N(, void, asc_copy_gm2ub, (void* dst, void* src, uint32_t size), (dst, src, size), )
 inline void asc_copy_gm2ub_sync(void* dst, void* src, uint32_t size, TW_SRC) {
     asc_copy_gm2ub(dst, src, size, TW_AT);
     tw::capi::sync_all(TW_AT);
 }
+TW_TWIN_N(, void, asc_copy_gm2ub_sync, (void* dst, void* src, uint32_t size), (dst, src, size), )
 
 // UB -> GM (PIPE_MTE3); under atomic mode the elements accumulate in the type asc_set_atomic_* chose.
 inline void asc_copy_ub2gm(void* dst, void* src, uint16_t n_burst, uint16_t len_burst, uint16_t src_gap,
@@ -107,13 +120,17 @@ inline void asc_copy_ub2gm(void* dst, void* src, uint16_t n_burst, uint16_t len_
     AscendC::DataCopy(tw::gm_view<uint8_t>(dst), tw::ub_view<uint8_t>(src, "asc_copy_ub2gm", TW_AT),
                       AscendC::DataCopyParams(n_burst, len_burst, src_gap, dst_gap), TW_AT);
 }
+TW_TWIN_N(, void, asc_copy_ub2gm, (void* dst, void* src, uint16_t n_burst, uint16_t len_burst, uint16_t src_gap,
+        uint16_t dst_gap), (dst, src, n_burst, len_burst, src_gap, dst_gap), )
 inline void asc_copy_ub2gm(void* dst, void* src, uint32_t size, TW_SRC) {
     asc_copy_ub2gm(dst, src, 1, tw::capi::blocks_of(size, "asc_copy_ub2gm", TW_AT), 0, 0, TW_AT);
 }
+TW_TWIN_N(, void, asc_copy_ub2gm, (void* dst, void* src, uint32_t size), (dst, src, size), )
 inline void asc_copy_ub2gm_sync(void* dst, void* src, uint32_t size, TW_SRC) {
     asc_copy_ub2gm(dst, src, size, TW_AT);
     tw::capi::sync_all(TW_AT);
 }
+TW_TWIN_N(, void, asc_copy_ub2gm_sync, (void* dst, void* src, uint32_t size), (dst, src, size), )
 
 // UB -> UB (PIPE_V), in 32-byte blocks.
 inline void asc_copy_ub2ub(void* dst, void* src, uint16_t n_burst, uint16_t len_burst, uint16_t src_gap,
@@ -122,13 +139,17 @@ inline void asc_copy_ub2ub(void* dst, void* src, uint16_t n_burst, uint16_t len_
                       tw::ub_view<uint8_t>(src, "asc_copy_ub2ub", TW_AT),
                       AscendC::DataCopyParams(n_burst, len_burst, src_gap, dst_gap), TW_AT);
 }
+TW_TWIN_N(, void, asc_copy_ub2ub, (void* dst, void* src, uint16_t n_burst, uint16_t len_burst, uint16_t src_gap,
+        uint16_t dst_gap), (dst, src, n_burst, len_burst, src_gap, dst_gap), )
 inline void asc_copy_ub2ub(void* dst, void* src, uint32_t size, TW_SRC) {
     asc_copy_ub2ub(dst, src, 1, tw::capi::blocks_of(size, "asc_copy_ub2ub", TW_AT), 0, 0, TW_AT);
 }
+TW_TWIN_N(, void, asc_copy_ub2ub, (void* dst, void* src, uint32_t size), (dst, src, size), )
 inline void asc_copy_ub2ub_sync(void* dst, void* src, uint32_t size, TW_SRC) {
     asc_copy_ub2ub(dst, src, size, TW_AT);
     tw::capi::sync_all(TW_AT);
 }
+TW_TWIN_N(, void, asc_copy_ub2ub_sync, (void* dst, void* src, uint32_t size), (dst, src, size), )
 
 // Byte-granular copies (DataCopyPad): asc_copy_gm2ub_align(dst, src, size) moves `size` bytes into UB (the row padded
 // to 32 bytes); the burst form takes n_burst rows of len_burst bytes, left / right padding in elements (from the
@@ -140,33 +161,44 @@ inline void asc_copy_gm2ub_align(T* dst, T* src, uint16_t n_burst, uint32_t len_
     tw::copy_align_in<T>(dst, src, n_burst, len_burst, left_padding_num, right_padding_num, src_gap, dst_gap,
                          "asc_copy_gm2ub_align", TW_AT);
 }
+TW_TWIN_M(, void, (typename T), asc_copy_gm2ub_align, (T), (T* dst, T* src, uint16_t n_burst, uint32_t len_burst,
+        uint8_t left_padding_num, uint8_t right_padding_num, uint32_t src_gap, uint32_t dst_gap), (dst, src, n_burst,
+        len_burst, left_padding_num, right_padding_num, src_gap, dst_gap), )
 template <typename T>
 inline void asc_copy_gm2ub_align(T* dst, T* src, uint32_t size, TW_SRC) {
     asc_copy_gm2ub_align(dst, src, 1, size, 0, 0, 0, 0, TW_AT);
 }
+TW_TWIN_M(, void, (typename T), asc_copy_gm2ub_align, (T), (T* dst, T* src, uint32_t size), (dst, src, size), )
 template <typename T>
 inline void asc_copy_gm2ub_align_sync(T* dst, T* src, uint32_t size, TW_SRC) {
     asc_copy_gm2ub_align(dst, src, size, TW_AT);
     tw::capi::sync_all(TW_AT);
 }
+TW_TWIN_M(, void, (typename T), asc_copy_gm2ub_align_sync, (T), (T* dst, T* src, uint32_t size), (dst, src, size), )
 template <typename T>
 inline void asc_copy_ub2gm_align(T* dst, T* src, uint16_t n_burst, uint32_t len_burst, uint8_t left_padding_num,
                                  uint8_t right_padding_num, uint32_t src_gap, uint32_t dst_gap, TW_SRC) {
     tw::copy_align_out<T>(dst, src, n_burst, len_burst, left_padding_num, right_padding_num, src_gap, dst_gap,
                           "asc_copy_ub2gm_align", TW_AT);
 }
+TW_TWIN_M(, void, (typename T), asc_copy_ub2gm_align, (T), (T* dst, T* src, uint16_t n_burst, uint32_t len_burst,
+        uint8_t left_padding_num, uint8_t right_padding_num, uint32_t src_gap, uint32_t dst_gap), (dst, src, n_burst,
+        len_burst, left_padding_num, right_padding_num, src_gap, dst_gap), )
 template <typename T>
 inline void asc_copy_ub2gm_align(T* dst, T* src, uint32_t size, TW_SRC) {
     asc_copy_ub2gm_align(dst, src, 1, size, 0, 0, 0, 0, TW_AT);
 }
+TW_TWIN_M(, void, (typename T), asc_copy_ub2gm_align, (T), (T* dst, T* src, uint32_t size), (dst, src, size), )
 template <typename T>
 inline void asc_copy_ub2gm_align_sync(T* dst, T* src, uint32_t size, TW_SRC) {
     asc_copy_ub2gm_align(dst, src, size, TW_AT);
     tw::capi::sync_all(TW_AT);
 }
+TW_TWIN_M(, void, (typename T), asc_copy_ub2gm_align_sync, (T), (T* dst, T* src, uint32_t size), (dst, src, size), )
 // The pad register the _align copies into UB fill padding from.
 template <typename T>
 inline void asc_set_copy_pad_val(T pad_value, TW_SRC) { AscendC::SetPadValue<T>(pad_value, TW_AT); }
+TW_TWIN_M(, void, (typename T), asc_set_copy_pad_val, (T), (T pad_value), (pad_value), )
 
 // ---- atomic mode (copies out to GM accumulate) -------------------------------------------------------------------
 #define TW_CAPI_ATOMIC(OP, SET)                                                                                      \
@@ -181,6 +213,7 @@ TW_CAPI_ATOMIC(max, set_atomic_max)
 TW_CAPI_ATOMIC(min, set_atomic_min)
 #undef TW_CAPI_ATOMIC
 inline void asc_set_atomic_none(TW_SRC) { AscendC::SetAtomicNone(TW_AT); }
+TW_TWIN_N0(, void, asc_set_atomic_none, )
 
 // ---- scalar unit: bits of a 64-bit value -------------------------------------------------------------------------
 inline int64_t asc_popc(uint64_t value) { return AscendC::ScalarGetCountOfValue<1>(value); }     // bits set

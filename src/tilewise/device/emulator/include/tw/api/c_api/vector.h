@@ -156,15 +156,22 @@ inline void asc_duplicate(T* dst, tw::nd_t<T> value, uint8_t repeat, uint16_t ds
     AscendC::Duplicate<T, false>(tw::ub_view<T>(dst, "asc_duplicate", TW_AT), value, AscendC::MASK_PLACEHOLDER,
                                  repeat, dst_block_stride, dst_repeat_stride, TW_AT);
 }
+TW_TWIN_M(, void, (typename T), asc_duplicate, (T), (T* dst, tw::nd_t<T> value, uint8_t repeat,
+        uint16_t dst_block_stride, uint8_t dst_repeat_stride), (dst, value, repeat, dst_block_stride,
+        dst_repeat_stride), )
 template <typename T>
 inline void asc_duplicate(T* dst, tw::nd_t<T> value, uint32_t count, TW_SRC) {
     tw::capi::counted(count, [&] { asc_duplicate(dst, value, 1, 1, 8, TW_AT); });
 }
+TW_TWIN_M(, void, (typename T), asc_duplicate, (T), (T* dst, tw::nd_t<T> value, uint32_t count), (dst, value, count),
+        )
 template <typename T>
 inline void asc_duplicate_sync(T* dst, tw::nd_t<T> value, uint32_t count, TW_SRC) {
     asc_duplicate(dst, value, count, TW_AT);
     tw::capi::sync_all(TW_AT);
 }
+TW_TWIN_M(, void, (typename T), asc_duplicate_sync, (T), (T* dst, tw::nd_t<T> value, uint32_t count), (dst, value,
+        count), )
 
 // ---- mask register ------------------------------------------------------------------------------------------------
 // asc_set_vector_mask(mask1, mask0): normal mode, the high and low 64 lanes; counter mode, mask0 is the element count.

@@ -32,6 +32,8 @@ void Silu(const LocalTensor<T>& dstLocal, const LocalTensor<T>& srcLocal, uint32
     tw::math1(dstLocal, srcLocal, dataSize, tw::op::Silu{}, "Silu", TW_AT);
     tw::vrec_seq<T>({"Muls", "Exp", "Adds", "Div"}, TW_AT, tw::counted(dataSize));
 }
+TW_TWIN_M(, void, (typename T, bool isReuseSource = false), Silu, (T, isReuseSource), (const LocalTensor<T>& dstLocal,
+        const LocalTensor<T>& srcLocal, uint32_t dataSize), (dstLocal, srcLocal, dataSize), )
 
 template <typename T, bool isReuseSource = false>
 void Swish(const LocalTensor<T>& dstLocal, const LocalTensor<T>& srcLocal, uint32_t dataSize,
@@ -41,6 +43,9 @@ void Swish(const LocalTensor<T>& dstLocal, const LocalTensor<T>& srcLocal, uint3
               [beta](tw::calc_t<T> a) { return a / (tw::calc_t<T>(1) + std::exp(-beta * a)); }, "Swish", TW_AT);
     tw::vrec_seq<T>({"Muls", "Exp", "Adds", "Div"}, TW_AT, tw::counted(dataSize));
 }
+TW_TWIN_M(, void, (typename T, bool isReuseSource = false), Swish, (T, isReuseSource),
+        (const LocalTensor<T>& dstLocal, const LocalTensor<T>& srcLocal, uint32_t dataSize,
+        const tw::nd_t<T> scalarValue), (dstLocal, srcLocal, dataSize, scalarValue), )
 
 #define TW_GELU(NAME, ...)                                                                                         \
     template <typename T, bool highPrecision = false, bool highPerformance = false>                                \

@@ -81,23 +81,37 @@ void SwiGLU(LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor0, const L
     tw::glu(dstTensor, srcTensor0, srcTensor1, sharedTmpBuffer, calCount, tw::SwishOf{scalarValue}, "SwiGLU", TW_AT);
     tw::vrec_seq<T>({TW_SWIGLU_SEQ}, TW_AT, tw::counted(calCount));
 }
+TW_TWIN_M(, void, (typename T, bool isReuseSource = false), SwiGLU, (T, isReuseSource), (LocalTensor<T>& dstTensor,
+        const LocalTensor<T>& srcTensor0, const LocalTensor<T>& srcTensor1, const float& scalarValue,
+        const LocalTensor<uint8_t>& sharedTmpBuffer, const uint32_t calCount), (dstTensor, srcTensor0, srcTensor1,
+        scalarValue, sharedTmpBuffer, calCount), )
 template <typename T, bool isReuseSource = false>
 void SwiGLU(LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor0, const LocalTensor<T>& srcTensor1,
             const float& scalarValue, const LocalTensor<uint8_t>& sharedTmpBuffer, TW_SRC) {
     SwiGLU<T, isReuseSource>(dstTensor, srcTensor0, srcTensor1, scalarValue, sharedTmpBuffer, dstTensor.GetSize(),
                              TW_AT);
 }
+TW_TWIN_M(, void, (typename T, bool isReuseSource = false), SwiGLU, (T, isReuseSource), (LocalTensor<T>& dstTensor,
+        const LocalTensor<T>& srcTensor0, const LocalTensor<T>& srcTensor1, const float& scalarValue,
+        const LocalTensor<uint8_t>& sharedTmpBuffer), (dstTensor, srcTensor0, srcTensor1, scalarValue,
+        sharedTmpBuffer), )
 template <typename T, bool isReuseSource = false>
 void SwiGLU(LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor0, const LocalTensor<T>& srcTensor1,
             const float& scalarValue, const uint32_t calCount, TW_SRC) {
     SwiGLU<T, isReuseSource>(dstTensor, srcTensor0, srcTensor1, scalarValue, LocalTensor<uint8_t>(), calCount, TW_AT);
 }
+TW_TWIN_M(, void, (typename T, bool isReuseSource = false), SwiGLU, (T, isReuseSource), (LocalTensor<T>& dstTensor,
+        const LocalTensor<T>& srcTensor0, const LocalTensor<T>& srcTensor1, const float& scalarValue,
+        const uint32_t calCount), (dstTensor, srcTensor0, srcTensor1, scalarValue, calCount), )
 template <typename T, bool isReuseSource = false>
 void SwiGLU(LocalTensor<T>& dstTensor, LocalTensor<T>& srcTensor0, LocalTensor<T>& srcTensor1,
             const float& scalarValue, TW_SRC) {
     SwiGLU<T, isReuseSource>(dstTensor, srcTensor0, srcTensor1, scalarValue, LocalTensor<uint8_t>(),
                              dstTensor.GetSize(), TW_AT);
 }
+TW_TWIN_M(, void, (typename T, bool isReuseSource = false), SwiGLU, (T, isReuseSource), (LocalTensor<T>& dstTensor,
+        LocalTensor<T>& srcTensor0, LocalTensor<T>& srcTensor1, const float& scalarValue), (dstTensor, srcTensor0,
+        srcTensor1, scalarValue), )
 
 template <typename T, bool isReuseSource = false>
 void GeGLU(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor0, const LocalTensor<T>& srcTensor1,
@@ -107,21 +121,34 @@ void GeGLU(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor0, co
     tw::glu(dstTensor, srcTensor0, srcTensor1, sharedTmpBuffer, calCount, tw::GeluOf{}, "GeGLU", TW_AT);
     tw::vrec_seq<T>({TW_GEGLU_SEQ}, TW_AT, tw::counted(calCount));
 }
+TW_TWIN_M(, void, (typename T, bool isReuseSource = false), GeGLU, (T, isReuseSource),
+        (const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor0, const LocalTensor<T>& srcTensor1,
+        const LocalTensor<uint8_t>& sharedTmpBuffer, uint32_t calCount), (dstTensor, srcTensor0, srcTensor1,
+        sharedTmpBuffer, calCount), )
 template <typename T, bool isReuseSource = false>
 void GeGLU(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor0, const LocalTensor<T>& srcTensor1,
            const LocalTensor<uint8_t>& sharedTmpBuffer, TW_SRC) {
     GeGLU<T, isReuseSource>(dstTensor, srcTensor0, srcTensor1, sharedTmpBuffer, dstTensor.GetSize(), TW_AT);
 }
+TW_TWIN_M(, void, (typename T, bool isReuseSource = false), GeGLU, (T, isReuseSource),
+        (const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor0, const LocalTensor<T>& srcTensor1,
+        const LocalTensor<uint8_t>& sharedTmpBuffer), (dstTensor, srcTensor0, srcTensor1, sharedTmpBuffer), )
 template <typename T, bool isReuseSource = false>
 void GeGLU(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor0, const LocalTensor<T>& srcTensor1,
            uint32_t calCount, TW_SRC) {
     GeGLU<T, isReuseSource>(dstTensor, srcTensor0, srcTensor1, LocalTensor<uint8_t>(), calCount, TW_AT);
 }
+TW_TWIN_M(, void, (typename T, bool isReuseSource = false), GeGLU, (T, isReuseSource),
+        (const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor0, const LocalTensor<T>& srcTensor1,
+        uint32_t calCount), (dstTensor, srcTensor0, srcTensor1, calCount), )
 template <typename T, bool isReuseSource = false>
 void GeGLU(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor0, const LocalTensor<T>& srcTensor1,
            TW_SRC) {
     GeGLU<T, isReuseSource>(dstTensor, srcTensor0, srcTensor1, LocalTensor<uint8_t>(), dstTensor.GetSize(), TW_AT);
 }
+TW_TWIN_M(, void, (typename T, bool isReuseSource = false), GeGLU, (T, isReuseSource),
+        (const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor0, const LocalTensor<T>& srcTensor1),
+        (dstTensor, srcTensor0, srcTensor1), )
 
 template <typename T, bool isReuseSource = false>
 void ReGlu(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor0, const LocalTensor<T>& srcTensor1,
@@ -132,11 +159,18 @@ void ReGlu(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor0, co
     if (tw::is_low_fp_v<T> && !std::is_same<T, half>::value) tw::vrec_count<T>("Cast", TW_AT, tw::counted(calCount));
     tw::vrec_seq<T>({"Relu", "Mul"}, TW_AT, tw::counted(calCount));
 }
+TW_TWIN_M(, void, (typename T, bool isReuseSource = false), ReGlu, (T, isReuseSource),
+        (const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor0, const LocalTensor<T>& srcTensor1,
+        const LocalTensor<uint8_t>& sharedTmpBuffer, const uint32_t calCount), (dstTensor, srcTensor0, srcTensor1,
+        sharedTmpBuffer, calCount), )
 template <typename T, bool isReuseSource = false>
 void ReGlu(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor0, const LocalTensor<T>& srcTensor1,
            const uint32_t calCount, TW_SRC) {
     ReGlu<T, isReuseSource>(dstTensor, srcTensor0, srcTensor1, LocalTensor<uint8_t>(), calCount, TW_AT);
 }
+TW_TWIN_M(, void, (typename T, bool isReuseSource = false), ReGlu, (T, isReuseSource),
+        (const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor0, const LocalTensor<T>& srcTensor1,
+        const uint32_t calCount), (dstTensor, srcTensor0, srcTensor1, calCount), )
 
 template <typename T, bool highPrecision = false, bool highPerformance = false>
 void FasterGeluV2(const LocalTensor<T>& dstLocal, const LocalTensor<T>& srcLocal,
@@ -150,10 +184,17 @@ void FasterGeluV2(const LocalTensor<T>& dstLocal, const LocalTensor<T>& srcLocal
     tw::vrec_seq<T>({"Adds", "Abs", "Div", "Muls", "Abs", "Mins", "Adds", "Mul", "Muls", "Adds", "Mul", "Adds", "Mul"},
                     TW_AT, tw::counted(dataSize));
 }
+TW_TWIN_M(, void, (typename T, bool highPrecision = false, bool highPerformance = false), FasterGeluV2, (T,
+        highPrecision, highPerformance), (const LocalTensor<T>& dstLocal, const LocalTensor<T>& srcLocal,
+        const LocalTensor<uint8_t>& sharedTmpBuffer, const uint32_t dataSize), (dstLocal, srcLocal, sharedTmpBuffer,
+        dataSize), )
 template <typename T, bool highPrecision = false, bool highPerformance = false>
 void FasterGeluV2(const LocalTensor<T>& dstLocal, const LocalTensor<T>& srcLocal, const uint32_t dataSize, TW_SRC) {
     FasterGeluV2<T, highPrecision, highPerformance>(dstLocal, srcLocal, LocalTensor<uint8_t>(), dataSize, TW_AT);
 }
+TW_TWIN_M(, void, (typename T, bool highPrecision = false, bool highPerformance = false), FasterGeluV2, (T,
+        highPrecision, highPerformance), (const LocalTensor<T>& dstLocal, const LocalTensor<T>& srcLocal,
+        const uint32_t dataSize), (dstLocal, srcLocal, dataSize), )
 
 #undef TW_SWIGLU_SEQ
 #undef TW_GEGLU_SEQ

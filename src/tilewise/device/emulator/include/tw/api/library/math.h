@@ -81,12 +81,19 @@ template <typename T, int32_t reduceDim = -1, bool isReuseSource = false, bool i
 void Sum(const LocalTensor<T>& dst, const LocalTensor<T>& src, const SumParams& sumParams, TW_SRC) {
     tw_vec::sum_rows(dst, src, sumParams, TW_AT);
 }
+TW_TWIN_M(, void, (typename T, int32_t reduceDim = -1, bool isReuseSource = false, bool isBasicBlock = false), Sum,
+        (T, reduceDim, isReuseSource, isBasicBlock), (const LocalTensor<T>& dst, const LocalTensor<T>& src,
+        const SumParams& sumParams), (dst, src, sumParams), )
 template <typename T, int32_t reduceDim = -1, bool isReuseSource = false, bool isBasicBlock = false>
 void Sum(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LocalTensor<uint8_t>& sharedTmpBuffer,
          const SumParams& sumParams, TW_SRC) {
     (void)sharedTmpBuffer;
     tw_vec::sum_rows(dst, src, sumParams, TW_AT);
 }
+TW_TWIN_M(, void, (typename T, int32_t reduceDim = -1, bool isReuseSource = false, bool isBasicBlock = false), Sum,
+        (T, reduceDim, isReuseSource, isBasicBlock), (const LocalTensor<T>& dst, const LocalTensor<T>& src,
+        const LocalTensor<uint8_t>& sharedTmpBuffer, const SumParams& sumParams), (dst, src, sharedTmpBuffer,
+        sumParams), )
 
 // ArithProgression: dst[i] = firstValue + i * diffValue for i < count, each element computed directly (no running
 // sum, so no accumulated rounding).
@@ -99,6 +106,8 @@ void ArithProgression(const LocalTensor<T>& dst, const tw::nd_t<T> firstValue, c
     for (int32_t i = 0; i < count; ++i) d[i] = tw::from_c<T>(a + static_cast<tw::calc_t<T>>(i) * b);
     tw::vrec_count<T>("ArithProgression", TW_AT, count);
 }
+TW_TWIN_M(, void, (typename T), ArithProgression, (T), (const LocalTensor<T>& dst, const tw::nd_t<T> firstValue,
+        const tw::nd_t<T> diffValue, const int32_t count), (dst, firstValue, diffValue, count), )
 
 }  // namespace AscendC
 
@@ -277,12 +286,17 @@ void Fmod(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTens
     tw::math2<T>(dst, src0, src1, calCount, tw::op::Fmod{}, "Fmod", TW_AT);
     tw::vrec_seq<T>({"Div", "Cast", "Cast", "Mul", "Sub"}, TW_AT, tw::counted(calCount));
 }
+TW_TWIN_M(, void, (typename T, bool isReuseSource = false), Fmod, (T, isReuseSource), (const LocalTensor<T>& dst,
+        const LocalTensor<T>& src0, const LocalTensor<T>& src1, const LocalTensor<uint8_t>& sharedTmpBuffer,
+        uint32_t calCount), (dst, src0, src1, sharedTmpBuffer, calCount), )
 template <typename T, bool isReuseSource = false>
 void Fmod(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1, uint32_t calCount,
           TW_SRC) {
     tw::math2<T>(dst, src0, src1, calCount, tw::op::Fmod{}, "Fmod", TW_AT);
     tw::vrec_seq<T>({"Div", "Cast", "Cast", "Mul", "Sub"}, TW_AT, tw::counted(calCount));
 }
+TW_TWIN_M(, void, (typename T, bool isReuseSource = false), Fmod, (T, isReuseSource), (const LocalTensor<T>& dst,
+        const LocalTensor<T>& src0, const LocalTensor<T>& src1, uint32_t calCount), (dst, src0, src1, calCount), )
 
 template <typename T, bool isReuseSource = false>
 void Xor(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1,
@@ -292,6 +306,9 @@ void Xor(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTenso
     tw::math2<T>(dst, src0, src1, calCount, tw::op::Xor{}, "Xor", TW_AT);
     tw::vrec_seq<T>({"Or", "And", "Not", "And"}, TW_AT, tw::counted(calCount));  // (a | b) & ~(a & b)
 }
+TW_TWIN_M(, void, (typename T, bool isReuseSource = false), Xor, (T, isReuseSource), (const LocalTensor<T>& dst,
+        const LocalTensor<T>& src0, const LocalTensor<T>& src1, const LocalTensor<uint8_t>& sharedTmpBuffer,
+        uint32_t calCount), (dst, src0, src1, sharedTmpBuffer, calCount), )
 template <typename T, bool isReuseSource = false>
 void Xor(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1, uint32_t calCount,
          TW_SRC) {
@@ -299,6 +316,8 @@ void Xor(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTenso
     tw::math2<T>(dst, src0, src1, calCount, tw::op::Xor{}, "Xor", TW_AT);
     tw::vrec_seq<T>({"Or", "And", "Not", "And"}, TW_AT, tw::counted(calCount));
 }
+TW_TWIN_M(, void, (typename T, bool isReuseSource = false), Xor, (T, isReuseSource), (const LocalTensor<T>& dst,
+        const LocalTensor<T>& src0, const LocalTensor<T>& src1, uint32_t calCount), (dst, src0, src1, calCount), )
 
 // ClampMax: dst = min(src, scalar); ClampMin: dst = max(src, scalar).
 #define TW_CLAMP(NAME, API)                                                                                        \

@@ -225,11 +225,18 @@ void RmsNorm(const LocalTensor<T>& dstLocal, const LocalTensor<T>& srcLocal, con
              const LocalTensor<uint8_t>& sharedTmpBuffer, const T epsilon, const RmsNormTiling& tiling, TW_SRC) {
     tw::rmsnorm(dstLocal, srcLocal, gammaLocal, sharedTmpBuffer, epsilon, tiling, isBasicBlock, TW_AT);
 }
+TW_TWIN_M(, void, (typename T, bool isBasicBlock = false), RmsNorm, (T, isBasicBlock),
+        (const LocalTensor<T>& dstLocal, const LocalTensor<T>& srcLocal, const LocalTensor<T>& gammaLocal,
+        const LocalTensor<uint8_t>& sharedTmpBuffer, const T epsilon, const RmsNormTiling& tiling), (dstLocal,
+        srcLocal, gammaLocal, sharedTmpBuffer, epsilon, tiling), )
 template <typename T, bool isBasicBlock = false>
 void RmsNorm(const LocalTensor<T>& dstLocal, const LocalTensor<T>& srcLocal, const LocalTensor<T>& gammaLocal,
              const T epsilon, const RmsNormTiling& tiling, TW_SRC) {
     tw::rmsnorm(dstLocal, srcLocal, gammaLocal, LocalTensor<uint8_t>(), epsilon, tiling, isBasicBlock, TW_AT);
 }
+TW_TWIN_M(, void, (typename T, bool isBasicBlock = false), RmsNorm, (T, isBasicBlock),
+        (const LocalTensor<T>& dstLocal, const LocalTensor<T>& srcLocal, const LocalTensor<T>& gammaLocal,
+        const T epsilon, const RmsNormTiling& tiling), (dstLocal, srcLocal, gammaLocal, epsilon, tiling), )
 
 template <typename T, bool isReuseSource = false>
 void LayerNorm(const LocalTensor<T>& output, const LocalTensor<T>& outputMean, const LocalTensor<T>& outputVariance,
@@ -238,6 +245,11 @@ void LayerNorm(const LocalTensor<T>& output, const LocalTensor<T>& outputMean, c
     tw::layernorm_bsh(output, outputMean, outputVariance, inputX, gamma, beta, sharedTmpBuffer, epsilon, tiling,
                       isReuseSource, TW_AT);
 }
+TW_TWIN_M(, void, (typename T, bool isReuseSource = false), LayerNorm, (T, isReuseSource),
+        (const LocalTensor<T>& output, const LocalTensor<T>& outputMean, const LocalTensor<T>& outputVariance,
+        const LocalTensor<T>& inputX, const LocalTensor<T>& gamma, const LocalTensor<T>& beta,
+        const LocalTensor<uint8_t>& sharedTmpBuffer, const T epsilon, LayerNormTiling& tiling), (output, outputMean,
+        outputVariance, inputX, gamma, beta, sharedTmpBuffer, epsilon, tiling), )
 template <typename T, bool isReuseSource = false>
 void LayerNorm(const LocalTensor<T>& output, const LocalTensor<T>& outputMean, const LocalTensor<T>& outputVariance,
                const LocalTensor<T>& inputX, const LocalTensor<T>& gamma, const LocalTensor<T>& beta, const T epsilon,
@@ -245,6 +257,10 @@ void LayerNorm(const LocalTensor<T>& output, const LocalTensor<T>& outputMean, c
     tw::layernorm_bsh(output, outputMean, outputVariance, inputX, gamma, beta, LocalTensor<uint8_t>(), epsilon, tiling,
                       isReuseSource, TW_AT);
 }
+TW_TWIN_M(, void, (typename T, bool isReuseSource = false), LayerNorm, (T, isReuseSource),
+        (const LocalTensor<T>& output, const LocalTensor<T>& outputMean, const LocalTensor<T>& outputVariance,
+        const LocalTensor<T>& inputX, const LocalTensor<T>& gamma, const LocalTensor<T>& beta, const T epsilon,
+        LayerNormTiling& tiling), (output, outputMean, outputVariance, inputX, gamma, beta, epsilon, tiling), )
 
 template <typename U, typename T, bool isReuseSource = false, const LayerNormConfig& config = LNCFG_NORM>
 void LayerNorm(const LocalTensor<T>& output, const LocalTensor<float>& outputMean,
@@ -255,6 +271,12 @@ void LayerNorm(const LocalTensor<T>& output, const LocalTensor<float>& outputMea
     tw::layernorm_ar<U, T, config>(output, outputMean, outputRstd, inputX, gamma, beta, epsilon, sharedTmpBuffer, para,
                                    TW_AT);
 }
+TW_TWIN_M(, void, (typename U, typename T, bool isReuseSource = false, const LayerNormConfig& config = LNCFG_NORM),
+        LayerNorm, (U, T, isReuseSource, config), (const LocalTensor<T>& output, const LocalTensor<float>& outputMean,
+        const LocalTensor<float>& outputRstd, const LocalTensor<T>& inputX, const LocalTensor<U>& gamma,
+        const LocalTensor<U>& beta, const float epsilon, const LocalTensor<uint8_t>& sharedTmpBuffer,
+        const LayerNormPara& para, const LayerNormSeparateTiling& tiling), (output, outputMean, outputRstd, inputX,
+        gamma, beta, epsilon, sharedTmpBuffer, para, tiling), )
 template <typename U, typename T, bool isReuseSource = false, const LayerNormConfig& config = LNCFG_NORM>
 void LayerNorm(const LocalTensor<T>& output, const LocalTensor<float>& outputMean,
                const LocalTensor<float>& outputRstd, const LocalTensor<T>& inputX, const LocalTensor<U>& gamma,
@@ -264,5 +286,11 @@ void LayerNorm(const LocalTensor<T>& output, const LocalTensor<float>& outputMea
     tw::layernorm_ar<U, T, config>(output, outputMean, outputRstd, inputX, gamma, beta, epsilon,
                                    LocalTensor<uint8_t>(), para, TW_AT);
 }
+TW_TWIN_M(, void, (typename U, typename T, bool isReuseSource = false, const LayerNormConfig& config = LNCFG_NORM),
+        LayerNorm, (U, T, isReuseSource, config), (const LocalTensor<T>& output, const LocalTensor<float>& outputMean,
+        const LocalTensor<float>& outputRstd, const LocalTensor<T>& inputX, const LocalTensor<U>& gamma,
+        const LocalTensor<U>& beta, const float epsilon, const LayerNormPara& para,
+        const LayerNormSeparateTiling& tiling), (output, outputMean, outputRstd, inputX, gamma, beta, epsilon, para,
+        tiling), )
 
 }  // namespace AscendC

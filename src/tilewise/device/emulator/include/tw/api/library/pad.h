@@ -112,21 +112,31 @@ void Pad(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor, PadPa
          const LocalTensor<uint8_t>& sharedTmpBuffer, PadTiling& tiling, TW_SRC) {
     tw::pad_rows(dstTensor, srcTensor, padParams, sharedTmpBuffer, tiling, TW_AT);
 }
+TW_TWIN_M(, void, (typename T), Pad, (T), (const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor,
+        PadParams& padParams, const LocalTensor<uint8_t>& sharedTmpBuffer, PadTiling& tiling), (dstTensor, srcTensor,
+        padParams, sharedTmpBuffer, tiling), )
 template <typename T>
 void Pad(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor, PadParams& padParams, PadTiling& tiling,
          TW_SRC) {
     tw::pad_rows(dstTensor, srcTensor, padParams, LocalTensor<uint8_t>(), tiling, TW_AT);
 }
+TW_TWIN_M(, void, (typename T), Pad, (T), (const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor,
+        PadParams& padParams, PadTiling& tiling), (dstTensor, srcTensor, padParams, tiling), )
 
 template <typename T>
 void UnPad(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor, UnPadParams& unPadParams,
            LocalTensor<uint8_t>& sharedTmpBuffer, UnPadTiling& tiling, TW_SRC) {
     tw::unpad_rows(dstTensor, srcTensor, unPadParams, sharedTmpBuffer, tiling, TW_AT);
 }
+TW_TWIN_M(, void, (typename T), UnPad, (T), (const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor,
+        UnPadParams& unPadParams, LocalTensor<uint8_t>& sharedTmpBuffer, UnPadTiling& tiling), (dstTensor, srcTensor,
+        unPadParams, sharedTmpBuffer, tiling), )
 template <typename T>
 void UnPad(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor, UnPadParams& unPadParams,
            UnPadTiling& tiling, TW_SRC) {
     tw::unpad_rows(dstTensor, srcTensor, unPadParams, LocalTensor<uint8_t>(), tiling, TW_AT);
 }
+TW_TWIN_M(, void, (typename T), UnPad, (T), (const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor,
+        UnPadParams& unPadParams, UnPadTiling& tiling), (dstTensor, srcTensor, unPadParams, tiling), )
 
 }  // namespace AscendC

@@ -95,12 +95,19 @@ void Broadcast(const LocalTensor<T>& dst, const LocalTensor<T>& src, const uint3
         for (uint64_t c = 0; c < n; ++c) d[r * n + c] = dim == 1 ? x[0] : stretch_cols ? x[r] : x[c];
     tw::vrec_count<T>("Copy", TW_AT, m * n);
 }
+TW_TWIN_M(, void, (typename T, int32_t dim, int32_t axis, bool isReuseSource = false), Broadcast, (T, dim, axis,
+        isReuseSource), (const LocalTensor<T>& dst, const LocalTensor<T>& src, const uint32_t dstShape[dim],
+        const uint32_t srcShape[dim], const LocalTensor<uint8_t>& sharedTmpBuffer), (dst, src, dstShape, srcShape,
+        sharedTmpBuffer), )
 
 template <typename T, int32_t dim, int32_t axis, bool isReuseSource = false>
 void Broadcast(const LocalTensor<T>& dst, const LocalTensor<T>& src, const uint32_t dstShape[dim],
                const uint32_t srcShape[dim], TW_SRC) {
     Broadcast<T, dim, axis, isReuseSource>(dst, src, dstShape, srcShape, LocalTensor<uint8_t>(), TW_AT);
 }
+TW_TWIN_M(, void, (typename T, int32_t dim, int32_t axis, bool isReuseSource = false), Broadcast, (T, dim, axis,
+        isReuseSource), (const LocalTensor<T>& dst, const LocalTensor<T>& src, const uint32_t dstShape[dim],
+        const uint32_t srcShape[dim]), (dst, src, dstShape, srcShape), )
 
 // BroadCast: the API's name in the 8.0 reference (renamed Broadcast later), the same two forms.
 template <typename T, int32_t dim, int32_t axis, bool isReuseSource = false>
@@ -108,10 +115,17 @@ void BroadCast(const LocalTensor<T>& dst, const LocalTensor<T>& src, const uint3
                const uint32_t srcShape[dim], const LocalTensor<uint8_t>& sharedTmpBuffer, TW_SRC) {
     Broadcast<T, dim, axis, isReuseSource>(dst, src, dstShape, srcShape, sharedTmpBuffer, TW_AT);
 }
+TW_TWIN_M(, void, (typename T, int32_t dim, int32_t axis, bool isReuseSource = false), BroadCast, (T, dim, axis,
+        isReuseSource), (const LocalTensor<T>& dst, const LocalTensor<T>& src, const uint32_t dstShape[dim],
+        const uint32_t srcShape[dim], const LocalTensor<uint8_t>& sharedTmpBuffer), (dst, src, dstShape, srcShape,
+        sharedTmpBuffer), )
 template <typename T, int32_t dim, int32_t axis, bool isReuseSource = false>
 void BroadCast(const LocalTensor<T>& dst, const LocalTensor<T>& src, const uint32_t dstShape[dim],
                const uint32_t srcShape[dim], TW_SRC) {
     Broadcast<T, dim, axis, isReuseSource>(dst, src, dstShape, srcShape, LocalTensor<uint8_t>(), TW_AT);
 }
+TW_TWIN_M(, void, (typename T, int32_t dim, int32_t axis, bool isReuseSource = false), BroadCast, (T, dim, axis,
+        isReuseSource), (const LocalTensor<T>& dst, const LocalTensor<T>& src, const uint32_t dstShape[dim],
+        const uint32_t srcShape[dim]), (dst, src, dstShape, srcShape), )
 
 }  // namespace AscendC

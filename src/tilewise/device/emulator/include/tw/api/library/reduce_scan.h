@@ -241,11 +241,20 @@ void Mean(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor, cons
           const MeanParams& meanParams, TW_SRC) {
     tw::mean_rows<T, accType>(dstTensor, srcTensor, sharedTmpBuffer, meanParams, TW_AT);
 }
+TW_TWIN_M(, void, (typename T, typename accType = T, bool isReuseSource = false, bool isBasicBlock = false,
+        int32_t reduceDim = -1), Mean, (T, accType, isReuseSource, isBasicBlock, reduceDim),
+        (const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor,
+        const LocalTensor<uint8_t>& sharedTmpBuffer, const MeanParams& meanParams), (dstTensor, srcTensor,
+        sharedTmpBuffer, meanParams), )
 template <typename T, typename accType = T, bool isReuseSource = false, bool isBasicBlock = false,
           int32_t reduceDim = -1>
 void Mean(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor, const MeanParams& meanParams, TW_SRC) {
     tw::mean_rows<T, accType>(dstTensor, srcTensor, LocalTensor<uint8_t>(), meanParams, TW_AT);
 }
+TW_TWIN_M(, void, (typename T, typename accType = T, bool isReuseSource = false, bool isBasicBlock = false,
+        int32_t reduceDim = -1), Mean, (T, accType, isReuseSource, isBasicBlock, reduceDim),
+        (const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor, const MeanParams& meanParams), (dstTensor,
+        srcTensor, meanParams), )
 
 #define TW_LIB_REDUCE(NAME, OP, ...)                                                                               \
     template <class T, class pattern, bool isReuseSource = false>                                                  \
@@ -271,10 +280,17 @@ void CumSum(LocalTensor<T>& dstTensor, LocalTensor<T>& lastRowTensor, const Loca
             LocalTensor<uint8_t>& sharedTmpBuffer, const CumSumInfo& cumSumInfo, TW_SRC) {
     tw::cumsum<T, config>(dstTensor, lastRowTensor, srcTensor, sharedTmpBuffer, cumSumInfo, TW_AT);
 }
+TW_TWIN_M(, void, (typename T, const CumSumConfig& config = defaultCumSumConfig), CumSum, (T, config),
+        (LocalTensor<T>& dstTensor, LocalTensor<T>& lastRowTensor, const LocalTensor<T>& srcTensor,
+        LocalTensor<uint8_t>& sharedTmpBuffer, const CumSumInfo& cumSumInfo), (dstTensor, lastRowTensor, srcTensor,
+        sharedTmpBuffer, cumSumInfo), )
 template <typename T, const CumSumConfig& config = defaultCumSumConfig>
 void CumSum(LocalTensor<T>& dstTensor, LocalTensor<T>& lastRowTensor, const LocalTensor<T>& srcTensor,
             const CumSumInfo& cumSumInfo, TW_SRC) {
     tw::cumsum<T, config>(dstTensor, lastRowTensor, srcTensor, LocalTensor<uint8_t>(), cumSumInfo, TW_AT);
 }
+TW_TWIN_M(, void, (typename T, const CumSumConfig& config = defaultCumSumConfig), CumSum, (T, config),
+        (LocalTensor<T>& dstTensor, LocalTensor<T>& lastRowTensor, const LocalTensor<T>& srcTensor,
+        const CumSumInfo& cumSumInfo), (dstTensor, lastRowTensor, srcTensor, cumSumInfo), )
 
 }  // namespace AscendC

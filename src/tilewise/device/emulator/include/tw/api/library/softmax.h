@@ -107,6 +107,11 @@ void SoftMax(const LocalTensor<T>& dstTensor, const LocalTensor<T>& sumTensor, c
     tw::softmax_rows<T, T, isDataFormatNZ>(dstTensor, &sumTensor, &maxTensor, srcTensor, tiling, softmaxShapeInfo, 0,
                                            "SoftMax", TW_AT);
 }
+TW_TWIN_M(, void, (typename T, bool isReuseSource = false, bool isBasicBlock = false, bool isDataFormatNZ = false,
+        const SoftmaxConfig& config = SOFTMAX_DEFAULT_CFG), SoftMax, (T, isReuseSource, isBasicBlock, isDataFormatNZ,
+        config), (const LocalTensor<T>& dstTensor, const LocalTensor<T>& sumTensor, const LocalTensor<T>& maxTensor,
+        const LocalTensor<T>& srcTensor, const SoftMaxTiling& tiling, const SoftMaxShapeInfo& softmaxShapeInfo),
+        (dstTensor, sumTensor, maxTensor, srcTensor, tiling, softmaxShapeInfo), )
 template <typename T, bool isReuseSource = false, bool isBasicBlock = false, bool isDataFormatNZ = false,
           const SoftmaxConfig& config = SOFTMAX_DEFAULT_CFG>
 void SoftMax(const LocalTensor<T>& dstTensor, const LocalTensor<T>& sumTensor, const LocalTensor<T>& maxTensor,
@@ -116,6 +121,12 @@ void SoftMax(const LocalTensor<T>& dstTensor, const LocalTensor<T>& sumTensor, c
     tw::softmax_rows<T, T, isDataFormatNZ>(dstTensor, &sumTensor, &maxTensor, srcTensor, tiling, softmaxShapeInfo, 0,
                                            "SoftMax", TW_AT);
 }
+TW_TWIN_M(, void, (typename T, bool isReuseSource = false, bool isBasicBlock = false, bool isDataFormatNZ = false,
+        const SoftmaxConfig& config = SOFTMAX_DEFAULT_CFG), SoftMax, (T, isReuseSource, isBasicBlock, isDataFormatNZ,
+        config), (const LocalTensor<T>& dstTensor, const LocalTensor<T>& sumTensor, const LocalTensor<T>& maxTensor,
+        const LocalTensor<T>& srcTensor, const LocalTensor<uint8_t>& sharedTmpBuffer, const SoftMaxTiling& tiling,
+        const SoftMaxShapeInfo& softmaxShapeInfo), (dstTensor, sumTensor, maxTensor, srcTensor, sharedTmpBuffer,
+        tiling, softmaxShapeInfo), )
 
 // Data of type T1, sum/max of type T2.
 template <typename T1, typename T2, bool isReuseSource = false, bool isBasicBlock = false, bool isDataFormatNZ = false,
@@ -126,6 +137,12 @@ void SoftMax(const LocalTensor<T1>& dstTensor, const LocalTensor<T2>& sumTensor,
     tw::softmax_rows<T1, T2, isDataFormatNZ>(dstTensor, &sumTensor, &maxTensor, srcTensor, tiling, softmaxShapeInfo,
                                              0, "SoftMax", TW_AT);
 }
+TW_TWIN_M(, void, (typename T1, typename T2, bool isReuseSource = false, bool isBasicBlock = false,
+        bool isDataFormatNZ = false, const SoftmaxConfig& config = SOFTMAX_DEFAULT_CFG), SoftMax, (T1, T2,
+        isReuseSource, isBasicBlock, isDataFormatNZ, config), (const LocalTensor<T1>& dstTensor,
+        const LocalTensor<T2>& sumTensor, const LocalTensor<T2>& maxTensor, const LocalTensor<T1>& srcTensor,
+        const SoftMaxTiling& tiling, const SoftMaxShapeInfo& softmaxShapeInfo), (dstTensor, sumTensor, maxTensor,
+        srcTensor, tiling, softmaxShapeInfo), )
 template <typename T1, typename T2, bool isReuseSource = false, bool isBasicBlock = false, bool isDataFormatNZ = false,
           const SoftmaxConfig& config = SOFTMAX_DEFAULT_CFG>
 void SoftMax(const LocalTensor<T1>& dstTensor, const LocalTensor<T2>& sumTensor, const LocalTensor<T2>& maxTensor,
@@ -135,6 +152,13 @@ void SoftMax(const LocalTensor<T1>& dstTensor, const LocalTensor<T2>& sumTensor,
     tw::softmax_rows<T1, T2, isDataFormatNZ>(dstTensor, &sumTensor, &maxTensor, srcTensor, tiling, softmaxShapeInfo,
                                              0, "SoftMax", TW_AT);
 }
+TW_TWIN_M(, void, (typename T1, typename T2, bool isReuseSource = false, bool isBasicBlock = false,
+        bool isDataFormatNZ = false, const SoftmaxConfig& config = SOFTMAX_DEFAULT_CFG), SoftMax, (T1, T2,
+        isReuseSource, isBasicBlock, isDataFormatNZ, config), (const LocalTensor<T1>& dstTensor,
+        const LocalTensor<T2>& sumTensor, const LocalTensor<T2>& maxTensor, const LocalTensor<T1>& srcTensor,
+        const LocalTensor<uint8_t>& sharedTmpBuffer, const SoftMaxTiling& tiling,
+        const SoftMaxShapeInfo& softmaxShapeInfo), (dstTensor, sumTensor, maxTensor, srcTensor, sharedTmpBuffer,
+        tiling, softmaxShapeInfo), )
 
 // Without the sum/max outputs.
 template <typename T, bool isReuseSource = false, bool isBasicBlock = false, bool isDataFormatNZ = false,
@@ -144,6 +168,10 @@ void SoftMax(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor, c
     tw::softmax_rows<T, T, isDataFormatNZ>(dstTensor, nullptr, nullptr, srcTensor, tiling, softmaxShapeInfo, 1,
                                            "SoftMax", TW_AT);
 }
+TW_TWIN_M(, void, (typename T, bool isReuseSource = false, bool isBasicBlock = false, bool isDataFormatNZ = false,
+        const SoftmaxConfig& config = SOFTMAX_DEFAULT_CFG), SoftMax, (T, isReuseSource, isBasicBlock, isDataFormatNZ,
+        config), (const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor, const SoftMaxTiling& tiling,
+        const SoftMaxShapeInfo& softmaxShapeInfo), (dstTensor, srcTensor, tiling, softmaxShapeInfo), )
 template <typename T, bool isReuseSource = false, bool isBasicBlock = false, bool isDataFormatNZ = false,
           const SoftmaxConfig& config = SOFTMAX_DEFAULT_CFG>
 void SoftMax(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor,
@@ -153,6 +181,12 @@ void SoftMax(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor,
     tw::softmax_rows<T, T, isDataFormatNZ>(dstTensor, nullptr, nullptr, srcTensor, tiling, softmaxShapeInfo, 1,
                                            "SoftMax", TW_AT);
 }
+TW_TWIN_M(, void, (typename T, bool isReuseSource = false, bool isBasicBlock = false, bool isDataFormatNZ = false,
+        const SoftmaxConfig& config = SOFTMAX_DEFAULT_CFG), SoftMax, (T, isReuseSource, isBasicBlock, isDataFormatNZ,
+        config), (const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor,
+        const LocalTensor<uint8_t>& sharedTmpBuffer, const SoftMaxTiling& tiling,
+        const SoftMaxShapeInfo& softmaxShapeInfo), (dstTensor, srcTensor, sharedTmpBuffer, tiling, softmaxShapeInfo),
+        )
 
 // SimpleSoftMax: the row max and sum come in.
 template <typename T, bool isReuseSource = false, bool isBasicBlock = false, bool isDataFormatNZ = false,
@@ -163,6 +197,12 @@ void SimpleSoftMax(const LocalTensor<T>& dstTensor, const LocalTensor<T>& inSumT
     tw::softmax_rows<T, T, isDataFormatNZ>(dstTensor, &inSumTensor, &inMaxTensor, srcTensor, tiling,
                                            softmaxShapeInfo, 2, "SimpleSoftMax", TW_AT);
 }
+TW_TWIN_M(, void, (typename T, bool isReuseSource = false, bool isBasicBlock = false, bool isDataFormatNZ = false,
+        const SoftmaxConfig& config = SOFTMAX_DEFAULT_CFG), SimpleSoftMax, (T, isReuseSource, isBasicBlock,
+        isDataFormatNZ, config), (const LocalTensor<T>& dstTensor, const LocalTensor<T>& inSumTensor,
+        const LocalTensor<T>& inMaxTensor, const LocalTensor<T>& srcTensor, const SoftMaxTiling& tiling,
+        const SoftMaxShapeInfo& softmaxShapeInfo), (dstTensor, inSumTensor, inMaxTensor, srcTensor, tiling,
+        softmaxShapeInfo), )
 template <typename T, bool isReuseSource = false, bool isBasicBlock = false, bool isDataFormatNZ = false,
           const SoftmaxConfig& config = SOFTMAX_DEFAULT_CFG>
 void SimpleSoftMax(const LocalTensor<T>& dstTensor, const LocalTensor<T>& inSumTensor,
@@ -173,6 +213,13 @@ void SimpleSoftMax(const LocalTensor<T>& dstTensor, const LocalTensor<T>& inSumT
     tw::softmax_rows<T, T, isDataFormatNZ>(dstTensor, &inSumTensor, &inMaxTensor, srcTensor, tiling,
                                            softmaxShapeInfo, 2, "SimpleSoftMax", TW_AT);
 }
+TW_TWIN_M(, void, (typename T, bool isReuseSource = false, bool isBasicBlock = false, bool isDataFormatNZ = false,
+        const SoftmaxConfig& config = SOFTMAX_DEFAULT_CFG), SimpleSoftMax, (T, isReuseSource, isBasicBlock,
+        isDataFormatNZ, config), (const LocalTensor<T>& dstTensor, const LocalTensor<T>& inSumTensor,
+        const LocalTensor<T>& inMaxTensor, const LocalTensor<T>& srcTensor,
+        const LocalTensor<uint8_t>& sharedTmpBuffer, const SoftMaxTiling& tiling,
+        const SoftMaxShapeInfo& softmaxShapeInfo), (dstTensor, inSumTensor, inMaxTensor, srcTensor, sharedTmpBuffer,
+        tiling, softmaxShapeInfo), )
 template <typename T1, typename T2, bool isReuseSource = false, bool isBasicBlock = false,
           bool isDataFormatNZ = false, const SoftmaxConfig& config = SOFTMAX_DEFAULT_CFG>
 void SimpleSoftMax(const LocalTensor<T1>& dstTensor, const LocalTensor<T2>& inSumTensor,
@@ -181,6 +228,12 @@ void SimpleSoftMax(const LocalTensor<T1>& dstTensor, const LocalTensor<T2>& inSu
     tw::softmax_rows<T1, T2, isDataFormatNZ>(dstTensor, &inSumTensor, &inMaxTensor, srcTensor, tiling,
                                              softmaxShapeInfo, 2, "SimpleSoftMax", TW_AT);
 }
+TW_TWIN_M(, void, (typename T1, typename T2, bool isReuseSource = false, bool isBasicBlock = false,
+        bool isDataFormatNZ = false, const SoftmaxConfig& config = SOFTMAX_DEFAULT_CFG), SimpleSoftMax, (T1, T2,
+        isReuseSource, isBasicBlock, isDataFormatNZ, config), (const LocalTensor<T1>& dstTensor,
+        const LocalTensor<T2>& inSumTensor, const LocalTensor<T2>& inMaxTensor, const LocalTensor<T1>& srcTensor,
+        const SoftMaxTiling& tiling, const SoftMaxShapeInfo& softmaxShapeInfo), (dstTensor, inSumTensor, inMaxTensor,
+        srcTensor, tiling, softmaxShapeInfo), )
 template <typename T1, typename T2, bool isReuseSource = false, bool isBasicBlock = false,
           bool isDataFormatNZ = false, const SoftmaxConfig& config = SOFTMAX_DEFAULT_CFG>
 void SimpleSoftMax(const LocalTensor<T1>& dstTensor, const LocalTensor<T2>& inSumTensor,
@@ -191,5 +244,12 @@ void SimpleSoftMax(const LocalTensor<T1>& dstTensor, const LocalTensor<T2>& inSu
     tw::softmax_rows<T1, T2, isDataFormatNZ>(dstTensor, &inSumTensor, &inMaxTensor, srcTensor, tiling,
                                              softmaxShapeInfo, 2, "SimpleSoftMax", TW_AT);
 }
+TW_TWIN_M(, void, (typename T1, typename T2, bool isReuseSource = false, bool isBasicBlock = false,
+        bool isDataFormatNZ = false, const SoftmaxConfig& config = SOFTMAX_DEFAULT_CFG), SimpleSoftMax, (T1, T2,
+        isReuseSource, isBasicBlock, isDataFormatNZ, config), (const LocalTensor<T1>& dstTensor,
+        const LocalTensor<T2>& inSumTensor, const LocalTensor<T2>& inMaxTensor, const LocalTensor<T1>& srcTensor,
+        const LocalTensor<uint8_t>& sharedTmpBuffer, const SoftMaxTiling& tiling,
+        const SoftMaxShapeInfo& softmaxShapeInfo), (dstTensor, inSumTensor, inMaxTensor, srcTensor, sharedTmpBuffer,
+        tiling, softmaxShapeInfo), )
 
 }  // namespace AscendC

@@ -131,6 +131,14 @@ void TopK(const LocalTensor<T>& dstValueLocal, const LocalTensor<int32_t>& dstIn
     tw::topk<T, isInitIndex, isHasfinish, topkMode, config>(dstValueLocal, dstIndexLocal, srcLocal, srcIndexLocal,
                                                             finishLocal, tmpLocal, k, topKInfo, isLargest, TW_AT);
 }
+TW_TWIN_M(, void, (typename T, bool isInitIndex = false, bool isHasfinish = false, bool isReuseSrc = false,
+        enum TopKMode topkMode = TopKMode::TOPK_NORMAL, const TopKConfig& config = defaultTopKConfig), TopK, (T,
+        isInitIndex, isHasfinish, isReuseSrc, topkMode, config), (const LocalTensor<T>& dstValueLocal,
+        const LocalTensor<int32_t>& dstIndexLocal, const LocalTensor<T>& srcLocal,
+        const LocalTensor<int32_t>& srcIndexLocal, const LocalTensor<bool>& finishLocal,
+        const LocalTensor<uint8_t>& tmpLocal, const int32_t k, const TopkTiling& tilling, const TopKInfo& topKInfo,
+        const bool isLargest), (dstValueLocal, dstIndexLocal, srcLocal, srcIndexLocal, finishLocal, tmpLocal, k,
+        tilling, topKInfo, isLargest), )
 template <typename T, bool isInitIndex = false, bool isHasfinish = false, bool isReuseSrc = false,
           enum TopKMode topkMode = TopKMode::TOPK_NORMAL, const TopKConfig& config = defaultTopKConfig>
 void TopK(const LocalTensor<T>& dstValueLocal, const LocalTensor<int32_t>& dstIndexLocal,
@@ -142,5 +150,12 @@ void TopK(const LocalTensor<T>& dstValueLocal, const LocalTensor<int32_t>& dstIn
                                                             finishLocal, LocalTensor<uint8_t>(), k, topKInfo,
                                                             isLargest, TW_AT);
 }
+TW_TWIN_M(, void, (typename T, bool isInitIndex = false, bool isHasfinish = false, bool isReuseSrc = false,
+        enum TopKMode topkMode = TopKMode::TOPK_NORMAL, const TopKConfig& config = defaultTopKConfig), TopK, (T,
+        isInitIndex, isHasfinish, isReuseSrc, topkMode, config), (const LocalTensor<T>& dstValueLocal,
+        const LocalTensor<int32_t>& dstIndexLocal, const LocalTensor<T>& srcLocal,
+        const LocalTensor<int32_t>& srcIndexLocal, const LocalTensor<bool>& finishLocal, const int32_t k,
+        const TopkTiling& tilling, const TopKInfo& topKInfo, const bool isLargest), (dstValueLocal, dstIndexLocal,
+        srcLocal, srcIndexLocal, finishLocal, k, tilling, topKInfo, isLargest), )
 
 }  // namespace AscendC

@@ -236,7 +236,19 @@ namespace AscendC {
               const uint64_t mask[], const uint8_t repeatTimes, const BinaryRepeatParams& repeatParams, TW_SRC) {  \
         tw::ENGINE_MASK(#NAME, dst, src0, src1, tw::mask_bits(mask, repeatTimes, 256 / sizeof(T), isSetMask),      \
                         repeatParams, OP{}, TW_AT);                                                                \
-    }
+    }                                                                                                              \
+    TW_TWIN((typename T), NAME, (T),                                                                               \
+            (const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1,                    \
+             const int32_t& count),                                                                                \
+            (dst, src0, src1, count))                                                                              \
+    TW_TWIN((typename T, bool isSetMask = true), NAME, (T, isSetMask),                                             \
+            (const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1, uint64_t mask,     \
+             const uint8_t repeatTimes, const BinaryRepeatParams& repeatParams),                                   \
+            (dst, src0, src1, mask, repeatTimes, repeatParams))                                                    \
+    TW_TWIN((typename T, bool isSetMask = true), NAME, (T, isSetMask),                                             \
+            (const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1,                    \
+             const uint64_t mask[], const uint8_t repeatTimes, const BinaryRepeatParams& repeatParams),            \
+            (dst, src0, src1, mask, repeatTimes, repeatParams))
 #define TW_BINARY(NAME, OP) TW_BINARY_FORMS(NAME, bin_count, bin_mask, OP)
 
 TW_BINARY(Add, tw::op::Add)
@@ -270,7 +282,24 @@ TW_BINARY(Or, tw::op::Or)
               const uint64_t mask[], const uint8_t repeatTimes, const UnaryRepeatParams& p, TW_SRC) {              \
         tw::scalar_mask<T>(#NAME, dst, src, scalarValue,                                                           \
                            tw::mask_bits(mask, repeatTimes, 256 / sizeof(T), isSetMask), p, OP{}, TW_AT);          \
-    }
+    }                                                                                                              \
+    TW_SCALAR_TWINS(NAME, (const UnaryRepeatParams& p), (p))
+
+// The twins of a scalar-operand instruction's three forms (TW_TWIN); TAIL: what its mask forms take after the
+// repeat parameters.
+#define TW_SCALAR_TWINS(NAME, TAIL_PARAMS, TAIL_ARGS)                                                              \
+    TW_TWIN((typename T, bool isSetMask = true), NAME, (T, isSetMask),                                             \
+            (const LocalTensor<T>& dst, const LocalTensor<T>& src, const tw::nd_t<T>& scalarValue,                 \
+             const int32_t& count),                                                                                \
+            (dst, src, scalarValue, count))                                                                        \
+    TW_TWIN((typename T, bool isSetMask = true), NAME, (T, isSetMask),                                             \
+            (const LocalTensor<T>& dst, const LocalTensor<T>& src, const tw::nd_t<T>& scalarValue, uint64_t mask,  \
+             const uint8_t repeatTimes, TW_UNPAREN TAIL_PARAMS),                                                   \
+            (dst, src, scalarValue, mask, repeatTimes, TW_UNPAREN TAIL_ARGS))                                      \
+    TW_TWIN((typename T, bool isSetMask = true), NAME, (T, isSetMask),                                             \
+            (const LocalTensor<T>& dst, const LocalTensor<T>& src, const tw::nd_t<T>& scalarValue,                 \
+             const uint64_t mask[], const uint8_t repeatTimes, TW_UNPAREN TAIL_PARAMS),                            \
+            (dst, src, scalarValue, mask, repeatTimes, TW_UNPAREN TAIL_ARGS))
 
 TW_SCALAR(Adds, tw::op::Add)
 TW_SCALAR(Muls, tw::op::Mul)
@@ -305,7 +334,16 @@ TW_SCALAR(LeakyRelu, tw::op::LeakyRelu)
         (void)roundEn;                                                                                             \
         tw::scalar_mask<T>(#NAME, dst, src, scalarValue,                                                           \
                            tw::mask_bits(mask, repeatTimes, 256 / sizeof(T), isSetMask), p, OP{}, TW_AT);          \
-    }
+    }                                                                                                              \
+    TW_SCALAR_TWINS(NAME, (const UnaryRepeatParams& p, bool roundEn), (p, roundEn))                                \
+    TW_TWIN((typename T, bool isSetMask = true), NAME, (T, isSetMask),                                             \
+            (const LocalTensor<T>& dst, const LocalTensor<T>& src, const tw::nd_t<T>& scalarValue, uint64_t mask,  \
+             const uint8_t repeatTimes, const UnaryRepeatParams& p),                                               \
+            (dst, src, scalarValue, mask, repeatTimes, p, false))                                                  \
+    TW_TWIN((typename T, bool isSetMask = true), NAME, (T, isSetMask),                                             \
+            (const LocalTensor<T>& dst, const LocalTensor<T>& src, const tw::nd_t<T>& scalarValue,                 \
+             const uint64_t mask[], const uint8_t repeatTimes, const UnaryRepeatParams& p),                        \
+            (dst, src, scalarValue, mask, repeatTimes, p, false))
 
 TW_SHIFT(ShiftLeft, tw::op::ShiftL<T>)
 TW_SHIFT(ShiftRight, tw::op::ShiftR)
@@ -336,7 +374,17 @@ TW_SHIFT(ShiftRight, tw::op::ShiftR)
         tw::un_mask(#NAME, dst, src, tw::mask_bits(mask, repeatTimes, 256 / sizeof(T), isSetMask), p.dstBlkStride, \
                     p.srcBlkStride, p.dstRepStride, p.srcRepStride,                                                \
                     [](T, T x) { return tw::apply1<T>(OP{}, x); }, TW_AT);                                         \
-    }
+    }                                                                                                              \
+    TW_TWIN((typename T), NAME, (T), (const LocalTensor<T>& dst, const LocalTensor<T>& src, const int32_t& count), \
+            (dst, src, count))                                                                                     \
+    TW_TWIN((typename T, bool isSetMask = true), NAME, (T, isSetMask),                                             \
+            (const LocalTensor<T>& dst, const LocalTensor<T>& src, uint64_t mask, const uint8_t repeatTimes,       \
+             const UnaryRepeatParams& p),                                                                          \
+            (dst, src, mask, repeatTimes, p))                                                                      \
+    TW_TWIN((typename T, bool isSetMask = true), NAME, (T, isSetMask),                                             \
+            (const LocalTensor<T>& dst, const LocalTensor<T>& src, const uint64_t mask[],                          \
+             const uint8_t repeatTimes, const UnaryRepeatParams& p),                                               \
+            (dst, src, mask, repeatTimes, p))
 
 TW_UNARY(Exp, tw::op::Exp)
 TW_UNARY(Ln, tw::op::Ln)
@@ -361,6 +409,8 @@ void Duplicate(const LocalTensor<T>& dst, const tw::nd_t<T>& scalarValue, const 
     for (int64_t i = 0; i < count; ++i) d[i] = s;
     tw::vrec_count<T>("Duplicate", TW_AT, count);
 }
+TW_TWIN_M(, void, (typename T), Duplicate, (T), (const LocalTensor<T>& dst, const tw::nd_t<T>& scalarValue,
+        const int32_t& count_arg), (dst, scalarValue, count_arg), )
 
 namespace tw_vec {
 template <typename T>
@@ -382,12 +432,19 @@ void Duplicate(const LocalTensor<T>& dst, const tw::nd_t<T>& scalarValue, uint64
     tw_vec::duplicate_mask<T>(dst, scalarValue, tw::mask_cont(mask, repeatTimes, 256 / sizeof(T), isSetMask),
                               dstBlockStride, dstRepeatStride, TW_AT);
 }
+TW_TWIN_M(, void, (typename T, bool isSetMask = true), Duplicate, (T, isSetMask), (const LocalTensor<T>& dst,
+        const tw::nd_t<T>& scalarValue, uint64_t mask, const uint8_t repeatTimes, const uint16_t dstBlockStride,
+        const uint8_t dstRepeatStride), (dst, scalarValue, mask, repeatTimes, dstBlockStride, dstRepeatStride), )
 template <typename T, bool isSetMask = true>
 void Duplicate(const LocalTensor<T>& dst, const tw::nd_t<T>& scalarValue, const uint64_t mask[],
                const uint8_t repeatTimes, const uint16_t dstBlockStride, const uint8_t dstRepeatStride, TW_SRC) {
     tw_vec::duplicate_mask<T>(dst, scalarValue, tw::mask_bits(mask, repeatTimes, 256 / sizeof(T), isSetMask),
                               dstBlockStride, dstRepeatStride, TW_AT);
 }
+TW_TWIN_M(, void, (typename T, bool isSetMask = true), Duplicate, (T, isSetMask), (const LocalTensor<T>& dst,
+        const tw::nd_t<T>& scalarValue, const uint64_t mask[], const uint8_t repeatTimes,
+        const uint16_t dstBlockStride, const uint8_t dstRepeatStride), (dst, scalarValue, mask, repeatTimes,
+        dstBlockStride, dstRepeatStride), )
 
 // ---------------------------------------------------------------------------------------------------------------
 // Axpy: dst = src * scalar + dst. dst may be float with a half src (the mixed-precision form). Computed in double
@@ -410,6 +467,8 @@ void Axpy(const LocalTensor<T>& dst, const LocalTensor<U>& src, const tw::nd_t<U
           TW_SRC) {
     tw::un_count("Axpy", dst, src, count, tw_vec::AxpyFn<T, U>{scalarValue}, TW_AT, true);
 }
+TW_TWIN_M(, void, (typename T, typename U), Axpy, (T, U), (const LocalTensor<T>& dst, const LocalTensor<U>& src,
+        const tw::nd_t<U>& scalarValue, const int32_t& count), (dst, src, scalarValue, count), )
 template <typename T, typename U, bool isSetMask = true>
 void Axpy(const LocalTensor<T>& dst, const LocalTensor<U>& src, const tw::nd_t<U>& scalarValue, uint64_t mask,
           const uint8_t repeatTimes, const UnaryRepeatParams& p, TW_SRC) {
@@ -417,6 +476,9 @@ void Axpy(const LocalTensor<T>& dst, const LocalTensor<U>& src, const tw::nd_t<U
     tw::un_mask("Axpy", dst, src, tw::mask_cont(mask, repeatTimes, E, isSetMask), p.dstBlkStride, p.srcBlkStride,
                 p.dstRepStride, p.srcRepStride, tw_vec::AxpyFn<T, U>{scalarValue}, TW_AT, true);
 }
+TW_TWIN_M(, void, (typename T, typename U, bool isSetMask = true), Axpy, (T, U, isSetMask),
+        (const LocalTensor<T>& dst, const LocalTensor<U>& src, const tw::nd_t<U>& scalarValue, uint64_t mask,
+        const uint8_t repeatTimes, const UnaryRepeatParams& p), (dst, src, scalarValue, mask, repeatTimes, p), )
 template <typename T, typename U, bool isSetMask = true>
 void Axpy(const LocalTensor<T>& dst, const LocalTensor<U>& src, const tw::nd_t<U>& scalarValue,
           const uint64_t mask[], const uint8_t repeatTimes, const UnaryRepeatParams& p, TW_SRC) {
@@ -424,6 +486,9 @@ void Axpy(const LocalTensor<T>& dst, const LocalTensor<U>& src, const tw::nd_t<U
     tw::un_mask("Axpy", dst, src, tw::mask_bits(mask, repeatTimes, E, isSetMask), p.dstBlkStride, p.srcBlkStride,
                 p.dstRepStride, p.srcRepStride, tw_vec::AxpyFn<T, U>{scalarValue}, TW_AT, true);
 }
+TW_TWIN_M(, void, (typename T, typename U, bool isSetMask = true), Axpy, (T, U, isSetMask),
+        (const LocalTensor<T>& dst, const LocalTensor<U>& src, const tw::nd_t<U>& scalarValue, const uint64_t mask[],
+        const uint8_t repeatTimes, const UnaryRepeatParams& p), (dst, src, scalarValue, mask, repeatTimes, p), )
 
 // ---------------------------------------------------------------------------------------------------------------
 // Copy (UB -> UB through the vector unit), mask/repeat forms with CopyRepeatParams.
@@ -440,6 +505,9 @@ void Copy(const LocalTensor<T>& dst, const LocalTensor<T>& src, uint64_t mask, c
     tw::un_mask("Copy", dst, src, m, p.dstStride, p.srcStride, p.dstRepeatSize, p.srcRepeatSize,
                 [](T, T x) { return x; }, TW_AT);
 }
+TW_TWIN_M(, void, (typename T, bool isSetMask = true), Copy, (T, isSetMask), (const LocalTensor<T>& dst,
+        const LocalTensor<T>& src, uint64_t mask, const uint8_t repeatTimes, const CopyRepeatParams& p), (dst, src,
+        mask, repeatTimes, p), )
 template <typename T, bool isSetMask = true>
 void Copy(const LocalTensor<T>& dst, const LocalTensor<T>& src, const uint64_t mask[], const uint8_t repeatTimes,
           const CopyRepeatParams& p, TW_SRC) {
@@ -448,5 +516,8 @@ void Copy(const LocalTensor<T>& dst, const LocalTensor<T>& src, const uint64_t m
     tw::un_mask("Copy", dst, src, m, p.dstStride, p.srcStride, p.dstRepeatSize, p.srcRepeatSize,
                 [](T, T x) { return x; }, TW_AT);
 }
+TW_TWIN_M(, void, (typename T, bool isSetMask = true), Copy, (T, isSetMask), (const LocalTensor<T>& dst,
+        const LocalTensor<T>& src, const uint64_t mask[], const uint8_t repeatTimes, const CopyRepeatParams& p), (dst,
+        src, mask, repeatTimes, p), )
 
 }  // namespace AscendC

@@ -192,6 +192,7 @@ inline void SetDeqScale(half scale, TW_SRC) {
     c.deq_set = true;
     tw::record(tw::Rec::Instr, PIPE_S, "SetDeqScale", TW_AT);
 }
+TW_TWIN_N(, void, SetDeqScale, (half scale), (scale), )
 
 inline uint64_t tw_deq_word(float scale, int16_t offset, bool signMode) {
     return uint64_t(tw::float_bits(scale)) | (uint64_t(static_cast<uint16_t>(offset) & 0x1FFu) << 37) |
@@ -204,6 +205,7 @@ inline void SetDeqScale(float scale, int16_t offset, bool signMode, TW_SRC) {
     c.deq_set = true;
     tw::record(tw::Rec::Instr, PIPE_S, "SetDeqScale", TW_AT);
 }
+TW_TWIN_N(, void, SetDeqScale, (float scale, int16_t offset, bool signMode), (scale, offset, signMode), )
 
 struct VdeqInfo {
     static constexpr int32_t VDEQ_TENSOR_SIZE = 16;
@@ -234,6 +236,7 @@ void SetDeqScale(const LocalTensor<T>& vdeq, const VdeqInfo& info, TW_SRC) {
     c.deq_set = true;
     tw::record(tw::Rec::Instr, PIPE_S, "SetDeqScale", TW_AT);
 }
+TW_TWIN_M(, void, (typename T), SetDeqScale, (T), (const LocalTensor<T>& vdeq, const VdeqInfo& info), (vdeq, info), )
 
 template <typename T, typename U>
 void Cast(const LocalTensor<T>& dst, const LocalTensor<U>& src, const RoundMode& round_mode, const uint32_t count,
@@ -242,6 +245,8 @@ void Cast(const LocalTensor<T>& dst, const LocalTensor<U>& src, const RoundMode&
     const tw::CastFn<T, U> f{tw::round_of(round_mode), tw::cur().deq_reg};
     tw::un_count("Cast", dst, src, count, f, TW_AT);
 }
+TW_TWIN_M(, void, (typename T, typename U), Cast, (T, U), (const LocalTensor<T>& dst, const LocalTensor<U>& src,
+        const RoundMode& round_mode, const uint32_t count), (dst, src, round_mode, count), )
 
 template <typename T, typename U, bool isSetMask = true>
 void Cast(const LocalTensor<T>& dst, const LocalTensor<U>& src, const RoundMode& round_mode, uint64_t mask,
@@ -252,6 +257,9 @@ void Cast(const LocalTensor<T>& dst, const LocalTensor<U>& src, const RoundMode&
     tw::un_mask("Cast", dst, src, tw::mask_cont(mask, repeatTimes, E, isSetMask), p.dstBlkStride, p.srcBlkStride,
                 p.dstRepStride, p.srcRepStride, f, TW_AT);
 }
+TW_TWIN_M(, void, (typename T, typename U, bool isSetMask = true), Cast, (T, U, isSetMask),
+        (const LocalTensor<T>& dst, const LocalTensor<U>& src, const RoundMode& round_mode, uint64_t mask,
+        const uint8_t repeatTimes, const UnaryRepeatParams& p), (dst, src, round_mode, mask, repeatTimes, p), )
 
 template <typename T, typename U, bool isSetMask = true>
 void Cast(const LocalTensor<T>& dst, const LocalTensor<U>& src, const RoundMode& round_mode, const uint64_t mask[],
@@ -262,5 +270,8 @@ void Cast(const LocalTensor<T>& dst, const LocalTensor<U>& src, const RoundMode&
     tw::un_mask("Cast", dst, src, tw::mask_bits(mask, repeatTimes, E, isSetMask), p.dstBlkStride, p.srcBlkStride,
                 p.dstRepStride, p.srcRepStride, f, TW_AT);
 }
+TW_TWIN_M(, void, (typename T, typename U, bool isSetMask = true), Cast, (T, U, isSetMask),
+        (const LocalTensor<T>& dst, const LocalTensor<U>& src, const RoundMode& round_mode, const uint64_t mask[],
+        const uint8_t repeatTimes, const UnaryRepeatParams& p), (dst, src, round_mode, mask, repeatTimes, p), )
 
 }  // namespace AscendC

@@ -105,6 +105,9 @@ void Compare(const LocalTensor<U>& dst, const LocalTensor<T>& src0, const LocalT
     const T* y = src1.span(0, count, "Compare", TW_AT);
     tw::cmp_count<T>("Compare", dst, x, [y](int64_t i) { return y[i]; }, count, cmpMode, TW_AT);
 }
+TW_TWIN_M(, void, (typename T, typename U), Compare, (T, U), (const LocalTensor<U>& dst, const LocalTensor<T>& src0,
+        const LocalTensor<T>& src1, CMPMODE cmpMode, const uint32_t count_arg), (dst, src0, src1, cmpMode, count_arg),
+        )
 
 namespace tw_vec {
 template <typename T, typename U>
@@ -147,22 +150,36 @@ void Compare(const LocalTensor<U>& dst, const LocalTensor<T>& src0, const LocalT
     tw_vec::compare_mask(dst, src0, src1, cmpMode, tw::mask_bits(mask, repeatTimes, 256 / sizeof(T), isSetMask), p,
                          TW_AT);
 }
+TW_TWIN_M(, void, (typename T, typename U, bool isSetMask = true), Compare, (T, U, isSetMask),
+        (const LocalTensor<U>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1, CMPMODE cmpMode,
+        const uint64_t mask[], uint8_t repeatTimes, const BinaryRepeatParams& p), (dst, src0, src1, cmpMode, mask,
+        repeatTimes, p), )
 template <typename T, typename U, bool isSetMask = true>
 void Compare(const LocalTensor<U>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1, CMPMODE cmpMode,
              const uint64_t mask, uint8_t repeatTimes, const BinaryRepeatParams& p, TW_SRC) {
     tw_vec::compare_mask(dst, src0, src1, cmpMode, tw::mask_cont(mask, repeatTimes, 256 / sizeof(T), isSetMask), p,
                          TW_AT);
 }
+TW_TWIN_M(, void, (typename T, typename U, bool isSetMask = true), Compare, (T, U, isSetMask),
+        (const LocalTensor<U>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1, CMPMODE cmpMode,
+        const uint64_t mask, uint8_t repeatTimes, const BinaryRepeatParams& p), (dst, src0, src1, cmpMode, mask,
+        repeatTimes, p), )
 template <typename T, bool isSetMask = true>
 void Compare(const LocalTensor<T>& src0, const LocalTensor<T>& src1, CMPMODE cmpMode, const uint64_t mask[],
              const BinaryRepeatParams& p, TW_SRC) {
     tw_vec::compare_reg(src0, src1, cmpMode, tw::mask_bits(mask, 1, 256 / sizeof(T), isSetMask), p, TW_AT);
 }
+TW_TWIN_M(, void, (typename T, bool isSetMask = true), Compare, (T, isSetMask), (const LocalTensor<T>& src0,
+        const LocalTensor<T>& src1, CMPMODE cmpMode, const uint64_t mask[], const BinaryRepeatParams& p), (src0, src1,
+        cmpMode, mask, p), )
 template <typename T, bool isSetMask = true>
 void Compare(const LocalTensor<T>& src0, const LocalTensor<T>& src1, CMPMODE cmpMode, const uint64_t mask,
              const BinaryRepeatParams& p, TW_SRC) {
     tw_vec::compare_reg(src0, src1, cmpMode, tw::mask_cont(mask, 1, 256 / sizeof(T), isSetMask), p, TW_AT);
 }
+TW_TWIN_M(, void, (typename T, bool isSetMask = true), Compare, (T, isSetMask), (const LocalTensor<T>& src0,
+        const LocalTensor<T>& src1, CMPMODE cmpMode, const uint64_t mask, const BinaryRepeatParams& p), (src0, src1,
+        cmpMode, mask, p), )
 
 // CMPMASK <-> UB (16 bytes).
 template <typename T>
@@ -171,12 +188,14 @@ void GetCmpMask(const LocalTensor<T>& dst, TW_SRC) {
     std::memcpy(d, tw::cmp_mask_reg(), 16);
     tw::vrec("GetCmpMask", TW_AT, 16 / sizeof(T), 16, 1, sizeof(T), false);
 }
+TW_TWIN_M(, void, (typename T), GetCmpMask, (T), (const LocalTensor<T>& dst), (dst), )
 template <typename T>
 void SetCmpMask(const LocalTensor<T>& src, TW_SRC) {
     const uint8_t* s = tw::mask_bytes(src, 16, "SetCmpMask", TW_AT);
     std::memcpy(tw::cmp_mask_reg(), s, 16);
     tw::vrec("SetCmpMask", TW_AT, 16 / sizeof(T), 16, 1, sizeof(T), false);
 }
+TW_TWIN_M(, void, (typename T), SetCmpMask, (T), (const LocalTensor<T>& src), (src), )
 
 // ---------------------------------------------------------------------------------------------------------------
 // CompareScalar
@@ -189,6 +208,9 @@ void CompareScalar(const LocalTensor<U>& dst, const LocalTensor<T>& src0, const 
     const T s = src1Scalar;
     tw::cmp_count<T>("CompareScalar", dst, x, [s](int64_t) { return s; }, count, cmpMode, TW_AT);
 }
+TW_TWIN_M(, void, (typename T, typename U), CompareScalar, (T, U), (const LocalTensor<U>& dst,
+        const LocalTensor<T>& src0, const tw::nd_t<T> src1Scalar, CMPMODE cmpMode, const uint32_t count_arg), (dst,
+        src0, src1Scalar, cmpMode, count_arg), )
 
 namespace tw_vec {
 template <typename T, typename U>
@@ -209,12 +231,20 @@ void CompareScalar(const LocalTensor<U>& dst, const LocalTensor<T>& src0, const 
     tw_vec::compare_scalar_mask<T, U>(dst, src0, src1Scalar, cmpMode,
                                       tw::mask_bits(mask, repeatTimes, 256 / sizeof(T), isSetMask), p, TW_AT);
 }
+TW_TWIN_M(, void, (typename T, typename U, bool isSetMask = true), CompareScalar, (T, U, isSetMask),
+        (const LocalTensor<U>& dst, const LocalTensor<T>& src0, const tw::nd_t<T> src1Scalar, CMPMODE cmpMode,
+        const uint64_t mask[], uint8_t repeatTimes, const UnaryRepeatParams& p), (dst, src0, src1Scalar, cmpMode,
+        mask, repeatTimes, p), )
 template <typename T, typename U, bool isSetMask = true>
 void CompareScalar(const LocalTensor<U>& dst, const LocalTensor<T>& src0, const tw::nd_t<T> src1Scalar,
                    CMPMODE cmpMode, const uint64_t mask, uint8_t repeatTimes, const UnaryRepeatParams& p, TW_SRC) {
     tw_vec::compare_scalar_mask<T, U>(dst, src0, src1Scalar, cmpMode,
                                       tw::mask_cont(mask, repeatTimes, 256 / sizeof(T), isSetMask), p, TW_AT);
 }
+TW_TWIN_M(, void, (typename T, typename U, bool isSetMask = true), CompareScalar, (T, U, isSetMask),
+        (const LocalTensor<U>& dst, const LocalTensor<T>& src0, const tw::nd_t<T> src1Scalar, CMPMODE cmpMode,
+        const uint64_t mask, uint8_t repeatTimes, const UnaryRepeatParams& p), (dst, src0, src1Scalar, cmpMode, mask,
+        repeatTimes, p), )
 
 // ---------------------------------------------------------------------------------------------------------------
 // Select
@@ -285,6 +315,9 @@ void Select(const LocalTensor<T>& dst, const LocalTensor<U>& selMask, const Loca
     for (uint32_t i = 0; i < count; ++i) d[i] = sb.at(i / E, i % E) ? x[i] : y[i];
     tw::vrec_count<T>("Select", TW_AT, count);
 }
+TW_TWIN_M(, void, (typename T, typename U), Select, (T, U), (const LocalTensor<T>& dst, const LocalTensor<U>& selMask,
+        const LocalTensor<T>& src0, const LocalTensor<T>& src1, SELMODE selMode, uint32_t count), (dst, selMask, src0,
+        src1, selMode, count), )
 template <typename T, typename U>
 void Select(const LocalTensor<T>& dst, const LocalTensor<U>& selMask, const LocalTensor<T>& src0,
             const tw::nd_t<T> src1, SELMODE selMode, uint32_t count, TW_SRC) {
@@ -296,6 +329,9 @@ void Select(const LocalTensor<T>& dst, const LocalTensor<U>& selMask, const Loca
     for (uint32_t i = 0; i < count; ++i) d[i] = sb.at(i / E, i % E) ? x[i] : s;
     tw::vrec_count<T>("Select", TW_AT, count);
 }
+TW_TWIN_M(, void, (typename T, typename U), Select, (T, U), (const LocalTensor<T>& dst, const LocalTensor<U>& selMask,
+        const LocalTensor<T>& src0, const tw::nd_t<T> src1, SELMODE selMode, uint32_t count), (dst, selMask, src0,
+        src1, selMode, count), )
 
 // Mask/repeat forms, tensor-tensor.
 template <typename T, typename U, bool isSetMask = true>
@@ -305,6 +341,10 @@ void Select(const LocalTensor<T>& dst, const LocalTensor<U>& selMask, const Loca
     tw_vec::select_tt(dst, selMask, src0, src1, selMode, tw::mask_bits(mask, repeatTimes, 256 / sizeof(T), isSetMask),
                       p, TW_AT);
 }
+TW_TWIN_M(, void, (typename T, typename U, bool isSetMask = true), Select, (T, U, isSetMask),
+        (const LocalTensor<T>& dst, const LocalTensor<U>& selMask, const LocalTensor<T>& src0,
+        const LocalTensor<T>& src1, SELMODE selMode, const uint64_t mask[], uint8_t repeatTimes,
+        const BinaryRepeatParams& p), (dst, selMask, src0, src1, selMode, mask, repeatTimes, p), )
 template <typename T, typename U, bool isSetMask = true>
 void Select(const LocalTensor<T>& dst, const LocalTensor<U>& selMask, const LocalTensor<T>& src0,
             const LocalTensor<T>& src1, SELMODE selMode, uint64_t mask, uint8_t repeatTimes,
@@ -312,6 +352,10 @@ void Select(const LocalTensor<T>& dst, const LocalTensor<U>& selMask, const Loca
     tw_vec::select_tt(dst, selMask, src0, src1, selMode, tw::mask_cont(mask, repeatTimes, 256 / sizeof(T), isSetMask),
                       p, TW_AT);
 }
+TW_TWIN_M(, void, (typename T, typename U, bool isSetMask = true), Select, (T, U, isSetMask),
+        (const LocalTensor<T>& dst, const LocalTensor<U>& selMask, const LocalTensor<T>& src0,
+        const LocalTensor<T>& src1, SELMODE selMode, uint64_t mask, uint8_t repeatTimes, const BinaryRepeatParams& p),
+        (dst, selMask, src0, src1, selMode, mask, repeatTimes, p), )
 // Mask/repeat forms, tensor-scalar.
 template <typename T, typename U, bool isSetMask = true>
 void Select(const LocalTensor<T>& dst, const LocalTensor<U>& selMask, const LocalTensor<T>& src0,
@@ -320,6 +364,10 @@ void Select(const LocalTensor<T>& dst, const LocalTensor<U>& selMask, const Loca
     tw_vec::select_ts<T, U>(dst, selMask, src0, src1, selMode,
                             tw::mask_bits(mask, repeatTimes, 256 / sizeof(T), isSetMask), p, TW_AT);
 }
+TW_TWIN_M(, void, (typename T, typename U, bool isSetMask = true), Select, (T, U, isSetMask),
+        (const LocalTensor<T>& dst, const LocalTensor<U>& selMask, const LocalTensor<T>& src0, const tw::nd_t<T> src1,
+        SELMODE selMode, const uint64_t mask[], uint8_t repeatTimes, const BinaryRepeatParams& p), (dst, selMask,
+        src0, src1, selMode, mask, repeatTimes, p), )
 template <typename T, typename U, bool isSetMask = true>
 void Select(const LocalTensor<T>& dst, const LocalTensor<U>& selMask, const LocalTensor<T>& src0,
             const tw::nd_t<T> src1, SELMODE selMode, uint64_t mask, uint8_t repeatTimes, const BinaryRepeatParams& p,
@@ -327,6 +375,10 @@ void Select(const LocalTensor<T>& dst, const LocalTensor<U>& selMask, const Loca
     tw_vec::select_ts<T, U>(dst, selMask, src0, src1, selMode,
                             tw::mask_cont(mask, repeatTimes, 256 / sizeof(T), isSetMask), p, TW_AT);
 }
+TW_TWIN_M(, void, (typename T, typename U, bool isSetMask = true), Select, (T, U, isSetMask),
+        (const LocalTensor<T>& dst, const LocalTensor<U>& selMask, const LocalTensor<T>& src0, const tw::nd_t<T> src1,
+        SELMODE selMode, uint64_t mask, uint8_t repeatTimes, const BinaryRepeatParams& p), (dst, selMask, src0, src1,
+        selMode, mask, repeatTimes, p), )
 
 // Register forms (mask from SetVectorMask): VSEL_CMPMASK_SPR chooses between src0 and src1 with CMPMASK's bits
 // (set by the register form of Compare or by SetCmpMask) ...
@@ -343,6 +395,9 @@ void Select(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTe
     tw_vec::SelBits sb{tw::cmp_mask_reg(), false, E};
     tw_vec::select_mask(dst, src0, sb, m, p, [&](uint32_t r, uint32_t s) { return y[lb.off(r, s)]; }, TW_AT);
 }
+TW_TWIN_M(, void, (typename T, SELMODE selMode), Select, (T, selMode), (const LocalTensor<T>& dst,
+        const LocalTensor<T>& src0, const LocalTensor<T>& src1, uint8_t repeatTimes, const BinaryRepeatParams& p),
+        (dst, src0, src1, repeatTimes, p), )
 // ... and VSEL_TENSOR_SCALAR_MODE chooses between src0 and the scalar SetCmpMask loaded (CMPMASK's low bits),
 // with the bits read from selMask.
 template <typename T, typename U>
@@ -354,5 +409,8 @@ void Select(const LocalTensor<T>& dst, const LocalTensor<U>& selMask, const Loca
     std::memcpy(static_cast<void*>(&scalar), tw::cmp_mask_reg(), sizeof(T));
     tw_vec::select_ts<T, U>(dst, selMask, src0, scalar, SELMODE::VSEL_TENSOR_SCALAR_MODE, m, p, TW_AT);
 }
+TW_TWIN_M(, void, (typename T, typename U), Select, (T, U), (const LocalTensor<T>& dst, const LocalTensor<U>& selMask,
+        const LocalTensor<T>& src0, uint8_t repeatTimes, const BinaryRepeatParams& p), (dst, selMask, src0,
+        repeatTimes, p), )
 
 }  // namespace AscendC

@@ -87,6 +87,8 @@ void CreateVecIndex(const LocalTensor<T>& dst, const tw::nd_t<T>& firstValue, ui
     for (int64_t i = 0; i < n; ++i) d[i] = tw::from_c<T>(first + static_cast<tw::calc_t<T>>(i));
     tw::vrec_count<T>("CreateVecIndex", TW_AT, n);
 }
+TW_TWIN_M(, void, (typename T), CreateVecIndex, (T), (const LocalTensor<T>& dst, const tw::nd_t<T>& firstValue,
+        uint32_t count), (dst, firstValue, count), )
 
 // Scatter: src[i] goes to byte (dstBaseAddr + dstOffset[i]) of dst, for i < count (the inverse of Gather; offsets
 // in bytes, element-aligned). All sources are read before any destination is written.
@@ -105,6 +107,9 @@ void Scatter(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LocalTe
     }
     tw::vrec_count<T>("Scatter", TW_AT, count);
 }
+TW_TWIN_M(, void, (typename T), Scatter, (T), (const LocalTensor<T>& dst, const LocalTensor<T>& src,
+        const LocalTensor<uint32_t>& dstOffset, const uint32_t dstBaseAddr, const uint32_t count), (dst, src,
+        dstOffset, dstBaseAddr, count), )
 
 // Arange (high-level): dst[i] = firstValue + i * diffValue, like ArithProgression.
 template <typename T>
@@ -112,6 +117,8 @@ void Arange(const LocalTensor<T>& dst, const tw::nd_t<T> firstValue, const tw::n
             TW_SRC) {
     ArithProgression(dst, firstValue, diffValue, count, TW_AT);
 }
+TW_TWIN_M(, void, (typename T), Arange, (T), (const LocalTensor<T>& dst, const tw::nd_t<T> firstValue,
+        const tw::nd_t<T> diffValue, const int32_t count), (dst, firstValue, diffValue, count), )
 
 // RepeatReduceSum: one sum per repeat, written dstRepStride destination elements apart; dstBlkStride is part of the
 // encoding and does not move the single result. The continuous-mask form of WholeReduceSum with the same strides.
@@ -122,5 +129,9 @@ void RepeatReduceSum(const LocalTensor<T>& dst, const LocalTensor<T>& src, const
     (void)dstBlkStride;
     WholeReduceSum<T, isSetMask>(dst, src, mask, repeatTimes, dstRepStride, srcBlkStride, srcRepStride, TW_AT);
 }
+TW_TWIN_M(, void, (typename T, bool isSetMask = true), RepeatReduceSum, (T, isSetMask), (const LocalTensor<T>& dst,
+        const LocalTensor<T>& src, const int32_t repeatTimes, const int32_t mask, const int32_t dstBlkStride,
+        const int32_t srcBlkStride, const int32_t dstRepStride, const int32_t srcRepStride), (dst, src, repeatTimes,
+        mask, dstBlkStride, srcBlkStride, dstRepStride, srcRepStride), )
 
 }  // namespace AscendC

@@ -78,6 +78,9 @@ void Gather(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LocalTen
     if (count) std::memcpy(d, tmp.data(), count * sizeof(T));
     tw::vrec_count<T>("Gather", TW_AT, count);
 }
+TW_TWIN_M(, void, (typename T), Gather, (T), (const LocalTensor<T>& dst, const LocalTensor<T>& src,
+        const LocalTensor<uint32_t>& srcOffset, const uint32_t srcBaseAddr, const uint32_t count), (dst, src,
+        srcOffset, srcBaseAddr, count), )
 
 // Mask/repeat form: repeat r writes 256 bytes of dst at r * dstRepStride * 32 bytes; slot s of repeat r uses
 // srcOffset[r * E + s].
@@ -107,6 +110,10 @@ void Gather(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LocalTen
     tw_vec::gather_mask_form(dst, src, srcOffset, srcBaseAddr, tw::mask_bits(mask, repeatTimes, 256 / sizeof(T), true),
                              dstRepStride, TW_AT);
 }
+TW_TWIN_M(, void, (typename T), Gather, (T), (const LocalTensor<T>& dst, const LocalTensor<T>& src,
+        const LocalTensor<uint32_t>& srcOffset, const uint32_t srcBaseAddr, const uint64_t mask[],
+        const uint8_t repeatTimes, const uint16_t dstRepStride), (dst, src, srcOffset, srcBaseAddr, mask, repeatTimes,
+        dstRepStride), )
 template <typename T>
 void Gather(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LocalTensor<uint32_t>& srcOffset,
             const uint32_t srcBaseAddr, const uint64_t mask, const uint8_t repeatTimes, const uint16_t dstRepStride,
@@ -114,6 +121,10 @@ void Gather(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LocalTen
     tw_vec::gather_mask_form(dst, src, srcOffset, srcBaseAddr, tw::mask_cont(mask, repeatTimes, 256 / sizeof(T), true),
                              dstRepStride, TW_AT);
 }
+TW_TWIN_M(, void, (typename T), Gather, (T), (const LocalTensor<T>& dst, const LocalTensor<T>& src,
+        const LocalTensor<uint32_t>& srcOffset, const uint32_t srcBaseAddr, const uint64_t mask,
+        const uint8_t repeatTimes, const uint16_t dstRepStride), (dst, src, srcOffset, srcBaseAddr, mask, repeatTimes,
+        dstRepStride), )
 
 // ---------------------------------------------------------------------------------------------------------------
 // GatherMask
@@ -134,6 +145,10 @@ void GatherMask(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const Loc
         dst, src0, reduceMode, mask, p,
         [&](uint32_t r, uint64_t i) { return tw::get_bit(bits + uint64_t(r) * rstride, i); }, TW_AT);
 }
+TW_TWIN_M(, void, (typename T, typename U, GatherMaskMode mode = defaultGatherMaskMode), GatherMask, (T, U, mode),
+        (const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<U>& src1Pattern,
+        const bool reduceMode, const uint32_t mask, const GatherMaskParams& p, uint64_t& rsvdCnt), (dst, src0,
+        src1Pattern, reduceMode, mask, p, rsvdCnt), )
 
 template <typename T, GatherMaskMode mode = defaultGatherMaskMode>
 void GatherMask(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const uint8_t src1Pattern,
@@ -144,6 +159,10 @@ void GatherMask(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const uin
     rsvdCnt = tw::gather_mask(dst, src0, reduceMode, mask, p,
                               [src1Pattern](uint32_t, uint64_t i) { return tw::gm_pattern(src1Pattern, i); }, TW_AT);
 }
+TW_TWIN_M(, void, (typename T, GatherMaskMode mode = defaultGatherMaskMode), GatherMask, (T, mode),
+        (const LocalTensor<T>& dst, const LocalTensor<T>& src0, const uint8_t src1Pattern, const bool reduceMode,
+        const uint32_t mask, const GatherMaskParams& p, uint64_t& rsvdCnt), (dst, src0, src1Pattern, reduceMode, mask,
+        p, rsvdCnt), )
 
 // ---------------------------------------------------------------------------------------------------------------
 // Brcb: repeat r takes src0[8r .. 8r+7]; element k fills dst block k (32 bytes) at
@@ -169,6 +188,8 @@ void Brcb(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const uint8_t r
             for (uint32_t j = 0; j < EB; ++j) d[ld.off(r, k * EB + j)] = v[uint64_t(r) * 8 + k];
     tw::vrec("Brcb", TW_AT, uint64_t(R) * 8 * EB, uint64_t(R) * 256, R, sizeof(T), true);
 }
+TW_TWIN_M(, void, (typename T), Brcb, (T), (const LocalTensor<T>& dst, const LocalTensor<T>& src0,
+        const uint8_t repeatTimes, const BrcbRepeatParams& p), (dst, src0, repeatTimes, p), )
 
 // ---------------------------------------------------------------------------------------------------------------
 // Transpose: one 16 x 16 matrix of 2-byte elements.
@@ -184,6 +205,7 @@ void Transpose(const LocalTensor<T>& dst, const LocalTensor<T>& src, TW_SRC) {
     std::memcpy(d, tmp, sizeof(tmp));
     tw::vrec("Transpose", TW_AT, 256, 512, 2, sizeof(T), false);
 }
+TW_TWIN_M(, void, (typename T), Transpose, (T), (const LocalTensor<T>& dst, const LocalTensor<T>& src), (dst, src), )
 
 // ---------------------------------------------------------------------------------------------------------------
 // TransDataTo5HD: per repeat, 16 source data blocks (32 bytes each, given by address) are read column by column.
@@ -257,6 +279,9 @@ void TransDataTo5HD(const uint64_t dstList[NCHW_CONV_ADDR_LIST_SIZE], const uint
                     const TransDataTo5HDParams& nchwconvParams, TW_SRC) {
     tw_vec::trans_5hd<T>(dstList, srcList, nchwconvParams, TW_AT);
 }
+TW_TWIN_M(, void, (typename T), TransDataTo5HD, (T), (const uint64_t dstList[NCHW_CONV_ADDR_LIST_SIZE],
+        const uint64_t srcList[NCHW_CONV_ADDR_LIST_SIZE], const TransDataTo5HDParams& nchwconvParams), (dstList,
+        srcList, nchwconvParams), )
 
 template <typename T>
 void TransDataTo5HD(const LocalTensor<T> (&dstList)[NCHW_CONV_ADDR_LIST_SIZE],

@@ -131,6 +131,9 @@ void ReduceSum(const LocalTensor<T>& dst, const LocalTensor<T>& src, const Local
     d[0] = acc;
     tw::vrec_count<T>("ReduceSum", TW_AT, count);
 }
+TW_TWIN_M(, void, (typename T, bool isSetMask = true), ReduceSum, (T, isSetMask), (const LocalTensor<T>& dst,
+        const LocalTensor<T>& src, const LocalTensor<T>& workLocal, const int32_t count), (dst, src, workLocal,
+        count), )
 
 namespace tw_vec {
 template <typename T>
@@ -167,6 +170,9 @@ void ReduceSum(const LocalTensor<T>& dst, const LocalTensor<T>& src, const Local
                    "ReduceSum", std::to_string(repeatTimes) + " repeats", TW_AT);
     tw_vec::reduce_sum_mask(dst, src, tw::mask_bits(mask, repeatTimes, 256 / sizeof(T), true), srcRepStride, TW_AT);
 }
+TW_TWIN_M(, void, (typename T), ReduceSum, (T), (const LocalTensor<T>& dst, const LocalTensor<T>& src,
+        const LocalTensor<T>& workLocal, const uint64_t mask[], const int32_t repeatTimes,
+        const int32_t srcRepStride), (dst, src, workLocal, mask, repeatTimes, srcRepStride), )
 template <typename T>
 void ReduceSum(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LocalTensor<T>& workLocal,
                const int32_t mask, const int32_t repeatTimes, const int32_t srcRepStride, TW_SRC) {
@@ -174,6 +180,9 @@ void ReduceSum(const LocalTensor<T>& dst, const LocalTensor<T>& src, const Local
                    "ReduceSum", std::to_string(repeatTimes) + " repeats", TW_AT);
     tw_vec::reduce_sum_mask(dst, src, tw::mask_cont(mask, repeatTimes, 256 / sizeof(T), true), srcRepStride, TW_AT);
 }
+TW_TWIN_M(, void, (typename T), ReduceSum, (T), (const LocalTensor<T>& dst, const LocalTensor<T>& src,
+        const LocalTensor<T>& workLocal, const int32_t mask, const int32_t repeatTimes, const int32_t srcRepStride),
+        (dst, src, workLocal, mask, repeatTimes, srcRepStride), )
 
 // ---------------------------------------------------------------------------------------------------------------
 // ReduceMax / ReduceMin: dst[0] = extreme value, dst[1] = its index (when calIndex) as integer bits.
@@ -298,6 +307,10 @@ void WholeReduceSum(const LocalTensor<T>& dst, const LocalTensor<T>& src, const 
     tw_vec::whole_sum(dst, src, tw::mask_bits(mask, repeatTimes, 256 / sizeof(T), isSetMask), dstRepStride,
                       srcBlkStride, srcRepStride, TW_AT);
 }
+TW_TWIN_M(, void, (typename T, bool isSetMask = true), WholeReduceSum, (T, isSetMask), (const LocalTensor<T>& dst,
+        const LocalTensor<T>& src, const uint64_t mask[], const int32_t repeatTimes, const int32_t dstRepStride,
+        const int32_t srcBlkStride, const int32_t srcRepStride), (dst, src, mask, repeatTimes, dstRepStride,
+        srcBlkStride, srcRepStride), )
 template <typename T, bool isSetMask = true>
 void WholeReduceSum(const LocalTensor<T>& dst, const LocalTensor<T>& src, const int32_t mask,
                     const int32_t repeatTimes, const int32_t dstRepStride, const int32_t srcBlkStride,
@@ -305,6 +318,10 @@ void WholeReduceSum(const LocalTensor<T>& dst, const LocalTensor<T>& src, const 
     tw_vec::whole_sum(dst, src, tw::mask_cont(mask, repeatTimes, 256 / sizeof(T), isSetMask), dstRepStride,
                       srcBlkStride, srcRepStride, TW_AT);
 }
+TW_TWIN_M(, void, (typename T, bool isSetMask = true), WholeReduceSum, (T, isSetMask), (const LocalTensor<T>& dst,
+        const LocalTensor<T>& src, const int32_t mask, const int32_t repeatTimes, const int32_t dstRepStride,
+        const int32_t srcBlkStride, const int32_t srcRepStride), (dst, src, mask, repeatTimes, dstRepStride,
+        srcBlkStride, srcRepStride), )
 
 #define TW_WHOLE_EXT(NAME, IS_MAX)                                                                                 \
     template <typename T, bool isSetMask = true>                                                                   \

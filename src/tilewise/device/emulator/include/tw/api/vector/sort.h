@@ -89,6 +89,8 @@ void Sort32(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTe
     tw::check_count(repeatTime, "Sort32", TW_AT);
     tw::sort_runs(dst, src0, src1, uint64_t(repeatTime) * 32, 32, "Sort32", TW_AT);
 }
+TW_TWIN_M(, void, (typename T), Sort32, (T), (const LocalTensor<T>& dst, const LocalTensor<T>& src0,
+        const LocalTensor<uint32_t>& src1, const int32_t repeatTime), (dst, src0, src1, repeatTime), )
 
 template <typename T>
 struct MrgSortSrcList {
@@ -167,6 +169,8 @@ void MrgSort(const LocalTensor<T>& dst, const MrgSortSrcList<T>& src, const MrgS
     tw_vec::merge_lists(dst, src, params.elementLengths, params.validBit, params.ifExhaustedSuspension,
                         params.repeatTimes, taken, TW_AT);
 }
+TW_TWIN_M(, void, (typename T), MrgSort, (T), (const LocalTensor<T>& dst, const MrgSortSrcList<T>& src,
+        const MrgSort4Info& params), (dst, src, params), )
 
 template <typename T, bool isExhaustedSuspension = false>
 void MrgSort(const LocalTensor<T>& dst, const MrgSortSrcList<T>& sortList, const uint16_t elementCountList[4],
@@ -174,6 +178,10 @@ void MrgSort(const LocalTensor<T>& dst, const MrgSortSrcList<T>& sortList, const
     tw_vec::merge_lists(dst, sortList, elementCountList, validBit, isExhaustedSuspension,
                         static_cast<uint16_t>(repeatTime), sortedNum, TW_AT);
 }
+TW_TWIN_M(, void, (typename T, bool isExhaustedSuspension = false), MrgSort, (T, isExhaustedSuspension),
+        (const LocalTensor<T>& dst, const MrgSortSrcList<T>& sortList, const uint16_t elementCountList[4],
+        uint32_t sortedNum[4], uint16_t validBit, const int32_t repeatTime), (dst, sortList, elementCountList,
+        sortedNum, validBit, repeatTime), )
 
 // GetMrgSortResult: how many structures of each list the last MrgSort merged out (with ifExhaustedSuspension, where
 // it stopped). A scalar read of the vector unit's result register.
@@ -186,6 +194,8 @@ inline void GetMrgSortResult(uint16_t& mrgSortList1, uint16_t& mrgSortList2, uin
     mrgSortList4 = t[3];
     tw::record(tw::Rec::Scalar, PIPE_S, "GetMrgSortResult", TW_AT);
 }
+TW_TWIN_N(, void, GetMrgSortResult, (uint16_t& mrgSortList1, uint16_t& mrgSortList2, uint16_t& mrgSortList3,
+        uint16_t& mrgSortList4), (mrgSortList1, mrgSortList2, mrgSortList3, mrgSortList4), )
 
 template <typename T, bool isFullSort>
 void Sort(const LocalTensor<T>& dst, const LocalTensor<T>& concat, const LocalTensor<uint32_t>& index,
@@ -195,6 +205,9 @@ void Sort(const LocalTensor<T>& dst, const LocalTensor<T>& concat, const LocalTe
     const uint64_t n = uint64_t(repeatTime) * 32;
     tw::sort_runs(dst, concat, index, n, isFullSort ? (n ? n : 1) : 32, "Sort", TW_AT);
 }
+TW_TWIN_M(, void, (typename T, bool isFullSort), Sort, (T, isFullSort), (const LocalTensor<T>& dst,
+        const LocalTensor<T>& concat, const LocalTensor<uint32_t>& index, const LocalTensor<T>& tmp,
+        const int32_t repeatTime), (dst, concat, index, tmp, repeatTime), )
 
 template <typename T>
 void Concat(LocalTensor<T>& concat, const LocalTensor<T>& src, const LocalTensor<T>& tmp, const int32_t repeatTime,
@@ -207,6 +220,8 @@ void Concat(LocalTensor<T>& concat, const LocalTensor<T>& src, const LocalTensor
     std::memmove(static_cast<void*>(d), s, n * sizeof(T));
     tw::vrec_count<T>("Concat", TW_AT, n);
 }
+TW_TWIN_M(, void, (typename T), Concat, (T), (LocalTensor<T>& concat, const LocalTensor<T>& src,
+        const LocalTensor<T>& tmp, const int32_t repeatTime), (concat, src, tmp, repeatTime), )
 
 template <typename T>
 void Extract(const LocalTensor<T>& dstValue, const LocalTensor<uint32_t>& dstIndex, const LocalTensor<T>& sorted,
@@ -224,6 +239,8 @@ void Extract(const LocalTensor<T>& dstValue, const LocalTensor<uint32_t>& dstInd
     }
     tw::vrec("Extract", TW_AT, n, n * 8, static_cast<uint32_t>((n + 31) / 32), sizeof(T), false);
 }
+TW_TWIN_M(, void, (typename T), Extract, (T), (const LocalTensor<T>& dstValue, const LocalTensor<uint32_t>& dstIndex,
+        const LocalTensor<T>& sorted, const int32_t repeatTime), (dstValue, dstIndex, sorted, repeatTime), )
 
 // The region-proposal instructions (ProposalConcat, ProposalExtract, RpSort16, MrgSort4, and Concat / Extract with a
 // mode number, their earlier names) belong to the Atlas training and inference series; the reference marks each as

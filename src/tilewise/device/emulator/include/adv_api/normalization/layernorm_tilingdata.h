@@ -1,0 +1,3 @@
+// An include path of a library tiling struct, which host and kernel share.
+#pragma once
+#include "tw/tiling/norm.h"
