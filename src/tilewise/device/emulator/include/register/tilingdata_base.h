@@ -7,8 +7,9 @@
 // layout (natural alignment, padding) is identical by construction.
 //
 // As in CANN, the header also brings the graph and runtime types (ge::DataType, ge::Shape, gert::TilingContext,
-// gert::Shape, ...), which tiling headers that include nothing else use for compile-info structs and helper
-// declarations; those headers reach the kernel translation unit too, where the types are inert.
+// gert::TilingParseContext, gert::Shape, ...), which tiling headers that include nothing else use for compile-info
+// structs and helper declarations (a TilingParse's); those headers reach the kernel translation unit too, where the
+// types are inert.
 #pragma once
 #include <cstddef>
 #include <cstdint>
@@ -24,6 +25,7 @@
 #include <vector>
 
 #include "exe_graph/runtime/tiling_context.h"
+#include "exe_graph/runtime/tiling_parse_context.h"
 #include "graph/shape.h"
 #include "graph/types.h"
 
