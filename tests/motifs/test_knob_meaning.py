@@ -206,3 +206,21 @@ def test_a_profile_made_through_the_memo_device_says_what_each_copy_moved(tmp_pa
     [facts, _] = run_facts(runs, device.chip)
     # the busiest block's copies (block 0 made the most calls), the most bytes one call moved
     assert facts.copy_bytes == {(k, 40): 512, (k, 41): 256} and facts.block_dim == 2
+
+
+def test_a_pattern_the_run_only_hints_at_ranks_after_the_proved_ones(tmp_path):
+    # copies of 8 KB: under the 16 KB mark, but not plainly small; a launch of 2 blocks that copy 8 KB in all
+    tiles = load_operator(write_mix(tmp_path / "t", tile=TILES["min"][1]))
+    [site] = MOTIFS["large-tiles"].detect(MotifContext(tiles, facts=[_copy_facts(tiles, 8192)]))
+    assert site.weight < 1
+    [site] = MOTIFS["large-tiles"].detect(MotifContext(tiles, facts=[_copy_facts(tiles, 512)]))
+    assert site.weight == 1
+    cores = load_operator(write_mix(tmp_path / "c", cores=CORES["local"][1]))
+    few = _copy_facts(cores, 1024, calls=4)
+    few.block_dim = 2
+    [site] = MOTIFS["all-cores"].detect(MotifContext(cores, facts=[few]))
+    assert site.weight < 1
+    many = _copy_facts(cores, 16384, calls=64)
+    many.block_dim = 2
+    [site] = MOTIFS["all-cores"].detect(MotifContext(cores, facts=[many]))
+    assert site.weight == 1

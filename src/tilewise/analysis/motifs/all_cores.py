@@ -20,6 +20,7 @@ from tilewise.analysis.motifs.base import Motif, MotifContext, Rewound, Site, in
 from tilewise.analysis.treeutil import enclosing_statement
 
 _FEW = 8
+SPREAD_BYTES = 64 * 1024  # bytes a core copies from which a launch on more cores is plainly worth its cost
 
 
 class AllCores(Motif):
@@ -71,7 +72,11 @@ class AllCores(Motif):
             f"the run launched {dim} block(s) on a chip with {cores} vector cores, and the kernel splits its work by "
             "GetBlockIdx(): the blocks' count is made of the literal(s) this rewrite raises."
         )
-        return one_site(self.id, ctx, tries, why)
+        # The work a block copied in, spread over the whole chip: when each core would still move SPREAD_BYTES or
+        # more, more cores pay for their launch; with less, whether they pay is a guess ranked after proved motifs.
+        moved = sum(n * run.site_calls.get(site, 1) for site, n in run.copy_bytes.items())
+        sure = not run.copy_bytes or moved * dim >= SPREAD_BYTES * cores
+        return one_site(self.id, ctx, tries, why, weight=1.0 if sure else 0.5)
 
 
 def _counts(now: int, cores: int) -> list[int]:

@@ -101,7 +101,9 @@ class LargeTiles(Motif):
             f"DMA nears its bandwidth, and the UB has room for {factor}x the buffers: the copies' length is made of "
             "the literal(s) this rewrite moves."
         )
-        return one_site(self.id, ctx, tries, why)
+        # copies a quarter of the mark or less are plainly small; between, whether larger ones pay is a guess that
+        # ranks after every proved motif (verification settles it)
+        return one_site(self.id, ctx, tries, why, weight=1.0 if biggest * 4 <= COPY_TARGET else 0.5)
 
 
 COPY_TARGET = 16384  # bytes per copy from which the DMA runs near its bandwidth (the small-copy rule's mark)
