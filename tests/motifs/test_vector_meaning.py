@@ -140,3 +140,13 @@ def test_each_rewrite_builds_and_matches_the_golden_on_every_dtype(device, tmp_p
         slow_us = sum(m.time_us or 0.0 for m in run_all(device, op))
         fast_us = sum(m.time_us or 0.0 for m in run_all(device, fixed))
         assert fast_us * 4 < slow_us, (name, slow_us, fast_us)
+
+
+def test_element_references_read_and_written_with_operator_call_are_the_same_loop(tmp_path):
+    body = """\
+        for (uint32_t k = 0; k < len; k++) {
+            zLocal(k) = xLocal(k) * (T)2.0f;
+            zLocal(k) += yLocal(k);
+        }"""
+    fixed = _fixed(_mix(tmp_path / "m", body))
+    assert "Muls(zLocal, xLocal, static_cast<T>(2.0f), len);" in fixed and "Add(zLocal, zLocal, yLocal, len);" in fixed

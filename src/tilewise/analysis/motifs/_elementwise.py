@@ -207,6 +207,16 @@ class _Reader:
             left, right = _f(n, "left"), _f(n, "right")
             op = self.text(_f(n, "operator"))
             name = self.text(left).strip()
+            element = self.element(left)
+            if element is not None:  # `z(k) = e`, `z(k) += e`: a store through the tensor's element reference
+                tensor, index = element
+                value = self.expr(right)
+                if op != "=":
+                    if op[:-1] not in "+-*/":
+                        raise _Unsupported(op)
+                    value = Bin(op[:-1], self.load(tensor, index), value)
+                self.put(tensor, index, value)
+                return
             if name not in self.local_types:
                 raise _Unsupported("an assignment to something not local to the loop body")
             value = self.expr(right)
@@ -232,12 +242,37 @@ class _Reader:
         parts = [a for a in args.named_children if a.type != "comment"]
         if len(parts) != 2:
             raise _Unsupported("SetValue arity")
-        tensor, offset = self.tensor_at(receiver, parts[0])
+        self.put(receiver, parts[0], self.expr(parts[1]))
+
+    def put(self, receiver: Node, index: Node, e: Expr) -> None:
+        """Store `e` at the loop's element of the tensor, converted to its element type."""
+        tensor, offset = self.tensor_at(receiver, index)
         key = tensor if offset is None else f"{tensor}[{offset}]"
         elem = self.tensor_type(tensor)
-        value = _conv(self.expr(parts[1]), elem)
-        self.stores[key] = value
+        self.stores[key] = _conv(e, elem)
         self.dst_types[key] = elem
+
+    def load(self, receiver: Node, index: Node) -> Expr:
+        """The loop's element of the tensor: what this iteration stored there, else a Load."""
+        tensor, offset = self.tensor_at(receiver, index)
+        key = tensor if offset is None else f"{tensor}[{offset}]"
+        if key in self.stores:
+            return self.stores[key]  # read back what this iteration stored
+        if any(k.split("[")[0] == tensor for k in self.stores):
+            raise _Unsupported("a read of a stored tensor at another offset")
+        return Load(tensor, offset, self.tensor_type(tensor))
+
+    def element(self, n: Node) -> tuple[Node, Node] | None:
+        """(tensor, index) of an element access written `t(i)` on a local tensor (its `operator()`), else None."""
+        if n.type != "call_expression":
+            return None
+        fn, args = n.child_by_field_name("function"), n.child_by_field_name("arguments")
+        parts = [a for a in args.named_children if a.type != "comment"] if args is not None else []
+        if fn is None or len(parts) != 1 or fn.type not in ("identifier", "field_expression"):
+            return None
+        base = re.split(r"[\[.]", self.text(fn).replace("this->", ""))[0].strip()
+        found = declared_type(self.sf, self.fn, base) or ""
+        return (fn, parts[0]) if re.fullmatch(r"(?:AscendC::)?LocalTensor\s*<.*>", found) else None
 
     def branch(self, n: Node) -> None:
         cond = self.condition(_f(n, "condition"))
@@ -319,13 +354,10 @@ class _Reader:
         args = [a for a in _f(n, "arguments").named_children if a.type != "comment"]
         method = self.text(_f(fn, "field")) if fn.type == "field_expression" else ""
         if method == "GetValue" and len(args) == 1:
-            tensor, offset = self.tensor_at(_f(fn, "argument"), args[0])
-            key = tensor if offset is None else f"{tensor}[{offset}]"
-            if key in self.stores:
-                return self.stores[key]  # read back what this iteration stored
-            if any(k.split("[")[0] == tensor for k in self.stores):
-                raise _Unsupported("a read of a stored tensor at another offset")
-            return Load(tensor, offset, self.tensor_type(tensor))
+            return self.load(_f(fn, "argument"), args[0])
+        element = self.element(n)
+        if element is not None:
+            return self.load(*element)
         cast = self.cast_type(fn)
         if cast is not None and len(args) == 1:
             return _conv(self.expr(args[0]), cast)
@@ -377,7 +409,7 @@ class _Reader:
 
     def tensor_type(self, tensor: str) -> str:
         found = declared_type(self.sf, self.fn, re.split(r"[\[.]", tensor.replace("this->", ""))[0].strip())
-        m = re.fullmatch(r"LocalTensor\s*<\s*([\w:]+)\s*>", found or "")
+        m = re.fullmatch(r"(?:AscendC::)?LocalTensor\s*<\s*([\w:]+)\s*>", found or "")
         if m is None:
             raise _Unsupported("not a local tensor")
         return canon(m.group(1))

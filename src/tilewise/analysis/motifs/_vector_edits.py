@@ -40,6 +40,7 @@ _SYNC_LINE = re.compile(
 )
 _BARRIER_ALL = "PipeBarrier<PIPE_ALL>();"
 MAX_COMBOS = 6
+_ELEMENT_STORE = re.compile(rb"\w\s*\(\s*[\w+ ]+\)\s*[-+*/]?=[^=]")  # `z(k) = ...`: a store by operator()
 
 
 @lru_cache(maxsize=64)
@@ -122,7 +123,8 @@ def vector_edits(model: OperatorModel, sf: SourceFile, loop: Node) -> tuple[list
     the expression language covers or some instantiation has no faithful lowering needing a temporary that has
     nowhere to live."""
     fn = enclosing_function(loop)
-    if fn is None or b"SetValue" not in sf.data[loop.start_byte : loop.end_byte]:
+    raw_loop = sf.data[loop.start_byte : loop.end_byte]
+    if fn is None or (b"SetValue" not in raw_loop and _ELEMENT_STORE.search(raw_loop) is None):
         return None
     params = type_parameters(sf, loop)
     raw = read_loop(sf, loop, fn, params)

@@ -228,8 +228,10 @@ class _Planner:
         """A scalar operand of a `...s` instruction on tiles of type t: a variable of that type as it is, anything
         else converted as C++ converts it (a literal would not deduce the instruction's type)."""
         assert isinstance(e, Scalar)
+        name = self.show(t)
         plain = re.fullmatch(r"[A-Za-z_][\w.]*(?:->\w+)*", e.text.strip()) is not None
-        return e.text if plain and e.ctype == self.show(t) else f"static_cast<{self.show(t)}>({e.text})"
+        cast = e.text.strip().startswith(f"static_cast<{name}>(")
+        return e.text if (plain or cast) and e.ctype == name else f"static_cast<{name}>({e.text})"
 
     def exact(self, e: Expr, t: str) -> bool:
         """Whether e's value is exactly a value of type t (see the module)."""
