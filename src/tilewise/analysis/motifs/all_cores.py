@@ -13,6 +13,7 @@ Example (slow -> fast): `constexpr uint32_t BLOCK_DIM = 8;` -> `constexpr uint32
 
 from __future__ import annotations
 
+from tilewise.analysis.findings import TextEdit
 from tilewise.analysis.motifs._knobs import rewind_knobs, with_ladder
 from tilewise.analysis.motifs._literals import CORES, sources_of
 from tilewise.analysis.motifs._profiled import largest_run, literal_edit, movable, one_site
@@ -57,17 +58,25 @@ class AllCores(Motif):
         if not any("GetBlockIdx" in ctx.sources[p].text for p in ctx.kernel_files):
             return []  # the kernel does not split its work by block: more blocks would repeat it
         dim = run.block_dim
-        found = [
-            s
-            for s, sign in movable(ctx, sources_of(ctx.model, ctx.sources, CORES, flow=ctx.rules.flow))
-            if sign > 0 and not s.shift and dim <= s.value < cores and (s.value > 1 or dim == 1)
-        ]
+        movable_now = movable(ctx, sources_of(ctx.model, ctx.sources, CORES, flow=ctx.rules.flow))
+        found = [s for s, sign in movable_now if sign > 0 and not s.shift and dim <= s.value < cores]
+        found = [s for s in found if s.value > 1 or dim == 1]
         found.sort(key=lambda s: (s.value != dim, s.file, s.start))  # the literal the launch shows first
-        tries = []
+        ranked: list[tuple[int, str, list[TextEdit]]] = []
         for s in found[:2]:
             for v in _counts(s.value, cores):
-                tries.append((f"the literal {s.value} at line {s.line} set to {v}", [literal_edit(ctx, s, v)]))
-        tries.sort(key=lambda t: 0 if t[0].endswith(f" to {cores}") else 1)
+                label = f"the literal {s.value} at line {s.line} set to {v}"
+                ranked.append((0 if v == cores else 1, label, [literal_edit(ctx, s, v)]))
+        # a divisor or a right shift of the chip's count (`coreNum / 6`, `coreNum >> 2`) that the launch shows
+        for s, sign in movable_now:
+            if sign < 0 and s.value >= 1 and (cores >> s.value if s.shift else cores // s.value) == dim:
+                whole = 0 if s.shift else 1  # the value that takes the whole chip
+                for v in (whole, whole + 1, whole + 2) if s.shift else (1, 2, 4):
+                    if v < s.value:
+                        label = f"the literal {s.value} at line {s.line} set to {v}"
+                        ranked.append((0 if v == whole else 1, label, [literal_edit(ctx, s, v)]))
+        ranked.sort(key=lambda t: t[0])
+        tries = [(label, edits) for _, label, edits in ranked]
         why = (
             f"the run launched {dim} block(s) on a chip with {cores} vector cores, and the kernel splits its work by "
             "GetBlockIdx(): the blocks' count is made of the literal(s) this rewrite raises."
