@@ -335,6 +335,8 @@ class _Loop:
         for s in found:
             if self._stop():
                 break
+            if len(s.sites) == 1:  # a site's other values are measured only as far as the budget goes
+                s.sites[0].alternatives = s.sites[0].alternatives[: max(0, self.left - 1)]
             before = self.device.executed
             verify_suggestion(self.op, s, self.device, self.cases, self.options.seed, self.options.golden)
             spent = self._spent(before)
