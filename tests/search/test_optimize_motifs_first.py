@@ -23,8 +23,8 @@ def test_the_rewrites_are_tried_before_the_first_tune_and_the_model_only_after_i
         order.append("tune")
         return False
 
-    def rewrite(self):
-        order.append("rewrite")
+    def rewrite(self, reserve=0):
+        order.append(f"rewrite{reserve}")
         return False
 
     def llm(self, tried):
@@ -37,7 +37,12 @@ def test_the_rewrites_are_tried_before_the_first_tune_and_the_model_only_after_i
     monkeypatch.setattr(optimize_module, "profile_runs", lambda *a: ([], None))
     op = load_operator(write_mix(tmp_path / "m"))
     optimize_module.optimize(op, _NoDevice(), [], optimize_module.OptimizeOptions(budget=8))
-    assert order == ["rewrite", "tune", "rewrite", "llm"]
+    assert order == ["rewrite0", "tune", "rewrite0", "llm"]  # no model: the rewrites may spend all there is
+    order.clear()
+    model = object()  # (never asked: the model's stage is replaced)
+    optimize_module.optimize(op, _NoDevice(), [], optimize_module.OptimizeOptions(budget=8, llm=model))  # type: ignore[arg-type]
+    # with a model: before the first tune the rewrites may spend all, after it they leave the model's share
+    assert order == ["rewrite0", "tune", f"rewrite{optimize_module.LLM_RESERVE}", "llm"]
 
 
 class _NoDevice:

@@ -319,13 +319,18 @@ class _Loop:
         for _ in range(self.options.iterations):
             if self._stop():
                 break
-            if self._deterministic_rewrite() or (llm and self._llm_rewrite(tried_llm)):
+            # With a model, the deterministic rewrites leave it the evaluations one rewrite needs (its verify and the
+            # measure that takes it): else motifs measured no faster can spend the round before the model is asked.
+            reserve = LLM_RESERVE if llm and self.options.llm is not None else 0
+            if self._deterministic_rewrite(reserve) or (llm and self._llm_rewrite(tried_llm)):
                 changed = True
                 continue
             break
         return changed
 
-    def _deterministic_rewrite(self) -> bool:
+    def _deterministic_rewrite(self, reserve: int = 0) -> bool:
+        """Verify the motifs the bank retrieves here, best first, and take the fastest verified one; leave the last
+        `reserve` evaluations of the budget unspent."""
         bottleneck = profile(self.runs).bottleneck
         here = source_hash(self._texts())
         facts = run_facts(self.runs, self.chip)
@@ -333,10 +338,10 @@ class _Loop:
         found = [s for s in found if (s.motif, here) not in self.refused][:MAX_VERIFIED]
         verified = []
         for s in found:
-            if self._stop():
+            if self._stop() or self.left <= reserve:
                 break
             if len(s.sites) == 1:  # a site's other values are measured only as far as the budget goes
-                s.sites[0].alternatives = s.sites[0].alternatives[: max(0, self.left - 1)]
+                s.sites[0].alternatives = s.sites[0].alternatives[: max(0, self.left - reserve - 1)]
             before = self.device.executed
             verify_suggestion(self.op, s, self.device, self.cases, self.options.seed, self.options.golden)
             spent = self._spent(before)
@@ -429,6 +434,7 @@ class _Loop:
 
 TILING_STAGES = ("tune", "evolve")  # the steps that change the tiling, not the kernel
 KERNEL_RESERVE = 3  # candidates a tuning round leaves for the kernel stage after it
+LLM_RESERVE = 2  # candidates the deterministic rewrites leave for the model's: its verify, then the measure
 MAX_VERIFIED = 5  # deterministic rewrites verified per iteration (the best-ranked)
 EVOLVE_BUDGET = 12  # candidates a tiling evolution may measure per round
 

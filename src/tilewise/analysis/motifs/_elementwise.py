@@ -19,18 +19,22 @@ condition only one branch takes) reads as None: no vector rewrite is offered for
 from __future__ import annotations
 
 import re
-import struct
 from dataclasses import dataclass
 
 from tree_sitter import Node
 
+from tilewise.analysis.motifs._scalar_types import (
+    FLOATS,
+    INTS,
+    arithmetic,
+    canon,
+    declared_type,
+    literal_fits,
+    literal_type,
+    number,
+)
 from tilewise.analysis.source import SourceFile
 
-FLOATS = frozenset(("half", "float", "bfloat16_t", "float16_t", "float32_t", "double", "__fp16"))
-INTS = frozenset(
-    ("int", "int8_t", "uint8_t", "int16_t", "uint16_t", "int32_t", "uint32_t", "int64_t", "uint64_t", "unsigned")
-)
-_CANON = {"float16_t": "half", "__fp16": "half", "float32_t": "float", "int": "int32_t", "unsigned": "uint32_t"}
 _FUNCS = {
     "max": "max", "fmax": "max", "fmaxf": "max", "Max": "max",
     "min": "min", "fmin": "min", "fminf": "min", "Min": "min",
@@ -38,11 +42,6 @@ _FUNCS = {
     "exp": "exp", "expf": "exp", "log": "log", "logf": "log", "sqrt": "sqrt", "sqrtf": "sqrt",
 }  # fmt: skip
 _FLIP = {"<": ">", ">": "<", "<=": ">=", ">=": "<=", "==": "==", "!=": "!="}
-
-
-def canon(t: str) -> str:
-    t = re.sub(r"\s+", " ", t.replace("const ", "").strip())
-    return _CANON.get(t, t)
 
 
 # ---- the expression language -------------------------------------------------------------------------------------
@@ -140,16 +139,6 @@ def ctype_of(e: Expr, types: dict[str, str]) -> str:
         inner = ctype_of(e.args[0], types)
         return inner if e.name in ("neg", "abs") else arithmetic(inner, "float")
     return arithmetic(ctype_of(e.a, types), ctype_of(e.b, types))
-
-
-def arithmetic(a: str, b: str) -> str:
-    if "double" in (a, b):
-        return "double"
-    if a in FLOATS or b in FLOATS:
-        return "float"
-    if "int64_t" in (a, b) or "uint64_t" in (a, b):
-        return "int64_t"
-    return "uint32_t" if "uint32_t" in (a, b) else "int32_t"
 
 
 # ---- reading a loop ------------------------------------------------------------------------------------------
@@ -317,7 +306,7 @@ class _Reader:
                 raise _Unsupported("comma")
             return self.expr(inner[0])
         if t == "number_literal":
-            return Scalar(self.text(n), _literal_type(self.text(n)))
+            return Scalar(self.text(n), literal_type(self.text(n)))
         if t in ("identifier", "field_expression", "qualified_identifier", "true", "false"):
             name = self.text(n).strip()
             if name in self.env:
@@ -442,34 +431,10 @@ def _conv(e: Expr, to: str) -> Expr:
         if e.ctype == to:
             return e
         value = number(e.text)
-        if value is not None and _literal_fits(value, to):
+        if value is not None and literal_fits(value, to):
             return Scalar(e.text, to)
         return Scalar(f"static_cast<{to}>({e.text})", to)
     return e if isinstance(e, Conv) and e.to == to else Conv(e, to)
-
-
-def _literal_fits(value: float, to: str) -> bool:
-    """Whether a literal's value is one of type `to`."""
-    return (to in INTS or to in FLOATS) and literal_exact(repr(value), canon(to))
-
-
-def literal_exact(text: str, t: str) -> bool:
-    """Whether a numeric literal's value is exactly a value of type `t`."""
-    try:
-        v = float(re.sub(r"[fFuUlL]+$", "", text.strip().strip("()")))
-    except ValueError:
-        return False
-    try:
-        as_float = struct.unpack("f", struct.pack("f", v))[0]
-        if t == "half":
-            return float(struct.unpack("e", struct.pack("e", v))[0]) == v
-    except OverflowError:
-        return t == "double"
-    if t in ("float", "double"):
-        return t == "double" or as_float == v
-    if t == "bfloat16_t":
-        return as_float == v and struct.unpack("I", struct.pack("f", v))[0] & 0xFFFF == 0
-    return v == int(v) and abs(v) < 2**15
 
 
 def _static_type(e: Expr) -> str:
@@ -478,71 +443,6 @@ def _static_type(e: Expr) -> str:
     if isinstance(e, Conv):
         return e.to
     raise _Unsupported("auto of a computed value")
-
-
-def _literal_type(text: str) -> str:
-    t = text.lower()
-    if t.startswith("0x"):
-        return "uint32_t" if "u" in t else "int32_t"
-    if "." in t or "e" in t:
-        return "float" if t.endswith("f") else "double"
-    return "uint32_t" if "u" in t else "int32_t"
-
-
-def declared_type(sf: SourceFile, fn: Node, name: str) -> str | None:
-    """The declared type of `name` seen from function `fn`: a parameter or local of the function, else a member or
-    global of the file (`LocalTensor<T>`, `float`)."""
-    found = _declarations(sf, fn).get(name)
-    if found is None:
-        key = (sf.path, hash(sf.text))
-        if key not in _FILE_DECLS:
-            if len(_FILE_DECLS) > 64:
-                _FILE_DECLS.clear()
-            _FILE_DECLS[key] = _declarations(sf, sf.tree.root_node)
-        found = _FILE_DECLS[key].get(name)
-    return found
-
-
-_FILE_DECLS: dict[tuple[str, int], dict[str, str]] = {}  # a file's declarations, read once per text
-_DECLARING = ("declaration", "field_declaration", "parameter_declaration", "optional_parameter_declaration")
-_WRAPPERS = ("init_declarator", "reference_declarator", "pointer_declarator", "array_declarator")
-
-
-def _declarations(sf: SourceFile, root: Node) -> dict[str, str]:
-    """name -> the type text of each declaration, member and parameter under `root` (the first one of a name)."""
-    out: dict[str, str] = {}
-    stack = [root]
-    while stack:
-        n = stack.pop()
-        if n.type in _DECLARING:
-            t = n.child_by_field_name("type")
-            for declarator in n.children_by_field_name("declarator") if t is not None else []:
-                d: Node | None = declarator
-                while d is not None and d.type in _WRAPPERS:
-                    d = d.child_by_field_name("declarator") or (d.named_children[0] if d.named_children else None)
-                if d is not None and t is not None and d.type in ("identifier", "field_identifier"):
-                    out.setdefault(sf.node_text(d), sf.node_text(t))
-        stack.extend(reversed(n.named_children))
-    return out
-
-
-def number(text: str) -> float | None:
-    """The value of a numeric literal (signs and parentheses around it allowed), else None."""
-    t = text.strip()
-    sign = 1.0
-    while t.startswith(("-", "(", "+")) or t.endswith(")"):
-        if t.startswith("-"):
-            sign, t = -sign, t[1:].strip()
-        elif t.startswith("+"):
-            t = t[1:].strip()
-        elif t.startswith("(") and t.endswith(")"):
-            t = t[1:-1].strip()
-        else:
-            return None
-    if not re.fullmatch(r"(?:0[xX][0-9a-fA-F]+|\d+\.?\d*(?:[eE][-+]?\d+)?|\.\d+(?:[eE][-+]?\d+)?)[fFuUlL]*", t):
-        return None
-    body = re.sub(r"[fFuUlL]+$", "", t) if not t.lower().startswith("0x") else t.rstrip("uUlL")
-    return sign * (float(int(body, 16)) if body.lower().startswith("0x") else float(body))
 
 
 # ---- the loop ------------------------------------------------------------------------------------------------

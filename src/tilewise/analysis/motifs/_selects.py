@@ -12,7 +12,8 @@ Anything else is no function of the vector unit: `normalise_read` answers None f
 
 from __future__ import annotations
 
-from tilewise.analysis.motifs._elementwise import Bin, Cmp, Conv, Expr, Fn, Load, LoopRead, Scalar, number
+from tilewise.analysis.motifs._elementwise import Bin, Cmp, Conv, Expr, Fn, Load, LoopRead, Scalar
+from tilewise.analysis.motifs._scalar_types import number
 
 
 class _NoFunction(Exception):

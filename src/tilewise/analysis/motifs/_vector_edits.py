@@ -27,7 +27,8 @@ from tree_sitter import Node
 from tilewise.analysis.dtypes import BY_NAME
 from tilewise.analysis.findings import TextEdit, edit_range
 from tilewise.analysis.model import OperatorModel
-from tilewise.analysis.motifs._elementwise import FLOATS, INTS, Bin, Conv, Expr, Fn, Load, LoopRead, Scalar, read_loop
+from tilewise.analysis.motifs._elementwise import Bin, Conv, Expr, Fn, Load, LoopRead, Scalar, read_loop
+from tilewise.analysis.motifs._scalar_types import FLOATS, INTS
 from tilewise.analysis.motifs._selects import normalise_read
 from tilewise.analysis.motifs._vector_plan import Plan, plan
 from tilewise.analysis.motifs.base import indent_at, line_end, line_start

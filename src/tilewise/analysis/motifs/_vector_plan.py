@@ -23,21 +23,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from tilewise.analysis.motifs._elementwise import (
-    FLOATS,
-    Bin,
-    Conv,
-    Expr,
-    Fn,
-    Ite,
-    Load,
-    LoopRead,
-    Scalar,
-    arithmetic,
-    ctype_of,
-    literal_exact,
-    number,
-)
+from tilewise.analysis.motifs._elementwise import Bin, Conv, Expr, Fn, Ite, Load, LoopRead, Scalar, ctype_of
+from tilewise.analysis.motifs._scalar_types import FLOATS, arithmetic, literal_exact, number
 
 # the types the vector unit computes in, and what each instruction takes
 _ARITH = frozenset(("half", "float", "int16_t", "int32_t"))
