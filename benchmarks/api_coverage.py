@@ -42,7 +42,8 @@ def summarise(outcomes: list[Outcome]) -> dict:
     by_unit: dict[str, Counter[str]] = defaultdict(Counter)
     by_header: dict[str, Counter[str]] = defaultdict(Counter)
     for o in outcomes:
-        for key in (o.unit, f"{o.unit}/{o.side}"):
+        api = "c" if o.header.startswith("c_api/") else "cpp"  # the C API (asc_*) beside the C++ one
+        for key in (o.unit, f"{o.unit}/{o.side}", f"{o.unit}/{o.side}/{api}"):
             by_unit[key][o.status] += 1
         if o.unit == "vector":
             by_header[f"{o.side}:{o.header}"][o.status] += 1
@@ -57,7 +58,7 @@ def _rate(c: dict) -> tuple[int, int, float]:
 def _line(label: str, c: dict) -> str:
     ok, n, r = _rate(c)
     skip = f", {c['skip']} not probed" if c.get("skip") else ""
-    return f"{label:<34} {ok:>5} / {n:<5} {100 * r:5.1f}%{skip}"
+    return f"{label:<48} {ok:>5} / {n:<5} {100 * r:5.1f}%{skip}"
 
 
 def report(index: ApiIndex, outcomes: list[Outcome], presence: dict[str, str], limit: int) -> str:
@@ -73,6 +74,8 @@ def report(index: ApiIndex, outcomes: list[Outcome], presence: dict[str, str], l
     ]
     for key, label in (
         ("vector/kernel", "vector core, kernel side"),
+        ("vector/kernel/cpp", "  of which the C++ API"),
+        ("vector/kernel/c", "  of which the C API (asc_*)"),
         ("vector/host", "vector core, host side"),
         ("vector", "vector core, total"),
         ("cube", "cube core (apart)"),

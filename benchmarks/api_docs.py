@@ -140,12 +140,20 @@ def read_page(path: str, raw: str) -> Page:
             headers.append(h)
     proto = next((secs[k] for k in secs if k.startswith("函数原型") or k == "原型定义"), "")
     blocks = _blocks(proto)
-    defs = "" if proto else "\n".join(v for k, v in secs.items() if "示例" not in k)
+    # the types a page defines outside its prototypes: every struct of a page without prototypes, and on any
+    # page the enumerations its parameters take (Cast.md's RoundMode)
+    described_blocks = [
+        b.code for b in _blocks("\n".join(v for k, v in secs.items() if "示例" not in k and v != proto))
+    ]
     struct_blocks = [
-        b.code
-        for b in _blocks(defs)
-        if re.search(r"^\s*(?:template\s*<[^\n]*>\s*)?(?:struct|class|enum(?:\s+class)?)\s+\w+[^;\n]*\{", b.code, re.M)
-        and not _SAMPLE.search(b.code)  # a kernel class of a sample, not a documented type
+        code
+        for code in described_blocks
+        if (
+            re.search(r"^\s*(?:template\s*<[^\n]*>\s*)?(?:struct|class)\s+\w+[^;\n]*\{", code, re.M)
+            and not proto
+            or re.search(r"^\s*enum(?:\s+class)?\s+\w+[^;\n]*\{", code, re.M)
+        )
+        and not _SAMPLE.search(code)  # a kernel class of a sample, not a documented type
     ]
     example = next((secs[k] for k in secs if k.startswith("调用示例") or k.endswith("示例")), "")
     dtype_text = "\n".join(secs.get(k, "") for k in secs if k.startswith("数据类型") or k.startswith("参数说明"))

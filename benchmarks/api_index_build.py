@@ -269,16 +269,23 @@ def _types(code: str, variant: str) -> list[dict]:
 
 
 def supported(pages: dict[str, Page]) -> dict[str, bool]:
-    """Whether each page holds for the A2: its own support list, else its folder's (any page there that the A2
-    supports; none known, kept), since a host page (GetSinMaxMinTmpSize) follows its kernel API's support."""
+    """Whether each page holds for the A2: its own support list, else its folder's, else the nearest enclosing
+    folder's that says anything (any page there that the A2 supports; nothing said anywhere, kept). A host page
+    (GetSinMaxMinTmpSize) follows its kernel API's support; a Reg-API enum page its 950-only section's."""
+    said: dict[str, list[bool]] = {}
+    for rel, page in pages.items():
+        if page.a2 is not None:
+            parts = rel.split("/")[:-1]
+            for i in range(len(parts), 0, -1):
+                said.setdefault("/".join(parts[:i]), []).append(page.a2)
     out = {}
     for rel, page in pages.items():
         if page.a2 is not None:
             out[rel] = page.a2
             continue
-        folder = rel.rsplit("/", 1)[0]
-        sib = [p.a2 for r, p in pages.items() if r.rsplit("/", 1)[0] == folder and p.a2 is not None]
-        out[rel] = any(sib) if sib else True
+        parts = rel.split("/")[:-1]
+        near = next((said["/".join(parts[:i])] for i in range(len(parts), 0, -1) if "/".join(parts[:i]) in said), [])
+        out[rel] = any(near) if near else True
     return out
 
 

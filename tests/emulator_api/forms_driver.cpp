@@ -54,6 +54,10 @@ template <typename T>
 using MaskFn = void (*)(const LocalTensor<T>&, const LocalTensor<T>&, const LocalTensor<T>&, uint64_t, const uint8_t,
                         const BinaryRepeatParams&);
 
+template <typename T>
+using BitsFn = void (*)(const LocalTensor<T>&, const LocalTensor<T>&, const LocalTensor<T>&, uint64_t[], const uint8_t,
+                        const BinaryRepeatParams&);
+
 template <typename T, BinaryFn<T> Op>
 void foreach_binary(const LocalTensor<T>& dst, const LocalTensor<T>& a, const LocalTensor<T>& b, int32_t n) {
     Op(dst, a, b, n);
@@ -100,6 +104,10 @@ void case_foreach() {
     MaskFn<float> add = &Add<float, true>;
     add(f.e, f.a, f.b, 4, 1, BinaryRepeatParams(1, 1, 1, 8, 8, 8));
     print("add_mask", f.e, 5);
+    BitsFn<float> sub_bits = &Sub<float>;  // the bit-mask form's documented `uint64_t mask[]`
+    uint64_t bits[2] = {0x1, 0};
+    sub_bits(f.e, f.a, f.b, bits, 1, BinaryRepeatParams(1, 1, 1, 8, 8, 8));
+    print("sub_bits", f.e, 2);
 }
 
 // The same instructions called directly: each still names its line.
@@ -108,6 +116,10 @@ void case_direct() {
     Sub(f.d, f.a, f.b, 8);  // @sub
     Adds(f.d, f.a, 0.5f, 8);  // @adds
     Add<float, true>(f.e, f.a, f.b, 4, 1, BinaryRepeatParams(1, 1, 1, 8, 8, 8));  // @add_mask
+    uint64_t bits[2] = {0xF, 0};  // a non-const mask array, as the reference declares the parameter
+    Mul(f.e, f.a, f.b, bits, 1, BinaryRepeatParams(1, 1, 1, 8, 8, 8));  // @mul_bits
+    const uint64_t cbits[2] = {0x3, 0};  // and a const one, which kernels pass too
+    Muls(f.e, f.a, 2.0f, cbits, 1, UnaryRepeatParams(1, 1, 8, 8));  // @muls_bits
     float x = f.a.GetValue(3);  // @getvalue
     std::printf("x %g\n", static_cast<double>(x));
 }
@@ -193,7 +205,47 @@ void case_select_bm() {
     print("scalar_first", dst, rows * k1);
 }
 
+// The library forms of the gaps list: Sigmoid and Xor over the whole tensor, the library's Axpy and Exp<T, level>,
+// ReduceXorSum (saturating), ReduceMean and the pattern reductions without a sharedTmpBuffer.
+void case_library_forms() {
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> bf, bi, bt;
+    pipe.InitBuffer(bf, 4 * 64 * sizeof(float));
+    pipe.InitBuffer(bi, 3 * 64 * sizeof(int16_t));
+    pipe.InitBuffer(bt, 1024);
+    LocalTensor<float> x = bf.Get<float>(64), y = bf.GetWithOffset<float>(64, 256),
+                       z = bf.GetWithOffset<float>(64, 512);
+    LocalTensor<int16_t> a = bi.Get<int16_t>(64), b = bi.GetWithOffset<int16_t>(64, 128),
+                         r = bi.GetWithOffset<int16_t>(64, 256);
+    LocalTensor<uint8_t> tmp = bt.Get<uint8_t>();
+    for (uint32_t i = 0; i < 64; ++i) x.SetValue(i, static_cast<float>(i) / 8 - 2);
+    Sigmoid(y, x);
+    print("sigmoid", y, 2);
+    Exp<float, 4>(z, x, tmp, 2);
+    print("exp", z, 2);
+    Duplicate(z, 1.0f, 64);
+    Axpy<float, float>(z, x, 2.0f, tmp, 3);
+    print("axpy", z, 4);
+    for (uint32_t i = 0; i < 64; ++i) {
+        a.SetValue(i, static_cast<int16_t>(i));
+        b.SetValue(i, static_cast<int16_t>(3));
+    }
+    Xor(r, a, b);
+    print("xor", r, 4);
+    ReduceXorSum(r, a, b, tmp, 4);  // 3 + 2 + 1 + 0
+    print("xorsum", r, 1);
+    for (uint32_t i = 0; i < 64; ++i) a.SetValue(i, static_cast<int16_t>(30000));
+    ReduceXorSum(r, a, b, 2);  // 2 x 29999 saturates
+    print("xorsum_sat", r, 1);
+    const uint32_t shape[2] = {2, 32};  // two rows of 32 floats
+    ReduceMean<float, Pattern::Reduce::AR>(y, x, shape, true);
+    print("mean_ar", y, 2);
+    ReduceSum<float, Pattern::Reduce::RA>(y, x, shape, true);
+    print("sum_ra", y, 2);
+}
+
 const std::map<std::string, std::function<void()>> CASES = {
+    {"library_forms", case_library_forms},
     {"foreach", case_foreach},
     {"direct", case_direct},
     {"get0", case_get0},

@@ -56,6 +56,7 @@ def test_apis_called_through_pointers_of_their_documented_types(run):
     # the mask form's 4 lanes, the fifth untouched (it kept exp's value)
     assert floats(o.lines["add_mask"])[:4] == [2, 3, 4, 5]
     assert floats(o.lines["add_mask"])[4] == pytest.approx(math.exp(2), rel=1e-6)
+    assert floats(o.lines["sub_bits"]) == [-2, 3]  # lane 0 only; lane 1 kept the mask form's 1 + 2
     vector = [(name, int(pipe), site) for name, pipe, site in o.trace if int(pipe) == PIPE_V]
     assert vector == [
         ("Sub", PIPE_V, "pointer"),
@@ -65,6 +66,7 @@ def test_apis_called_through_pointers_of_their_documented_types(run):
         ("Muls", PIPE_V, "pointer"),
         ("Exp", PIPE_V, "pointer"),
         ("Add", PIPE_V, "pointer"),
+        ("Sub", PIPE_V, "pointer"),
     ]
 
 
@@ -73,7 +75,14 @@ def test_direct_calls_still_name_their_line(run):
     assert o.ok, o.error
     assert o.lines["x"] == ["3"]
     sites = {(name, site) for name, _pipe, site in o.trace}
-    for name, marker in [("Sub", "sub"), ("Adds", "adds"), ("Add", "add_mask"), ("GetValue", "getvalue")]:
+    for name, marker in [
+        ("Sub", "sub"),
+        ("Adds", "adds"),
+        ("Add", "add_mask"),
+        ("Mul", "mul_bits"),
+        ("Muls", "muls_bits"),
+        ("GetValue", "getvalue"),
+    ]:
         assert (name, f"here:{marker_line(marker)}") in sites, (name, sorted(sites))
 
 
@@ -135,6 +144,26 @@ def test_select_with_a_byte_mask_checks_the_references_constraints(run, args, ki
     o = run("select_bm", *args)
     assert not o.ok and o.error.split()[:2] == [kind, marker_line("select_bm")]
     assert words in o.error
+
+
+def test_library_forms_of_the_gaps_list(run):
+    """The library's documented forms the emulator lacked: Sigmoid and Xor over the whole destination, the library's
+    Axpy (src * scalar + dst), Exp<T, taylorExpandLevel> (e^x), ReduceXorSum (the sum of the element-wise xors,
+    "a result beyond [-32768, 32767] gives -32768 or 32767"), ReduceMean over the AR pattern and ReduceSum over RA
+    without a sharedTmpBuffer. x = i / 8 - 2, a = i, b = 3."""
+    o = run("library_forms")
+    assert o.ok, o.error
+    assert not [k for k in o.lines if k.startswith("warn:")]
+    x = [i / 8 - 2 for i in range(64)]
+    assert floats(o.lines["sigmoid"]) == pytest.approx([1 / (1 + math.exp(-v)) for v in x[:2]], rel=1e-6)
+    assert floats(o.lines["exp"]) == pytest.approx([math.exp(v) for v in x[:2]], rel=1e-6)
+    assert floats(o.lines["axpy"]) == [2 * v + 1 for v in x[:3]] + [1]
+    assert floats(o.lines["xor"]) == [i ^ 3 for i in range(4)]
+    assert o.lines["xorsum"] == ["6"] and o.lines["xorsum_sat"] == ["32767"]
+    assert floats(o.lines["mean_ar"]) == pytest.approx([sum(x[:32]) / 32, sum(x[32:]) / 32])
+    assert floats(o.lines["sum_ra"]) == pytest.approx([x[0] + x[32], x[1] + x[33]])
+    steps = [name for name, pipe, _ in o.trace if int(pipe) == PIPE_V]
+    assert steps[:5] == ["Sigmoid", "Cast", "Cast", "Sub", "Exp"] and steps.count("Muls") >= 4 + 1
 
 
 FORWARD = re.compile(r'^// An include path of [^\n]+\n#pragma once\n#include "([^"]+)"\n$')

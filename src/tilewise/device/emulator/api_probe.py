@@ -12,11 +12,10 @@ function-pointer type (what generic code such as a Foreach over `Sub`, `Mul`, `M
     }}
 
 A member is probed from a struct derived from its class (so the class's own names, PrimType, read as in its
-declaration), a type by its size or, for a template, by naming it, a field by its declared type, a macro by a use
-(api_probe_hints.MACRO_USES) or by being defined. The probes of one header are compiled as one unit, with the
-emulator's own flags and include folders (build.py: the kernel's, with the precompiled kernel_operator.h, or the
-host's); `-fsyntax-only` suffices, since templates are instantiated all the same. A failing unit's errors are
-traced to the probes by line, each suspect is compiled alone, and what it says first is its error.
+declaration), its address as a pointer to a member of that class; a type by its size or, for a template, by naming
+it, a field by its declared type, a macro by a use (api_probe_hints.MACRO_USES) or by being defined. The probes
+of one header are compiled as one unit with the emulator's own flags and include folders (api_compile.py), and
+each error is traced to the probe it belongs to.
 """
 
 from __future__ import annotations
@@ -235,10 +234,10 @@ def _member(api: Api, form: Form, sig: Signature, n: int) -> Probe:
         cv = " const" if sig.is_const else ""
         pointer = "(*)" if static else "(TwSelf::*)"
         body.append(("", f"using TwFn = {sig.return_type} {pointer}({_fn_params(sig)}){cv};"))
+        # As a pointer to a member of the class itself: the class's own members and its bases' convert to it alike.
+        # No template-argument check: a constant expression takes no base-to-derived conversion, and members are
+        # declared in base classes (TQue's in its TQueBind) by the reference's own design.
         body.append(("address", f"static void tw_address() {{ [[maybe_unused]] TwFn tw_f = &{target}; }}"))
-        body.append(
-            ("template-arg", f"static void tw_taken() {{ [[maybe_unused]] ::tw_probe::Take<TwFn, &{target}> tw_t; }}")
-        )
     body.append(("", "};"))
     return Probe(api, form, _wrap(ns, n, form.key, body))
 

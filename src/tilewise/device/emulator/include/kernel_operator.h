@@ -21,6 +21,7 @@
 #include "tw/api/vector/fused_index_scatter.h"
 #include "tw/api/scalar_system.h"
 #include "tw/api/library/math.h"
+#include "tw/api/library/math_forms.h"
 #include "tw/api/library/activation.h"
 #include "tw/api/library/softmax.h"
 #include "tw/api/vector/sort.h"

@@ -59,6 +59,16 @@
         return NAME(TW_PTR_AT);                                                                                    \
     }
 #define TW_TWIN(TPL, NAME, TARGS, PARAMS, ARGS) TW_TWIN_M(, void, TPL, NAME, TARGS, PARAMS, ARGS, )
+// The bit-mask forms: the reference declares `uint64_t mask[]` where the emulator's form takes `const uint64_t
+// mask[]` (kernels pass const arrays too, which the device accepts). TW_TWIN_MASK, given the documented parameters
+// and the arguments that pass the mask as const, adds the form for a non-const array, which keeps the call site
+// (a non-const array would otherwise convert better to the twin), and the twin of the documented type.
+#define TW_TWIN_MASK(PRE, RET, TPL, NAME, TARGS, PARAMS, ARGS, POST)                                               \
+    template <TW_UNPAREN TPL>                                                                                      \
+    PRE RET NAME(TW_UNPAREN PARAMS, TW_SRC) POST {                                                                 \
+        return NAME<TW_UNPAREN TARGS>(TW_UNPAREN ARGS, TW_AT);                                                     \
+    }                                                                                                              \
+    TW_TWIN_M(PRE, RET, TPL, NAME, TARGS, PARAMS, ARGS, POST)
 
 namespace tw {
 // The call-site file of a form whose only parameters are the call site's and that overloads a form taking one

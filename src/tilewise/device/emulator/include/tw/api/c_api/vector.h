@@ -54,15 +54,24 @@ inline void sync_all(const char* file, int line) { AscendC::pipe_barrier(PIPE_AL
                                                            src1_repeat_stride),                                      \
                                TW_AT);                                                                               \
     }                                                                                                                \
+    TW_TWIN_M(, void, (typename T), NAME, (T), (T* dst, T* src0, T* src1, uint8_t repeat,                          \
+            uint8_t dst_block_stride, uint8_t src0_block_stride, uint8_t src1_block_stride,                        \
+            uint8_t dst_repeat_stride, uint8_t src0_repeat_stride, uint8_t src1_repeat_stride), (dst, src0,        \
+            src1, repeat, dst_block_stride, src0_block_stride, src1_block_stride, dst_repeat_stride,               \
+            src0_repeat_stride, src1_repeat_stride), )                                                             \
     template <typename T>                                                                                            \
     inline void NAME(T* dst, T* src0, T* src1, uint32_t count, TW_SRC) {                                             \
         tw::capi::counted(count, [&] { NAME(dst, src0, src1, 1, 1, 1, 1, 8, 8, 8, TW_AT); });                        \
     }                                                                                                                \
+    TW_TWIN_M(, void, (typename T), NAME, (T), (T* dst, T* src0, T* src1, uint32_t count), (dst, src0, src1,       \
+            count), )                                                                                              \
     template <typename T>                                                                                            \
     inline void NAME##_sync(T* dst, T* src0, T* src1, uint32_t count, TW_SRC) {                                      \
         NAME(dst, src0, src1, count, TW_AT);                                                                         \
         tw::capi::sync_all(TW_AT);                                                                                   \
-    }
+    }                                                                                                              \
+    TW_TWIN_M(, void, (typename T), NAME##_sync, (T), (T* dst, T* src0, T* src1, uint32_t count), (dst, src0,      \
+            src1, count), )
 
 TW_CAPI_BINARY(asc_add, Add, int16_t, half, int32_t, float)
 TW_CAPI_BINARY(asc_sub, Sub, int16_t, half, int32_t, float)
@@ -94,15 +103,23 @@ TW_CAPI_BINARY(asc_fma, MulAddDst, half, float)                // dst = src0 * s
                                                           static_cast<uint8_t>(src_repeat_stride)),                  \
                                ROUND TW_AT);                                                                         \
     }                                                                                                                \
+    TW_TWIN_M(, void, (typename T), NAME, (T), (T* dst, T* src, V value, uint8_t repeat,                           \
+            uint16_t dst_block_stride, uint16_t src_block_stride, uint16_t dst_repeat_stride,                      \
+            uint16_t src_repeat_stride), (dst, src, value, repeat, dst_block_stride, src_block_stride,             \
+            dst_repeat_stride, src_repeat_stride), )                                                               \
     template <typename T>                                                                                            \
     inline void NAME(T* dst, T* src, V value, uint32_t count, TW_SRC) {                                              \
         tw::capi::counted(count, [&] { NAME(dst, src, value, 1, 1, 1, 8, 8, TW_AT); });                              \
     }                                                                                                                \
+    TW_TWIN_M(, void, (typename T), NAME, (T), (T* dst, T* src, V value, uint32_t count), (dst, src, value,        \
+            count), )                                                                                              \
     template <typename T>                                                                                            \
     inline void NAME##_sync(T* dst, T* src, V value, uint32_t count, TW_SRC) {                                       \
         NAME(dst, src, value, count, TW_AT);                                                                         \
         tw::capi::sync_all(TW_AT);                                                                                   \
-    }
+    }                                                                                                              \
+    TW_TWIN_M(, void, (typename T), NAME##_sync, (T), (T* dst, T* src, V value, uint32_t count), (dst, src,        \
+            value, count), )
 
 TW_CAPI_SCALAR(asc_add_scalar, Adds, tw::nd_t<T>, , int16_t, half, int32_t, float)
 TW_CAPI_SCALAR(asc_mul_scalar, Muls, tw::nd_t<T>, , int16_t, half, int32_t, float)
@@ -127,15 +144,20 @@ TW_CAPI_SCALAR(asc_shiftright, ShiftRight, uint32_t, TW_CAPI_NO_ROUND, int16_t, 
                                                           static_cast<uint8_t>(src_repeat_stride)),                  \
                                TW_AT);                                                                               \
     }                                                                                                                \
+    TW_TWIN_M(, void, (typename T), NAME, (T), (T* dst, T* src, uint8_t repeat, uint16_t dst_block_stride,         \
+            uint16_t src_block_stride, uint16_t dst_repeat_stride, uint16_t src_repeat_stride), (dst, src,         \
+            repeat, dst_block_stride, src_block_stride, dst_repeat_stride, src_repeat_stride), )                   \
     template <typename T>                                                                                            \
     inline void NAME(T* dst, T* src, uint32_t count, TW_SRC) {                                                       \
         tw::capi::counted(count, [&] { NAME(dst, src, 1, 1, 1, 8, 8, TW_AT); });                                     \
     }                                                                                                                \
+    TW_TWIN_M(, void, (typename T), NAME, (T), (T* dst, T* src, uint32_t count), (dst, src, count), )              \
     template <typename T>                                                                                            \
     inline void NAME##_sync(T* dst, T* src, uint32_t count, TW_SRC) {                                                \
         NAME(dst, src, count, TW_AT);                                                                                \
         tw::capi::sync_all(TW_AT);                                                                                   \
-    }
+    }                                                                                                              \
+    TW_TWIN_M(, void, (typename T), NAME##_sync, (T), (T* dst, T* src, uint32_t count), (dst, src, count), )
 
 TW_CAPI_UNARY(asc_exp, Exp, half, float)
 TW_CAPI_UNARY(asc_log, Ln, half, float)

@@ -55,11 +55,18 @@ TW_TWIN_M(, void, (typename T, bool isReuseSource = false), Swish, (T, isReuseSo
         tw::math1(dstLocal, srcLocal, dataSize, tw::op::NAME{}, #NAME, TW_AT);                                     \
         tw::vrec_seq<T>({__VA_ARGS__}, TW_AT, tw::counted(dataSize));                                              \
     }                                                                                                              \
+    TW_TWIN_M(, void, (typename T, bool highPrecision = false, bool highPerformance = false), NAME, (T,            \
+            highPrecision, highPerformance), (const LocalTensor<T>& dstLocal, const LocalTensor<T>& srcLocal,      \
+            const LocalTensor<uint8_t>& sharedTmpBuffer, const uint32_t dataSize), (dstLocal, srcLocal,            \
+            sharedTmpBuffer, dataSize), )                                                                          \
     template <typename T, bool highPrecision = false, bool highPerformance = false>                                \
     void NAME(const LocalTensor<T>& dstLocal, const LocalTensor<T>& srcLocal, const uint32_t dataSize, TW_SRC) {   \
         tw::math1(dstLocal, srcLocal, dataSize, tw::op::NAME{}, #NAME, TW_AT);                                     \
         tw::vrec_seq<T>({__VA_ARGS__}, TW_AT, tw::counted(dataSize));                                              \
-    }
+    }                                                                                                              \
+    TW_TWIN_M(, void, (typename T, bool highPrecision = false, bool highPerformance = false), NAME, (T,            \
+            highPrecision, highPerformance), (const LocalTensor<T>& dstLocal, const LocalTensor<T>& srcLocal,      \
+            const uint32_t dataSize), (dstLocal, srcLocal, dataSize), )
 TW_GELU(Gelu, "Mul", "Mul", "Muls", "Add", "Muls", "Exp", "Adds", "Div")
 TW_GELU(FasterGelu, "Muls", "Exp", "Adds", "Div")
 #undef TW_GELU

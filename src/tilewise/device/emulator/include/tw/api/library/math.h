@@ -40,12 +40,19 @@ namespace AscendC {
     void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src, const uint32_t calCount, TW_SRC) {             \
         tw::un_count(#NAME, dst, src, calCount, [](T, T x) { return tw::apply1<T>(OP{}, x); }, TW_AT);             \
     }                                                                                                              \
+    TW_TWIN_M(, void, (typename T, bool isReuseSource = false), NAME, (T, isReuseSource),                          \
+            (const LocalTensor<T>& dst, const LocalTensor<T>& src, const uint32_t calCount), (dst, src,            \
+            calCount), )                                                                                           \
     template <typename T, bool isReuseSource = false>                                                              \
     void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LocalTensor<uint8_t>& sharedTmpBuffer,   \
               const uint32_t calCount, TW_SRC) {                                                                   \
         (void)sharedTmpBuffer;                                                                                     \
         tw::un_count(#NAME, dst, src, calCount, [](T, T x) { return tw::apply1<T>(OP{}, x); }, TW_AT);             \
-    }
+    }                                                                                                              \
+    TW_TWIN_M(, void, (typename T, bool isReuseSource = false), NAME, (T, isReuseSource),                          \
+            (const LocalTensor<T>& dst, const LocalTensor<T>& src,                                                 \
+            const LocalTensor<uint8_t>& sharedTmpBuffer, const uint32_t calCount), (dst, src, sharedTmpBuffer,     \
+            calCount), )
 
 TW_MATH_UNARY(Sigmoid, tw::op::Sigmoid)
 
@@ -211,11 +218,18 @@ namespace AscendC {
         tw::math1(dst, src, calCount, tw::op::NAME{}, #NAME, TW_AT);                                               \
         tw::vrec_seq<T>({__VA_ARGS__}, TW_AT, tw::counted(calCount));                                              \
     }                                                                                                              \
+    TW_TWIN_M(, void, (typename T, bool isReuseSource = false), NAME, (T, isReuseSource),                          \
+            (const LocalTensor<T>& dst, const LocalTensor<T>& src,                                                 \
+            const LocalTensor<uint8_t>& sharedTmpBuffer, const uint32_t calCount), (dst, src, sharedTmpBuffer,     \
+            calCount), )                                                                                           \
     template <typename T, bool isReuseSource = false>                                                              \
     void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src, const uint32_t calCount, TW_SRC) {             \
         tw::math1(dst, src, calCount, tw::op::NAME{}, #NAME, TW_AT);                                               \
         tw::vrec_seq<T>({__VA_ARGS__}, TW_AT, tw::counted(calCount));                                              \
     }                                                                                                              \
+    TW_TWIN_M(, void, (typename T, bool isReuseSource = false), NAME, (T, isReuseSource),                          \
+            (const LocalTensor<T>& dst, const LocalTensor<T>& src, const uint32_t calCount), (dst, src,            \
+            calCount), )                                                                                           \
     template <typename T, bool isReuseSource = false>                                                              \
     void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LocalTensor<uint8_t>& sharedTmpBuffer,   \
               TW_SRC) {                                                                                            \
@@ -224,7 +238,9 @@ namespace AscendC {
     template <typename T, bool isReuseSource = false>                                                              \
     void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src, TW_SRC) {                                      \
         NAME<T, isReuseSource>(dst, src, dst.GetSize(), TW_AT);                                                    \
-    }
+    }                                                                                                              \
+    TW_TWIN_M(, void, (typename T, bool isReuseSource = false), NAME, (T, isReuseSource),                          \
+            (const LocalTensor<T>& dst, const LocalTensor<T>& src), (dst, src), )
 
 TW_HL_UNARY(Tanh, "Muls", "Exp", "Adds", "Adds", "Div")
 TW_HL_UNARY(Sinh, "Exp", "Muls", "Exp", "Sub", "Muls")
@@ -263,15 +279,23 @@ TW_HL_UNARY(Sign, "Compare", "Select", "Compare", "Select")
         tw::math2<T>(dst, src0, src1, calCount, tw::op::Power{}, "Power", TW_AT);                                  \
         tw::vrec_seq<T>({TW_POWER_SEQ}, TW_AT, tw::counted(calCount));                                             \
     }                                                                                                              \
+    TW_TWIN_M(, void, (typename T, bool isReuseSource = false), Power, (T, isReuseSource),                         \
+            (const LocalTensor<T>& dst, A_TYPE src0, B_TYPE src1, const LocalTensor<uint8_t>& sharedTmpBuffer,     \
+            uint32_t calCount), (dst, src0, src1, sharedTmpBuffer, calCount), )                                    \
     template <typename T, bool isReuseSource = false>                                                              \
     void Power(const LocalTensor<T>& dst, A_TYPE src0, B_TYPE src1, uint32_t calCount, TW_SRC) {                   \
         tw::math2<T>(dst, src0, src1, calCount, tw::op::Power{}, "Power", TW_AT);                                  \
         tw::vrec_seq<T>({TW_POWER_SEQ}, TW_AT, tw::counted(calCount));                                             \
     }                                                                                                              \
+    TW_TWIN_M(, void, (typename T, bool isReuseSource = false), Power, (T, isReuseSource),                         \
+            (const LocalTensor<T>& dst, A_TYPE src0, B_TYPE src1, uint32_t calCount), (dst, src0, src1,            \
+            calCount), )                                                                                           \
     template <typename T, bool isReuseSource = false>                                                              \
     void Power(const LocalTensor<T>& dst, A_TYPE src0, B_TYPE src1, TW_SRC) {                                      \
         Power<T, isReuseSource>(dst, src0, src1, dst.GetSize(), TW_AT);                                            \
-    }
+    }                                                                                                              \
+    TW_TWIN_M(, void, (typename T, bool isReuseSource = false), Power, (T, isReuseSource),                         \
+            (const LocalTensor<T>& dst, A_TYPE src0, B_TYPE src1), (dst, src0, src1), )
 TW_POWER(const LocalTensor<T>&, const LocalTensor<T>&)
 TW_POWER(const LocalTensor<T>&, const tw::nd_t<T>&)
 TW_POWER(const tw::nd_t<T>&, const LocalTensor<T>&)
@@ -327,11 +351,18 @@ TW_TWIN_M(, void, (typename T, bool isReuseSource = false), Xor, (T, isReuseSour
         (void)sharedTmpBuffer;                                                                                     \
         API(dst, src, scalar, static_cast<int32_t>(calCount), TW_AT);                                              \
     }                                                                                                              \
+    TW_TWIN_M(, void, (typename T, bool isReuseSource = false), NAME, (T, isReuseSource),                          \
+            (const LocalTensor<T>& dst, const LocalTensor<T>& src,                                                 \
+            const LocalTensor<uint8_t>& sharedTmpBuffer, const tw::nd_t<T> scalar, const uint32_t calCount),       \
+            (dst, src, sharedTmpBuffer, scalar, calCount), )                                                       \
     template <typename T, bool isReuseSource = false>                                                              \
     void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src, const tw::nd_t<T> scalar,                      \
               const uint32_t calCount, TW_SRC) {                                                                   \
         API(dst, src, scalar, static_cast<int32_t>(calCount), TW_AT);                                              \
-    }
+    }                                                                                                              \
+    TW_TWIN_M(, void, (typename T, bool isReuseSource = false), NAME, (T, isReuseSource),                          \
+            (const LocalTensor<T>& dst, const LocalTensor<T>& src, const tw::nd_t<T> scalar,                       \
+            const uint32_t calCount), (dst, src, scalar, calCount), )
 TW_CLAMP(ClampMax, Mins)
 TW_CLAMP(ClampMin, Maxs)
 #undef TW_CLAMP

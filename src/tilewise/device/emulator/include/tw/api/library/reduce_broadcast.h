@@ -1,8 +1,8 @@
 // Shape-described high-level APIs of the AscendC library, written from the Ascend C API reference:
 //
-//   ReduceSum / ReduceMax / ReduceMin<T, Pattern::Reduce::AR | RA>(dst, src, tmp, srcShape, srcInnerPad)
-//       over a 2-D source {rows, cols}: AR keeps the rows (dst[r] = op over the row), RA keeps the columns
-//       (dst[c] = op over the column). Sums accumulate in double and round once.
+//   ReduceSum / ReduceMax / ReduceMin / ReduceMean<T, Pattern::Reduce::AR | RA>(dst, src[, tmp], srcShape,
+//       srcInnerPad) over a 2-D source {rows, cols}: AR keeps the rows (dst[r] = op over the row), RA keeps the
+//       columns (dst[c] = op over the column). Sums and means accumulate in double and round once.
 //   Broadcast<T, dim, axis>(dst, src, dstShape, srcShape[, tmp])   (also under its 8.0 name BroadCast)
 //       dim 1: a single value to dstShape[0] elements; dim 2: axis 1 stretches a {m, 1} column to {m, n},
 //       axis 0 a {1, n} row to {m, n}.
@@ -28,7 +28,7 @@ struct RA {};  // reduce axis 0, keep axis 1
 
 namespace tw {
 
-enum class RedOp { Sum, Max, Min };
+enum class RedOp { Sum, Max, Min, Mean };
 
 template <typename T, typename pattern>
 inline void reduce_2d(const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor<T>& src, const uint32_t* shape,
@@ -46,17 +46,20 @@ inline void reduce_2d(const AscendC::LocalTensor<T>& dst, const AscendC::LocalTe
     T* d = dst.span(0, outer, name, file, line);
     std::vector<T> out(outer);
     for (uint64_t o = 0; o < outer; ++o) {
-        double acc = op == RedOp::Sum ? 0.0 : to_double_exact(x[ar ? o * cols : o]);
+        const bool sums = op == RedOp::Sum || op == RedOp::Mean;
+        double acc = sums ? 0.0 : to_double_exact(x[ar ? o * cols : o]);
         for (uint64_t i = 0; i < inner; ++i) {
             const double v = to_double_exact(x[ar ? o * cols + i : i * cols + o]);
-            if (op == RedOp::Sum) acc += v;
+            if (sums) acc += v;
             else if (op == RedOp::Max) acc = v > acc ? v : acc;
             else acc = v < acc ? v : acc;
         }
+        if (op == RedOp::Mean && inner > 0) acc /= static_cast<double>(inner);
         out[o] = from_c<T>(static_cast<calc_t<T>>(acc));
     }
     for (uint64_t o = 0; o < outer; ++o) d[o] = out[o];
-    vrec_count<T>(op == RedOp::Sum ? "Add" : op == RedOp::Max ? "Max" : "Min", file, line, rows * cols);
+    vrec_count<T>(op == RedOp::Max ? "Max" : op == RedOp::Min ? "Min" : "Add", file, line, rows * cols);
+    if (op == RedOp::Mean) vrec_count<T>("Muls", file, line, outer);  // the sums times 1 / the reduced length
 }
 
 }  // namespace tw
@@ -69,10 +72,23 @@ namespace AscendC {
               const uint32_t srcShape[], bool srcInnerPad, TW_SRC) {                                               \
         (void)sharedTmpBuffer;                                                                                     \
         tw::reduce_2d<T, pattern>(dst, src, srcShape, srcInnerPad, OP, #NAME, TW_AT);                              \
-    }
+    }                                                                                                              \
+    TW_TWIN_M(, void, (class T, class pattern, bool isReuseSource = false), NAME, (T, pattern, isReuseSource),     \
+            (const LocalTensor<T>& dst, const LocalTensor<T>& src,                                                 \
+            const LocalTensor<uint8_t>& sharedTmpBuffer, const uint32_t srcShape[], bool srcInnerPad), (dst,       \
+            src, sharedTmpBuffer, srcShape, srcInnerPad), )                                                        \
+    template <class T, class pattern, bool isReuseSource = false>                                                  \
+    void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src, const uint32_t srcShape[], bool srcInnerPad,   \
+              TW_SRC) {                                                                                            \
+        tw::reduce_2d<T, pattern>(dst, src, srcShape, srcInnerPad, OP, #NAME, TW_AT);                              \
+    }                                                                                                              \
+    TW_TWIN_M(, void, (class T, class pattern, bool isReuseSource = false), NAME, (T, pattern, isReuseSource),     \
+            (const LocalTensor<T>& dst, const LocalTensor<T>& src, const uint32_t srcShape[], bool srcInnerPad),   \
+            (dst, src, srcShape, srcInnerPad), )
 TW_PATTERN_REDUCE(ReduceSum, tw::RedOp::Sum)
 TW_PATTERN_REDUCE(ReduceMax, tw::RedOp::Max)
 TW_PATTERN_REDUCE(ReduceMin, tw::RedOp::Min)
+TW_PATTERN_REDUCE(ReduceMean, tw::RedOp::Mean)
 #undef TW_PATTERN_REDUCE
 
 template <typename T, int32_t dim, int32_t axis, bool isReuseSource = false>

@@ -263,13 +263,20 @@ TW_TWIN_M(, void, (typename T, typename accType = T, bool isReuseSource = false,
         static_assert(__VA_ARGS__, #NAME ": unsupported element type (see the reference)");                        \
         tw::reduce_lib<T, pattern>(dstTensor, srcTensor, sharedTmpBuffer, srcShape, srcInnerPad, OP, #NAME, TW_AT); \
     }                                                                                                              \
+    TW_TWIN_M(, void, (class T, class pattern, bool isReuseSource = false), NAME, (T, pattern, isReuseSource),     \
+            (const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor,                                     \
+            const LocalTensor<uint8_t>& sharedTmpBuffer, const uint32_t srcShape[], bool srcInnerPad),             \
+            (dstTensor, srcTensor, sharedTmpBuffer, srcShape, srcInnerPad), )                                      \
     template <class T, class pattern, bool isReuseSource = false>                                                  \
     void NAME(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor, const uint32_t srcShape[],         \
               bool srcInnerPad, TW_SRC) {                                                                          \
         static_assert(__VA_ARGS__, #NAME ": unsupported element type (see the reference)");                        \
         tw::reduce_lib<T, pattern>(dstTensor, srcTensor, LocalTensor<uint8_t>(), srcShape, srcInnerPad, OP, #NAME, \
                                    TW_AT);                                                                         \
-    }
+    }                                                                                                              \
+    TW_TWIN_M(, void, (class T, class pattern, bool isReuseSource = false), NAME, (T, pattern, isReuseSource),     \
+            (const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor, const uint32_t srcShape[],          \
+            bool srcInnerPad), (dstTensor, srcTensor, srcShape, srcInnerPad), )
 TW_LIB_REDUCE(ReduceAll, tw::LibRed::All, std::is_same<T, uint8_t>::value || std::is_same<T, float>::value)
 TW_LIB_REDUCE(ReduceAny, tw::LibRed::Any, std::is_same<T, uint8_t>::value || std::is_same<T, float>::value)
 TW_LIB_REDUCE(ReduceProd, tw::LibRed::Prod, std::is_same<T, float>::value)

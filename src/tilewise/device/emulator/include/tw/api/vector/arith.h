@@ -245,10 +245,10 @@ namespace AscendC {
             (const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1, uint64_t mask,     \
              const uint8_t repeatTimes, const BinaryRepeatParams& repeatParams),                                   \
             (dst, src0, src1, mask, repeatTimes, repeatParams))                                                    \
-    TW_TWIN((typename T, bool isSetMask = true), NAME, (T, isSetMask),                                             \
-            (const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1,                    \
-             const uint64_t mask[], const uint8_t repeatTimes, const BinaryRepeatParams& repeatParams),            \
-            (dst, src0, src1, mask, repeatTimes, repeatParams))
+    TW_TWIN_MASK(, void, (typename T, bool isSetMask = true), NAME, (T, isSetMask),                                \
+                 (const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1,               \
+                  uint64_t mask[], const uint8_t repeatTimes, const BinaryRepeatParams& repeatParams),             \
+                 (dst, src0, src1, static_cast<const uint64_t*>(mask), repeatTimes, repeatParams), )
 #define TW_BINARY(NAME, OP) TW_BINARY_FORMS(NAME, bin_count, bin_mask, OP)
 
 TW_BINARY(Add, tw::op::Add)
@@ -296,10 +296,10 @@ TW_BINARY(Or, tw::op::Or)
             (const LocalTensor<T>& dst, const LocalTensor<T>& src, const tw::nd_t<T>& scalarValue, uint64_t mask,  \
              const uint8_t repeatTimes, TW_UNPAREN TAIL_PARAMS),                                                   \
             (dst, src, scalarValue, mask, repeatTimes, TW_UNPAREN TAIL_ARGS))                                      \
-    TW_TWIN((typename T, bool isSetMask = true), NAME, (T, isSetMask),                                             \
-            (const LocalTensor<T>& dst, const LocalTensor<T>& src, const tw::nd_t<T>& scalarValue,                 \
-             const uint64_t mask[], const uint8_t repeatTimes, TW_UNPAREN TAIL_PARAMS),                            \
-            (dst, src, scalarValue, mask, repeatTimes, TW_UNPAREN TAIL_ARGS))
+    TW_TWIN_MASK(, void, (typename T, bool isSetMask = true), NAME, (T, isSetMask),                                \
+                 (const LocalTensor<T>& dst, const LocalTensor<T>& src, const tw::nd_t<T>& scalarValue,            \
+                  uint64_t mask[], const uint8_t repeatTimes, TW_UNPAREN TAIL_PARAMS),                             \
+                 (dst, src, scalarValue, static_cast<const uint64_t*>(mask), repeatTimes, TW_UNPAREN TAIL_ARGS), )
 
 TW_SCALAR(Adds, tw::op::Add)
 TW_SCALAR(Muls, tw::op::Mul)
@@ -340,10 +340,10 @@ TW_SCALAR(LeakyRelu, tw::op::LeakyRelu)
             (const LocalTensor<T>& dst, const LocalTensor<T>& src, const tw::nd_t<T>& scalarValue, uint64_t mask,  \
              const uint8_t repeatTimes, const UnaryRepeatParams& p),                                               \
             (dst, src, scalarValue, mask, repeatTimes, p, false))                                                  \
-    TW_TWIN((typename T, bool isSetMask = true), NAME, (T, isSetMask),                                             \
-            (const LocalTensor<T>& dst, const LocalTensor<T>& src, const tw::nd_t<T>& scalarValue,                 \
-             const uint64_t mask[], const uint8_t repeatTimes, const UnaryRepeatParams& p),                        \
-            (dst, src, scalarValue, mask, repeatTimes, p, false))
+    TW_TWIN_MASK(, void, (typename T, bool isSetMask = true), NAME, (T, isSetMask),                                \
+                 (const LocalTensor<T>& dst, const LocalTensor<T>& src, const tw::nd_t<T>& scalarValue,            \
+                  uint64_t mask[], const uint8_t repeatTimes, const UnaryRepeatParams& p),                         \
+                 (dst, src, scalarValue, static_cast<const uint64_t*>(mask), repeatTimes, p, false), )
 
 TW_SHIFT(ShiftLeft, tw::op::ShiftL<T>)
 TW_SHIFT(ShiftRight, tw::op::ShiftR)
@@ -381,10 +381,10 @@ TW_SHIFT(ShiftRight, tw::op::ShiftR)
             (const LocalTensor<T>& dst, const LocalTensor<T>& src, uint64_t mask, const uint8_t repeatTimes,       \
              const UnaryRepeatParams& p),                                                                          \
             (dst, src, mask, repeatTimes, p))                                                                      \
-    TW_TWIN((typename T, bool isSetMask = true), NAME, (T, isSetMask),                                             \
-            (const LocalTensor<T>& dst, const LocalTensor<T>& src, const uint64_t mask[],                          \
-             const uint8_t repeatTimes, const UnaryRepeatParams& p),                                               \
-            (dst, src, mask, repeatTimes, p))
+    TW_TWIN_MASK(, void, (typename T, bool isSetMask = true), NAME, (T, isSetMask),                                \
+                 (const LocalTensor<T>& dst, const LocalTensor<T>& src, uint64_t mask[],                           \
+                  const uint8_t repeatTimes, const UnaryRepeatParams& p),                                          \
+                 (dst, src, static_cast<const uint64_t*>(mask), repeatTimes, p), )
 
 TW_UNARY(Exp, tw::op::Exp)
 TW_UNARY(Ln, tw::op::Ln)
@@ -441,9 +441,9 @@ void Duplicate(const LocalTensor<T>& dst, const tw::nd_t<T>& scalarValue, const 
     tw_vec::duplicate_mask<T>(dst, scalarValue, tw::mask_bits(mask, repeatTimes, 256 / sizeof(T), isSetMask),
                               dstBlockStride, dstRepeatStride, TW_AT);
 }
-TW_TWIN_M(, void, (typename T, bool isSetMask = true), Duplicate, (T, isSetMask), (const LocalTensor<T>& dst,
-        const tw::nd_t<T>& scalarValue, const uint64_t mask[], const uint8_t repeatTimes,
-        const uint16_t dstBlockStride, const uint8_t dstRepeatStride), (dst, scalarValue, mask, repeatTimes,
+TW_TWIN_MASK(, void, (typename T, bool isSetMask = true), Duplicate, (T, isSetMask), (const LocalTensor<T>& dst,
+        const tw::nd_t<T>& scalarValue, uint64_t mask[], const uint8_t repeatTimes, const uint16_t dstBlockStride,
+        const uint8_t dstRepeatStride), (dst, scalarValue, static_cast<const uint64_t*>(mask), repeatTimes,
         dstBlockStride, dstRepeatStride), )
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -486,9 +486,10 @@ void Axpy(const LocalTensor<T>& dst, const LocalTensor<U>& src, const tw::nd_t<U
     tw::un_mask("Axpy", dst, src, tw::mask_bits(mask, repeatTimes, E, isSetMask), p.dstBlkStride, p.srcBlkStride,
                 p.dstRepStride, p.srcRepStride, tw_vec::AxpyFn<T, U>{scalarValue}, TW_AT, true);
 }
-TW_TWIN_M(, void, (typename T, typename U, bool isSetMask = true), Axpy, (T, U, isSetMask),
-        (const LocalTensor<T>& dst, const LocalTensor<U>& src, const tw::nd_t<U>& scalarValue, const uint64_t mask[],
-        const uint8_t repeatTimes, const UnaryRepeatParams& p), (dst, src, scalarValue, mask, repeatTimes, p), )
+TW_TWIN_MASK(, void, (typename T, typename U, bool isSetMask = true), Axpy, (T, U, isSetMask),
+        (const LocalTensor<T>& dst, const LocalTensor<U>& src, const tw::nd_t<U>& scalarValue, uint64_t mask[],
+        const uint8_t repeatTimes, const UnaryRepeatParams& p), (dst, src, scalarValue,
+        static_cast<const uint64_t*>(mask), repeatTimes, p), )
 
 // ---------------------------------------------------------------------------------------------------------------
 // Copy (UB -> UB through the vector unit), mask/repeat forms with CopyRepeatParams.
@@ -516,8 +517,8 @@ void Copy(const LocalTensor<T>& dst, const LocalTensor<T>& src, const uint64_t m
     tw::un_mask("Copy", dst, src, m, p.dstStride, p.srcStride, p.dstRepeatSize, p.srcRepeatSize,
                 [](T, T x) { return x; }, TW_AT);
 }
-TW_TWIN_M(, void, (typename T, bool isSetMask = true), Copy, (T, isSetMask), (const LocalTensor<T>& dst,
-        const LocalTensor<T>& src, const uint64_t mask[], const uint8_t repeatTimes, const CopyRepeatParams& p), (dst,
-        src, mask, repeatTimes, p), )
+TW_TWIN_MASK(, void, (typename T, bool isSetMask = true), Copy, (T, isSetMask), (const LocalTensor<T>& dst,
+        const LocalTensor<T>& src, uint64_t mask[], const uint8_t repeatTimes, const CopyRepeatParams& p), (dst, src,
+        static_cast<const uint64_t*>(mask), repeatTimes, p), )
 
 }  // namespace AscendC

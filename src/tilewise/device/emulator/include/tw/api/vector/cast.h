@@ -270,8 +270,9 @@ void Cast(const LocalTensor<T>& dst, const LocalTensor<U>& src, const RoundMode&
     tw::un_mask("Cast", dst, src, tw::mask_bits(mask, repeatTimes, E, isSetMask), p.dstBlkStride, p.srcBlkStride,
                 p.dstRepStride, p.srcRepStride, f, TW_AT);
 }
-TW_TWIN_M(, void, (typename T, typename U, bool isSetMask = true), Cast, (T, U, isSetMask),
-        (const LocalTensor<T>& dst, const LocalTensor<U>& src, const RoundMode& round_mode, const uint64_t mask[],
-        const uint8_t repeatTimes, const UnaryRepeatParams& p), (dst, src, round_mode, mask, repeatTimes, p), )
+TW_TWIN_MASK(, void, (typename T, typename U, bool isSetMask = true), Cast, (T, U, isSetMask),
+        (const LocalTensor<T>& dst, const LocalTensor<U>& src, const RoundMode& round_mode, uint64_t mask[],
+        const uint8_t repeatTimes, const UnaryRepeatParams& p), (dst, src, round_mode,
+        static_cast<const uint64_t*>(mask), repeatTimes, p), )
 
 }  // namespace AscendC

@@ -150,10 +150,10 @@ void Compare(const LocalTensor<U>& dst, const LocalTensor<T>& src0, const LocalT
     tw_vec::compare_mask(dst, src0, src1, cmpMode, tw::mask_bits(mask, repeatTimes, 256 / sizeof(T), isSetMask), p,
                          TW_AT);
 }
-TW_TWIN_M(, void, (typename T, typename U, bool isSetMask = true), Compare, (T, U, isSetMask),
+TW_TWIN_MASK(, void, (typename T, typename U, bool isSetMask = true), Compare, (T, U, isSetMask),
         (const LocalTensor<U>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1, CMPMODE cmpMode,
-        const uint64_t mask[], uint8_t repeatTimes, const BinaryRepeatParams& p), (dst, src0, src1, cmpMode, mask,
-        repeatTimes, p), )
+        uint64_t mask[], uint8_t repeatTimes, const BinaryRepeatParams& p), (dst, src0, src1, cmpMode,
+        static_cast<const uint64_t*>(mask), repeatTimes, p), )
 template <typename T, typename U, bool isSetMask = true>
 void Compare(const LocalTensor<U>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1, CMPMODE cmpMode,
              const uint64_t mask, uint8_t repeatTimes, const BinaryRepeatParams& p, TW_SRC) {
@@ -169,9 +169,9 @@ void Compare(const LocalTensor<T>& src0, const LocalTensor<T>& src1, CMPMODE cmp
              const BinaryRepeatParams& p, TW_SRC) {
     tw_vec::compare_reg(src0, src1, cmpMode, tw::mask_bits(mask, 1, 256 / sizeof(T), isSetMask), p, TW_AT);
 }
-TW_TWIN_M(, void, (typename T, bool isSetMask = true), Compare, (T, isSetMask), (const LocalTensor<T>& src0,
-        const LocalTensor<T>& src1, CMPMODE cmpMode, const uint64_t mask[], const BinaryRepeatParams& p), (src0, src1,
-        cmpMode, mask, p), )
+TW_TWIN_MASK(, void, (typename T, bool isSetMask = true), Compare, (T, isSetMask), (const LocalTensor<T>& src0,
+        const LocalTensor<T>& src1, CMPMODE cmpMode, uint64_t mask[], const BinaryRepeatParams& p), (src0, src1,
+        cmpMode, static_cast<const uint64_t*>(mask), p), )
 template <typename T, bool isSetMask = true>
 void Compare(const LocalTensor<T>& src0, const LocalTensor<T>& src1, CMPMODE cmpMode, const uint64_t mask,
              const BinaryRepeatParams& p, TW_SRC) {
@@ -231,10 +231,10 @@ void CompareScalar(const LocalTensor<U>& dst, const LocalTensor<T>& src0, const 
     tw_vec::compare_scalar_mask<T, U>(dst, src0, src1Scalar, cmpMode,
                                       tw::mask_bits(mask, repeatTimes, 256 / sizeof(T), isSetMask), p, TW_AT);
 }
-TW_TWIN_M(, void, (typename T, typename U, bool isSetMask = true), CompareScalar, (T, U, isSetMask),
+TW_TWIN_MASK(, void, (typename T, typename U, bool isSetMask = true), CompareScalar, (T, U, isSetMask),
         (const LocalTensor<U>& dst, const LocalTensor<T>& src0, const tw::nd_t<T> src1Scalar, CMPMODE cmpMode,
-        const uint64_t mask[], uint8_t repeatTimes, const UnaryRepeatParams& p), (dst, src0, src1Scalar, cmpMode,
-        mask, repeatTimes, p), )
+        uint64_t mask[], uint8_t repeatTimes, const UnaryRepeatParams& p), (dst, src0, src1Scalar, cmpMode,
+        static_cast<const uint64_t*>(mask), repeatTimes, p), )
 template <typename T, typename U, bool isSetMask = true>
 void CompareScalar(const LocalTensor<U>& dst, const LocalTensor<T>& src0, const tw::nd_t<T> src1Scalar,
                    CMPMODE cmpMode, const uint64_t mask, uint8_t repeatTimes, const UnaryRepeatParams& p, TW_SRC) {
@@ -341,10 +341,11 @@ void Select(const LocalTensor<T>& dst, const LocalTensor<U>& selMask, const Loca
     tw_vec::select_tt(dst, selMask, src0, src1, selMode, tw::mask_bits(mask, repeatTimes, 256 / sizeof(T), isSetMask),
                       p, TW_AT);
 }
-TW_TWIN_M(, void, (typename T, typename U, bool isSetMask = true), Select, (T, U, isSetMask),
+TW_TWIN_MASK(, void, (typename T, typename U, bool isSetMask = true), Select, (T, U, isSetMask),
         (const LocalTensor<T>& dst, const LocalTensor<U>& selMask, const LocalTensor<T>& src0,
-        const LocalTensor<T>& src1, SELMODE selMode, const uint64_t mask[], uint8_t repeatTimes,
-        const BinaryRepeatParams& p), (dst, selMask, src0, src1, selMode, mask, repeatTimes, p), )
+        const LocalTensor<T>& src1, SELMODE selMode, uint64_t mask[], uint8_t repeatTimes,
+        const BinaryRepeatParams& p), (dst, selMask, src0, src1, selMode, static_cast<const uint64_t*>(mask),
+        repeatTimes, p), )
 template <typename T, typename U, bool isSetMask = true>
 void Select(const LocalTensor<T>& dst, const LocalTensor<U>& selMask, const LocalTensor<T>& src0,
             const LocalTensor<T>& src1, SELMODE selMode, uint64_t mask, uint8_t repeatTimes,
@@ -364,10 +365,10 @@ void Select(const LocalTensor<T>& dst, const LocalTensor<U>& selMask, const Loca
     tw_vec::select_ts<T, U>(dst, selMask, src0, src1, selMode,
                             tw::mask_bits(mask, repeatTimes, 256 / sizeof(T), isSetMask), p, TW_AT);
 }
-TW_TWIN_M(, void, (typename T, typename U, bool isSetMask = true), Select, (T, U, isSetMask),
+TW_TWIN_MASK(, void, (typename T, typename U, bool isSetMask = true), Select, (T, U, isSetMask),
         (const LocalTensor<T>& dst, const LocalTensor<U>& selMask, const LocalTensor<T>& src0, const tw::nd_t<T> src1,
-        SELMODE selMode, const uint64_t mask[], uint8_t repeatTimes, const BinaryRepeatParams& p), (dst, selMask,
-        src0, src1, selMode, mask, repeatTimes, p), )
+        SELMODE selMode, uint64_t mask[], uint8_t repeatTimes, const BinaryRepeatParams& p), (dst, selMask, src0,
+        src1, selMode, static_cast<const uint64_t*>(mask), repeatTimes, p), )
 template <typename T, typename U, bool isSetMask = true>
 void Select(const LocalTensor<T>& dst, const LocalTensor<U>& selMask, const LocalTensor<T>& src0,
             const tw::nd_t<T> src1, SELMODE selMode, uint64_t mask, uint8_t repeatTimes, const BinaryRepeatParams& p,

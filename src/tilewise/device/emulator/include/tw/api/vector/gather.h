@@ -110,10 +110,10 @@ void Gather(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LocalTen
     tw_vec::gather_mask_form(dst, src, srcOffset, srcBaseAddr, tw::mask_bits(mask, repeatTimes, 256 / sizeof(T), true),
                              dstRepStride, TW_AT);
 }
-TW_TWIN_M(, void, (typename T), Gather, (T), (const LocalTensor<T>& dst, const LocalTensor<T>& src,
-        const LocalTensor<uint32_t>& srcOffset, const uint32_t srcBaseAddr, const uint64_t mask[],
-        const uint8_t repeatTimes, const uint16_t dstRepStride), (dst, src, srcOffset, srcBaseAddr, mask, repeatTimes,
-        dstRepStride), )
+TW_TWIN_MASK(, void, (typename T), Gather, (T), (const LocalTensor<T>& dst, const LocalTensor<T>& src,
+        const LocalTensor<uint32_t>& srcOffset, const uint32_t srcBaseAddr, uint64_t mask[],
+        const uint8_t repeatTimes, const uint16_t dstRepStride), (dst, src, srcOffset, srcBaseAddr,
+        static_cast<const uint64_t*>(mask), repeatTimes, dstRepStride), )
 template <typename T>
 void Gather(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LocalTensor<uint32_t>& srcOffset,
             const uint32_t srcBaseAddr, const uint64_t mask, const uint8_t repeatTimes, const uint16_t dstRepStride,

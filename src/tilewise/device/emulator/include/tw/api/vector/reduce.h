@@ -170,9 +170,9 @@ void ReduceSum(const LocalTensor<T>& dst, const LocalTensor<T>& src, const Local
                    "ReduceSum", std::to_string(repeatTimes) + " repeats", TW_AT);
     tw_vec::reduce_sum_mask(dst, src, tw::mask_bits(mask, repeatTimes, 256 / sizeof(T), true), srcRepStride, TW_AT);
 }
-TW_TWIN_M(, void, (typename T), ReduceSum, (T), (const LocalTensor<T>& dst, const LocalTensor<T>& src,
-        const LocalTensor<T>& workLocal, const uint64_t mask[], const int32_t repeatTimes,
-        const int32_t srcRepStride), (dst, src, workLocal, mask, repeatTimes, srcRepStride), )
+TW_TWIN_MASK(, void, (typename T), ReduceSum, (T), (const LocalTensor<T>& dst, const LocalTensor<T>& src,
+        const LocalTensor<T>& workLocal, uint64_t mask[], const int32_t repeatTimes, const int32_t srcRepStride),
+        (dst, src, workLocal, static_cast<const uint64_t*>(mask), repeatTimes, srcRepStride), )
 template <typename T>
 void ReduceSum(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LocalTensor<T>& workLocal,
                const int32_t mask, const int32_t repeatTimes, const int32_t srcRepStride, TW_SRC) {
@@ -202,6 +202,9 @@ TW_TWIN_M(, void, (typename T), ReduceSum, (T), (const LocalTensor<T>& dst, cons
         tw::ext_all(#NAME, dst, x, tw::lay<T>(1, 8), m, E, IS_MAX, calIndex, TW_AT);                               \
         tw::vrec_count<T>(#NAME, TW_AT, count);                                                                    \
     }                                                                                                              \
+    TW_TWIN_M(, void, (typename T), NAME, (T), (const LocalTensor<T>& dst, const LocalTensor<T>& src,              \
+            const LocalTensor<T>& workLocal, const int32_t count, bool calIndex), (dst, src, workLocal, count,     \
+            calIndex), )                                                                                           \
     template <typename T>                                                                                          \
     void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LocalTensor<T>& workLocal,               \
               const uint64_t mask[], const int32_t repeatTimes, const int32_t srcRepStride, bool calIndex = false, \
@@ -307,10 +310,10 @@ void WholeReduceSum(const LocalTensor<T>& dst, const LocalTensor<T>& src, const 
     tw_vec::whole_sum(dst, src, tw::mask_bits(mask, repeatTimes, 256 / sizeof(T), isSetMask), dstRepStride,
                       srcBlkStride, srcRepStride, TW_AT);
 }
-TW_TWIN_M(, void, (typename T, bool isSetMask = true), WholeReduceSum, (T, isSetMask), (const LocalTensor<T>& dst,
-        const LocalTensor<T>& src, const uint64_t mask[], const int32_t repeatTimes, const int32_t dstRepStride,
-        const int32_t srcBlkStride, const int32_t srcRepStride), (dst, src, mask, repeatTimes, dstRepStride,
-        srcBlkStride, srcRepStride), )
+TW_TWIN_MASK(, void, (typename T, bool isSetMask = true), WholeReduceSum, (T, isSetMask), (const LocalTensor<T>& dst,
+        const LocalTensor<T>& src, uint64_t mask[], const int32_t repeatTimes, const int32_t dstRepStride,
+        const int32_t srcBlkStride, const int32_t srcRepStride), (dst, src, static_cast<const uint64_t*>(mask),
+        repeatTimes, dstRepStride, srcBlkStride, srcRepStride), )
 template <typename T, bool isSetMask = true>
 void WholeReduceSum(const LocalTensor<T>& dst, const LocalTensor<T>& src, const int32_t mask,
                     const int32_t repeatTimes, const int32_t dstRepStride, const int32_t srcBlkStride,
@@ -331,13 +334,23 @@ TW_TWIN_M(, void, (typename T, bool isSetMask = true), WholeReduceSum, (T, isSet
         tw_vec::whole_ext(#NAME, dst, src, tw::mask_bits(mask, repeatTimes, 256 / sizeof(T), isSetMask),           \
                           dstRepStride, srcBlkStride, srcRepStride, order, IS_MAX, TW_AT);                         \
     }                                                                                                              \
+    TW_TWIN_MASK(, void, (typename T, bool isSetMask = true), NAME, (T, isSetMask),                                \
+            (const LocalTensor<T>& dst, const LocalTensor<T>& src, uint64_t mask[], const int32_t repeatTimes,     \
+            const int32_t dstRepStride, const int32_t srcBlkStride, const int32_t srcRepStride,                    \
+            ReduceOrder order), (dst, src, static_cast<const uint64_t*>(mask), repeatTimes, dstRepStride,          \
+            srcBlkStride, srcRepStride, order), )                                                                  \
     template <typename T, bool isSetMask = true>                                                                   \
     void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src, const int32_t mask, const int32_t repeatTimes, \
               const int32_t dstRepStride, const int32_t srcBlkStride, const int32_t srcRepStride,                  \
               ReduceOrder order = ReduceOrder::ORDER_VALUE_INDEX, TW_SRC) {                                        \
         tw_vec::whole_ext(#NAME, dst, src, tw::mask_cont(mask, repeatTimes, 256 / sizeof(T), isSetMask),           \
                           dstRepStride, srcBlkStride, srcRepStride, order, IS_MAX, TW_AT);                         \
-    }
+    }                                                                                                              \
+    TW_TWIN_M(, void, (typename T, bool isSetMask = true), NAME, (T, isSetMask), (const LocalTensor<T>& dst,       \
+            const LocalTensor<T>& src, const int32_t mask, const int32_t repeatTimes,                              \
+            const int32_t dstRepStride, const int32_t srcBlkStride, const int32_t srcRepStride,                    \
+            ReduceOrder order), (dst, src, mask, repeatTimes, dstRepStride, srcBlkStride, srcRepStride,            \
+            order), )
 
 TW_WHOLE_EXT(WholeReduceMax, true)
 TW_WHOLE_EXT(WholeReduceMin, false)
@@ -398,12 +411,20 @@ void block_reduce(const char* name, const LocalTensor<T>& dst, const LocalTensor
         tw_vec::block_reduce(#NAME, dst, src, tw::mask_bits(mask, repeatTimes, 256 / sizeof(T), isSetMask),        \
                              dstRepStride, srcBlkStride, srcRepStride, tw_vec::BlockKind::KIND, TW_AT);            \
     }                                                                                                              \
+    TW_TWIN_MASK(, void, (typename T, bool isSetMask = true), NAME, (T, isSetMask),                                \
+            (const LocalTensor<T>& dst, const LocalTensor<T>& src, const int32_t repeatTimes, uint64_t mask[],     \
+            const int32_t dstRepStride, const int32_t srcBlkStride, const int32_t srcRepStride), (dst, src,        \
+            repeatTimes, static_cast<const uint64_t*>(mask), dstRepStride, srcBlkStride, srcRepStride), )          \
     template <typename T, bool isSetMask = true>                                                                   \
     void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src, const int32_t repeatTimes, const int32_t mask, \
               const int32_t dstRepStride, const int32_t srcBlkStride, const int32_t srcRepStride, TW_SRC) {        \
         tw_vec::block_reduce(#NAME, dst, src, tw::mask_cont(mask, repeatTimes, 256 / sizeof(T), isSetMask),        \
                              dstRepStride, srcBlkStride, srcRepStride, tw_vec::BlockKind::KIND, TW_AT);            \
-    }
+    }                                                                                                              \
+    TW_TWIN_M(, void, (typename T, bool isSetMask = true), NAME, (T, isSetMask), (const LocalTensor<T>& dst,       \
+            const LocalTensor<T>& src, const int32_t repeatTimes, const int32_t mask,                              \
+            const int32_t dstRepStride, const int32_t srcBlkStride, const int32_t srcRepStride), (dst, src,        \
+            repeatTimes, mask, dstRepStride, srcBlkStride, srcRepStride), )
 
 TW_BLOCK_REDUCE(BlockReduceSum, Sum)
 TW_BLOCK_REDUCE(BlockReduceMax, Max)
