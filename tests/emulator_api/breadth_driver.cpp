@@ -53,7 +53,7 @@ void case_dump() {
     g.SetGlobalBuffer(reinterpret_cast<int32_t*>(gm[0].data()), 3);
     DumpTensor(g, 7, 3);
     uint32_t shape[] = {2, 2};
-    DumpTensor(t, 8, 4, shape);  // the shape form prints the same values
+    DumpTensor(t, 8, 4, ShapeInfo(2, shape));  // the shape form (a ShapeInfo) prints the same values
 }
 
 // ToBfloat16 rounds to nearest even; ToFloat is exact.

@@ -25,6 +25,8 @@
 #include "impl/dav_c220/kernel_operator_reg_others_impl.h"
 #include "impl/basic_api/dav_c220/kernel_operator_vec_unary_impl.h"
 #include "kernel_operator_vec_vconv_intf.h"
+#include "tiling/template_argument.h"
+#include "utils/debug/asc_printf.h"
 #include "tw/runtime/launcher.h"
 
 using namespace AscendC;
@@ -244,7 +246,50 @@ void case_library_forms() {
     print("sum_ra", y, 2);
 }
 
+// The tensors' documented members and the scalar unit's current names: ShapeInfo and DataFormat with
+// GetShapeSize, Get/SetShapeInfo and the user tag on both tensors, PrimType, SetBufferLen, SetAddrWithOffset (in the
+// source tensor's elements), Print, DumpAccChkPoint, the repeat parameters' reserved fields, the scalar Cast forms,
+// GetBitCount, CountLeadingZero and GetSFFValue (the reference's own examples).
+void case_tensor_members() {
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> bf;
+    pipe.InitBuffer(bf, 64 * sizeof(float));
+    LocalTensor<float> x = bf.Get<float>(64);
+    for (uint32_t i = 0; i < 64; ++i) x.SetValue(i, static_cast<float>(i));
+    uint32_t dims[] = {4, 16};
+    x.SetShapeInfo(ShapeInfo(2, dims, DataFormat::ND));
+    const ShapeInfo got = x.GetShapeInfo();
+    TTagType tag = 10;
+    x.SetUserTag(tag);
+    std::printf("shape %u %u %u %d %d\n", got.shapeDim, got.originalShape[1], static_cast<unsigned>(got.dataFormat),
+                GetShapeSize(got), x.GetUserTag());
+    LocalTensor<float>::PrimType first = x.GetValue(1);
+    std::printf("prim %g\n", static_cast<double>(first));
+    LocalTensor<int32_t> bits;
+    bits.SetAddrWithOffset(x, 8);  // element 8 of x, read as int32
+    std::printf("offset %d\n", bits.GetValue(0) == 0x41000000 ? 1 : 0);  // 8.0f's bits
+    LocalTensor<float> view = x[16];
+    view.SetBufferLen(4);
+    std::printf("len %u\n", view.GetSize());
+    view.Print();
+    GlobalTensor<float> g;
+    g.SetShapeInfo(ShapeInfo(1, dims));
+    std::printf("gshape %d\n", GetShapeSize(g.GetShapeInfo()));
+    DumpAccChkPoint(x, 5, 32, 2);
+    BinaryRepeatParams bp;
+    UnaryRepeatParams up(1, 1, 8, 8, true);
+    std::printf("reserved %u %d %d\n", bp.blockNumber, up.halfBlock ? 1 : 0, up.strideSizeMode ? 1 : 0);
+    const bfloat16_t n = AscendC::Cast(3.14159f);
+    std::printf("cast %.9g %.9g %d\n", static_cast<double>(AscendC::Cast(n)),
+                static_cast<double>(static_cast<float>(AscendC::Cast<float, half, RoundMode::CAST_ODD>(1.0f))),
+                AscendC::Cast<float, int32_t, RoundMode::CAST_FLOOR>(-2.5f));
+    std::printf("bits %lld %lld %lld\n", static_cast<long long>(CountLeadingZero(0x0100000000000020ULL)),
+                static_cast<long long>(GetSFFValue<1>(0x1000000000000100ULL)),
+                static_cast<long long>(GetBitCount<1>(0xFFULL)));
+}
+
 const std::map<std::string, std::function<void()>> CASES = {
+    {"tensor_members", case_tensor_members},
     {"library_forms", case_library_forms},
     {"foreach", case_foreach},
     {"direct", case_direct},

@@ -166,6 +166,23 @@ def test_library_forms_of_the_gaps_list(run):
     assert steps[:5] == ["Sigmoid", "Cast", "Cast", "Sub", "Exp"] and steps.count("Muls") >= 4 + 1
 
 
+def test_tensor_members_and_scalar_names_of_the_reference(run):
+    """ShapeInfo (the shape given as its own original one), DataFormat, the user tag, PrimType, SetAddrWithOffset in
+    the source's elements, SetBufferLen, Print one 32-byte block a line, DumpAccChkPoint from its offset, the repeat
+    parameters' reserved fields, and the scalar Cast forms and bit counts on the reference's examples (Cast(3.14159f)
+    is 3.140625; CountLeadingZero(0x0100000000000020) is 7; GetSFFValue<1>(0x1000000000000100) is 8)."""
+    o = run("tensor_members")
+    assert o.ok, o.error
+    assert o.lines["shape"] == ["2", "16", "0", "64", "10"]
+    assert o.lines["prim"] == ["1"] and o.lines["offset"] == ["1"] and o.lines["len"] == ["4"]
+    assert o.lines["0000:"] == ["16", "17", "18", "19"]  # Print: the 4 elements SetBufferLen left, one block a line
+    assert o.lines["gshape"] == ["4"]
+    assert o.lines["DumpTensor:"][0] == "desc=5," and o.lines["[32,"] == ["33]"]
+    assert o.lines["reserved"] == ["8", "1", "0"]
+    assert floats(o.lines["cast"]) == [3.140625, 1.0, -3.0]
+    assert o.lines["bits"] == ["7", "8", "8"]
+
+
 FORWARD = re.compile(r'^// An include path of [^\n]+\n#pragma once\n#include "([^"]+)"\n$')
 
 

@@ -15,8 +15,7 @@
 
 namespace AscendC {
 
-// The most dimensions a SliceInfo array describes (the reference sizes its examples' arrays with it).
-constexpr uint32_t K_MAX_DIM = 8;
+// K_MAX_DIM (tw/api/types.h, beside ShapeInfo) is also the most dimensions a SliceInfo array describes.
 
 struct SliceInfo {
     uint32_t startIndex = 0;

@@ -3,6 +3,8 @@
 //   AscendC::printf(fmt, args...) / PRINTF    the device's printf: the same formats, printed from the calling block
 //   AscendC::DumpTensor(tensor, desc, n[, shapeInfo])   print a tensor's first n elements under the user's number
 //                                             `desc` ("DumpTensor: desc=..., addr=..., position=UB|GM" then a list)
+//   AscendC::DumpAccChkPoint(tensor, index, countOff, n)  the same from element countOff on
+//   AscendC::PrintTimeStamp(descId)            a time stamp line, with -DASCENDC_TIME_STAMP_ON only
 //   AscendC::ToFloat(bfloat16_t)              a bfloat16 scalar as float (exact)
 //   AscendC::ToBfloat16(float)                a float scalar as bfloat16 (round to nearest even)
 //
@@ -15,6 +17,7 @@
 #include <utility>
 
 #include "tw/api/half.h"
+#include "tw/api/scalar_system.h"
 #include "tw/api/tensor.h"
 
 namespace AscendC {
@@ -60,13 +63,32 @@ inline void DumpTensor(const GlobalTensor<T>& tensor, uint32_t desc, uint32_t du
     tw::dump_values("GM", reinterpret_cast<uint64_t>(tensor.GetPhyAddr()), desc, tensor.GetPhyAddr(), n);
 }
 // The shape only changes how the device lays the values out in its log.
-template <typename T, typename Shape>
-inline void DumpTensor(const LocalTensor<T>& tensor, uint32_t desc, uint32_t dumpSize, const Shape&) {
+template <typename T>
+inline void DumpTensor(const LocalTensor<T>& tensor, uint32_t desc, uint32_t dumpSize, const ShapeInfo&) {
     DumpTensor(tensor, desc, dumpSize);
 }
-template <typename T, typename Shape>
-inline void DumpTensor(const GlobalTensor<T>& tensor, uint32_t desc, uint32_t dumpSize, const Shape&) {
+template <typename T>
+inline void DumpTensor(const GlobalTensor<T>& tensor, uint32_t desc, uint32_t dumpSize, const ShapeInfo&) {
     DumpTensor(tensor, desc, dumpSize);
+}
+// DumpTensor of the tensor `countOff` elements on, under the user's number `index` (DumpAccChkPoint.md).
+template <typename T>
+inline void DumpAccChkPoint(const LocalTensor<T>& tensor, uint32_t index, uint32_t countOff, uint32_t dumpSize) {
+    DumpTensor(tensor[countOff], index, dumpSize);
+}
+template <typename T>
+inline void DumpAccChkPoint(const GlobalTensor<T>& tensor, uint32_t index, uint32_t countOff, uint32_t dumpSize) {
+    DumpTensor(tensor[countOff], index, dumpSize);
+}
+// A time stamp in the device's log (PrintTimeStamp.md), printed only when the build defines ASCENDC_TIME_STAMP_ON,
+// as on the device; the emulator's "cycle" is GetSystemCycle's (the calls made so far), and it has no pc.
+inline void PrintTimeStamp(uint32_t descId) {
+#ifdef ASCENDC_TIME_STAMP_ON
+    std::printf("descId is %u, rsv is 0, timeStamp is %lld, pcPtr is 0, entry is 0.\n", descId,
+                static_cast<long long>(GetSystemCycle()));
+#else
+    (void)descId;
+#endif
 }
 
 }  // namespace AscendC

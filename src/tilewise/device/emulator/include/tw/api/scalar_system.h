@@ -1,7 +1,7 @@
 // Scalar-unit and system APIs of the 910B vector core, written from the Ascend C API reference:
 //
 //   scalar unit        ScalarGetCountOfValue, ScalarCountLeadingZero, ScalarGetSFFValue, CountBitsCntSameAsSignBit,
-//                      ScalarCast
+//                      ScalarCast, and their current names GetBitCount, CountLeadingZero, GetSFFValue, Cast
 //   system             SetAtomicType, GetSubBlockNum, GetSystemCycle, DataSyncBarrier
 //
 // The scalar-unit calls compute their answer and append no trace record; SetAtomicType and DataSyncBarrier append one
@@ -66,6 +66,19 @@ U ScalarCast(T valueIn) {
         return static_cast<int32_t>(r);
     }
 }
+
+// The reference's current names of the same scalar operations (basic_api/kernel_operator_scalar_intf.h):
+// GetBitCount, CountLeadingZero, GetSFFValue and the scalar Cast forms (float -> bfloat16_t rounds to nearest even,
+// CAST_RINT; bfloat16_t -> float is exact; Cast<float, half | int32_t, roundMode> is ScalarCast's).
+template <int countValue>
+int64_t GetBitCount(uint64_t valueIn) { return ScalarGetCountOfValue<countValue>(valueIn); }
+inline int64_t CountLeadingZero(uint64_t valueIn) { return ScalarCountLeadingZero(valueIn); }
+template <int countValue>
+int64_t GetSFFValue(uint64_t valueIn) { return ScalarGetSFFValue<countValue>(valueIn); }
+inline bfloat16_t Cast(const float& fVal) { return bfloat16_t(fVal); }
+inline float Cast(const bfloat16_t& bVal) { return static_cast<float>(bVal); }
+template <typename T, typename U, RoundMode roundMode>
+U Cast(T valueIn) { return ScalarCast<T, U, roundMode>(valueIn); }
 
 // ---- system ---------------------------------------------------------------------------------------------------
 

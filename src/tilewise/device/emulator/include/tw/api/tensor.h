@@ -2,8 +2,10 @@
 // TBuf. Every buffer a queue hands out is tracked so the sanitizer can name leaks, deadlocks and overruns.
 #pragma once
 #include <algorithm>
+#include <cstdio>
 #include <deque>
 #include <string>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -55,6 +57,7 @@ namespace AscendC {
 template <typename T>
 class LocalTensor {
   public:
+    using PrimType = T;  // the element type (the reference's PrimT of a plain type; TensorTrait is not modelled)
     LocalTensor() = default;
     LocalTensor(T* ptr, uint64_t cap, int queue, int buf, TPosition pos = TPosition::VECCALC)
         : ptr_(ptr), cap_(cap), size_(cap), queue_(queue), buf_(buf), pos_(pos) {}
@@ -120,8 +123,34 @@ class LocalTensor {
     TPosition GetPosition() const { return pos_; }
     uint64_t GetPhyAddr() const { return reinterpret_cast<uint64_t>(ptr_) - reinterpret_cast<uint64_t>(ub_base()); }
     T* GetPhyAddr(uint32_t offset) const { return ptr_ + offset; }
-    void SetUserTag(int32_t) {}
-    int32_t GetUserTag() const { return 0; }
+    void SetUserTag(const TTagType tag) { tag_ = tag; }
+    TTagType GetUserTag() const { return tag_; }
+    void SetShapeInfo(const ShapeInfo& shapeInfo) { shape_ = shapeInfo; }
+    ShapeInfo GetShapeInfo() const { return shape_; }
+    // The length in elements a view made with operator[] should take (SetBufferLen.md: for the compiler's
+    // memory and sync analysis); here it is the tensor's size, so GetSize and the count forms see it.
+    void SetBufferLen(uint32_t dataLen) { size_ = dataLen; }
+    // This tensor becomes a view of `src`'s buffer `offset` of src's elements from its start (SetAddrWithOffset.md),
+    // of this tensor's element type: the same buffer, so the same checks at its end.
+    template <typename S>
+    void SetAddrWithOffset(LocalTensor<S>& src, uint32_t offset) {
+        LocalTensor<S> at = src[offset];
+        *this = at.template ReinterpretCast<T>();
+    }
+    // CPU debugging (Print.md): the elements one 32-byte data block to a line, each line led by its first index.
+    void Print() { Print(static_cast<uint32_t>(size_)); }
+    void Print(uint32_t len) {
+        const uint32_t per = std::max<uint32_t>(1, 32 / sizeof(T));
+        const uint64_t n = std::min<uint64_t>(len, cap_);
+        for (uint64_t i = 0; i < n; ++i) {
+            if (i % per == 0) std::printf(i ? "\n%04llu:" : "%04llu:", static_cast<unsigned long long>(i));
+            if constexpr (std::is_integral_v<T>)
+                std::printf(" %lld", static_cast<long long>(ptr_[i]));
+            else
+                std::printf(" %g", static_cast<double>(static_cast<float>(ptr_[i])));
+        }
+        std::printf("\n");
+    }
 
     // ---- emulator internals ----
     T* data() const { return ptr_; }
@@ -175,11 +204,16 @@ class LocalTensor {
     int queue_ = -1;
     int buf_ = -1;
     TPosition pos_ = TPosition::VECCALC;
+    TTagType tag_ = 0;
+    ShapeInfo shape_;
 };
 
 template <typename T>
 class GlobalTensor {
   public:
+    using PrimType = T;
+    void SetShapeInfo(const ShapeInfo& shapeInfo) { shape_ = shapeInfo; }
+    ShapeInfo GetShapeInfo() const { return shape_; }
     void SetGlobalBuffer(T* buffer, uint64_t size = 0) { ptr_ = buffer; size_ = size; }
     GlobalTensor operator[](uint64_t offset) const {
         GlobalTensor g = *this;
@@ -215,6 +249,7 @@ class GlobalTensor {
     T* ptr_ = nullptr;
     uint64_t size_ = 0;
     CacheMode l2_mode_ = CacheMode::CACHE_MODE_NORMAL;
+    ShapeInfo shape_;
 };
 
 class TPipe;

@@ -38,6 +38,45 @@ enum class TPosition : uint8_t {
 };
 using QuePosition = TPosition;
 
+// A tensor's shape as the reference describes it (ShapeInfo.md): the shape in use and the original one, up to
+// K_MAX_DIM dimensions each, and the layout. Tensors carry it for the APIs that read it (DumpTensor, the library);
+// the emulator's own checks read the tensor's length, never this.
+constexpr int32_t K_MAX_DIM = 8;
+enum class DataFormat : uint8_t { ND = 0, NZ, NCHW, NC1HWC0, NHWC, NCDHW, NDC1HWC0, FRACTAL_Z_3D };
+using TTagType = int32_t;  // SetUserTag / GetUserTag
+
+struct ShapeInfo {
+    uint8_t shapeDim = 0;
+    uint8_t originalShapeDim = 0;
+    uint32_t shape[K_MAX_DIM] = {};
+    uint32_t originalShape[K_MAX_DIM] = {};
+    DataFormat dataFormat = DataFormat::ND;
+
+    ShapeInfo() = default;
+    ShapeInfo(const uint8_t inputShapeDim, const uint32_t inputShape[], const uint8_t inputOriginalShapeDim,
+              const uint32_t inputOriginalShape[], const DataFormat inputFormat)
+        : shapeDim(clamp_dim(inputShapeDim)), originalShapeDim(clamp_dim(inputOriginalShapeDim)),
+          dataFormat(inputFormat) {
+        for (uint8_t i = 0; i < shapeDim; ++i) shape[i] = inputShape[i];
+        for (uint8_t i = 0; i < originalShapeDim; ++i) originalShape[i] = inputOriginalShape[i];
+    }
+    // Without an original shape, the original is the shape given.
+    ShapeInfo(const uint8_t inputShapeDim, const uint32_t inputShape[], const DataFormat inputFormat)
+        : ShapeInfo(inputShapeDim, inputShape, inputShapeDim, inputShape, inputFormat) {}
+    ShapeInfo(const uint8_t inputShapeDim, const uint32_t inputShape[])
+        : ShapeInfo(inputShapeDim, inputShape, inputShapeDim, inputShape, DataFormat::ND) {}
+
+  private:
+    static uint8_t clamp_dim(uint8_t n) { return n > K_MAX_DIM ? uint8_t(K_MAX_DIM) : n; }
+};
+
+// The product of the shape's dimensions in use (1 for a 0-d shape).
+inline int GetShapeSize(const ShapeInfo& shapeInfo) {
+    int n = 1;
+    for (uint8_t i = 0; i < shapeInfo.shapeDim; ++i) n *= static_cast<int>(shapeInfo.shape[i]);
+    return n;
+}
+
 enum class Hardware : uint8_t { GM, UB, L1, L0A, L0B, L0C, BIAS, FIXBUF, MAX };
 
 // pipe_t and event_t are the device compiler's built-in enums, at global scope (kernels write PIPE_V or EVENT_ID0
@@ -163,6 +202,10 @@ struct BinaryRepeatParams {
     BinaryRepeatParams(uint8_t db, uint8_t s0b, uint8_t s1b, uint8_t dr, uint8_t s0r, uint8_t s1r)
         : dstBlkStride(db), src0BlkStride(s0b), src1BlkStride(s1b), dstRepStride(dr), src0RepStride(s0r),
           src1RepStride(s1r) {}
+    // Reserved (BinaryRepeatParams.md: "users need not care; keep the defaults"): read by nothing here.
+    uint32_t blockNumber = 8;
+    bool repeatStrideMode = false;
+    bool strideSizeMode = false;
 };
 
 struct UnaryRepeatParams {
@@ -171,6 +214,14 @@ struct UnaryRepeatParams {
     UnaryRepeatParams() = default;
     UnaryRepeatParams(uint16_t db, uint16_t sb, uint8_t dr, uint8_t sr)
         : dstBlkStride(db), srcBlkStride(sb), dstRepStride(dr), srcRepStride(sr) {}
+    UnaryRepeatParams(uint16_t db, uint16_t sb, uint8_t dr, uint8_t sr, bool half)
+        : dstBlkStride(db), srcBlkStride(sb), dstRepStride(dr), srcRepStride(sr), halfBlock(half) {}
+    // Reserved, as BinaryRepeatParams's.
+    uint32_t blockNumber = 8;
+    bool repeatStrideMode = false;
+    bool strideSizeMode = false;
+    // Which half of the destination's blocks CastDequant writes (upper when true): CastDequant is not modelled.
+    bool halfBlock = false;
 };
 
 struct BrcbRepeatParams {
