@@ -288,7 +288,26 @@ void case_tensor_members() {
                 static_cast<long long>(GetBitCount<1>(0xFFULL)));
 }
 
+// Compares, the current name of CompareScalar (Compares.md): 64 floats against a scalar, LT, in the count form and
+// the continuous-mask form (whose mask the A2 ignores: every slot of the repeat is compared).
+void case_compares() {
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> bx, bd;
+    pipe.InitBuffer(bx, 64 * sizeof(float));
+    pipe.InitBuffer(bd, 64);
+    LocalTensor<float> x = bx.Get<float>();
+    LocalTensor<uint8_t> d = bd.Get<uint8_t>();
+    for (uint32_t i = 0; i < 64; ++i) x.SetValue(i, static_cast<float>(i) - 3.5f);  // the first 4 are below 0.5
+    Compares(d, x, 0.5f, CMPMODE::LT, 64);  // @compares
+    std::printf("compares_count %u %u\n", d.GetValue(0), d.GetValue(1));
+    Duplicate(d.ReinterpretCast<uint16_t>(), static_cast<uint16_t>(0), 32);
+    UnaryRepeatParams p = {1, 1, 8, 8};
+    Compares(d, x, 56.0f, CMPMODE::GE, static_cast<uint64_t>(8), 1, p);  // elements 60 to 63
+    std::printf("compares_mask %u %u\n", d.GetValue(0), d.GetValue(7));
+}
+
 const std::map<std::string, std::function<void()>> CASES = {
+    {"compares", case_compares},
     {"tensor_members", case_tensor_members},
     {"library_forms", case_library_forms},
     {"foreach", case_foreach},

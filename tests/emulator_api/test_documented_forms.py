@@ -183,6 +183,16 @@ def test_tensor_members_and_scalar_names_of_the_reference(run):
     assert o.lines["bits"] == ["7", "8", "8"]
 
 
+def test_compares_is_compare_scalar_under_its_current_name(run):
+    """x = i - 3.5: LT 0.5 sets the first four bits of byte 0; GE 56 sets the top bits of byte 7 (elements 60 to 63)
+    even with a mask of 8 given, as the A2 ignores the mask forms' mask. The instruction is the scalar compare."""
+    o = run("compares")
+    assert o.ok, o.error
+    assert o.lines["compares_count"] == ["15", "0"]
+    assert o.lines["compares_mask"] == ["0", str(0b11110000)]
+    assert ("CompareScalar", f"here:{marker_line('compares')}") in {(n, site) for n, _p, site in o.trace}
+
+
 FORWARD = re.compile(r'^// An include path of [^\n]+\n#pragma once\n#include "([^"]+)"\n$')
 
 

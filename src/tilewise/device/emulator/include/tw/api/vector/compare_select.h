@@ -1,4 +1,4 @@
-// Compare / CompareScalar (one result bit per element: bit i % 8 of byte i / 8, little-endian), the register form
+// Compare / CompareScalar / Compares (one result bit per element: bit i % 8 of byte i / 8, little-endian), the register form
 // of Compare (results into the 128-bit CMPMASK register), GetCmpMask / SetCmpMask, and Select.
 //
 // Compare mask/repeat form: results are packed contiguously, 256 / sizeof(T) bits per repeat (repeat r's slot s is
@@ -245,6 +245,34 @@ TW_TWIN_M(, void, (typename T, typename U, bool isSetMask = true), CompareScalar
         (const LocalTensor<U>& dst, const LocalTensor<T>& src0, const tw::nd_t<T> src1Scalar, CMPMODE cmpMode,
         const uint64_t mask, uint8_t repeatTimes, const UnaryRepeatParams& p), (dst, src0, src1Scalar, cmpMode, mask,
         repeatTimes, p), )
+
+// Compares: the reference's current name of CompareScalar (Compares.md: the same three forms, the same result bits;
+// on the A2 the mask forms' mask is reserved, so every slot of a repeat is compared, as CompareScalar's are).
+template <typename T, typename U>
+void Compares(const LocalTensor<U>& dst, const LocalTensor<T>& src0, const tw::nd_t<T> src1Scalar, CMPMODE cmpMode,
+              uint32_t count, TW_SRC) {
+    CompareScalar<T, U>(dst, src0, src1Scalar, cmpMode, count, TW_AT);
+}
+TW_TWIN_M(, void, (typename T, typename U), Compares, (T, U), (const LocalTensor<U>& dst, const LocalTensor<T>& src0,
+        const tw::nd_t<T> src1Scalar, CMPMODE cmpMode, uint32_t count), (dst, src0, src1Scalar, cmpMode, count), )
+template <typename T, typename U, bool isSetMask = true>
+void Compares(const LocalTensor<U>& dst, const LocalTensor<T>& src0, const tw::nd_t<T> src1Scalar, CMPMODE cmpMode,
+              const uint64_t mask[], uint8_t repeatTime, const UnaryRepeatParams& repeatParams, TW_SRC) {
+    CompareScalar<T, U, isSetMask>(dst, src0, src1Scalar, cmpMode, mask, repeatTime, repeatParams, TW_AT);
+}
+TW_TWIN_MASK(, void, (typename T, typename U, bool isSetMask = true), Compares, (T, U, isSetMask),
+        (const LocalTensor<U>& dst, const LocalTensor<T>& src0, const tw::nd_t<T> src1Scalar, CMPMODE cmpMode,
+        uint64_t mask[], uint8_t repeatTime, const UnaryRepeatParams& repeatParams), (dst, src0, src1Scalar, cmpMode,
+        static_cast<const uint64_t*>(mask), repeatTime, repeatParams), )
+template <typename T, typename U, bool isSetMask = true>
+void Compares(const LocalTensor<U>& dst, const LocalTensor<T>& src0, const tw::nd_t<T> src1Scalar, CMPMODE cmpMode,
+              const uint64_t mask, uint8_t repeatTime, const UnaryRepeatParams& repeatParams, TW_SRC) {
+    CompareScalar<T, U, isSetMask>(dst, src0, src1Scalar, cmpMode, mask, repeatTime, repeatParams, TW_AT);
+}
+TW_TWIN_M(, void, (typename T, typename U, bool isSetMask = true), Compares, (T, U, isSetMask),
+        (const LocalTensor<U>& dst, const LocalTensor<T>& src0, const tw::nd_t<T> src1Scalar, CMPMODE cmpMode,
+        const uint64_t mask, uint8_t repeatTime, const UnaryRepeatParams& repeatParams), (dst, src0, src1Scalar,
+        cmpMode, mask, repeatTime, repeatParams), )
 
 // ---------------------------------------------------------------------------------------------------------------
 // Select
