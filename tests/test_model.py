@@ -214,6 +214,22 @@ def test_not_an_operator_is_a_clear_error(tmp_path: Path):
     assert "not inside an AscendC operator" in str(exc.value) and "notes.txt" in str(exc.value)
 
 
+@pytest.mark.parametrize("qualifier", ["__global__ __vector__", "__vector__ __global__", "__global__ __mix__(1, 2)"])
+def test_an_asc_file_whose_entry_names_the_core_kind_is_a_kernel_invocation(tmp_path: Path, qualifier: str):
+    """Newer CANN's single-source .asc files qualify the entry with the core kind (`__vector__`, `__cube__`,
+    `__mix__(m, n)`) instead of `__aicore__`, and launch a template entry with its arguments before the <<<>>>."""
+    src = tmp_path / "scale.asc"
+    src.write_text(
+        '#include "kernel_operator.h"\n'
+        f"template <uint32_t n>\n{qualifier} void scale(GM_ADDR x) {{ }}\n"
+        "int main() { scale<64><<<8, nullptr, nullptr>>>(nullptr); return 0; }\n"
+    )
+    op = locate(tmp_path)
+    assert op.layout == "invocation" and src in op.kernel_files and src in op.host_files
+    model = load_operator(tmp_path).model
+    assert model.kernel.entry == "scale"
+
+
 def test_missing_op_host_still_gives_the_kernel_model(tmp_path: Path):
     root = write_operator(tmp_path / "op")
     for f in (root / "op_host").iterdir():

@@ -19,7 +19,11 @@ from tilewise.analysis.errors import ProjectError
 SOURCE_SUFFIXES = {".cpp", ".cc", ".cxx", ".c", ".h", ".hpp", ".hh", ".hxx", ".asc", ".inc"}
 MANIFEST = "tilewise.toml"
 _LAUNCH_RE = re.compile(rb"<<<[^;]*>>>")
-_KERNEL_RE = re.compile(rb"__global__[^;{]*__aicore__|__aicore__[^;{]*__global__")
+# The AI Core kinds a kernel entry's qualifier names: `__aicore__`, or in newer CANN (the asc-devkit examples, .asc
+# files) `__vector__`, `__cube__` and `__mix__(cube, vector)`.
+AICORE_KINDS = ("__aicore__", "__vector__", "__cube__", "__mix__")
+_KIND = rb"(?:" + rb"|".join(k.encode() for k in AICORE_KINDS) + rb")"
+_KERNEL_RE = re.compile(rb"__global__[^;{]*" + _KIND + rb"|" + _KIND + rb"[^;{]*__global__")
 _MAX_SOURCE_BYTES = 4 * 1024 * 1024
 
 

@@ -34,6 +34,7 @@ from tilewise.analysis.model import (
     TilingKeyBranch,
     TilingRead,
 )
+from tilewise.analysis.project import AICORE_KINDS
 from tilewise.analysis.queues import (
     QueueType,
     declared_names,
@@ -57,7 +58,7 @@ from tilewise.analysis.treeutil import (
     squash,
 )
 
-_AICORE_KINDS = ("__aicore__", "__vector__", "__cube__", "__mix__")
+_AICORE_KINDS = AICORE_KINDS
 _TILING_DATA_CALLS = frozenset(
     ("GET_TILING_DATA", "GET_TILING_DATA_WITH_STRUCT", "GET_TILING_DATA_PTR_WITH_STRUCT", "TILING_KEY_IS")
 )
