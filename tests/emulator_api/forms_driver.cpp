@@ -11,6 +11,7 @@
 #include <cstdio>
 #include <functional>
 #include <map>
+#include <new>
 #include <string>
 #include <vector>
 
@@ -306,7 +307,19 @@ void case_compares() {
     std::printf("compares_mask %u %u\n", d.GetValue(0), d.GetValue(7));
 }
 
+// A kernel that runs out of memory (as a launch of millions of tiny steps does, through its trace): one clear
+// error of its own kind, not a bare std::bad_alloc.
+void case_out_of_memory() {
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> b;
+    pipe.InitBuffer(b, 256);
+    LocalTensor<float> x = b.Get<float>();
+    Duplicate(x, 1.0f, 64);
+    throw std::bad_alloc();
+}
+
 const std::map<std::string, std::function<void()>> CASES = {
+    {"out_of_memory", case_out_of_memory},
     {"compares", case_compares},
     {"tensor_members", case_tensor_members},
     {"library_forms", case_library_forms},

@@ -193,6 +193,14 @@ def test_compares_is_compare_scalar_under_its_current_name(run):
     assert ("CompareScalar", f"here:{marker_line('compares')}") in {(n, site) for n, _p, site in o.trace}
 
 
+def test_a_kernel_that_runs_out_of_memory_is_one_clear_error(run):
+    """A block that exhausts memory (most often its trace, when a tiling makes millions of tiny steps) ends with an
+    out_of_memory error saying how many instructions it recorded and what to check, not a bare std::bad_alloc."""
+    o = run("out_of_memory")
+    assert not o.ok and o.error.startswith("out_of_memory")
+    assert "recording 1 instructions" in o.error and "tiles of 0 or a few elements" in o.error
+
+
 FORWARD = re.compile(r'^// An include path of [^\n]+\n#pragma once\n#include "([^"]+)"\n$')
 
 

@@ -3,6 +3,8 @@
 // the `likely` / `unlikely` branch hints and the OP_LOGE_WITH_INVALID_INPUT[_DTYPE] / OP_LOGE_FOR_INVALID_* logs.
 #include <cstdio>
 
+#include "platform/soc_spec.h"  // first: it must stand alone, as tiling code includes it by this path
+
 #include "register/op_impl_registry.h"
 #include "exe_graph/runtime/infer_shape_context.h"
 #include "exe_graph/runtime/tiling_context.h"
@@ -52,6 +54,7 @@ int main() {
     CHECK(std::string(ge::GetFormatName(static_cast<ge::Format>(nz_with_sub))) == "FRACTAL_Z");
     CHECK(ge::GetFormatName(static_cast<ge::Format>(99)) == nullptr);
 
+    static_assert(static_cast<uint32_t>(NpuArch::DAV_2201) == 2201, "platform/soc_spec.h's NpuArch");
     // GetCurNpuArch: DAV_2201 for the Atlas A2 / A3, DAV_3002 for the 310B, DAV_2002 for the 310P.
     fe::PlatFormInfos chip;
     CHECK(platform_ascendc::PlatformAscendC(&chip).GetCurNpuArch() == NpuArch::DAV_2201);

@@ -5,19 +5,7 @@
 #include <string>
 
 #include "platform/platform_infos_def.h"
-
-// The chip architecture numbers GetCurNpuArch() answers (CANN's platform/soc_spec.h): DAV_<__NPU_ARCH__>.
-#ifndef TW_NPU_ARCH_DEFINED
-#define TW_NPU_ARCH_DEFINED
-enum class NpuArch : uint32_t {
-    DAV_1001 = 1001,  // Atlas training series
-    DAV_2002 = 2002,  // Atlas inference series (310P)
-    DAV_2201 = 2201,  // Atlas A2 / A3 (910B, 910_93)
-    DAV_3002 = 3002,  // Atlas 200I/500 A2 (310B)
-    DAV_3510 = 3510,  // Ascend 950
-    DAV_RESV = 0xFFFFFFFFU,
-};
-#endif
+#include "platform/soc_spec.h"  // NpuArch, as CANN's own platform_ascendc.h includes it
 
 namespace platform_ascendc {
 

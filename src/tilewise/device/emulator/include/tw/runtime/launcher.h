@@ -1,6 +1,7 @@
 // Run a kernel over blockDim blocks, one thread each, and collect the first error and every block's trace.
 // Used by the generated runner (and by kernel-invocation hosts through the <<<>>> rewrite).
 #pragma once
+#include <new>
 #include <algorithm>
 #include <functional>
 #include <memory>
@@ -159,6 +160,16 @@ inline LaunchResult run_blocks(Launch& l, int block_dim, const std::function<voi
             report(e.kind, e.message, e.file, e.line);
         } catch (const Aborted&) {
         } catch (const ScreenStop&) {
+        } catch (const std::bad_alloc&) {
+            // Most often the trace itself: a launch of millions of tiny steps (a tile of 0 or 1 element, a tile
+            // count far past the data) records an instruction each. Free it first, so the report can be made.
+            const size_t records = c->trace.size();
+            std::vector<TraceRecord>().swap(c->trace);
+            report("out_of_memory",
+                   "the emulator ran out of memory after recording " + std::to_string(records) +
+                       " instructions of this block: the launch issues more steps than it can emulate; check the "
+                       "tiling for tiles of 0 or a few elements, or a loop count past the data",
+                   "", 0);
         } catch (const std::exception& e) {
             report("kernel_exception", e.what(), "", 0);
         }
