@@ -318,7 +318,14 @@ void case_out_of_memory() {
     throw std::bad_alloc();
 }
 
+// Trap stops the block with an error at its line; GetDataBlockSizeInBytes is the A2's 32 bytes, at compile time.
+void case_trap() {
+    static_assert(GetDataBlockSizeInBytes() == 32, "GetDataBlockSizeInBytes");
+    Trap();  // @trap
+}
+
 const std::map<std::string, std::function<void()>> CASES = {
+    {"trap", case_trap},
     {"out_of_memory", case_out_of_memory},
     {"compares", case_compares},
     {"tensor_members", case_tensor_members},

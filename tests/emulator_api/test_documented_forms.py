@@ -201,6 +201,11 @@ def test_a_kernel_that_runs_out_of_memory_is_one_clear_error(run):
     assert "recording 1 instructions" in o.error and "tiles of 0 or a few elements" in o.error
 
 
+def test_trap_ends_the_block_at_its_line(run):
+    o = run("trap")
+    assert not o.ok and o.error.startswith(f"trap {marker_line('trap')} ")
+
+
 FORWARD = re.compile(r'^// An include path of [^\n]+\n#pragma once\n#include "([^"]+)"\n$')
 
 

@@ -54,7 +54,9 @@ int main() {
     CHECK(std::string(ge::GetFormatName(static_cast<ge::Format>(nz_with_sub))) == "FRACTAL_Z");
     CHECK(ge::GetFormatName(static_cast<ge::Format>(99)) == nullptr);
 
-    static_assert(static_cast<uint32_t>(NpuArch::DAV_2201) == 2201, "platform/soc_spec.h's NpuArch");
+    static_assert(static_cast<uint32_t>(NpuArch::DAV_2201) == 2201 && static_cast<uint32_t>(NpuArch::DAV_3102) == 3102 &&
+                      static_cast<uint32_t>(NpuArch::DAV_5102) == 5102,
+                  "platform/soc_spec.h's NpuArch: DAV_<__NPU_ARCH__>");
     // GetCurNpuArch: DAV_2201 for the Atlas A2 / A3, DAV_3002 for the 310B, DAV_2002 for the 310P.
     fe::PlatFormInfos chip;
     CHECK(platform_ascendc::PlatformAscendC(&chip).GetCurNpuArch() == NpuArch::DAV_2201);

@@ -2,7 +2,8 @@
 //
 //   scalar unit        ScalarGetCountOfValue, ScalarCountLeadingZero, ScalarGetSFFValue, CountBitsCntSameAsSignBit,
 //                      ScalarCast, and their current names GetBitCount, CountLeadingZero, GetSFFValue, Cast
-//   system             SetAtomicType, GetSubBlockNum, GetSystemCycle, DataSyncBarrier
+//   system             SetAtomicType, GetSubBlockNum, GetSystemCycle, DataSyncBarrier, GetDataBlockSizeInBytes,
+//                      Trap
 //
 // The scalar-unit calls compute their answer and append no trace record; SetAtomicType and DataSyncBarrier append one
 // PIPE_S record each.
@@ -100,6 +101,14 @@ TW_TWIN_M0(, void, (typename T), SetAtomicType, (T), )
 
 // Vector sub-blocks per AI core as seen by a kernel: each emulated block is a vector core of its own.
 inline int64_t GetSubBlockNum() { return 1; }
+
+// The size of one data block, the unit of the vector instructions' block strides: 32 bytes on the A2
+// (GetDataBlockSizeInBytes.md: "the data block of the current chip").
+constexpr int16_t GetDataBlockSizeInBytes() { return 32; }
+
+// Trap (Trap.md): stops the AI Core on the device and "in CPU mode is an assert", so the block ends with an error.
+inline void Trap(TW_SRC) { tw::fail("trap", "Trap() was called: the kernel stopped the AI Core", TW_AT); }
+TW_TWIN_N0(, void, Trap, )
 
 // The core's cycle counter: the scalar issue slots this block has used so far, one per trace record, which is
 // monotonic and deterministic (the timing model, not this counter, gives the simulated time).
