@@ -324,7 +324,22 @@ void case_trap() {
     Trap();  // @trap
 }
 
+// MulAddRelu (MulAddRelu.md): dst = Relu(src0 * dst + src1), here over 64 halves with x = i - 32, dst = 1, src1 = 2:
+// the first 30 elements go below 0 and are clamped.
+void case_mul_add_relu() {
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> b;
+    pipe.InitBuffer(b, 3 * 64 * sizeof(half));
+    LocalTensor<half> x = b.Get<half>(64), c = b.GetWithOffset<half>(64, 128), d = b.GetWithOffset<half>(64, 256);
+    for (uint32_t i = 0; i < 64; ++i) x.SetValue(i, half(static_cast<float>(i) - 32.0f));
+    Duplicate(c, half(2.0f), 64);
+    Duplicate(d, half(1.0f), 64);
+    MulAddRelu(d, x, c, 64);  // @mul_add_relu
+    print("mul_add_relu", d, 64);
+}
+
 const std::map<std::string, std::function<void()>> CASES = {
+    {"mul_add_relu", case_mul_add_relu},
     {"trap", case_trap},
     {"out_of_memory", case_out_of_memory},
     {"compares", case_compares},

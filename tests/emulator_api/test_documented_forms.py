@@ -206,6 +206,13 @@ def test_trap_ends_the_block_at_its_line(run):
     assert not o.ok and o.error.startswith(f"trap {marker_line('trap')} ")
 
 
+def test_mul_add_relu_clamps_src0_times_dst_plus_src1(run):
+    o = run("mul_add_relu")
+    assert o.ok, o.error
+    assert floats(o.lines["mul_add_relu"]) == [max(0.0, (i - 32) * 1 + 2) for i in range(64)]
+    assert ("MulAddRelu", f"here:{marker_line('mul_add_relu')}") in {(n, site) for n, _p, site in o.trace}
+
+
 FORWARD = re.compile(r'^// An include path of [^\n]+\n#pragma once\n#include "([^"]+)"\n$')
 
 

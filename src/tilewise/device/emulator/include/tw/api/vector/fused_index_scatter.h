@@ -2,7 +2,8 @@
 // the Ascend C API reference (the scalar-unit and system calls documented beside them are tw/api/scalar_system.h):
 //
 //   fused arithmetic   AddRelu SubRelu (dst = max(src0 -+ src1, 0)), FusedMulAdd (dst = src0 * dst + src1),
-//                      FusedMulAddRelu, MulAddDst (dst = src0 * src1 + dst); count and mask/repeat forms
+//                      FusedMulAddRelu and MulAddRelu (dst = max(src0 * dst + src1, 0)), MulAddDst
+//                      (dst = src0 * src1 + dst); count and mask/repeat forms
 //   index fill         CreateVecIndex (dst[i] = first + i), Arange (first + i * diff)
 //   scatter            Scatter (src[i] to byte base + offset[i] of dst)
 //   reduce             RepeatReduceSum (one sum per repeat, the older spelling of WholeReduceSum)
@@ -76,6 +77,9 @@ TW_BINARY_FORMS(SubRelu, bin_count, bin_mask, tw::op::SubRelu)
 TW_BINARY_FORMS(FusedMulAdd, ter_count, ter_mask, tw::op::FusedMulAdd)
 TW_BINARY_FORMS(FusedMulAddRelu, ter_count, ter_mask, tw::op::FusedMulAddRelu)
 TW_BINARY_FORMS(MulAddDst, ter_count, ter_mask, tw::op::MulAddDst)
+// MulAddRelu (MulAddRelu.md: dst = Relu(src0 * dst + src1), half and float) is FusedMulAddRelu's computation under
+// the name the basic API's binary header documents.
+TW_BINARY_FORMS(MulAddRelu, ter_count, ter_mask, tw::op::FusedMulAddRelu)
 
 // CreateVecIndex: dst[i] = firstValue + i for i < count (half, float, int16, int32), each element computed directly.
 template <typename T>
