@@ -40,6 +40,22 @@ def test_barrier_between_queued_stages_fires_with_a_safe_fix(tmp_path: Path):
     assert f.severity == "warning" and f.fixes and f.fixes[0].safe
 
 
+def test_the_intrinsic_spelling_pipe_barrier_is_the_same_barrier(tmp_path: Path):
+    """`pipe_barrier(PIPE_ALL)`, the intrinsic PipeBarrier<PIPE_ALL>() wraps, is the same instruction: the same finding
+    and fix; a barrier on one pipe (`pipe_barrier(PIPE_V)`) is none."""
+    kernel = replace_once(
+        KERNEL, "            CopyOut(i);\n", "            CopyOut(i);\n            pipe_barrier(PIPE_ALL);\n"
+    )
+    (f,) = pipe_all(write_operator(tmp_path / "op", kernel=kernel))
+    assert f.severity == "warning" and f.fixes and f.fixes[0].safe
+    fixed = f.fixes[0].edits[0]
+    assert fixed.new_text.strip() == ""
+    one_pipe = replace_once(
+        KERNEL, "            CopyOut(i);\n", "            CopyOut(i);\n            pipe_barrier(PIPE_V);\n"
+    )
+    assert pipe_all(write_operator(tmp_path / "op2", kernel=one_pipe)) == []
+
+
 def test_barrier_guarding_a_scalar_getvalue_of_a_tbuf_gives_no_removal(tmp_path: Path):
     """Muls writes the TBuf, GetValue reads it on the scalar unit: the barrier is what makes the read see it."""
     kernel = with_tbuf(KERNEL)

@@ -59,6 +59,8 @@ from tilewise.analysis.treeutil import (
 )
 
 _AICORE_KINDS = AICORE_KINDS
+# Intrinsics whose one argument is the API's template argument: pipe_barrier(PIPE_V) is PipeBarrier<PIPE_V>().
+_INTRINSIC_FORMS = {"pipe_barrier": "PipeBarrier"}
 _TILING_DATA_CALLS = frozenset(
     ("GET_TILING_DATA", "GET_TILING_DATA_WITH_STRUCT", "GET_TILING_DATA_PTR_WITH_STRUCT", "TILING_KEY_IS")
 )
@@ -359,6 +361,11 @@ def _api_calls(ctx: BuildContext, f: FileFacts, part: KernelChunk, user_function
     loop_infos: dict[int, LoopInfo] = {}  # calls in one loop share its LoopInfo
     for call in f.caps.get("call"):
         name, receiver, targs = ctx.call_parts(sf, call)
+        call_args = arg_nodes(call)
+        if receiver is None and name in _INTRINSIC_FORMS and len(call_args) == 1:
+            # The CCE intrinsic the API wraps, e.g. pipe_barrier(PIPE_ALL): the same instruction as
+            # PipeBarrier<PIPE_ALL>(), so rules and motifs see one call however it is spelled.
+            name, targs, call_args = _INTRINSIC_FORMS[name], sf.node_text(call_args[0]), []
         is_api = name in FREE_APIS if receiver is None else (name in MEMBER_APIS or name in FREE_APIS)
         if not is_api and name not in user_functions:
             continue  # neither an AscendC call nor an edge of the kernel's own call graph
@@ -382,7 +389,7 @@ def _api_calls(ctx: BuildContext, f: FileFacts, part: KernelChunk, user_function
             name=name,
             receiver=receiver,
             template_args=targs,
-            args=[_arg_expr(sf, a, call.start_byte) for a in arg_nodes(call)],
+            args=[_arg_expr(sf, a, call.start_byte) for a in call_args],
             function=fn_name,
             owner=owner,
             loops=infos,
