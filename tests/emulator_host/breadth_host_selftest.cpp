@@ -53,6 +53,10 @@ int main() {
     CHECK(std::string(ge::GetFormatName(ge::FORMAT_NCHW)) == "NCHW");
     CHECK(std::string(ge::GetFormatName(static_cast<ge::Format>(nz_with_sub))) == "FRACTAL_Z");
     CHECK(ge::GetFormatName(static_cast<ge::Format>(99)) == nullptr);
+    // The whole of ge::Format's list: C1HWNCoC0 is 25, FRACTAL_ZN_LSTM 38; NULL is named, not the C macro.
+    static_assert(ge::FORMAT_C1HWNCoC0 == 25 && ge::FORMAT_FRACTAL_ZN_LSTM == 38 && ge::FORMAT_NULL == 202, "ge::Format");
+    CHECK(std::string(ge::GetFormatName(ge::FORMAT_C1HWNCoC0)) == "C1HWNCoC0");
+    CHECK(std::string(ge::GetFormatName(ge::FORMAT_NULL)) == "NULL");
 
     static_assert(static_cast<uint32_t>(NpuArch::DAV_2201) == 2201 && static_cast<uint32_t>(NpuArch::DAV_3102) == 3102 &&
                       static_cast<uint32_t>(NpuArch::DAV_5102) == 5102,

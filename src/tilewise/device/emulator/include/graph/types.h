@@ -49,30 +49,60 @@ enum DataType {
     DT_MAX
 };
 
-// Only the formats' names matter to the emulator (nothing is laid out differently); the numbers are the usual ones
-// for the common formats.
+// Only the formats' names matter to the emulator (nothing is laid out differently); the numbers are ge::Format's.
+// One list for the enum and GetFormatName.
+#define TW_GE_FORMATS(X) \
+    X(NCHW, 0) \
+    X(NHWC, 1) \
+    X(ND, 2) \
+    X(NC1HWC0, 3) \
+    X(FRACTAL_Z, 4) \
+    X(NC1C0HWPAD, 5) \
+    X(NHWC1C0, 6) \
+    X(FSR_NCHW, 7) \
+    X(FRACTAL_DECONV, 8) \
+    X(C1HWNC0, 9) \
+    X(FRACTAL_DECONV_TRANSPOSE, 10) \
+    X(FRACTAL_DECONV_SP_STRIDE_TRANS, 11) \
+    X(NC1HWC0_C04, 12) \
+    X(FRACTAL_Z_C04, 13) \
+    X(CHWN, 14) \
+    X(FRACTAL_DECONV_SP_STRIDE8_TRANS, 15) \
+    X(HWCN, 16) \
+    X(NC1KHKWHWC0, 17) \
+    X(BN_WEIGHT, 18) \
+    X(FILTER_HWCK, 19) \
+    X(HASHTABLE_LOOKUP_LOOKUPS, 20) \
+    X(HASHTABLE_LOOKUP_KEYS, 21) \
+    X(HASHTABLE_LOOKUP_VALUE, 22) \
+    X(HASHTABLE_LOOKUP_OUTPUT, 23) \
+    X(HASHTABLE_LOOKUP_HITS, 24) \
+    X(C1HWNCoC0, 25) \
+    X(MD, 26) \
+    X(NDHWC, 27) \
+    X(FRACTAL_ZZ, 28) \
+    X(FRACTAL_NZ, 29) \
+    X(NCDHW, 30) \
+    X(DHWCN, 31) \
+    X(NDC1HWC0, 32) \
+    X(FRACTAL_Z_3D, 33) \
+    X(CN, 34) \
+    X(NC, 35) \
+    X(DHWNC, 36) \
+    X(FRACTAL_Z_3D_TRANSPOSE, 37) \
+    X(FRACTAL_ZN_LSTM, 38) \
+    X(FRACTAL_Z_G, 39) \
+    X(ND_RNN_BIAS, 43) \
+    X(FRACTAL_ZN_RNN, 44) \
+    X(NCL, 47) \
+    X(RESERVED, 200) \
+    X(ALL, 201) \
+    X(NULL, 202)
+
 enum Format {
-    FORMAT_NCHW = 0,
-    FORMAT_NHWC = 1,
-    FORMAT_ND = 2,
-    FORMAT_NC1HWC0 = 3,
-    FORMAT_FRACTAL_Z = 4,
-    FORMAT_NC1HWC0_C04 = 12,
-    FORMAT_FRACTAL_Z_C04 = 13,
-    FORMAT_CHWN = 14,
-    FORMAT_HWCN = 16,
-    FORMAT_NDHWC = 27,
-    FORMAT_FRACTAL_NZ = 29,
-    FORMAT_NCDHW = 30,
-    FORMAT_DHWCN = 31,
-    FORMAT_NDC1HWC0 = 32,
-    FORMAT_FRACTAL_Z_3D = 33,
-    FORMAT_CN = 34,
-    FORMAT_NC = 35,
-    FORMAT_NCL = 47,
-    FORMAT_RESERVED = 200,
-    FORMAT_ALL = 201,
-    FORMAT_NULL = 202,
+#define TW_GE_FORMAT_ENUM(NAME, VALUE) FORMAT_##NAME = VALUE,
+    TW_GE_FORMATS(TW_GE_FORMAT_ENUM)
+#undef TW_GE_FORMAT_ENUM
     FORMAT_MAX = 0xff
 };
 
@@ -144,27 +174,11 @@ inline int32_t GetSubFormat(int32_t format) { return static_cast<int32_t>((stati
 // value the enum does not name.
 inline const char* GetFormatName(Format format) {
     switch (GetPrimaryFormat(static_cast<int32_t>(format))) {
-        case FORMAT_NCHW: return "NCHW";
-        case FORMAT_NHWC: return "NHWC";
-        case FORMAT_ND: return "ND";
-        case FORMAT_NC1HWC0: return "NC1HWC0";
-        case FORMAT_FRACTAL_Z: return "FRACTAL_Z";
-        case FORMAT_NC1HWC0_C04: return "NC1HWC0_C04";
-        case FORMAT_FRACTAL_Z_C04: return "FRACTAL_Z_C04";
-        case FORMAT_CHWN: return "CHWN";
-        case FORMAT_HWCN: return "HWCN";
-        case FORMAT_NDHWC: return "NDHWC";
-        case FORMAT_FRACTAL_NZ: return "FRACTAL_NZ";
-        case FORMAT_NCDHW: return "NCDHW";
-        case FORMAT_DHWCN: return "DHWCN";
-        case FORMAT_NDC1HWC0: return "NDC1HWC0";
-        case FORMAT_FRACTAL_Z_3D: return "FRACTAL_Z_3D";
-        case FORMAT_CN: return "CN";
-        case FORMAT_NC: return "NC";
-        case FORMAT_NCL: return "NCL";
-        case FORMAT_RESERVED: return "RESERVED";
-        case FORMAT_ALL: return "ALL";
-        case FORMAT_NULL: return "NULL";
+#define TW_GE_FORMAT_NAME(NAME, VALUE) \
+    case FORMAT_##NAME:                \
+        return #NAME;
+        TW_GE_FORMATS(TW_GE_FORMAT_NAME)
+#undef TW_GE_FORMAT_NAME
         default: return nullptr;
     }
 }
