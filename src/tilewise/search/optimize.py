@@ -316,12 +316,12 @@ class _Loop:
         `llm`)."""
         changed = False
         tried_llm: set[str] = set()
+        # With a model, the deterministic rewrites leave it the evaluations one rewrite needs (its verify and the
+        # measure that takes it): else motifs measured no faster can spend the round before the model is asked.
+        reserve = LLM_RESERVE if llm and self.options.llm is not None else 0
         for _ in range(self.options.iterations):
             if self._stop():
                 break
-            # With a model, the deterministic rewrites leave it the evaluations one rewrite needs (its verify and the
-            # measure that takes it): else motifs measured no faster can spend the round before the model is asked.
-            reserve = LLM_RESERVE if llm and self.options.llm is not None else 0
             if self._deterministic_rewrite(reserve) or (llm and self._llm_rewrite(tried_llm)):
                 changed = True
                 continue

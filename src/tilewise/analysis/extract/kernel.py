@@ -58,7 +58,6 @@ from tilewise.analysis.treeutil import (
     squash,
 )
 
-_AICORE_KINDS = AICORE_KINDS
 # Intrinsics whose one argument is the API's template argument: pipe_barrier(PIPE_V) is PipeBarrier<PIPE_V>().
 _INTRINSIC_FORMS = {"pipe_barrier": "PipeBarrier"}
 _TILING_DATA_CALLS = frozenset(
@@ -246,7 +245,7 @@ def _kernel_entries(ctx: BuildContext, f: FileFacts, part: KernelChunk) -> None:
         head = (fn.start_byte, decl.start_byte)
         has_global = f.sf.has_qualifier(*head, "__global__")
         # `__vector__`, `__cube__` and `__mix__(m, n)` name the AI Core kind in newer CANN instead of `__aicore__`
-        has_aicore = any(f.sf.has_qualifier(*head, q) for q in _AICORE_KINDS)
+        has_aicore = any(f.sf.has_qualifier(*head, q) for q in AICORE_KINDS)
         extern_c = fn.parent is not None and fn.parent.type == "linkage_specification"
         name = function_name(f.sf, fn)
         takes_gm = "GM_ADDR" in f.sf.node_text(decl) or f.sf.has_qualifier(decl.start_byte, decl.end_byte, "__gm__")
@@ -361,11 +360,11 @@ def _api_calls(ctx: BuildContext, f: FileFacts, part: KernelChunk, user_function
     loop_infos: dict[int, LoopInfo] = {}  # calls in one loop share its LoopInfo
     for call in f.caps.get("call"):
         name, receiver, targs = ctx.call_parts(sf, call)
-        call_args = arg_nodes(call)
-        if receiver is None and name in _INTRINSIC_FORMS and len(call_args) == 1:
+        call_args: list[Node] | None = None  # read only for the calls kept (this loop sees every call)
+        if receiver is None and name in _INTRINSIC_FORMS and len(intrinsic_args := arg_nodes(call)) == 1:
             # The CCE intrinsic the API wraps, e.g. pipe_barrier(PIPE_ALL): the same instruction as
             # PipeBarrier<PIPE_ALL>(), so rules and motifs see one call however it is spelled.
-            name, targs, call_args = _INTRINSIC_FORMS[name], sf.node_text(call_args[0]), []
+            name, targs, call_args = _INTRINSIC_FORMS[name], sf.node_text(intrinsic_args[0]), []
         is_api = name in FREE_APIS if receiver is None else (name in MEMBER_APIS or name in FREE_APIS)
         if not is_api and name not in user_functions:
             continue  # neither an AscendC call nor an edge of the kernel's own call graph
@@ -389,7 +388,7 @@ def _api_calls(ctx: BuildContext, f: FileFacts, part: KernelChunk, user_function
             name=name,
             receiver=receiver,
             template_args=targs,
-            args=[_arg_expr(sf, a, call.start_byte) for a in call_args],
+            args=[_arg_expr(sf, a, call.start_byte) for a in (arg_nodes(call) if call_args is None else call_args)],
             function=fn_name,
             owner=owner,
             loops=infos,
