@@ -147,3 +147,81 @@ def test_barrier_in_a_function_nothing_calls_is_silent(tmp_path: Path):
     assert pipe_all(write_operator(tmp_path / "op", kernel=kernel)) == []
     called = replace_once(kernel, "    op.Process();  // op.ProcessOld();\n", "    op.ProcessOld();\n")
     assert len(pipe_all(write_operator(tmp_path / "called", kernel=called))) == 1
+
+
+def _scaled_through_a_scalar(kernel: str, before: str, after: str) -> str:
+    """Compute reads the first element of a vector result on the scalar unit and scales by it, with the events
+    `before` and `after` the GetValue; a full barrier sits before the EnQue."""
+    kernel = with_tbuf(kernel)
+    return replace_once(
+        kernel,
+        "        Muls(yLocal, xLocal, (half)2.0, tileLength);\n        outQueueY.EnQue<half>(yLocal);\n",
+        "        LocalTensor<half> tmp = tmpBuf.Get<half>();\n"
+        "        Muls(tmp, xLocal, (half)2.0, tileLength);\n"
+        f"{before}"
+        "        half first = tmp.GetValue(0);\n"
+        f"{after}"
+        "        Muls(yLocal, xLocal, first, tileLength);\n"
+        "        PipeBarrier<PIPE_ALL>();\n"
+        "        outQueueY.EnQue<half>(yLocal);\n",
+    )
+
+
+def test_a_getvalue_fenced_by_its_own_events_leaves_the_barrier_removable(tmp_path: Path):
+    """The reference's pattern: a wait into the scalar pipe before the read and one out of it after. Those events
+    order the read; the full barrier before the EnQue only serialises the stages. Both spellings of the events."""
+    intrinsic = _scaled_through_a_scalar(
+        KERNEL,
+        "        set_flag(PIPE_V, PIPE_S, EVENT_ID0);\n        wait_flag(PIPE_V, PIPE_S, EVENT_ID0);\n",
+        "        set_flag(PIPE_S, PIPE_V, EVENT_ID0);\n        wait_flag(PIPE_S, PIPE_V, EVENT_ID0);\n",
+    )
+    api = _scaled_through_a_scalar(
+        KERNEL,
+        "        SetFlag<HardEvent::V_S>(EVENT_ID1);\n        WaitFlag<HardEvent::V_S>(EVENT_ID1);\n",
+        "        SetFlag<HardEvent::S_V>(EVENT_ID2);\n        WaitFlag<HardEvent::S_V>(EVENT_ID2);\n",
+    )
+    for i, kernel in enumerate((intrinsic, api)):
+        (f,) = pipe_all(write_operator(tmp_path / f"op{i}", kernel=kernel))
+        assert f.severity == "warning" and f.fixes and f.fixes[0].safe, f.message
+
+
+def test_a_getvalue_fenced_on_one_side_only_keeps_the_barrier(tmp_path: Path):
+    """A wait into the scalar pipe before the read but none out of it: the next tile's Muls may overwrite the
+    buffer before the read lands, and the full barrier is what stops it. Likewise a vector call between the wait
+    and the read."""
+    one_side = _scaled_through_a_scalar(
+        KERNEL, "        SetFlag<HardEvent::V_S>(EVENT_ID1);\n        WaitFlag<HardEvent::V_S>(EVENT_ID1);\n", ""
+    )
+    broken = _scaled_through_a_scalar(
+        KERNEL,
+        "        SetFlag<HardEvent::V_S>(EVENT_ID1);\n        WaitFlag<HardEvent::V_S>(EVENT_ID1);\n"
+        "        Adds(tmp, tmp, (half)1.0, tileLength);\n",
+        "        SetFlag<HardEvent::S_V>(EVENT_ID2);\n        WaitFlag<HardEvent::S_V>(EVENT_ID2);\n",
+    )
+    for i, kernel in enumerate((one_side, broken)):
+        found = pipe_all(write_operator(tmp_path / f"op{i}", kernel=kernel))
+        assert found and all(f.severity == "info" and not f.fixes for f in found)
+        assert "GetValue on tmp" in found[0].message
+
+
+def test_a_setvalue_into_an_output_tile_the_queue_hands_on_leaves_the_barrier_removable(tmp_path: Path):
+    """Compute fills its output tile with SetValue (no pipe touches it there) and enqueues it; CopyOut dequeues it
+    and copies it out: the queue orders the two stages, the barrier before the EnQue does nothing more. A SetValue
+    followed by a vector call on the same tile, in the same stage, is ordered by the barrier between them."""
+    set_then_enque = replace_once(
+        KERNEL,
+        "        Muls(yLocal, xLocal, (half)2.0, tileLength);\n        outQueueY.EnQue<half>(yLocal);\n",
+        "        yLocal.SetValue(0, (half)1.0);\n"
+        "        PipeBarrier<PIPE_ALL>();\n"
+        "        outQueueY.EnQue<half>(yLocal);\n",
+    )
+    (f,) = pipe_all(write_operator(tmp_path / "op", kernel=set_then_enque))
+    assert f.severity == "warning" and f.fixes and f.fixes[0].safe, f.message
+    same_stage = replace_once(
+        KERNEL,
+        "        Muls(yLocal, xLocal, (half)2.0, tileLength);\n",
+        "        yLocal.SetValue(0, (half)1.0);\n        PipeBarrier<PIPE_ALL>();\n"
+        "        Muls(yLocal, xLocal, (half)2.0, tileLength);\n",
+    )
+    found = pipe_all(write_operator(tmp_path / "op2", kernel=same_stage))
+    assert found and all(not f.fixes for f in found) and "SetValue on yLocal" in found[0].message

@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from tree_sitter import Node
 
 from tilewise.analysis.apis import COPIES, PIPES
+from tilewise.analysis.rules._scalar_fences import fenced
 from tilewise.analysis.source import SourceFile
 from tilewise.analysis.treeutil import LOOP_TYPES, enclosing_function, function_declarator
 
@@ -100,32 +101,60 @@ def regions_of(ctx, sf: SourceFile, node: Node) -> list[tuple[SourceFile, Node]]
     return out
 
 
-def dependencies(ctx, regions: list[tuple[SourceFile, Node]]) -> Dependencies:
+@dataclass
+class _Call:
+    """A call the barrier's regions run. `renames`: inside a called function, its parameters are renamed to the
+    caller's arguments, so a TBuf passed to Copy2Ub() and then to Copy2Gm() is seen as one tensor; `origins`: for
+    each renamed parameter, the function whose local it is (where a queue tensor's stage is decided); `owner`: the
+    class of the caller, since a call resolves to the definitions in its own class when there are any (a kernel with
+    several classes has a CopyIn in each)."""
+
+    name: str
+    receiver: str | None
+    args: list[str]
+    renames: dict[str, str]
+    origins: dict[str, tuple[SourceFile, Node | None]]
+    owner: str | None
+    sf: SourceFile
+    node: Node
+
+    def origin(self, raw: str) -> tuple[SourceFile, Node | None]:
+        """The function whose local `raw` (a tensor as this call spells it) is."""
+        return self.origins.get(_base(raw)) or (self.sf, enclosing_function(self.node))
+
+
+def dependencies(ctx, regions: list[tuple[SourceFile, Node]], barrier: tuple[str, int] | None = None) -> Dependencies:
+    """What the code the barrier's regions run orders through it. `barrier` (its file and start byte): a scalar
+    access fenced by its own events (_scalar_fences) is then not counted, since those waits order it."""
     deps = Dependencies()
-    # (name, receiver, argument texts, renames): inside a called function, its parameters are renamed to the
-    # caller's arguments, so a TBuf passed to Copy2Ub() and then to Copy2Gm() is seen as one tensor.
-    # (name, receiver, argument texts, renames, class of the caller): a call resolves to the definitions in its
-    # caller's own class when there are any (a kernel with several classes has a CopyIn in each).
-    calls: list[tuple] = [
-        (c[1], c[2], c[3], {}, _class_around(sf, region)) for sf, region in regions for c in _calls_of(ctx, sf, region)
+    calls: list[_Call] = [
+        _Call(c[1], c[2], c[3], {}, {}, _class_around(sf, region), sf, c[0])
+        for sf, region in regions
+        for c in _calls_of(ctx, sf, region)
     ]
     defs = _functions(ctx)
     seen_fns: set[tuple] = set()
     texts = [sf.data[region.start_byte : region.end_byte] for sf, region in regions]
     frontier = list(calls)
     for _ in range(3):  # the kernel's own functions the loop calls, three levels deep
-        found = []
-        for name, _, args, renames, owner in frontier:
-            if name not in defs or name in PIPES or name in COPIES:
+        found: list[_Call] = []
+        for call in frontier:
+            if call.name not in defs or call.name in PIPES or call.name in COPIES:
                 continue
-            bases = tuple(renames.get(_base(a), _base(a)) for a in args)
-            if (name, bases, owner) in seen_fns or len(seen_fns) > 200:
+            bases = tuple(call.renames.get(_base(a), _base(a)) for a in call.args)
+            origins = tuple(call.origin(a) for a in call.args)
+            key = (call.name, bases, tuple((o[0].path, o[1].start_byte if o[1] else -1) for o in origins), call.owner)
+            if key in seen_fns or len(seen_fns) > 200:
                 continue
-            seen_fns.add((name, bases, owner))
-            for fsf, fn in _resolve(ctx, defs, name, owner):
-                inner = {p: b for p, b in zip(_params(fsf, fn), bases, strict=False) if p and b}
+            seen_fns.add(key)
+            for fsf, fn in _resolve(ctx, defs, call.name, call.owner):
+                params = _params(fsf, fn)
+                inner = {p: b for p, b in zip(params, bases, strict=False) if p and b}
+                inner_origins = {p: o for p, b, o in zip(params, bases, origins, strict=False) if p and b}
                 fn_owner = _class_cached(ctx, fsf, fn)
-                found += [(c[1], c[2], c[3], inner, fn_owner) for c in _calls_of(ctx, fsf, fn)]
+                found += [
+                    _Call(c[1], c[2], c[3], inner, inner_origins, fn_owner, fsf, c[0]) for c in _calls_of(ctx, fsf, fn)
+                ]
                 texts.append(fsf.data[fn.start_byte : fn.end_byte])
         calls += found
         frontier = found
@@ -133,17 +162,28 @@ def dependencies(ctx, regions: list[tuple[SourceFile, Node]]) -> Dependencies:
     # elsewhere for a TBuf tensor or a parameter does not count).
     queue_tensors = {m.group(1).decode() for t in texts for m in _QUEUE_SOURCE.finditer(t)}
     queue_tensors |= {m.group(1).decode() for t in texts for m in _ENQUEUED.finditer(t)}
+    scalar_accesses: list[tuple[str, str, _Call, tuple[SourceFile, Node | None]]] = []
     pipes_of: dict[str, set[str]] = {}
     gm_written: set[str] = set()
     gm_read: set[str] = set()
-    for name, receiver, raw_args, renames, _ in calls:
+    # where each local tensor is touched on a pipe: the function whose local it is (a queue tensor's stage)
+    pipe_sites: dict[str, list[tuple[SourceFile, Node | None]]] = {}
+
+    def touch(tensor: str, pipe: str, origin: tuple[SourceFile, Node | None]) -> None:
+        pipes_of.setdefault(tensor, set()).add(pipe)
+        pipe_sites.setdefault(tensor, []).append(origin)
+
+    for call in calls:
+        name, renames = call.name, call.renames
+        raw_args = call.args
         args = [renames.get(_base(a), _base(a)) if _base(a) in renames else a for a in raw_args]
+        receiver = call.receiver
         if receiver is not None and _base(receiver) in renames:
             receiver = renames[_base(receiver)]
         if name in ("EnQue", "DeQue"):
             deps.queued = True
         elif name in ("GetValue", "SetValue"):
-            deps.scalar.append(f"{name} on {_base(receiver or '?')}")
+            scalar_accesses.append((name, _base(receiver or "?"), call, call.origin(call.receiver or "")))
         elif name in _CUBE:
             deps.cube.append(name)
         elif name in COPIES and len(args) >= 2:
@@ -151,24 +191,72 @@ def dependencies(ctx, regions: list[tuple[SourceFile, Node]]) -> Dependencies:
             dst_gm, src_gm = ctx.is_global(dst), ctx.is_global(src)
             if dst_gm:
                 gm_written.add(dst)
-                pipes_of.setdefault(src, set()).add("mte3")
+                touch(src, "mte3", call.origin(raw_args[1]))
             elif src_gm:
                 gm_read.add(src)
-                pipes_of.setdefault(dst, set()).add("mte2")
+                touch(dst, "mte2", call.origin(raw_args[0]))
             else:  # UB to UB, or a side whose type is unknown: count both ends on an MTE pipe
-                pipes_of.setdefault(dst, set()).add("mte")
-                pipes_of.setdefault(src, set()).add("mte")
+                touch(dst, "mte", call.origin(raw_args[0]))
+                touch(src, "mte", call.origin(raw_args[1]))
         elif PIPES.get(name) == "vector":
-            for a in args[:3]:
+            for raw, a in zip(raw_args[:3], args[:3], strict=False):
                 base = _base(a)
                 if base and ctx.is_global(base) is not True:
-                    pipes_of.setdefault(base, set()).add("vector")
+                    touch(base, "vector", call.origin(raw))
     for tensor, pipes in pipes_of.items():
         if len(pipes) > 1 and tensor not in queue_tensors:
             deps.handoff.append(f"{tensor}: " + " / ".join(sorted(pipes)))
+    for name, tensor, call, origin in scalar_accesses:
+        if _scalar_ordered_elsewhere(ctx, name, tensor, call, origin, pipe_sites, barrier):
+            continue
+        deps.scalar.append(f"{name} on {tensor or '?'}")
     deps.gm_round_trip = sorted(gm_written & gm_read)
     deps.pipes = set().union(*pipes_of.values()) if pipes_of else set()
     return deps
+
+
+def _scalar_ordered_elsewhere(ctx, name: str, tensor: str, call: _Call, origin, pipe_sites, barrier) -> bool:
+    """A scalar access the barrier is not what orders:
+    - one fenced by its own events into and out of the scalar pipe (_scalar_fences);
+    - a SetValue into a queue tensor whose every pipe access is in another stage (another function takes it from
+      the queue: an output row filled element by element and copied out after its EnQue, which orders the scalar
+      unit's stores before it as it orders every pipe, the hand-off the emulator's racecheck models). A GetValue
+      gets no such pass: a queue's DeQue waits on the vector or MTE pipe, and a read after it is fenced on the
+      device by a wait into the scalar pipe.
+    Everything else (a global tensor, an unknown receiver, a TBuf) counts as ordered by the barrier."""
+    if not tensor or ctx.is_global(tensor) is not False:
+        return False
+    here = _stage_of(ctx, tensor, origin) if name == "SetValue" else None
+    if here is not None and all(_stage_of(ctx, tensor, s) not in (None, here) for s in pipe_sites.get(tensor, [])):
+        return True
+    return barrier is not None and fenced(call.sf, call.node, barrier, _calls)
+
+
+def _stage_of(ctx, tensor: str, origin: tuple[SourceFile, Node | None], depth: int = 2) -> tuple | None:
+    """The stage a queue tensor's access belongs to: the function whose local it is, when that function takes it
+    from its queue itself (`x = q.DeQue<T>()` or `AllocTensor`); for a parameter, the stage its callers all pass it
+    from (up to `depth` calls up); None when that is not known."""
+    sf, fn = origin
+    if fn is None:
+        return None
+    cache = ctx.__dict__.setdefault("_queue_sourced", {})
+    key = (sf.path, fn.start_byte, fn.end_byte)
+    if key not in cache:
+        cache[key] = {m.group(1).decode() for m in _QUEUE_SOURCE.finditer(sf.data[fn.start_byte : fn.end_byte])}
+    if tensor in cache[key]:
+        return key
+    params = _params(sf, fn)
+    if depth == 0 or tensor not in params:
+        return None
+    at = params.index(tensor)
+    stages = set()
+    for csf, site in _call_sites(ctx).get(_function_name(sf, fn), []):
+        args = site.child_by_field_name("arguments")
+        passed = [a for a in args.named_children if a.type != "comment"] if args is not None else []
+        if at >= len(passed):
+            return None
+        stages.add(_stage_of(ctx, _base(csf.node_text(passed[at])), (csf, enclosing_function(site)), depth - 1))
+    return stages.pop() if len(stages) == 1 else None
 
 
 def class_of(sf: SourceFile, fn: Node) -> str | None:

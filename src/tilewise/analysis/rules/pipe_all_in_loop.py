@@ -2,10 +2,12 @@
 
 Removing the barrier is right only when nothing but the queues needs ordering. The rule first looks for what the
 barrier may be ordering (`_barrier_deps`: scalar GetValue/SetValue, a TBuf hand-off between pipes, a GM round trip,
-cube work). With none, the queues' EnQue/DeQue order the stages: a warning and a safe "Remove" fix. With one, the
-barrier is load-bearing: silent, or, when the loop also streams through queues whose overlap the barrier blocks, an
-info suggesting the narrower synchronisation (never a removal). A loop whose work runs on one pipe and no queue has
-no stages to overlap: the barrier only costs a drain per iteration, an info with a removal to verify.
+cube work); a scalar access fenced by its own events into and out of the scalar pipe (`_scalar_fences`), or a
+SetValue into a queue tile that only another stage touches on a pipe, is ordered without the barrier. With none,
+the queues' EnQue/DeQue order the stages: a warning and a safe "Remove" fix. With one, the barrier is load-bearing:
+silent, or, when the loop also streams through queues whose overlap the barrier blocks, an info suggesting the
+narrower synchronisation (never a removal). A loop whose work runs on one pipe and no queue has no stages to
+overlap: the barrier only costs a drain per iteration, an info with a removal to verify.
 """
 
 from __future__ import annotations
@@ -32,7 +34,7 @@ class PipeAllInLoop(Rule):
             sf, node = found
             if never_called(ctx, sf, node):
                 continue  # in a function nothing calls in the device build
-            deps = dependencies(ctx, regions_of(ctx, sf, node))
+            deps = dependencies(ctx, regions_of(ctx, sf, node), barrier=(str(sf.path), node.start_byte))
             where = "inside a tile loop" if call.loops else f"in {call.function}(), which runs inside a tile loop"
             if deps.any():
                 if deps.queued and not deps.cube and not deps.gm_round_trip:
