@@ -228,3 +228,59 @@ def test_a_pattern_the_run_only_hints_at_ranks_after_the_proved_ones(tmp_path):
     many.block_dim = 2
     [site] = MOTIFS["all-cores"].detect(MotifContext(cores, facts=[many]))
     assert site.weight == 1
+
+
+# The Mix kernel's copies made through DataCopyPad: in-copies by a helper that fills a DataCopyExtParams field by
+# field (its burst count a literal 1, which is no tile), the copy-out with the parameters braced in the call.
+PAD_HELPER = """\
+template <typename T, typename D, typename S>
+__aicore__ inline void CopyTile(const D& dst, const S& src, uint32_t count)
+{
+    DataCopyExtParams params;
+    params.blockCount = 1;
+    params.blockLen = count * sizeof(T);
+    DataCopyPadExtParams<T> pad{false, 0, 0, 0};
+    DataCopyPad(dst, src, params, pad);
+}"""
+
+
+def _through_datacopypad(root) -> None:
+    kernel = root / "op_kernel" / "mix.cpp"
+    text = kernel.read_text()
+    for src, dst in (
+        ("DataCopy(xLocal, xGm[t * tileLength], len);", "CopyTile<T>(xLocal, xGm[t * tileLength], len);"),
+        ("DataCopy(yLocal, yGm[t * tileLength], len);", "CopyTile<T>(yLocal, yGm[t * tileLength], len);"),
+        (
+            "DataCopy(zGm[t * tileLength], zLocal, len);",
+            "DataCopyPad(zGm[t * tileLength], zLocal, {1, static_cast<uint32_t>(len * sizeof(T)), 0, 0, 0});",
+        ),
+    ):
+        assert src in text
+        text = text.replace(src, dst)
+    kernel.write_text(text)
+
+
+def test_small_copies_sized_by_copy_parameters_are_found_and_their_tile_moved(tmp_path):
+    """A DataCopyPad's length is its parameters' blockLen (and a block count that is not a literal), set field by
+    field in a helper the tile loop calls or braced in the call: the run's small copies there lead back to the
+    host's tile cap, as they do through a plain DataCopy's count; the helper's literal burst count is never moved."""
+    op = load_operator(write_mix(tmp_path / "m", tile=TILES["min"][1], kernel={"@KPRELUDE@": PAD_HELPER}))
+    _through_datacopypad(op.project.root)
+    op = load_operator(op.project.root)
+    k = _kernel(op)
+    lines = [c.loc.line for c in op.model.calls("DataCopyPad")]
+    assert len(lines) == 2  # the helper's and the copy-out's
+    facts = CaseFacts(
+        case="profiled",
+        block_dim=48,
+        time_us=100.0,
+        ub_capacity=196608,
+        buffers=[BufferSeen(k, b.loc.line, 2, 512) for b in op.model.init_buffers],
+        site_calls={(k, line): 32 for line in lines},
+        copy_bytes={(k, line): 512 for line in lines},
+    )
+    [site] = MOTIFS["large-tiles"].detect(MotifContext(op, facts=[facts]))
+    moved = [(e.file, op.sources[e.file].text[e.start : e.end], e.new_text) for e in site.edits or []]
+    assert [(f.endswith("op_host/mix.cpp"), was, now) for f, was, now in moved] == [(True, "256", "16384")]
+    every = {op.sources[e.file].text[e.start : e.end] for _, edits in site.alternatives for e in edits}
+    assert every == {"256"}  # neither the helper's `blockCount = 1` nor the braced 1

@@ -7,8 +7,9 @@ tiling is a sink, and the flow is followed back from each sink through the expre
 
 - **cores**: `SetBlockDim(n)` in a tiling function, the `<<<n, ...>>>` of a kernel launch;
 - **buffers**: an `InitBuffer`'s buffer count, a queue's depth template argument;
-- **length**: an `InitBuffer`'s byte length, the element count of a `DataCopy`; and apart, each `InitBuffer` site
-  as **ub** (its count and its length), for how the Unified Buffer asked moves with the knob.
+- **length**: an `InitBuffer`'s byte length, the element count of a `DataCopy`, the blockLen (and a block count
+  that is not a literal) of the DataCopyParams a `DataCopy` or `DataCopyPad` is given; and apart, each `InitBuffer`
+  site as **ub** (its count and its length), for how the Unified Buffer asked moves with the knob.
 
 Going back through an expression keeps a sign: the operands of `+` and `*`, the numerator of `/` and `>>`, a
 cast, `min`/`max`, the branches of `?:` keep it; what is divided by or subtracted flips it (`total / blockDim`
@@ -276,14 +277,79 @@ def _sinks(model: OperatorModel, sources: dict[str, SourceFile]) -> Iterable[tup
                 continue
             for sink in sinks:
                 yield sink, found[0], found[1], found[0].path in kernel_files or model.layout == "invocation"
-    for call in model.calls(*_COPIES):
-        if len(call.args) != 3 or call.loc.file not in sources:
+    for call in model.calls(*_COPIES, "DataCopyPad"):
+        if len(call.args) < 3 or call.loc.file not in sources:
             continue
         sf = sources[call.loc.file]
         arg = call.args[2]
         n = sf.tree.root_node.named_descendant_for_byte_range(call.loc.start + arg.start, call.loc.start + arg.end)
-        if n is not None:
-            yield LENGTH, sf, n, True
+        if n is None:
+            continue
+        fields = _copy_param_fields(sf, n)
+        for field_value in fields:
+            yield LENGTH, sf, field_value, True
+        if call.name in _COPIES and len(call.args) == 3 and not fields:
+            yield LENGTH, sf, n, True  # DataCopy(dst, src, count)
+
+
+def _copy_param_fields(sf: SourceFile, arg: Node) -> list[Node]:
+    """The blockCount and blockLen a copy's DataCopyParams / DataCopyExtParams argument is built with (the copy
+    moves blockCount blocks of blockLen): the first two values of a braced or called construction written in the
+    call (`{1, len, 0, 0}`, `DataCopyParams(1, len, 0, 0)`) or in the declaration of the variable passed, and the
+    values assigned to its `.blockCount` / `.blockLen` in the function around the call. A literal block count (one
+    burst) is left out: more bursts of the same length copy other data, not a larger tile. Empty for anything else
+    (a plain count)."""
+    if arg.type in ("initializer_list", "compound_literal_expression", "call_expression"):
+        return _leading_values(arg)
+    if arg.type != "identifier":
+        return []
+    name = sf.node_text(arg)
+    fn = arg.parent
+    while fn is not None and fn.type != "function_definition":
+        fn = fn.parent
+    if fn is None:
+        return []
+    out: list[Node] = []
+    for n in _descendants(fn, ("init_declarator", "assignment_expression")):
+        if n.start_byte > arg.start_byte:
+            break  # only what is set before the copy
+        if n.type == "init_declarator":
+            decl, value = n.child_by_field_name("declarator"), n.child_by_field_name("value")
+            if decl is not None and value is not None and sf.node_text(decl) == name:
+                out += _leading_values(value)
+            continue
+        left, right = n.child_by_field_name("left"), n.child_by_field_name("right")
+        if left is None or right is None or left.type != "field_expression":
+            continue
+        base, member = left.child_by_field_name("argument"), left.child_by_field_name("field")
+        if base is None or member is None or sf.node_text(base) != name:
+            continue
+        field_name = sf.node_text(member)
+        if field_name == "blockLen" or (field_name == "blockCount" and right.type != "number_literal"):
+            out.append(right)
+    return out
+
+
+def _leading_values(value: Node) -> list[Node]:
+    """blockCount and blockLen: the first two values of `{a, b, ...}`, `T{a, b, ...}` or `T(a, b, ...)`."""
+    if value.type == "compound_literal_expression":
+        value = value.child_by_field_name("value") or value
+    elif value.type == "call_expression":
+        value = value.child_by_field_name("arguments") or value
+    if value.type not in ("initializer_list", "argument_list"):
+        return []
+    count_len = [c for c in value.named_children if c.type != "comment"][:2]
+    return [c for i, c in enumerate(count_len) if i == 1 or c.type != "number_literal"]
+
+
+def _descendants(root: Node, types: tuple[str, ...]) -> Iterable[Node]:
+    """Nodes of these types under `root`, in source order."""
+    stack = [root]
+    while stack:
+        n = stack.pop()
+        if n.type in types:
+            yield n
+        stack.extend(reversed(n.children))
 
 
 def knob_flows(model: OperatorModel, sources: dict[str, SourceFile]) -> dict[str, KnobFlow]:

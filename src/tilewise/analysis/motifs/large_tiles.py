@@ -21,6 +21,7 @@ from tilewise.analysis.motifs._literals import BUFFERS, CORES, LENGTH, Source, s
 from tilewise.analysis.motifs._profiled import largest_run, literal_edit, movable, one_site
 from tilewise.analysis.motifs.base import Motif, MotifContext, Rewound, Site
 from tilewise.analysis.rewrite import knob_edit
+from tilewise.analysis.treeutil import enclosing_function
 
 _SHRINK = 8
 GUESS_BELOW = 4096  # elements: 8 KB of fp16, under the 16 KB where copies approach the DMA's bandwidth
@@ -75,17 +76,9 @@ class LargeTiles(Motif):
         factor = _pow2_floor(min(COPY_TARGET * 2 // biggest, room // used if used else COPY_TARGET // biggest))
         if factor < 2:
             return []  # the UB holds no larger buffers
-        lines = {(f, line) for f, line in looped}
         found = movable(
             ctx,
-            sources_of(
-                ctx.model,
-                ctx.sources,
-                LENGTH,
-                where=lambda sf, n: (sf.path, n.start_point[0] + 1) in lines,
-                others=True,
-                flow=ctx.rules.flow,
-            ),
+            sources_of(ctx.model, ctx.sources, LENGTH, where=_at_looped(looped), others=True, flow=ctx.rules.flow),
         )
         found = [(s, sign) for s, sign in found if not s.others & {CORES, BUFFERS} and (s.shift or s.value >= 2)]
         found.sort(key=lambda x: (x[0].shift, x[1] < 0, x[0].file, x[0].start))  # a tile first, divisors, shifts
@@ -115,6 +108,24 @@ def _looped_copies(ctx: MotifContext) -> dict[tuple[str, int], int]:
     if run is None:
         return {}
     return {site: n for site, n in run.copy_bytes.items() if run.site_calls.get(site, 0) > 1 and n > 0}
+
+
+def _at_looped(looped: dict[tuple[str, int], int]):
+    """The length sinks of the looped copies: the copy's count argument on its line, or (a copy sized by a
+    DataCopyParams built before it) a blockLen/blockCount value set earlier in the function that makes the copy."""
+    lines = set(looped)
+
+    def where(sf, n) -> bool:
+        line = n.start_point[0] + 1
+        if (sf.path, line) in lines:
+            return True
+        fn = enclosing_function(n)
+        if fn is None:
+            return False
+        last = fn.end_point[0] + 1
+        return any(p == sf.path and line < at <= last for p, at in lines)
+
+    return where
 
 
 def _pow2_floor(n: int) -> int:
