@@ -9,7 +9,10 @@ Rewind: after a widening `Cast(wide, narrow, mode, n)`, the narrow tile is writt
 (`Cast(narrow, wide, RoundMode::CAST_RINT, n)`, exact) and the original Cast runs again, each after a
 PipeBarrier<PIPE_V>. Detect: in one block, `Cast(a, b, ..., n)`, later `Cast(b, a, ..., n)` and later `Cast(a, b,
 ..., n)` again, a widening first (a float, b half or bfloat16) and nothing in between writing a or b: the edits
-delete the last two casts (each with a PipeBarrier<PIPE_V> right before it).
+delete the last two casts (each with a PipeBarrier<PIPE_V> right before it). The same trip the other way round, a
+narrowing first (`Cast(y, yF)`, `Cast(yF, y)`, `Cast(y, yF)`: an output narrowed twice), is found too: the last
+narrowing meets values y holds exactly, so it goes, and the widening with it when nothing in the function reads
+the wide tile afterwards. Casts are matched with or without the `AscendC::` qualifier.
 
 Example (slow -> fast): `Cast(xF, x, RoundMode::CAST_NONE, n); PipeBarrier<PIPE_V>(); Cast(x, xF,
 RoundMode::CAST_RINT, n); PipeBarrier<PIPE_V>(); Cast(xF, x, RoundMode::CAST_NONE, n);` ->
@@ -46,6 +49,15 @@ _BARRIER = "PipeBarrier<PIPE_V>();"
 
 def _widening(ctx: MotifContext, call: ApiCall) -> tuple[SourceFile, Node, list[str]] | None:
     """The statement and (wide, narrow, mode, count) texts of a count-form Cast from a 16-bit float to float."""
+    return _count_cast(ctx, call, wide_first=True)
+
+
+def _narrowing(ctx: MotifContext, call: ApiCall) -> tuple[SourceFile, Node, list[str]] | None:
+    """The statement and (narrow, wide, mode, count) texts of a count-form Cast from float to a 16-bit float."""
+    return _count_cast(ctx, call, wide_first=False)
+
+
+def _count_cast(ctx: MotifContext, call: ApiCall, wide_first: bool) -> tuple[SourceFile, Node, list[str]] | None:
     if len(call.args) != 4 or call.template_args:
         return None
     found = ctx.statement(call)
@@ -54,8 +66,9 @@ def _widening(ctx: MotifContext, call: ApiCall) -> tuple[SourceFile, Node, list[
     sf, stmt = found
     fn = enclosing(stmt, "function_definition") or stmt
     args = [a.text.strip() for a in call.args]
-    narrow = element_type(sf, fn, args[1])
-    if element_type(sf, fn, args[0]) not in _WIDE or narrow is None:
+    wide_at, narrow_at = (0, 1) if wide_first else (1, 0)
+    narrow = element_type(sf, fn, args[narrow_at])
+    if element_type(sf, fn, args[wide_at]) not in _WIDE or narrow is None:
         return None
     if narrow not in _NARROW and not _narrow_branch(sf, stmt, narrow):
         return None
@@ -130,7 +143,39 @@ class CastRoundTrip(Motif):
                     edits,
                 )
             )
-        return sites
+        return sites + [site for call in casts if (site := self._narrowed_twice(ctx, call)) is not None]
+
+    def _narrowed_twice(self, ctx: MotifContext, call: ApiCall) -> Site | None:
+        """`Cast(narrow, wide, ...)`, then `Cast(wide, narrow, ...)` and `Cast(narrow, wide, ...)` again with
+        neither changed between: the last cast rounds values the narrow type already holds exactly (a no-op in any
+        mode), so it goes; the widening between goes too when nothing reads the wide tile after it in the function
+        (a local tile: a member or a parameter may be read after the return)."""
+        found = _narrowing(ctx, call)
+        if found is None:
+            return None
+        sf, first, (narrow, wide, _, n) = found
+        later = list(_siblings_after(first))
+        back = _find_cast(sf, later, (wide, narrow, n))
+        again = _find_cast(sf, later[later.index(back) + 1 :], (narrow, wide, n)) if back is not None else None
+        if back is None or again is None:
+            return None
+        between = [s for s in later[: later.index(again)] if s is not back]
+        if written(sf, between) & {base_name(wide), base_name(narrow)}:
+            return None
+        cuts = [_cut(sf, again)]
+        fn = enclosing(first, "function_definition")
+        if fn is not None and _dead_after(sf, fn, again, base_name(wide)):
+            cuts.insert(0, _cut(sf, back))
+        what = "and the widening before it, whose result nothing reads, " if len(cuts) == 2 else ""
+        return Site(
+            self.id,
+            sf.path,
+            sf.line_col(back.start_byte)[0],
+            sf.line_col(again.end_byte)[0],
+            f"'{narrow}' is narrowed from '{wide}' again after '{wide}' was widened back from it: the second "
+            f"narrowing reproduces what '{narrow}' holds; delete it {what}(the output is the same bit for bit).",
+            [edit_range(sf, *span, "") for span in cuts],
+        )
 
 
 def _siblings_after(stmt: Node):
@@ -144,10 +189,23 @@ def _find_cast(sf: SourceFile, stmts: list[Node], want: tuple[str, str, str]) ->
     """The first statement of `stmts` that is exactly `Cast(want[0], want[1], <mode>, want[2]);`."""
     dst, src, n = (re.sub(r"\s+", "", w) for w in want)
     for s in stmts:
-        m = re.fullmatch(r"Cast\((.*),(.*),(RoundMode::\w+),(.*)\);", re.sub(r"\s+", "", sf.node_text(s)))
+        m = _CAST_STMT.fullmatch(re.sub(r"\s+", "", sf.node_text(s)))
         if m and (m.group(1), m.group(2), m.group(4)) == (dst, src, n):
             return s
     return None
+
+
+_CAST_STMT = re.compile(r"(?:AscendC::)?Cast\((.*),(.*),((?:AscendC::)?RoundMode::\w+),(.*)\);")
+
+
+def _dead_after(sf: SourceFile, fn: Node, stmt: Node, name: str) -> bool:
+    """`name` is declared in the function `fn` and nothing after `stmt` in it mentions it but a FreeTensor."""
+    body = sf.data[fn.start_byte : stmt.start_byte].decode("utf-8", "surrogateescape")
+    if not re.search(rf"\b(?:LocalTensor<[^;>]*>|auto)\s*&?\s*{re.escape(name)}\s*=", body):
+        return False
+    rest = sf.data[stmt.end_byte : fn.end_byte].decode("utf-8", "surrogateescape")
+    rest = re.sub(r"[\w.>\-]+\.FreeTensor\s*\([^;]*\)", "", rest)
+    return re.search(rf"\b{re.escape(name)}\b", rest) is None
 
 
 def _cut(sf: SourceFile, stmt: Node) -> tuple[int, int]:
