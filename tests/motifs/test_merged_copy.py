@@ -4,6 +4,7 @@ and its edit gives the one copy back. A strided loop becomes one DataCopyParams 
 from __future__ import annotations
 
 from motif_kit import run_all, variant, with_edits
+from opgen import KERNEL, replace_once, write_operator
 
 from tilewise.analysis.motifs import MOTIFS, MotifContext
 from tilewise.analysis.operator import Operator, load_operator
@@ -96,3 +97,39 @@ dtype = "float16"
     assert fixed.sources[
         next(p for p in fixed.sources if p.endswith("broadcast_add.cpp") and "op_kernel" in p)
     ].text == (fast.sources[kernel].text)
+
+
+CHUNKED_OUT = """\
+        for (uint32_t at = 0; at < tileLength; at += 64) {
+            uint32_t left = tileLength - at;
+            DataCopy(yGm[progress * tileLength + at], yLocal[at], @COUNT@);
+        }
+"""
+PLAIN_OUT = "        DataCopy(yGm[progress * tileLength], yLocal, tileLength);\n"
+
+
+def _chunked(tmp_path, name: str, count: str, extra: str = ""):
+    kernel = replace_once(
+        KERNEL, PLAIN_OUT, CHUNKED_OUT.replace("@COUNT@", count).replace("        }\n", extra + "        }\n")
+    )
+    return load_operator(write_operator(tmp_path / name, kernel=kernel))
+
+
+def test_a_tile_copied_in_chunks_of_the_remaining_length_is_one_copy(tmp_path):
+    """Chunks of 64 starting where the last ended on both sides, each min(tileLength - at, 64) long, however the
+    min is written: together they are the whole tile, so one DataCopy of tileLength moves it."""
+    for i, count in enumerate(
+        ("left < 64 ? left : 64", "(tileLength - at) > 64 ? 64 : (tileLength - at)", "min(left, 64)")
+    ):
+        op = _chunked(tmp_path, f"op{i}", count)
+        [site] = MOTIF.detect(MotifContext(op))
+        [edit] = site.edits or []
+        assert edit.new_text == "DataCopy(yGm[progress * tileLength], yLocal, tileLength);", count
+
+
+def test_chunks_that_are_not_the_remaining_length_or_do_more_are_no_site(tmp_path):
+    """A fixed 64 per chunk (the last chunk reads past the tile when tileLength is no multiple of 64: not the same
+    copy), or a body that also computes, is no merge."""
+    assert MOTIF.detect(MotifContext(_chunked(tmp_path, "fixed", "64"))) == []
+    busy = _chunked(tmp_path, "busy", "left < 64 ? left : 64", "            Adds(yLocal, yLocal, (half)1.0, 64);\n")
+    assert MOTIF.detect(MotifContext(busy)) == []

@@ -20,7 +20,10 @@ Detect: a for-loop `for (i = 0; i < N; i++)` whose body is one count-form `DataC
 then-branch of the rewind's guard, the whole `if` becomes its else-branch's single copy. The strided case
 (`D[i * P]`, `S[b + i * Q]`, copying L) -> one DataCopyParams copy with blockCount N when L, P and Q are integer
 literals (whole 32-byte blocks); otherwise the site has no edit and says why. A loop over `p.blockCount` rows that
-copies each row at `p`'s strides (the params rewind's shape) -> the one `DataCopy(dst, src, p)`.
+copies each row at `p`'s strides (the params rewind's shape) -> the one `DataCopy(dst, src, p)`. A tile copied in
+chunks, `for (v = 0; v < N; v += S)` copying `X[b + v]` to `Y[c + v]` min(N - v, S) elements at a time (a ternary
+or a min, directly or through locals the body declares), covers [0, N) on both sides -> one `DataCopy(Y[c], X[b],
+N)`.
 
 Example (slow -> fast):
     for (uint32_t r = 0; r < rows; r++) { DataCopy(xLocal[r * 64], xGm[off + r * 64], 64); }
@@ -175,7 +178,12 @@ class MergedCopy(Motif):
             if _ub_side(cs) is None:
                 continue
             loop = loop_of(cs.stmt)
-            if loop is None or (cs.sf.path, loop.start_byte) in seen:
+            if loop is None:
+                chunked = self._chunked_site(cs, seen)
+                if chunked is not None:
+                    sites.append(chunked)
+                continue
+            if (cs.sf.path, loop.start_byte) in seen:
                 continue
             header = loop_header(cs.sf, loop)
             if header is None:
@@ -185,6 +193,45 @@ class MergedCopy(Motif):
             if site is not None:
                 sites.append(site)
         return sites
+
+    def _chunked_site(self, cs: CallStmt, seen: set[tuple[str, int]]) -> Site | None:
+        """A tile copied in chunks: `for (v = 0; v < N; v += STEP)` whose body is one count-form copy of
+        `X[b + v]` to `Y[c + v]` moving min(N - v, STEP) elements (written as a ternary or a min, directly or
+        through locals declared in the body), so the chunks cover [0, N) contiguously on both sides: one copy
+        of N does it."""
+        block = cs.stmt.parent
+        if block is None or block.type != "compound_statement":
+            return None
+        loop = block.parent
+        if loop is None or loop.type != "for_statement" or (cs.sf.path, loop.start_byte) in seen:
+            return None
+        sf = cs.sf
+        body = loop.child_by_field_name("body")
+        head = sf.data[loop.start_byte : body.start_byte if body else loop.end_byte].decode("utf-8", "replace")
+        m = _CHUNK_HEAD.match(head)
+        if m is None or not m.group(1) == m.group(2) == m.group(4):
+            return None
+        var, bound, step = m.group(1), m.group(3), m.group(5)
+        locals_: dict[str, str] = {}
+        for other in block.named_children:
+            if other.type == "comment" or other == cs.stmt:
+                continue
+            local = _CHUNK_LOCAL.fullmatch(sf.node_text(other).strip())
+            if local is None:
+                return None  # the body does more than copy the chunk
+            locals_[local.group(1)] = local.group(2)
+        to, frm, n = cs.args
+        dst, src = _chunk_base(to, var), _chunk_base(frm, var)
+        if dst is None or src is None or not _is_remaining_min(n, var, bound, step, locals_):
+            return None
+        seen.add((sf.path, loop.start_byte))
+        merged = f"DataCopy({dst}, {src}, {bound});"
+        why = (
+            f"the tile's {bound} elements are copied in chunks of {step}, each starting where the last ended on "
+            "both sides: one DataCopy of the whole tile moves the same elements and pays the issue cost once"
+        )
+        line, end_line = sf.line_col(loop.start_byte)[0], sf.line_col(loop.end_byte)[0]
+        return Site(self.id, sf.path, line, end_line, why, [edit_range(sf, loop.start_byte, loop.end_byte, merged)])
 
     @staticmethod
     def _stride(expr: str, var: str) -> tuple[str | None, str] | None:
@@ -278,6 +325,45 @@ class MergedCopy(Motif):
             return None
         same = [plain(a) for a in parsed[2]] == [plain(a) for a in want[2]]
         return (cond, text) if same else None
+
+
+_CHUNK_HEAD = re.compile(
+    r"\s*for\s*\(\s*(?:[\w:]+\s+)?(\w+)\s*=\s*0[uU]?\s*;\s*(\w+)\s*<\s*([^;]+?)\s*;\s*(\w+)\s*\+=\s*([^)]+?|[^;]+?)\s*\)\s*$"
+)
+_CHUNK_LOCAL = re.compile(r"(?:const\s+)?[\w:]+\s+(\w+)\s*=\s*([^;]+);")
+_CAST = re.compile(r"static_cast<[\w:]+>|\((?:u?int\d+_t|size_t|int|unsigned)\)")
+
+
+def _chunk_base(expr: str, var: str) -> str | None:
+    """`X[b + v]` (or `X[v + b]`, `X[v]`) -> `X[b]` (or `X`): the chunk's start advancing by the loop variable."""
+    name, idx = split_index(expr)
+    if idx is None:
+        return None
+    terms = [strip_parens(t) for t in top_split(idx, "+")]
+    if terms.count(var) != 1:
+        return None
+    rest = [t for t in terms if t != var]
+    if any(re.search(rf"\b{re.escape(var)}\b", t) for t in rest):
+        return None
+    return f"{name}[{' + '.join(rest)}]" if rest else name
+
+
+def _bare(text: str, locals_: dict[str, str]) -> str:
+    """An expression with the body's locals replaced by their values, casts, parentheses and spaces gone: for
+    comparing what two spellings compute."""
+    for name, value in locals_.items():
+        text = re.sub(rf"\b{re.escape(name)}\b", f"({value})", text)
+    return re.sub(r"[()\s]", "", _CAST.sub("", text))
+
+
+def _is_remaining_min(count: str, var: str, bound: str, step: str, locals_: dict[str, str]) -> bool:
+    """`count` is min(bound - var, step): `A < S ? A : S`, `A > S ? S : A`, `S < A ? S : A` or a min call."""
+    left, s = _bare(f"{bound} - {var}", {}), _bare(step, {})
+    c = _bare(count, locals_)
+    pairs = {f"{left}<{s}?{left}:{s}", f"{left}<={s}?{left}:{s}", f"{left}>{s}?{s}:{left}", f"{s}<{left}?{s}:{left}"}
+    mins = {f"{fn}{left},{s}" for fn in ("min", "std::min", "Min", "AscendC::Min")}
+    mins |= {f"{fn}{s},{left}" for fn in ("min", "std::min", "Min", "AscendC::Min")}
+    return c in pairs or re.sub(r"<[\w:]+>", "", c) in mins
 
 
 MOTIF = MergedCopy(
