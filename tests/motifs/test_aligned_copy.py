@@ -13,6 +13,7 @@ from motif_kit import run_all, variant, with_edits
 from opgen import HOST, KERNEL, SCALE_GOLDEN, replace_once, scale_manifest, write_operator
 
 from tilewise.analysis.motifs import MOTIFS, MotifContext
+from tilewise.analysis.observed import CaseFacts
 from tilewise.analysis.operator import Operator, load_operator
 from tilewise.device.emulator import EmulatorDevice
 from tilewise.search.bank.mine import mine_operator
@@ -70,3 +71,32 @@ def test_no_pad_copy_in_the_fast_kernel_and_no_rewind_of_a_strided_copy(tmp_path
     )
     descriptions = [r.description for r in MOTIF.rewind(MotifContext(_scale(tmp_path / "strided", strided)))]
     assert descriptions == ["DataCopy(yGm[progress * tileLength], yLocal, TILE) -> DataCopyPad (UB -> GM)"]
+
+
+PADDED_OUT = (
+    "        DataCopyPad(yGm[progress * tileLength], yLocal,\n"
+    "                    DataCopyExtParams{1, static_cast<uint32_t>(tileLength * sizeof(half)), 0, 0, 0});\n"
+)
+
+
+def _padded_out(tmp_path, name: str) -> Operator:
+    kernel = replace_once(KERNEL, "        DataCopy(yGm[progress * tileLength], yLocal, tileLength);\n", PADDED_OUT)
+    return load_operator(write_operator(tmp_path / name, kernel=kernel))
+
+
+def _seen(op: Operator, nbytes: int):
+    [call] = op.model.calls("DataCopyPad")
+    return CaseFacts(case="profiled", time_us=10.0, copy_bytes={(call.loc.file, call.loc.line): nbytes})
+
+
+def test_a_run_time_length_the_run_shows_aligned_is_a_guess_the_count_form_does_it(tmp_path):
+    """tileLength comes from the tiling: the rule cannot prove it aligned and says nothing. A run whose copies
+    there were whole 32-byte blocks makes it a half-weight site with the count-form edit; copies that were not,
+    or no run, make none."""
+    op = _padded_out(tmp_path, "op")
+    assert MOTIF.detect(MotifContext(op)) == []
+    [site] = MOTIF.detect(MotifContext(op, facts=[_seen(op, 4096)]))
+    assert site.weight == 0.5
+    [edit] = site.edits or []
+    assert edit.new_text == "DataCopy(yGm[progress * tileLength], yLocal, tileLength)"
+    assert MOTIF.detect(MotifContext(op, facts=[_seen(op, 4096), _seen(op, 4010)])) == []

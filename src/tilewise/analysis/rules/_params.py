@@ -42,3 +42,30 @@ def _items(node: Node | None) -> list[Node]:
     if node.type == "initializer_list" or node.type == "argument_list":
         return [c for c in node.named_children if c.type != "comment"]
     return []
+
+
+def element_count(sf: SourceFile, length: Node | None) -> str | None:
+    """`N * sizeof(T)` (through casts) -> `N`: the element count DataCopy wants."""
+    node = length
+    while node is not None and node.type in ("cast_expression", "call_expression", "parenthesized_expression"):
+        if node.type == "cast_expression":
+            node = node.child_by_field_name("value")
+        elif node.type == "parenthesized_expression":
+            node = node.named_children[0] if node.named_children else None
+        else:
+            inner = node.child_by_field_name("arguments")
+            named = [c for c in inner.named_children] if inner is not None else []
+            if len(named) != 1:
+                return None
+            node = named[0]
+    op = node.child_by_field_name("operator") if node is not None else None
+    if node is None or node.type != "binary_expression" or op is None or op.type != "*":
+        return None
+    left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
+    if left is None or right is None:
+        return None
+    if right.type == "sizeof_expression":
+        return sf.node_text(left)
+    if left.type == "sizeof_expression":
+        return sf.node_text(right)
+    return None

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from tilewise.analysis.chip import cost_model
 from tilewise.analysis.findings import Fix, edit
-from tilewise.analysis.rules._params import param_items
+from tilewise.analysis.rules._params import element_count, param_items
 from tilewise.analysis.rules._scalar_bounds import never_called
 from tilewise.analysis.rules.base import ALIGN_BYTES, Rule, RuleContext
 
@@ -42,7 +42,7 @@ class AlignedDataCopyPad(Rule):
                 continue
             strides = [ev.value(i) for i in items[2:4]]
             fixes = []
-            elems = _elements(sf, length)
+            elems = element_count(sf, length)
             if ev.value(count) == 1 and elems is not None and all(s == 0 for s in strides):
                 dst, src = call.args[0].text, call.args[1].text
                 fixes.append(
@@ -61,27 +61,3 @@ class AlignedDataCopyPad(Rule):
                 ),
                 fixes,
             )
-
-
-def _elements(sf, length) -> str | None:
-    """`N * sizeof(T)` (through casts) -> `N`: the element count DataCopy wants."""
-    node = length
-    while node is not None and node.type in ("cast_expression", "call_expression", "parenthesized_expression"):
-        if node.type == "cast_expression":
-            node = node.child_by_field_name("value")
-        elif node.type == "parenthesized_expression":
-            node = node.named_children[0] if node.named_children else None
-        else:
-            inner = node.child_by_field_name("arguments")
-            named = [c for c in inner.named_children] if inner is not None else []
-            if len(named) != 1:
-                return None
-            node = named[0]
-    if node is None or node.type != "binary_expression" or node.child_by_field_name("operator").type != "*":
-        return None
-    left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
-    if right.type == "sizeof_expression":
-        return sf.node_text(left)
-    if left.type == "sizeof_expression":
-        return sf.node_text(right)
-    return None
