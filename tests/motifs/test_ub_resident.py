@@ -74,3 +74,24 @@ dtype = "float32"
     assert fast.model.layout == "invocation"
     report = mine_operator(fast, device, motifs=[MOTIF.id])
     assert report.skipped is None and len(report.trajectories) == 1, report.rejected
+
+
+def test_the_round_trip_spelled_with_the_api_namespace_is_found_and_removed(example_copy, tmp_path):
+    """The same spill and reload written `AscendC::DataCopy`, `AscendC::SetFlag<AscendC::HardEvent::...>` (as code
+    outside a `using namespace AscendC` writes it): the same site and the same edit."""
+    fast = load_operator(example_copy("axpy", CASES))
+    [rw] = MOTIF.rewind(MotifContext(fast))
+    kernel = _kernel(fast)
+    fast_text = fast.sources[kernel].text
+    slow_text = rw.texts[kernel]
+    qualified = (
+        slow_text.replace("DataCopy(zLocal, zGm[offset], len);", "AscendC::DataCopy(zLocal, zGm[offset], len);")
+        .replace("SetFlag<HardEvent::", "AscendC::SetFlag<AscendC::HardEvent::")
+        .replace("WaitFlag<HardEvent::", "AscendC::WaitFlag<AscendC::HardEvent::")
+    )
+    assert qualified != slow_text and "AscendC::WaitFlag<AscendC::HardEvent::MTE2_MTE3>" in qualified
+    slow = variant(fast, {kernel: qualified}, tmp_path / "slow")
+    [site] = MOTIF.detect(MotifContext(slow))
+    assert site.edits is not None
+    fixed = with_edits(slow, site.edits, tmp_path / "fixed")
+    assert fixed.sources[_kernel(fixed)].text == fast_text

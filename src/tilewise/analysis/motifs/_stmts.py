@@ -53,8 +53,9 @@ def call_stmts(ctx: MotifContext, *names: str) -> list[CallStmt]:
 
 
 def parse_call(text: str) -> tuple[str, str | None, list[str]] | None:
-    """`Name<T>(a, f(b, c), d);` -> (Name, T, [a, f(b, c), d]); None when the text is not one bare call."""
-    m = re.match(r"\s*([A-Za-z_]\w*)\s*(?:<([^;()]*)>)?\s*\(", text)
+    """`Name<T>(a, f(b, c), d);` -> (Name, T, [a, f(b, c), d]); None when the text is not one bare call. The API's
+    namespace may qualify the name (`AscendC::DataCopy(...)`, `::AscendC::SetFlag<...>(...)`): the same call."""
+    m = re.match(r"\s*(?:(?:::)?AscendC\s*::\s*)?([A-Za-z_]\w*)\s*(?:<([^;()]*)>)?\s*\(", text)
     if m is None:
         return None
     depth, args, cur = 1, [], ""
