@@ -34,6 +34,7 @@ from tree_sitter import Node
 from tilewise.analysis.dataflow import OperatorFlow
 from tilewise.analysis.model import Expr, KnobRole, OperatorModel
 from tilewise.analysis.source import SourceFile
+from tilewise.analysis.treeutil import descendants
 
 CORES, BUFFERS, LENGTH = "cores", "buffers", "length"
 UB_PREFIX = "ub@"  # a sink "ub@FILE:LINE": the InitBuffer at that line (its count or its length)
@@ -310,7 +311,7 @@ def _copy_param_fields(sf: SourceFile, arg: Node) -> list[Node]:
     if fn is None:
         return []
     out: list[Node] = []
-    for n in _descendants(fn, ("init_declarator", "assignment_expression")):
+    for n in descendants(fn, ("init_declarator", "assignment_expression")):
         if n.start_byte > arg.start_byte:
             break  # only what is set before the copy
         if n.type == "init_declarator":
@@ -340,16 +341,6 @@ def _leading_values(value: Node) -> list[Node]:
         return []
     count_len = [c for c in value.named_children if c.type != "comment"][:2]
     return [c for i, c in enumerate(count_len) if i == 1 or c.type != "number_literal"]
-
-
-def _descendants(root: Node, types: tuple[str, ...]) -> Iterable[Node]:
-    """Nodes of these types under `root`, in source order."""
-    stack = [root]
-    while stack:
-        n = stack.pop()
-        if n.type in types:
-            yield n
-        stack.extend(reversed(n.children))
 
 
 def knob_flows(model: OperatorModel, sources: dict[str, SourceFile]) -> dict[str, KnobFlow]:

@@ -7,6 +7,7 @@ They are free functions over nodes and a SourceFile's text, with no state, so ev
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from typing import TYPE_CHECKING, Literal
 
 from tree_sitter import Node
@@ -29,6 +30,16 @@ def enclosing_function(node: Node) -> Node | None:
     while n is not None and n.type != "function_definition":
         n = n.parent
     return n
+
+
+def descendants(root: Node, types: tuple[str, ...]) -> Iterator[Node]:
+    """The nodes of these types under `root` (itself included), in source order."""
+    stack = [root]
+    while stack:
+        n = stack.pop()
+        if n.type in types:
+            yield n
+        stack.extend(reversed(n.children))
 
 
 def enclosing_statement(node: Node) -> Node | None:

@@ -18,7 +18,7 @@ is a shift count (`>> 5`: the sink moves by a power of two per unit), and whethe
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cached_property
 
@@ -30,6 +30,7 @@ from tilewise.analysis.knob_facts import _Facts, fact_of
 from tilewise.analysis.knob_flow import BUFFERS, CORES, LENGTH, _sinks, _Walk
 from tilewise.analysis.model import OperatorModel
 from tilewise.analysis.source import SourceFile
+from tilewise.analysis.treeutil import descendants
 
 __all__ = ["BUFFERS", "CORES", "LENGTH", "Source", "sources_of"]
 
@@ -68,7 +69,7 @@ class _MeaningWalk(_Walk):
         templates: dict[str, list[tuple[int, str]]] = {}  # class -> (position, parameter) of its template head
         for sf in self.flow.sources.values():
             kernel = sf.path in kernel_files or self.flow.model.layout == "invocation"
-            for n in _nodes(
+            for n in descendants(
                 sf.tree.root_node, ("field_declaration", "enumerator", "field_initializer", "template_declaration")
             ):
                 if n.type == "field_declaration":
@@ -90,7 +91,7 @@ class _MeaningWalk(_Walk):
                     self._template(sf, n, kernel, out, templates)
         for sf in self.flow.sources.values():  # each instantiation's arguments bind the parameters
             kernel = sf.path in kernel_files or self.flow.model.layout == "invocation"
-            for n in _nodes(sf.tree.root_node, ("template_type", "template_function")):
+            for n in descendants(sf.tree.root_node, ("template_type", "template_function")):
                 name = n.child_by_field_name("name")
                 targs = n.child_by_field_name("arguments")
                 params = templates.get(sf.node_text(name)) if name is not None else None
@@ -147,15 +148,6 @@ def _value_node(node: Node) -> Node | None:
     return node
 
 
-def _nodes(root: Node, types: tuple[str, ...]) -> Iterable[Node]:
-    stack = [root]
-    while stack:
-        n = stack.pop()
-        if n.type in types:
-            yield n
-        stack.extend(reversed(n.children))
-
-
 def sources_of(
     model: OperatorModel,
     sources: dict[str, SourceFile],
@@ -185,7 +177,7 @@ def sources_of(
             for name in re.findall(r"[A-Za-z_]\w*", q.depth_expr):
                 walk.from_name(BUFFERS, name, True)
             depth = _depth_argument(qsf, q.loc.start, q.kind)
-            for found in _nodes(depth, ("number_literal",)) if depth is not None else ():
+            for found in descendants(depth, ("number_literal",)) if depth is not None else ():
                 walk.literals.setdefault((qsf.path, found.start_byte), set()).add((BUFFERS, 1))
     hits = dict(walk.literals)
     knobs = {(k.literal.file, k.literal.start): k for k in model.knobs}
